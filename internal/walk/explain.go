@@ -1,0 +1,56 @@
+package walk
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"strings"
+)
+
+// Explain reports whether Walk(root, opts) would skip the root-relative,
+// slash-separated path rel, and why: the reason names the deciding rule
+// (".gitignore:3: *.log", "default skip list: node_modules", "hidden: .env"),
+// prefixed with "inside DIR: " when a folder above rel is what is skipped.
+// For a kept path the reason is "" or, when a negated pattern re-included
+// it, "re-included by SOURCE:LINE: !PATTERN". It makes the same decisions
+// as Walk along the one path. The error is non-nil when rel does not exist
+// or goes through something other than a folder.
+func Explain(root, rel string, opts Options) (skipped bool, reason string, err error) {
+	c := newConfig(root, opts)
+	rel = path.Clean(strings.TrimPrefix(rel, "./"))
+	if rel == "." || rel == "" {
+		return false, "", nil
+	}
+	st, _ := c.enter(nil, "")
+	parts := strings.Split(rel, "/")
+	cur := ""
+	for i, name := range parts {
+		cur = path.Join(cur, name)
+		fi, err := os.Stat(c.abs(cur))
+		if err != nil {
+			return false, "", fmt.Errorf("explain %s: %w", rel, err)
+		}
+		v := c.decide(st, name, cur, fi.IsDir())
+		last := i == len(parts)-1
+		switch {
+		case v.why != keep && last:
+			return true, v.String(), nil
+		case v.why != keep:
+			return true, "inside " + cur + ": " + v.String(), nil
+		case last:
+			return false, v.String(), nil
+		case !fi.IsDir():
+			return false, "", fmt.Errorf("explain %s: %s is not a folder", rel, cur)
+		}
+		st, _ = c.enter(st, cur)
+	}
+	return false, "", nil
+}
+
+// displayRel shows a root-relative path, "." for the root.
+func displayRel(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
