@@ -1,0 +1,172 @@
+package golang
+
+import (
+	"go/ast"
+	"go/doc"
+	"go/token"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// fileCtx is the state of one Extract call over one parsed file. It is
+// never shared between goroutines.
+type fileCtx struct {
+	fset     *token.FileSet
+	file     *ast.File
+	src      []byte
+	pkg      *scope // package-level constants, tables and types
+	imports  map[string]string
+	out      []lang.Test
+	problems []testdex.Problem
+	names    *namer
+	dyn      map[string]bool // Dynamic record names already emitted
+	budget   int // walk steps left before loops stop being unrolled
+}
+
+// maxSteps bounds the work spent unrolling loops and tables in one file,
+// so that adversarial input cannot make Extract slow.
+const maxSteps = 1 << 20
+
+func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
+	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), dyn: map[string]bool{}, budget: maxSteps}
+	x.imports = importNames(file)
+	x.pkg = packageScope(x, file)
+	return x
+}
+
+// tests lists the file's tests in source order, each followed by its
+// subtests, and examples last in the order go test runs them.
+func (x *fileCtx) tests() []lang.Test {
+	seen := map[string]bool{}
+	hasExample := false
+	for _, d := range x.file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || fn.Name == nil || fn.Type == nil {
+			continue
+		}
+		name := fn.Name.Name
+		if isTest(name, "Example") {
+			hasExample = true
+		}
+		kind, arg := classify(fn)
+		if kind == "" {
+			continue
+		}
+		if err := checkTestFunc(fn, arg); err != "" {
+			x.problems = append(x.problems, problem(x.fset, fn.Pos(), err))
+			continue
+		}
+		if seen[name] {
+			x.problems = append(x.problems, problem(x.fset, fn.Pos(), name+" redeclared in this block"))
+			continue
+		}
+		seen[name] = true
+		x.testFunc(fn, kind)
+	}
+	if hasExample {
+		x.examples()
+	}
+	return x.out
+}
+
+// classify says which kind of test function fn is by name, following the
+// switch in cmd/go/internal/load/test.go (testFuncs.load), and the letter of
+// the testing type its parameter must have. TestMain with a *testing.T
+// parameter is an ordinary test there; any other TestMain is not a test.
+func classify(fn *ast.FuncDecl) (testdex.Kind, string) {
+	name := fn.Name.Name
+	switch {
+	case name == "TestMain":
+		if isTestFunc(fn, "T") {
+			return testdex.KindTest, "T"
+		}
+		return "", ""
+	case isTest(name, "Test"):
+		return testdex.KindTest, "T"
+	case isTest(name, "Benchmark"):
+		return testdex.KindBenchmark, "B"
+	case isTest(name, "Fuzz"):
+		return testdex.KindFuzz, "F"
+	}
+	return "", ""
+}
+
+// isTest is cmd/go's: name has the prefix and the rune after it, if any, is
+// not a lower-case letter (TestFoo, Test, Test_foo, but not Testing).
+func isTest(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return !unicode.IsLower(r)
+}
+
+// isTestFunc is cmd/go's syntactic signature check: no results, exactly one
+// parameter, of type *arg or *anything.arg (the import name of testing is
+// not checked, as go does not check it).
+func isTestFunc(fn *ast.FuncDecl, arg string) bool {
+	ft := fn.Type
+	if ft.Results != nil && len(ft.Results.List) > 0 || ft.Params == nil ||
+		len(ft.Params.List) != 1 || len(ft.Params.List[0].Names) > 1 {
+		return false
+	}
+	ptr, ok := ft.Params.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	switch t := ptr.X.(type) {
+	case *ast.Ident:
+		return t.Name == arg
+	case *ast.SelectorExpr:
+		return t.Sel.Name == arg
+	}
+	return false
+}
+
+// checkTestFunc returns go test's complaint about fn's signature, "" when
+// it is right.
+func checkTestFunc(fn *ast.FuncDecl, arg string) string {
+	var why string
+	if !isTestFunc(fn, arg) {
+		why = "must be: func " + fn.Name.Name + "(" + strings.ToLower(arg) + " *testing." + arg + ")"
+	}
+	if fn.Type.TypeParams.NumFields() > 0 {
+		why = "test functions cannot have type parameters"
+	}
+	if why == "" {
+		return ""
+	}
+	return "wrong signature for " + fn.Name.Name + ", " + why
+}
+
+// examples appends the examples go test runs: those go/doc finds that have
+// an output comment, possibly empty, in position order.
+func (x *fileCtx) examples() {
+	decls := map[string]*ast.FuncDecl{}
+	for _, d := range x.file.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name != nil {
+			decls[fn.Name.Name] = fn
+		}
+	}
+	exs := doc.Examples(x.file) // sorted by name; go test runs them by Order
+	slices.SortStableFunc(exs, func(a, b *doc.Example) int { return a.Order - b.Order })
+	for _, e := range exs {
+		if e.Output == "" && !e.EmptyOutput {
+			continue
+		}
+		name := "Example" + e.Name
+		line := 0
+		if fn := decls[name]; fn != nil {
+			line = x.fset.Position(fn.Pos()).Line
+		}
+		x.out = append(x.out, lang.Test{Kind: testdex.KindExample, Name: name, Line: line, Run: runPattern(name)})
+	}
+}

@@ -1,0 +1,128 @@
+package golang
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// namer gives subtests the names package testing gives them: rewritten
+// (rewrite) and made unique among the siblings of one parent (unique). It
+// mirrors the matcher in $GOROOT/src/testing/match.go, whose subNames map is
+// keyed by the full name, so one namer serves a whole file.
+type namer struct {
+	subNames map[string]int32
+}
+
+func newNamer() *namer { return &namer{subNames: map[string]int32{}} }
+
+// name returns the full name of the subtest that t.Run(subname) starts under
+// the test named parent, and records it, exactly as testing's
+// matcher.fullName does for a test at level > 0.
+func (m *namer) name(parent, subname string) string {
+	return m.unique(parent, rewrite(subname))
+}
+
+// unique is testing's matcher.unique: "#NN" suffixes for repeated names,
+// skipping numbers that collide with names explicitly ending in #NN.
+func (m *namer) unique(parent, subname string) string {
+	base := parent + "/" + subname
+	for {
+		n := m.subNames[base]
+		if n < 0 {
+			return base // testing panics on overflow; never reached in practice
+		}
+		m.subNames[base] = n + 1
+		if n == 0 && subname != "" {
+			prefix, nn := parseSubtestNumber(base)
+			if len(prefix) < len(base) && nn < m.subNames[prefix] {
+				continue
+			}
+			return base
+		}
+		name := base + "#" + pad2(n)
+		if m.subNames[name] != 0 {
+			continue
+		}
+		return name
+	}
+}
+
+// pad2 is fmt's %02d for a non-negative n.
+func pad2(n int32) string {
+	s := strconv.Itoa(int(n))
+	if len(s) < 2 {
+		s = "0" + s
+	}
+	return s
+}
+
+// parseSubtestNumber is testing's: it splits a "#%02d" suffix off s.
+func parseSubtestNumber(s string) (prefix string, nn int32) {
+	i := strings.LastIndex(s, "#")
+	if i < 0 {
+		return s, 0
+	}
+	prefix, suffix := s[:i], s[i+1:]
+	if len(suffix) < 2 || (len(suffix) > 2 && suffix[0] == '0') {
+		return s, 0
+	}
+	if suffix == "00" && !strings.HasSuffix(prefix, "/") {
+		return s, 0
+	}
+	n, err := strconv.ParseInt(suffix, 10, 32)
+	if err != nil || n < 0 {
+		return s, 0
+	}
+	return prefix, int32(n)
+}
+
+// rewrite is testing's: white space becomes "_" and unprintable runes are
+// escaped as strconv.QuoteRune escapes them.
+func rewrite(s string) string {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		switch {
+		case isSpace(r):
+			b = append(b, '_')
+		case !strconv.IsPrint(r):
+			q := strconv.QuoteRune(r)
+			b = append(b, q[1:len(q)-1]...)
+		default:
+			b = append(b, string(r)...)
+		}
+	}
+	return string(b)
+}
+
+// isSpace is testing's notion of white space (not Unicode's Z class).
+func isSpace(r rune) bool {
+	if r < 0x2000 {
+		switch r {
+		case '\t', '\n', '\v', '\f', '\r', ' ', 0x85, 0xA0, 0x1680:
+			return true
+		}
+		return false
+	}
+	if r <= 0x200a {
+		return true
+	}
+	switch r {
+	case 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return false
+}
+
+// runPattern is the -run (or -bench) pattern that selects exactly the test
+// with the full name name: each "/"-separated element, as testing splits
+// names, anchored and quoted, as in ^TestFoo$/^case_1$. Package testing
+// splits the pattern on the unescaped "/" outside brackets and parentheses,
+// which QuoteMeta guarantees are exactly these joins.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
