@@ -23,7 +23,7 @@ var errStopped = errors.New("walk stopped")
 // walker is the state of one Walk shared by the fastwalk workers.
 type walker struct {
 	*config
-	prefix  string   // what fastwalk puts before every root-relative path
+	prefix  string // what fastwalk puts before every root-relative path
 	visit   func(rel string, d fs.DirEntry) error
 	dirs    sync.Map // root-relative folder -> *dirState, stored before its children are read
 	stopped atomic.Bool
