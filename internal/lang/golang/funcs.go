@@ -55,6 +55,11 @@ func (x *fileCtx) tests() []lang.Test {
 		}
 		kind, arg := classify(fn)
 		if kind == "" {
+			if name == "TestMain" {
+				if err := checkTestFunc(fn, "M"); err != "" {
+					x.problems = append(x.problems, problem(x.fset, fn.Pos(), err))
+				}
+			}
 			continue
 		}
 		if err := checkTestFunc(fn, arg); err != "" {
@@ -77,7 +82,8 @@ func (x *fileCtx) tests() []lang.Test {
 // classify says which kind of test function fn is by name, following the
 // switch in cmd/go/internal/load/test.go (testFuncs.load), and the letter of
 // the testing type its parameter must have. TestMain with a *testing.T
-// parameter is an ordinary test there; any other TestMain is not a test.
+// parameter is an ordinary test there; any other TestMain is not a test
+// (but must have the *testing.M signature, which tests checks).
 func classify(fn *ast.FuncDecl) (testdex.Kind, string) {
 	name := fn.Name.Name
 	switch {

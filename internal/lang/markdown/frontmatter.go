@@ -18,22 +18,29 @@ type Frontmatter struct {
 	SkipPermissionsIfPossible *bool
 }
 
+// Issue is a problem found in a spec's frontmatter: a 1-based line and a
+// sentence without a path.
+type Issue struct {
+	Line int
+	Msg  string
+}
+
 // Split separates a leading "---" frontmatter block from the body. It
 // returns the frontmatter, the body (content without frontmatter) and the
-// problems found, each a sentence without a path. A file without
+// issues found. A file without
 // frontmatter returns its whole content as body. The parse is lenient: a
 // YAML syntax error or a field of the wrong type costs only the fields it
 // touches, never the file.
-func Split(raw []byte) (Frontmatter, []byte, []string) {
+func Split(raw []byte) (Frontmatter, []byte, []Issue) {
 	fm := Frontmatter{Tags: []string{}}
 	block, body, ok, line := cut(raw)
 	if !ok {
 		if line > 0 {
-			return fm, raw, []string{"frontmatter opened on line 1 is never closed with ---; read as content"}
+			return fm, raw, []Issue{{1, "frontmatter opened here is never closed with ---; read as content"}}
 		}
 		return fm, raw, nil
 	}
-	var problems []string
+	var problems []Issue
 	for _, field := range fields(block) {
 		problems = append(problems, fm.set(field)...)
 	}
@@ -101,14 +108,14 @@ func fields(block []byte) []field {
 }
 
 // set decodes one field into fm.
-func (fm *Frontmatter) set(f field) []string {
+func (fm *Frontmatter) set(f field) []Issue {
 	var doc map[string]yaml.Node
 	if err := yaml.Unmarshal(f.src, &doc); err != nil {
-		return []string{fmt.Sprintf("line %d: frontmatter field %q is not valid YAML (%s); ignored", f.line, f.key, yamlReason(err))}
+		return []Issue{{f.line, fmt.Sprintf("frontmatter field %q is not valid YAML (%s); ignored", f.key, yamlReason(err))}}
 	}
 	for key, n := range doc {
 		if p := fm.setNode(key, &n); p != "" {
-			return []string{fmt.Sprintf("line %d: %s", f.line, p)}
+			return []Issue{{f.line, p}}
 		}
 	}
 	return nil
@@ -173,6 +180,11 @@ func tagList(n *yaml.Node) ([]string, bool) {
 func yamlReason(err error) string {
 	s := err.Error()
 	s = strings.TrimPrefix(s, "yaml: ")
+	if rest, ok := strings.CutPrefix(s, "line "); ok { // relative to the field; the Issue has the line
+		if _, after, found := strings.Cut(rest, ": "); found {
+			s = after
+		}
+	}
 	if i := strings.Index(s, "\n"); i >= 0 {
 		s = s[:i]
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // version is bumped whenever Extract's output changes for the same input.
-const version = "markdown/1"
+const version = "markdown/2"
 
 // Extractor is the semtest extractor. Its zero value is ready to use.
 type Extractor struct{}
@@ -59,7 +59,7 @@ func (Extractor) Extract(f *lang.File) lang.Result {
 	}
 	res := lang.Result{Tests: []lang.Test{t}}
 	for _, p := range probs {
-		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevWarning, Message: p})
+		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevWarning, Line: p.Line, Message: p.Msg})
 	}
 	return res
 }
@@ -92,8 +92,8 @@ type Spec struct {
 }
 
 // Load reads one spec file. root is the folder groups are relative to; the
-// returned warnings describe broken frontmatter.
-func Load(root, file string) (*Spec, []string, error) {
+// returned issues describe broken frontmatter.
+func Load(root, file string) (*Spec, []Issue, error) {
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read spec: %w", err)

@@ -44,7 +44,7 @@ func TestSplit(t *testing.T) {
 				t.Errorf("body = %q, want %q", body, tc.body)
 			}
 			if len(probs) != tc.problems {
-				t.Errorf("problems = %q, want %d", probs, tc.problems)
+				t.Errorf("problems = %v, want %d", probs, tc.problems)
 			}
 			if !reflect.DeepEqual(fm.SkipPermissionsIfPossible, tc.skipPerms) {
 				t.Errorf("skipPermissionsIfPossible = %v, want %v", fm.SkipPermissionsIfPossible, tc.skipPerms)

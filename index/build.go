@@ -1,0 +1,247 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/cache"
+	"github.com/testdex/testdex/internal/config"
+)
+
+// Index is the result of discovery. Its fields are read-only after Build.
+type Index struct {
+	// Root is the absolute, clean root folder.
+	Root string
+	// Tests are the records in file order, then source order.
+	Tests []testdex.Test
+	// Problems are per-path diagnostics, sorted by path.
+	Problems []testdex.Problem
+	// Projects are the projects the listed files belong to.
+	Projects []Project
+	// Searched is the absolute folder searched: the root, or the single
+	// folder named.
+	Searched string
+	Stats    Stats
+}
+
+// Stats describe the work done, for benchmarks and --stats.
+type Stats struct {
+	Candidates int           // candidate files considered
+	Parsed     int           // (file, framework) pairs parsed
+	Cached     int           // pairs answered from the cache
+	Walk       time.Duration // level 1
+	Extract    time.Duration // level 2
+}
+
+// Build discovers the tests selected by opts. Per-file trouble is recorded
+// in the returned Index's Problems; the error is non-nil only for a bad
+// request (a missing or outside path, a broken configuration) or a
+// cancelled context. An Index with no tests is not an error: see
+// [Index.NoTests].
+func Build(ctx context.Context, opts Options) (*Index, error) {
+	b, err := newBuilder(opts)
+	if err != nil {
+		return nil, err
+	}
+	return b.run(ctx)
+}
+
+type builder struct {
+	opts    Options
+	root    string
+	cfg     *config.Config
+	plugins []*plugin
+	workers int
+	store   *cache.Store
+}
+
+func newBuilder(opts Options) (*builder, error) {
+	root, dir, err := roots(opts.Root, opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := opts.Config
+	if cfg == nil {
+		if cfg, err = config.Load(root, opts.ConfigPath); err != nil {
+			return nil, err
+		}
+	}
+	ps, err := plugins(cfg, &opts)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{opts: opts, root: root, cfg: cfg, plugins: ps, workers: opts.Workers}
+	b.opts.Dir = dir
+	if b.workers <= 0 {
+		b.workers = runtime.GOMAXPROCS(0)
+	}
+	if b.opts.MaxFileSize <= 0 {
+		b.opts.MaxFileSize = 64 << 20
+	}
+	if b.opts.Now == nil {
+		b.opts.Now = time.Now
+	}
+	if opts.CacheDir != "" {
+		b.store = cache.NewStore(opts.CacheDir, root+"\x00"+cacheScope(ps))
+	}
+	return b, nil
+}
+
+// roots resolves the root and the working folder to absolute paths.
+func roots(root, dir string) (string, string, error) {
+	if root == "" {
+		root = dir
+	}
+	if root == "" {
+		root = "."
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return "", "", fmt.Errorf("resolve root: %w", err)
+	}
+	st, err := os.Stat(absRoot)
+	if err != nil {
+		return "", "", fmt.Errorf("root: %w", err)
+	}
+	if !st.IsDir() {
+		return "", "", fmt.Errorf("root %s is not a folder", absRoot)
+	}
+	if dir == "" {
+		return absRoot, absRoot, nil
+	}
+	absDir, err := filepath.Abs(dir)
+	return absRoot, absDir, err
+}
+
+// cacheScope separates snapshots of runs whose candidate sets differ in
+// kind (for example a --framework restriction), so that they do not evict
+// each other's entries.
+func cacheScope(ps []*plugin) string {
+	s := ""
+	for _, p := range ps {
+		s += string(p.fw) + ","
+	}
+	return s
+}
+
+func (b *builder) run(ctx context.Context) (*Index, error) {
+	start := b.opts.Now()
+	ix := &Index{Root: b.root, Searched: b.root}
+	for _, w := range b.cfg.Warnings {
+		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: config.FileName, Message: w})
+	}
+	l1, whole, err := b.level1(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
+	cands := l1.sorted()
+	ix.Stats.Walk = time.Since(start)
+	ix.Stats.Candidates = len(cands)
+
+	snap := b.loadCache(ix)
+	t2 := time.Now()
+	results, err := level2(ctx, cands, snap, b.workers, b.opts.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	ix.Stats.Extract = time.Since(t2)
+	b.saveCache(ix, snap, results, whole, start)
+
+	ix.Problems = append(ix.Problems, l1.problems...)
+	assemble(ix, newProjects(b.root, l1.manifests), results)
+	return ix, nil
+}
+
+// level1 walks the root or the named targets. whole reports whether the
+// whole root was walked (so cache entries of vanished files can be dropped).
+func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) {
+	l1 := &level1{manifests: map[string][]string{}}
+	wo := walkOptions(b.cfg, b.workers)
+	if len(b.opts.Paths) == 0 {
+		return l1, true, l1.walkDir(ctx, b.root, ".", wo, b.plugins)
+	}
+	targets, err := resolveTargets(b.root, b.opts.Dir, b.opts.Paths)
+	if err != nil {
+		return nil, false, err
+	}
+	var dirs []target
+	for _, t := range targets {
+		if t.dir {
+			dirs = append(dirs, t)
+		}
+	}
+	if len(targets) == 1 && targets[0].dir {
+		ix.Searched = targets[0].abs
+	}
+	for _, t := range targets {
+		switch {
+		case t.dir:
+			if err := l1.walkDir(ctx, t.abs, t.rel, wo, b.plugins); err != nil {
+				return nil, false, err
+			}
+		case !covered(t.rel, dirs):
+			l1.explicitFile(t, b.plugins)
+		}
+	}
+	return l1, len(dirs) == 1 && dirs[0].rel == ".", nil
+}
+
+func (b *builder) loadCache(ix *Index) *cache.Snapshot {
+	if b.store == nil {
+		return &cache.Snapshot{Entries: map[string]*cache.Entry{}}
+	}
+	snap, err := b.store.Load()
+	if err != nil {
+		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: b.store.Path(), Message: err.Error()})
+	}
+	return snap
+}
+
+// saveCache folds the results into the snapshot and writes it when
+// anything changed.
+func (b *builder) saveCache(ix *Index, snap *cache.Snapshot, results [][]fileResult, whole bool, start time.Time) {
+	seen := map[string]bool{}
+	changed := snap.Dropped > 0
+	for _, rs := range results {
+		for _, r := range rs {
+			key := cache.Key(r.cand.rel, string(r.plugin.fw))
+			seen[key] = true
+			switch {
+			case r.hit:
+				ix.Stats.Cached++
+				if r.fresh != nil { // re-hashed: new stat, or a racy timestamp to settle
+					snap.Entries[key] = r.fresh
+					changed = true
+				}
+			case r.fresh != nil:
+				ix.Stats.Parsed++
+				snap.Entries[key], changed = r.fresh, true
+			default:
+				if _, ok := snap.Entries[key]; ok {
+					delete(snap.Entries, key)
+					changed = true
+				}
+			}
+		}
+	}
+	if whole {
+		for k := range snap.Entries {
+			if !seen[k] {
+				delete(snap.Entries, k)
+				changed = true
+			}
+		}
+	}
+	if b.store == nil || !changed {
+		return
+	}
+	snap.Written = start.UnixNano()
+	if err := b.store.Save(snap); err != nil {
+		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: b.store.Path(), Message: err.Error()})
+	}
+}

@@ -1,0 +1,236 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testdex/testdex"
+)
+
+// writeTree creates files under dir from a map of slash paths to contents.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var monorepo = map[string]string{
+	"svc/go.mod":             "module example.com/svc\n\ngo 1.22\n",
+	"svc/a_test.go":          "package svc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tt.Run(\"x y\", func(t *testing.T) {})\n}\n",
+	"svc/inner/b_test.go":    "package inner_test\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
+	"svc/testdata/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestHidden(t *testing.T) {}\n",
+	"svc/_skip/d_test.go":    "package d\n\nimport \"testing\"\n\nfunc TestUnderscore(t *testing.T) {}\n",
+	"lib/go.mod":             "module example.com/lib\n",
+	"lib/broken_test.go":     "package lib\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestBroken(t *testing.T) {\n",
+	"docs/intro.spec.md":     "---\ntags: [docs]\n---\n# Intro\n",
+	"node_modules/x/y.spec.md": "# dependency, skipped\n",
+	".gitignore":             "ignored/\n",
+	"ignored/z.spec.md":      "# ignored\n",
+}
+
+func ids(tests []testdex.Test) []string {
+	var out []string
+	for _, t := range tests {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
+func TestBuildMonorepo(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"docs/intro.spec.md",
+		"lib/broken_test.go::TestOK",
+		"lib/broken_test.go::TestBroken", // from the partial parse, beside the error
+		"svc/a_test.go::TestA",
+		"svc/a_test.go::TestA/x_y",
+		"svc/inner/b_test.go::TestB",
+	}
+	if got := ids(ix.Tests); !reflect.DeepEqual(got, want) {
+		t.Errorf("IDs:\n got %q\nwant %q", got, want)
+	}
+	scopes := map[string]string{}
+	for _, r := range ix.Tests {
+		scopes[r.ID] = r.Scope + " @" + r.Project
+	}
+	for id, want := range map[string]string{
+		"svc/a_test.go::TestA/x_y":   "example.com/svc @svc",
+		"svc/inner/b_test.go::TestB": "example.com/svc/inner @svc",
+		"lib/broken_test.go::TestOK": "example.com/lib @lib",
+		"docs/intro.spec.md":         "docs @.",
+	} {
+		if scopes[id] != want {
+			t.Errorf("%s: scope @project = %q, want %q", id, scopes[id], want)
+		}
+	}
+	if len(ix.Problems) != 1 || ix.Problems[0].Path != "lib/broken_test.go" || ix.Problems[0].Severity != testdex.SevError {
+		t.Errorf("problems = %v, want one syntax error in lib/broken_test.go", ix.Problems)
+	}
+	if p := ix.Tests[4]; p.Parent != "svc/a_test.go::TestA" || p.Kind != testdex.KindSubtest {
+		t.Errorf("subtest record = %+v", p)
+	}
+}
+
+// TestBuildIsDeterministic builds the same tree repeatedly, with several
+// worker counts, and expects identical results.
+func TestBuildIsDeterministic(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	first, err := Build(context.Background(), Options{Root: root, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{2, 3, 8, 8} {
+		ix, err := Build(context.Background(), Options{Root: root, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ix.Tests, first.Tests) || !reflect.DeepEqual(ix.Problems, first.Problems) {
+			t.Fatalf("workers=%d: results differ", w)
+		}
+	}
+}
+
+func TestCache(t *testing.T) {
+	root, cacheDir := t.TempDir(), t.TempDir()
+	writeTree(t, root, monorepo)
+	// A clock far ahead makes every file old enough to trust by stat.
+	later := func() time.Time { return time.Now().Add(time.Hour) }
+	opts := Options{Root: root, CacheDir: cacheDir, Now: later}
+	cold, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cold.Stats.Cached != 0 || cold.Stats.Parsed != cold.Stats.Candidates {
+		t.Fatalf("cold stats = %+v", cold.Stats)
+	}
+	warm, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Stats.Parsed != 0 || warm.Stats.Cached != cold.Stats.Candidates {
+		t.Fatalf("warm stats = %+v, want everything from the cache", warm.Stats)
+	}
+	if !reflect.DeepEqual(warm.Tests, cold.Tests) || !reflect.DeepEqual(warm.Problems, cold.Problems) {
+		t.Fatal("warm results differ from cold ones")
+	}
+
+	// A changed file is re-parsed, and only it.
+	writeTree(t, root, map[string]string{"svc/inner/b_test.go": "package inner_test\n\nimport \"testing\"\n\nfunc TestB2(t *testing.T) {}\n"})
+	edited, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited.Stats.Parsed != 1 {
+		t.Errorf("after one edit: stats = %+v, want 1 parsed", edited.Stats)
+	}
+	if !strings.Contains(strings.Join(ids(edited.Tests), " "), "TestB2") {
+		t.Errorf("edit not seen: %q", ids(edited.Tests))
+	}
+
+	// A damaged cache file is a warning, and the listing is still right.
+	snaps, _ := filepath.Glob(filepath.Join(cacheDir, "*", "*.snap"))
+	if len(snaps) != 1 {
+		t.Fatalf("cache files: %v", snaps)
+	}
+	os.WriteFile(snaps[0], []byte("garbage"), 0o644)
+	damaged, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(damaged.Tests, edited.Tests) || damaged.Stats.Parsed != damaged.Stats.Candidates {
+		t.Errorf("damaged cache: stats %+v", damaged.Stats)
+	}
+}
+
+func TestExplicitTargets(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	ctx := context.Background()
+
+	ix, err := Build(ctx, Options{Root: root, Dir: filepath.Join(root, "svc"), Paths: []string{"inner", "svc/inner/b_test.go", "a_test.go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(ix.Tests), []string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y", "svc/inner/b_test.go::TestB"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("IDs = %q, want %q", got, want)
+	}
+
+	_, err = Build(ctx, Options{Root: root, Paths: []string{"missing_test.go"}})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || err.Error() != "Test file not found: missing_test.go" {
+		t.Errorf("missing: err = %v", err)
+	}
+	_, err = Build(ctx, Options{Root: filepath.Join(root, "svc"), Paths: []string{"../lib"}})
+	var out *OutsideRootError
+	if !errors.As(err, &out) {
+		t.Errorf("outside: err = %v", err)
+	}
+	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
+	ix, err = Build(ctx, Options{Root: root, Paths: []string{"empty"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := ix.NoTests(); e == nil || e.Error() != "No test files found in "+filepath.Join(root, "empty") {
+		t.Errorf("empty: NoTests = %v", e)
+	}
+}
+
+func TestModuleAboveRoot(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	ix, err := Build(context.Background(), Options{Root: filepath.Join(root, "svc", "inner")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.Tests) != 1 || ix.Tests[0].Scope != "example.com/svc/inner" || ix.Tests[0].Project != ".." {
+		t.Errorf("tests = %+v", ix.Tests)
+	}
+}
+
+func TestSelect(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		f    Filter
+		want []string
+	}{
+		{Filter{Name: "^TestA$"}, []string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y"}},
+		{Filter{Tags: []string{"docs"}}, []string{"docs/intro.spec.md"}},
+		{Filter{Frameworks: []testdex.Framework{testdex.Go}, Kinds: []testdex.Kind{testdex.KindSubtest}}, []string{"svc/a_test.go::TestA/x_y"}},
+		{Filter{IDs: []string{"svc/a_test.go::TestA"}}, []string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y"}},
+	} {
+		got, err := ix.Select(tc.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids(got), tc.want) {
+			t.Errorf("Select(%+v) = %q, want %q", tc.f, ids(got), tc.want)
+		}
+	}
+	if _, err := ix.Select(Filter{Name: "("}); err == nil {
+		t.Error("bad pattern accepted")
+	}
+}

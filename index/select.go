@@ -1,0 +1,84 @@
+package index
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/testdex/testdex"
+)
+
+// Filter selects records. The zero Filter selects everything. The fields
+// combine with AND; values within a field combine with OR.
+type Filter struct {
+	Frameworks []testdex.Framework
+	Kinds      []testdex.Kind
+	// Tags selects records carrying any of these tags.
+	Tags []string
+	// Name is a regular expression (RE2 syntax) matched against Name. A
+	// record is selected when it or any of its ancestors matches, as
+	// `go test -run TestX` also runs TestX's subtests.
+	Name string
+	// IDs selects exactly these IDs and their descendants.
+	IDs []string
+}
+
+// Select returns the records f selects, in index order. A bad Name
+// pattern is an error.
+func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
+	var re *regexp.Regexp
+	if f.Name != "" {
+		var err error
+		if re, err = regexp.Compile(f.Name); err != nil {
+			return nil, fmt.Errorf("bad name pattern %q: %w", f.Name, err)
+		}
+	}
+	byID := make(map[string]int, len(ix.Tests))
+	for i, t := range ix.Tests {
+		byID[t.ID] = i
+	}
+	ids := map[string]bool{}
+	for _, id := range f.IDs {
+		ids[id] = true
+	}
+	var out []testdex.Test
+	for _, t := range ix.Tests {
+		if len(f.Frameworks) > 0 && !slices.Contains(f.Frameworks, t.Framework) ||
+			len(f.Kinds) > 0 && !slices.Contains(f.Kinds, t.Kind) ||
+			len(f.Tags) > 0 && !anyTag(t.Tags, f.Tags) {
+			continue
+		}
+		if re != nil && !ix.lineage(t, byID, func(a testdex.Test) bool { return re.MatchString(a.Name) }) {
+			continue
+		}
+		if len(ids) > 0 && !ix.lineage(t, byID, func(a testdex.Test) bool { return ids[a.ID] }) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// lineage reports whether t or one of its ancestors satisfies ok.
+func (ix *Index) lineage(t testdex.Test, byID map[string]int, ok func(testdex.Test) bool) bool {
+	for depth := 0; depth < 1000; depth++ {
+		if ok(t) {
+			return true
+		}
+		i, found := byID[t.Parent]
+		if t.Parent == "" || !found {
+			return false
+		}
+		t = ix.Tests[i]
+	}
+	return false
+}
+
+func anyTag(have, want []string) bool {
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			return true
+		}
+	}
+	return false
+}

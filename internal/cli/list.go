@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+)
+
+type listFlags struct {
+	json         bool
+	frameworks   []string
+	kinds        []string
+	tags         []string
+	name         string
+	allPlatforms bool
+	stats        bool
+	quiet        bool
+}
+
+func newListCmd(env *Env, g *globals) *cobra.Command {
+	f := &listFlags{}
+	cmd := &cobra.Command{
+		Use:   "list [PATH...]",
+		Short: "List the tests under the root, or under the named files and folders",
+		Long: `List discovers tests without running any code: Go tests, benchmarks,
+fuzz targets, examples and their subtests; markdown spec files.
+
+Exit status: 0 when tests were found, 2 when none were found or matched,
+3 for a usage error (bad flag, pattern, configuration or path).`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd, env, g, f, args) },
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.json, "json", false, "print JSON Lines, one test record a line (schema version 1)")
+	fl.StringSliceVar(&f.frameworks, "framework", nil, "only these frameworks (go, semtest); repeatable or comma-separated")
+	fl.StringSliceVar(&f.kinds, "kind", nil, "only these kinds (test, subtest, benchmark, fuzz, example, spec)")
+	fl.StringSliceVar(&f.tags, "tag", nil, "only tests carrying one of these tags")
+	fl.StringVarP(&f.name, "name", "n", "", "only tests whose name, or an ancestor's, matches this regular expression")
+	fl.BoolVar(&f.allPlatforms, "all-platforms", false, "list Go tests of every GOOS/GOARCH and build tag")
+	fl.BoolVar(&f.stats, "stats", false, "print timing and cache figures to stderr")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print warnings")
+	return cmd
+}
+
+func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []string) error {
+	opts := g.indexOptions(env, args)
+	opts.AllPlatforms = f.allPlatforms
+	fws, err := frameworks(f.frameworks)
+	if err != nil {
+		return err
+	}
+	opts.Frameworks = fws
+	start := time.Now()
+	ix, err := index.Build(cmd.Context(), opts)
+	if err != nil {
+		return err
+	}
+	tests, err := ix.Select(index.Filter{Kinds: kinds(f.kinds), Tags: f.tags, Name: f.name})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	printProblems(env.Stderr, ix.Problems, f.quiet)
+	w := bufio.NewWriter(env.Stdout)
+	if f.json {
+		err = writeJSON(w, tests)
+	} else if len(tests) > 0 {
+		writeTree(w, tests)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if f.stats {
+		s := ix.Stats
+		fmt.Fprintf(env.Stderr, "testdex: %d candidate files, %d parsed, %d from cache; walk %v, extract %v, total %v\n",
+			s.Candidates, s.Parsed, s.Cached, s.Walk.Round(time.Millisecond), s.Extract.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	}
+	if err != nil {
+		return err
+	}
+	if len(tests) == 0 {
+		if e := ix.NoTests(); e != nil {
+			return e
+		}
+		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no tests match the filters (run 'testdex list' without them to see all %d)", len(ix.Tests))}
+	}
+	return nil
+}
+
+func frameworks(names []string) ([]testdex.Framework, error) {
+	var out []testdex.Framework
+	for _, n := range names {
+		switch fw := testdex.Framework(strings.TrimSpace(n)); fw {
+		case testdex.Go, testdex.Semtest:
+			out = append(out, fw)
+		default:
+			return nil, usageErr("unknown framework %q (known: go, semtest)", n)
+		}
+	}
+	return out, nil
+}
+
+func kinds(names []string) []testdex.Kind {
+	var out []testdex.Kind
+	for _, n := range names {
+		out = append(out, testdex.Kind(n))
+	}
+	return out
+}
+
+func printProblems(w io.Writer, ps []testdex.Problem, quiet bool) {
+	for _, p := range ps {
+		if quiet && p.Severity == testdex.SevWarning {
+			continue
+		}
+		fmt.Fprintln(w, "testdex: "+p.String())
+	}
+}
+
+// writeJSON writes one record a line. Tags is always an array.
+func writeJSON(w io.Writer, tests []testdex.Test) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range tests {
+		if err := enc.Encode(&tests[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
