@@ -28,17 +28,17 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 }
 
 var monorepo = map[string]string{
-	"svc/go.mod":             "module example.com/svc\n\ngo 1.22\n",
-	"svc/a_test.go":          "package svc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tt.Run(\"x y\", func(t *testing.T) {})\n}\n",
-	"svc/inner/b_test.go":    "package inner_test\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
-	"svc/testdata/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestHidden(t *testing.T) {}\n",
-	"svc/_skip/d_test.go":    "package d\n\nimport \"testing\"\n\nfunc TestUnderscore(t *testing.T) {}\n",
-	"lib/go.mod":             "module example.com/lib\n",
-	"lib/broken_test.go":     "package lib\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestBroken(t *testing.T) {\n",
-	"docs/intro.spec.md":     "---\ntags: [docs]\n---\n# Intro\n",
+	"svc/go.mod":               "module example.com/svc\n\ngo 1.22\n",
+	"svc/a_test.go":            "package svc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tt.Run(\"x y\", func(t *testing.T) {})\n}\n",
+	"svc/inner/b_test.go":      "package inner_test\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
+	"svc/testdata/c_test.go":   "package c\n\nimport \"testing\"\n\nfunc TestHidden(t *testing.T) {}\n",
+	"svc/_skip/d_test.go":      "package d\n\nimport \"testing\"\n\nfunc TestUnderscore(t *testing.T) {}\n",
+	"lib/go.mod":               "module example.com/lib\n",
+	"lib/broken_test.go":       "package lib\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n\nfunc TestBroken(t *testing.T) {\n",
+	"docs/intro.spec.md":       "---\ntags: [docs]\n---\n# Intro\n",
 	"node_modules/x/y.spec.md": "# dependency, skipped\n",
-	".gitignore":             "ignored/\n",
-	"ignored/z.spec.md":      "# ignored\n",
+	".gitignore":               "ignored/\n",
+	"ignored/z.spec.md":        "# ignored\n",
 }
 
 func ids(tests []testdex.Test) []string {
@@ -232,5 +232,33 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := ix.Select(Filter{Name: "("}); err == nil {
 		t.Error("bad pattern accepted")
+	}
+}
+
+func TestNameMatcher(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		yes, no []string
+	}{
+		{"TestA", []string{"TestA", "TestAB", "TestA/x", "TestA/x/y"}, []string{"TestB", "TestB/TestA"}},
+		{"^TestA$/^x", []string{"TestA", "TestA/x", "TestA/xy/z"}, []string{"TestAB/x", "TestA/y"}},
+		{"TestA/x|TestB", []string{"TestA/x", "TestB/anything"}, []string{"TestA/y", "TestC"}},
+		{"Test[/]A", []string{"Test/A"}, []string{"Test/B"}}, // "/" inside brackets does not split
+		{"spec\\.md$", []string{"routes.spec.md"}, []string{"routes.test.md"}},
+	} {
+		m, err := compileNameMatcher(tc.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range tc.yes {
+			if !m.match(n) {
+				t.Errorf("%q does not select %q", tc.pattern, n)
+			}
+		}
+		for _, n := range tc.no {
+			if m.match(n) {
+				t.Errorf("%q selects %q", tc.pattern, n)
+			}
+		}
 	}
 }

@@ -1,8 +1,6 @@
 package index
 
 import (
-	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/testdex/testdex"
@@ -15,9 +13,10 @@ type Filter struct {
 	Kinds      []testdex.Kind
 	// Tags selects records carrying any of these tags.
 	Tags []string
-	// Name is a regular expression (RE2 syntax) matched against Name. A
-	// record is selected when it or any of its ancestors matches, as
-	// `go test -run TestX` also runs TestX's subtests.
+	// Name selects by name with `go test -run` semantics: one regular
+	// expression (RE2) per "/"-separated level, so "TestX" selects TestX
+	// and all its subtests and "TestX/case" selects TestX and its subtests
+	// whose names match "case".
 	Name string
 	// IDs selects exactly these IDs and their descendants.
 	IDs []string
@@ -26,11 +25,11 @@ type Filter struct {
 // Select returns the records f selects, in index order. A bad Name
 // pattern is an error.
 func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
-	var re *regexp.Regexp
+	var names nameMatcher
 	if f.Name != "" {
 		var err error
-		if re, err = regexp.Compile(f.Name); err != nil {
-			return nil, fmt.Errorf("bad name pattern %q: %w", f.Name, err)
+		if names, err = compileNameMatcher(f.Name); err != nil {
+			return nil, err
 		}
 	}
 	byID := make(map[string]int, len(ix.Tests))
@@ -48,7 +47,7 @@ func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
 			len(f.Tags) > 0 && !anyTag(t.Tags, f.Tags) {
 			continue
 		}
-		if re != nil && !ix.lineage(t, byID, func(a testdex.Test) bool { return re.MatchString(a.Name) }) {
+		if names != nil && !names.match(t.Name) {
 			continue
 		}
 		if len(ids) > 0 && !ix.lineage(t, byID, func(a testdex.Test) bool { return ids[a.ID] }) {

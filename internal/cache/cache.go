@@ -28,8 +28,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/zeebo/xxh3"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/zeebo/xxh3"
 )
 
 // formatVersion changes whenever the encoding changes; older snapshots are
