@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/build/constraint"
@@ -19,6 +20,10 @@ import (
 // Version is the extractor's output version. It is part of [Extractor.CacheKey]
 // and must change whenever a change to this package changes any Result.
 const Version = "go-extractor/1"
+
+// internalError starts the message of the Problem that a recovered panic
+// becomes.
+const internalError = "internal error in the Go extractor"
 
 // Extractor is the Go implementation of [lang.Extractor]. The zero value is
 // ready to use and evaluates build constraints for build.Default, that is for
@@ -85,7 +90,15 @@ func (e *Extractor) context() *build.Context {
 // exclude yields an empty Result. Syntax errors become error Problems and the
 // tests of the partial syntax tree are still listed. Extract never panics and
 // never runs or builds code.
-func (e *Extractor) Extract(f *lang.File) lang.Result {
+func (e *Extractor) Extract(f *lang.File) (res lang.Result) {
+	defer func() {
+		// A bug here must not take the whole discovery down: it becomes
+		// the file's problem, and FuzzExtract looks for exactly this text.
+		if r := recover(); r != nil {
+			res = lang.Result{Problems: []testdex.Problem{{Severity: testdex.SevError,
+				Message: fmt.Sprintf("%s: %v (please report this testdex bug)", internalError, r)}}}
+		}
+	}()
 	name := path.Base(f.Rel)
 	if f.Rel == "" {
 		name = path.Base(strings.ReplaceAll(f.Abs, "\\", "/"))
@@ -100,7 +113,7 @@ func (e *Extractor) Extract(f *lang.File) lang.Result {
 	}
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, name, f.Data, mode)
-	res := lang.Result{Problems: cons.problems}
+	res = lang.Result{Problems: cons.problems}
 	res.Problems = append(res.Problems, syntaxProblems(err)...)
 	if file == nil || file.Name == nil {
 		return res

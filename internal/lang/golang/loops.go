@@ -45,8 +45,11 @@ func (x *fileCtx) rangeOver(v value) ([]pair, bool) {
 	case *comp:
 		return x.elems(v)
 	case *cval:
+		if v.v.Kind() != constant.Int {
+			return nil, false
+		}
 		n, ok := constant.Int64Val(v.v)
-		if v.v.Kind() != constant.Int || !ok || n > maxIterations {
+		if !ok || n > maxIterations {
 			return nil, false
 		}
 		out := make([]pair, 0, max(n, 0))
