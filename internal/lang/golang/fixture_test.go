@@ -163,7 +163,7 @@ func sameSet(t *testing.T, what string, got, want []string) {
 	t.Helper()
 	g, w := slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))
 	if !slices.Equal(g, w) {
-		t.Errorf("%s:\n got  %q\n want %q\n missing %q\n extra   %q", what, g, w, minus(w, g), minus(g, w))
+		t.Errorf("%s:\n missing %q\n extra   %q", what, minus(w, g), minus(g, w))
 	}
 }
 
