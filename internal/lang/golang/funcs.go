@@ -24,7 +24,7 @@ type fileCtx struct {
 	out      []lang.Test
 	problems []testdex.Problem
 	names    *namer
-	dyn      map[string]bool // Dynamic record names already emitted
+	seen     map[string]bool // names of the records in out
 	budget   int // walk steps left before loops stop being unrolled
 }
 
@@ -33,7 +33,7 @@ type fileCtx struct {
 const maxSteps = 1 << 20
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), dyn: map[string]bool{}, budget: maxSteps}
+	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), seen: map[string]bool{}, budget: maxSteps}
 	x.imports = importNames(file)
 	x.pkg = packageScope(x, file)
 	return x
@@ -42,7 +42,6 @@ func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
 // tests lists the file's tests in source order, each followed by its
 // subtests, and examples last in the order go test runs them.
 func (x *fileCtx) tests() []lang.Test {
-	seen := map[string]bool{}
 	hasExample := false
 	for _, d := range x.file.Decls {
 		fn, ok := d.(*ast.FuncDecl)
@@ -66,17 +65,28 @@ func (x *fileCtx) tests() []lang.Test {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), err))
 			continue
 		}
-		if seen[name] {
+		if x.seen[name] {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), name+" redeclared in this block"))
 			continue
 		}
-		seen[name] = true
 		x.testFunc(fn, kind)
 	}
 	if hasExample {
 		x.examples()
 	}
 	return x.out
+}
+
+// add appends a record unless one of the same name exists (a redeclared
+// function, or a constant subtest name that looks like a placeholder) and
+// reports whether it did.
+func (x *fileCtx) add(r lang.Test) bool {
+	if x.seen[r.Name] {
+		return false
+	}
+	x.seen[r.Name] = true
+	x.out = append(x.out, r)
+	return true
 }
 
 // classify says which kind of test function fn is by name, following the
@@ -173,6 +183,6 @@ func (x *fileCtx) examples() {
 		if fn := decls[name]; fn != nil {
 			line = x.fset.Position(fn.Pos()).Line
 		}
-		x.out = append(x.out, lang.Test{Kind: testdex.KindExample, Name: name, Line: line, Run: runPattern(name)})
+		x.add(lang.Test{Kind: testdex.KindExample, Name: name, Line: line, Run: runPattern(name)})
 	}
 }

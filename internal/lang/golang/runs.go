@@ -56,8 +56,10 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 		line = x.line(call.Pos())
 	}
 	inner := &frame{parent: full, run: runPattern(full), rec: len(x.out), skip: fr.skip}
-	x.out = append(x.out, lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
-		Line: line, Run: inner.run, Skip: fr.skip})
+	if !x.add(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
+		Line: line, Run: inner.run, Skip: fr.skip}) {
+		return
+	}
 	fv, _ := x.eval(call.Args[1], env, nil).(*funcVal)
 	if fv == nil || fv.lit.Body == nil || fv.lit.Type.Params == nil {
 		return
@@ -81,11 +83,7 @@ func (x *fileCtx) dynamic(call *ast.CallExpr, fr *frame) {
 }
 
 func (x *fileCtx) dynamicNamed(name string, call *ast.CallExpr, fr *frame) {
-	if x.dyn[name] {
-		return
-	}
-	x.dyn[name] = true
-	x.out = append(x.out, lang.Test{Kind: testdex.KindSubtest, Name: name, Parent: fr.parent,
+	x.add(lang.Test{Kind: testdex.KindSubtest, Name: name, Parent: fr.parent,
 		Line: x.line(call.Pos()), Dynamic: true, Skip: fr.skip, Run: fr.run})
 }
 
@@ -109,7 +107,7 @@ func (x *fileCtx) seed(call *ast.CallExpr, fr *frame) {
 	if line == 0 {
 		line = x.line(call.Pos())
 	}
-	x.out = append(x.out, lang.Test{Kind: testdex.KindSubtest, Name: name, Parent: fr.parent,
+	x.add(lang.Test{Kind: testdex.KindSubtest, Name: name, Parent: fr.parent,
 		Line: line, Run: runPattern(name), Skip: fr.skip})
 }
 

@@ -47,7 +47,7 @@ type seedState struct {
 func (x *fileCtx) testFunc(fn *ast.FuncDecl, kind testdex.Kind) {
 	name := fn.Name.Name
 	fr := &frame{parent: name, run: runPattern(name), rec: len(x.out), fuzz: kind == testdex.KindFuzz}
-	x.out = append(x.out, lang.Test{Kind: kind, Name: name, Line: x.line(fn.Pos()), Run: fr.run})
+	x.add(lang.Test{Kind: kind, Name: name, Line: x.line(fn.Pos()), Run: fr.run})
 	if fn.Body == nil || fn.Type.Params == nil || len(fn.Type.Params.List) != 1 {
 		return
 	}
