@@ -165,7 +165,24 @@ type pair struct {
 // order (a map's run order is random but its set of names is not). ok is
 // false when they cannot be known (keyed slice elements, an array whose
 // length differs from its literal).
-func (x *fileCtx) elems(c *comp) (out []pair, ok bool) {
+func (x *fileCtx) elems(c *comp) ([]pair, bool) {
+	if m, ok := x.memo[c]; ok {
+		return m.pairs, m.ok
+	}
+	out, ok := x.evalElems(c)
+	x.memo[c] = memoElems{out, ok}
+	return out, ok
+}
+
+// memoElems is a remembered result of elems: a table is indexed, measured
+// and ranged over many times, and evaluating its rows each time would make
+// `for i := 0; i < len(tests); i++ { tests[i] }` quadratic.
+type memoElems struct {
+	pairs []pair
+	ok    bool
+}
+
+func (x *fileCtx) evalElems(c *comp) (out []pair, ok bool) {
 	u, tenv := x.underlying(c.typ, c.env)
 	switch t := u.(type) {
 	case *ast.ArrayType:

@@ -25,15 +25,17 @@ type fileCtx struct {
 	problems []testdex.Problem
 	names    *namer
 	seen     map[string]bool // names of the records in out
+	memo     map[*comp]memoElems
+	runs     map[*ast.BlockStmt]uint8 // which loop bodies may start tests
 	budget   int // walk steps left before loops stop being unrolled
 }
 
-// maxSteps bounds the work spent unrolling loops and tables in one file,
-// so that adversarial input cannot make Extract slow.
-const maxSteps = 1 << 20
+// maxSteps bounds the statements walked in one test function (loops and
+// tables unrolled), so that adversarial input cannot make Extract slow.
+const maxSteps = 1 << 16
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), seen: map[string]bool{}, budget: maxSteps}
+	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), seen: map[string]bool{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, budget: maxSteps}
 	x.imports = importNames(file)
 	x.pkg = packageScope(x, file)
 	return x

@@ -15,6 +15,11 @@ const maxIterations = 1 << 14
 // anything else the body is walked once as dynamic.
 func (x *fileCtx) rangeStmt(s *ast.RangeStmt, env *scope, fr *frame) flow {
 	x.scan(s.X, env, fr)
+	if !x.startsTests(s.Body, fr) {
+		it := newScope(env, true)
+		x.bindRange(s, it, pair{})
+		return x.dynamicBody(s.Body, it, fr)
+	}
 	pairs, ok := x.rangeOver(x.eval(s.X, env, nil))
 	if !ok || len(pairs) > maxIterations || len(pairs) > x.budget {
 		it := newScope(env, true)
@@ -38,6 +43,41 @@ func (x *fileCtx) rangeStmt(s *ast.RangeStmt, env *scope, fr *frame) flow {
 	}
 	return flowNormal
 }
+
+// startsTests reports whether a loop body contains, anywhere (closures
+// included), a call that may start a subtest: x.Run(a, b) in a test or
+// benchmark, x.Add(...) in a fuzz target. Only then can unrolling it
+// produce records; loops of plain computation are walked once instead,
+// which keeps their cost linear. The answer is remembered per body.
+func (x *fileCtx) startsTests(body *ast.BlockStmt, fr *frame) bool {
+	bits, ok := x.runs[body]
+	if !ok {
+		ast.Inspect(body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+					switch {
+					case sel.Sel.Name == "Run" && len(call.Args) == 2:
+						bits |= hasRun
+					case sel.Sel.Name == "Add":
+						bits |= hasAdd
+					}
+				}
+			}
+			return true
+		})
+		x.runs[body] = bits
+	}
+	if fr.fuzz {
+		return bits&hasAdd != 0
+	}
+	return bits&hasRun != 0
+}
+
+// The bits of fileCtx.runs.
+const (
+	hasRun uint8 = 1 << iota
+	hasAdd
+)
 
 // rangeOver lists what ranging over v yields, if known.
 func (x *fileCtx) rangeOver(v value) ([]pair, bool) {
@@ -92,7 +132,7 @@ func (x *fileCtx) dynamicBody(body *ast.BlockStmt, env *scope, fr *frame) flow {
 // (for i := 0; i < 3; i++), after checking on a scratch scope that it ends
 // within maxIterations; otherwise the body is walked once as dynamic.
 func (x *fileCtx) forStmt(s *ast.ForStmt, env *scope, fr *frame) flow {
-	if !x.finite(s, env) {
+	if !x.startsTests(s.Body, fr) || !x.finite(s, env) {
 		loop := newScope(env, true)
 		if s.Init != nil {
 			x.walkStmt(s.Init, loop, fr)

@@ -46,6 +46,7 @@ type seedState struct {
 // testFunc records one test function and walks its body.
 func (x *fileCtx) testFunc(fn *ast.FuncDecl, kind testdex.Kind) {
 	name := fn.Name.Name
+	x.budget = maxSteps
 	fr := &frame{parent: name, run: runPattern(name), rec: len(x.out), fuzz: kind == testdex.KindFuzz}
 	x.add(lang.Test{Kind: kind, Name: name, Line: x.line(fn.Pos()), Run: fr.run})
 	if fn.Body == nil || fn.Type.Params == nil || len(fn.Type.Params.List) != 1 {
