@@ -21,6 +21,40 @@
 //	           ▼
 //	names rewritten and de-duplicated as package testing does ─► lang.Result
 //
+// Decisions a reader of the output should know:
+//
+//   - Tags: every record of a file that has a constraint (a _GOOS/_GOARCH
+//     name, a //go:build or // +build header, import "C") carries one tag
+//     "go:build EXPR", EXPR being the whole constraint as a //go:build
+//     expression (for example "go:build linux && amd64 && cgo"), in both
+//     modes. With AllPlatforms it tells which files this machine would skip.
+//   - Run: the -run pattern of each level, ^QuoteMeta(level)$, joined by
+//     "/" (^TestFoo$/^case_1$). Benchmarks and their b.Run children need the
+//     same pattern as -bench (with -run '^$' to skip tests); examples and
+//     fuzz seeds (FuzzX/seed#N) are selected by -run. A Dynamic record's Run
+//     is its parent's.
+//   - Dynamic: a t.Run whose name is not a constant, or that sits in a loop
+//     over unknown data, gives one record NAME = parent + "/{" + source of
+//     the name expression + "}" (TestX/{tc.name}); its children are not
+//     walked. Names of records may therefore contain "/" inside the braces:
+//     use Parent, not the name, for the tree. A fuzz target's f.Add calls
+//     of unknown count give FuzzX/{seed#?}, and no numbered seed after it.
+//   - #NN suffixes after a dynamic sibling: constant siblings are still
+//     listed, numbered as if the dynamic names differ from every constant
+//     one. They are exact unless a run-time name coincides with a constant
+//     one, which would shift the suffix of the later constant sibling; we
+//     chose listing them (useful, nearly always right) over hiding them.
+//   - A t.Run inside an if whose condition is not constant, or in a switch
+//     case, is listed as if it runs; a constant condition (including one on
+//     a table row's field, as in `if tc.skip { continue }`) is evaluated.
+//   - Skip: a test is Skip when t.Skip, Skipf or SkipNow is reached
+//     unconditionally in its body; records under a skipped test inherit it.
+//   - Line: a subtest named from a table row has the row's line; others
+//     the line of the t.Run call.
+//   - Not listed: subtests started in helper functions (the parent stays),
+//     t.Run inside f.Fuzz callbacks, seed files under testdata/fuzz (the
+//     extractor sees one file), t.Run in goroutines or deferred calls.
+//
 // The rules that cmd/go and package testing apply are mirrored in
 // funcs.go (selection), names.go (rewrite, unique, -run patterns) and
 // build.go (constraints); each cites the source it follows.

@@ -27,7 +27,7 @@ type fileCtx struct {
 	seen     map[string]bool // names of the records in out
 	memo     map[*comp]memoElems
 	runs     map[*ast.BlockStmt]uint8 // which loop bodies may start tests
-	budget   int // walk steps left before loops stop being unrolled
+	budget   int                      // walk steps left before loops stop being unrolled
 }
 
 // maxSteps bounds the statements walked in one test function (loops and

@@ -67,7 +67,9 @@ func goValue(c *cval) (any, bool) {
 	return nil, false
 }
 
-type signed interface{ ~int | ~int8 | ~int16 | ~int32 | ~int64 }
+type signed interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64
+}
 
 type unsigned interface {
 	~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
