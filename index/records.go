@@ -14,7 +14,16 @@ import (
 // parents, scopes and projects. It runs on one goroutine, in candidate
 // order, so the output order is the candidates' path order.
 func assemble(ix *Index, ps *projects, results [][]fileResult) {
-	ids := map[string]bool{}
+	n := 0
+	for _, rs := range results {
+		for _, r := range rs {
+			n += len(r.res.Tests)
+		}
+	}
+	ix.Tests = make([]testdex.Test, 0, n)
+	ids := make(map[string]bool, n)
+	type place struct{ scope, project string }
+	places := map[string]place{} // (folder, framework) -> scope and project
 	for _, rs := range results {
 		for _, r := range rs {
 			for _, p := range r.res.Problems {
@@ -26,7 +35,13 @@ func assemble(ix *Index, ps *projects, results [][]fileResult) {
 			if len(r.res.Tests) == 0 {
 				continue
 			}
-			scope, proj := describe(ix, ps, r)
+			pk := path.Dir(r.cand.rel) + "\x00" + string(r.plugin.fw)
+			pl, ok := places[pk]
+			if !ok || r.plugin.fw == testdex.Semtest {
+				pl.scope, pl.project = describe(ix, ps, r)
+				places[pk] = pl
+			}
+			scope, proj := pl.scope, pl.project
 			for _, t := range r.res.Tests {
 				rec := record(r.cand.rel, r.plugin.fw, scope, proj, t)
 				if ids[rec.ID] {
