@@ -179,13 +179,18 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 		ix.Searched = targets[0].abs
 	}
 	for _, t := range targets {
-		switch {
-		case t.dir:
-			if err := l1.walkDir(ctx, t.abs, t.rel, wo, b.plugins); err != nil {
-				return nil, false, err
-			}
-		case !covered(t.rel, dirs):
+		if !t.dir && !covered(t.rel, dirs) {
 			l1.explicitFile(t, b.plugins)
+		}
+	}
+	if len(dirs) > 0 {
+		// One walk from the root, restricted to the named folders, so that
+		// every .gitignore between the root and a folder applies.
+		for _, d := range dirs {
+			wo.Within = append(wo.Within, d.rel)
+		}
+		if err := l1.walkDir(ctx, b.root, ".", wo, b.plugins); err != nil {
+			return nil, false, err
 		}
 	}
 	return l1, len(dirs) == 1 && dirs[0].rel == ".", nil

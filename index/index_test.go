@@ -261,3 +261,21 @@ func TestNameMatcher(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedFolderHonoursIgnoreFilesAbove lists a subfolder: the root's
+// .gitignore still applies inside it.
+func TestNamedFolderHonoursIgnoreFilesAbove(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":              "generated_*\n",
+		"sub/a.spec.md":           "# a\n",
+		"sub/generated_b.spec.md": "# ignored by the root's .gitignore\n",
+	})
+	ix, err := Build(context.Background(), Options{Root: root, Paths: []string{"sub"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(ix.Tests); !reflect.DeepEqual(got, []string{"sub/a.spec.md"}) {
+		t.Errorf("IDs = %q", got)
+	}
+}

@@ -1,6 +1,9 @@
 package walk
 
-import "runtime"
+import (
+	"runtime"
+	"strings"
+)
 
 // Options configure a walk. The zero value walks with the defaults: hidden
 // entries skipped, ignore files honoured, [DefaultSkipDirs] never entered,
@@ -16,6 +19,44 @@ type Options struct {
 	// Workers is the number of goroutines reading folders; <= 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
+	// Within restricts the walk to these root-relative, slash-separated
+	// folders: only files inside one of them are visited, and only folders
+	// on the way to them or inside them are entered. Walking the root with
+	// Within, rather than walking the folder itself, applies every ignore
+	// file between the root and the folder. The named folders and the
+	// folders leading to them are entered even when ignored or hidden: a
+	// folder named explicitly wins. Empty means the whole root.
+	Within []string
+}
+
+// scope says how a root-relative folder relates to opts.Within.
+type scope int
+
+const (
+	scopeInside scope = iota // inside a named folder (or no restriction)
+	scopeOnWay               // a named folder's ancestor: enter, visit no files
+	scopeTarget              // a named folder itself
+	scopeOutside             // neither: never entered
+)
+
+// within classifies a root-relative folder ("" is the root).
+func (o Options) within(rel string) scope {
+	if len(o.Within) == 0 {
+		return scopeInside
+	}
+	best := scopeOutside
+	for _, w := range o.Within {
+		w = strings.Trim(w, "/")
+		switch {
+		case w == "" || w == "." || strings.HasPrefix(rel, w+"/"):
+			return scopeInside
+		case rel == w:
+			best = scopeTarget
+		case best == scopeOutside && (rel == "" || strings.HasPrefix(w, rel+"/")):
+			best = scopeOnWay
+		}
+	}
+	return best
 }
 
 // DefaultSkipDirs are the folders no test discovery wants to enter: version

@@ -146,8 +146,13 @@ func (w *walker) callback(p string, d fs.DirEntry, err error) error {
 
 // onDir decides a folder and, when it is kept, prepares its state.
 func (w *walker) onDir(parent *dirState, name, rel string) error {
-	if w.decide(parent, name, rel, true).why != keep {
+	switch w.opts.within(rel) {
+	case scopeOutside:
 		return fastwalk.SkipDir
+	case scopeInside:
+		if w.decide(parent, name, rel, true).why != keep {
+			return fastwalk.SkipDir
+		}
 	}
 	st, probs := w.enter(parent, rel)
 	w.report(probs...)
@@ -157,6 +162,9 @@ func (w *walker) onDir(parent *dirState, name, rel string) error {
 
 // onFile decides a file and visits it when it is kept.
 func (w *walker) onFile(parent *dirState, name, rel string, d fs.DirEntry) error {
+	if s := w.opts.within(parent.rel); s == scopeOnWay || s == scopeOutside {
+		return nil
+	}
 	if w.decide(parent, name, rel, false).why != keep {
 		return nil
 	}
@@ -187,8 +195,16 @@ func (w *walker) onLink(parent *dirState, p, name, rel string, d fs.DirEntry) er
 	if fi.Mode().IsRegular() {
 		return w.onFile(parent, name, rel, d)
 	}
-	if !fi.IsDir() || w.decide(parent, name, rel, true).why != keep {
+	if !fi.IsDir() {
 		return nil
+	}
+	switch w.opts.within(rel) {
+	case scopeOutside:
+		return nil
+	case scopeInside:
+		if w.decide(parent, name, rel, true).why != keep {
+			return nil
+		}
 	}
 	if anc := w.ancestor(parent, fi); anc != nil {
 		w.report(testdex.Problem{Severity: testdex.SevWarning, Path: rel,

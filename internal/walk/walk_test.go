@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"slices"
 	"strings"
 	"sync"
@@ -263,5 +265,41 @@ func TestExplain(t *testing.T) {
 	}
 	if _, _, err := Explain(root, "missing/x", Options{}); err == nil {
 		t.Errorf("Explain of a missing path: no error")
+	}
+}
+
+// TestWithin walks only named folders, yet applies the ignore files above
+// them, and enters a named folder even when it is ignored.
+func TestWithin(t *testing.T) {
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		".gitignore":          "*.log\nskipped/\n",
+		"top.txt":             "",
+		"a/b/keep.txt":        "",
+		"a/b/drop.log":        "",
+		"a/other.txt":         "",
+		"c/x.txt":             "",
+		"skipped/named.txt":   "",
+		"skipped/inner/y.log": "",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	var mu sync.Mutex
+	var got []string
+	_, err := Walk(context.Background(), root, Options{Within: []string{"a/b", "skipped"}}, func(rel string, d fs.DirEntry) error {
+		mu.Lock()
+		got = append(got, rel)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(got)
+	want := []string{"a/b/keep.txt", "skipped/named.txt"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("visited %q, want %q", got, want)
 	}
 }
