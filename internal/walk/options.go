@@ -33,10 +33,10 @@ type Options struct {
 type scope int
 
 const (
-	scopeInside scope = iota // inside a named folder (or no restriction)
-	scopeOnWay               // a named folder's ancestor: enter, visit no files
-	scopeTarget              // a named folder itself
-	scopeOutside             // neither: never entered
+	scopeInside  scope = iota // inside a named folder (or no restriction)
+	scopeOnWay                // a named folder's ancestor: enter, visit no files
+	scopeTarget               // a named folder itself
+	scopeOutside              // neither: never entered
 )
 
 // within classifies a root-relative folder ("" is the root).
