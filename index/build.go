@@ -55,7 +55,6 @@ type builder struct {
 	opts    Options
 	root    string
 	cfg     *config.Config
-	plugins []*plugin
 	workers int
 	store   *cache.Store
 }
@@ -71,11 +70,7 @@ func newBuilder(opts Options) (*builder, error) {
 			return nil, err
 		}
 	}
-	ps, err := plugins(cfg, &opts)
-	if err != nil {
-		return nil, err
-	}
-	b := &builder{opts: opts, root: root, cfg: cfg, plugins: ps, workers: opts.Workers}
+	b := &builder{opts: opts, root: root, cfg: cfg, workers: opts.Workers}
 	b.opts.Dir = dir
 	if b.workers <= 0 {
 		b.workers = runtime.GOMAXPROCS(0)
@@ -87,7 +82,7 @@ func newBuilder(opts Options) (*builder, error) {
 		b.opts.Now = time.Now
 	}
 	if opts.CacheDir != "" {
-		b.store = cache.NewStore(opts.CacheDir, root+"\x00"+cacheScope(ps))
+		b.store = cache.NewStore(opts.CacheDir, root)
 	}
 	return b, nil
 }
@@ -118,17 +113,6 @@ func roots(root, dir string) (string, string, error) {
 	return absRoot, absDir, err
 }
 
-// cacheScope separates snapshots of runs whose candidate sets differ in
-// kind (for example a --framework restriction), so that they do not evict
-// each other's entries.
-func cacheScope(ps []*plugin) string {
-	s := ""
-	for _, p := range ps {
-		s += string(p.fw) + ","
-	}
-	return s
-}
-
 func (b *builder) run(ctx context.Context) (*Index, error) {
 	start := b.opts.Now()
 	ix := &Index{Root: b.root, Searched: b.root}
@@ -139,7 +123,8 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands := l1.sorted()
+	r := newResolver(b.root, b.cfg, &b.opts, l1)
+	cands := l1.resolve(r, b.root, b.opts.Frameworks)
 	ix.Stats.Walk = time.Since(start)
 	ix.Stats.Candidates = len(cands)
 
@@ -153,17 +138,20 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 	b.saveCache(ix, snap, results, whole, start)
 
 	ix.Problems = append(ix.Problems, l1.problems...)
-	assemble(ix, newProjects(b.root, l1.manifests), results)
+	ix.Problems = append(ix.Problems, link(r, results)...)
+	ix.Problems = append(ix.Problems, r.probs...)
+	assemble(ix, r, results)
 	return ix, nil
 }
 
-// level1 walks the root or the named targets. whole reports whether the
-// whole root was walked (so cache entries of vanished files can be dropped).
+// level1 walks the root, or the named folders, and collects named files.
+// whole reports whether the whole root was walked (so cache entries of
+// vanished files can be dropped).
 func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) {
-	l1 := &level1{manifests: map[string][]string{}}
+	l1 := newLevel1()
 	wo := walkOptions(b.cfg, b.workers)
 	if len(b.opts.Paths) == 0 {
-		return l1, true, l1.walkDir(ctx, b.root, ".", wo, b.plugins)
+		return l1, true, l1.walk(ctx, b.root, wo, detectors)
 	}
 	targets, err := resolveTargets(b.root, b.opts.Dir, b.opts.Paths)
 	if err != nil {
@@ -180,20 +168,18 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 	}
 	for _, t := range targets {
 		if !t.dir && !covered(t.rel, dirs) {
-			l1.explicitFile(t, b.plugins)
+			l1.explicit = append(l1.explicit, t)
 		}
 	}
-	if len(dirs) > 0 {
-		// One walk from the root, restricted to the named folders, so that
-		// every .gitignore between the root and a folder applies.
-		for _, d := range dirs {
-			wo.Within = append(wo.Within, d.rel)
-		}
-		if err := l1.walkDir(ctx, b.root, ".", wo, b.plugins); err != nil {
-			return nil, false, err
-		}
+	if len(dirs) == 0 {
+		return l1, false, nil
 	}
-	return l1, len(dirs) == 1 && dirs[0].rel == ".", nil
+	// One walk from the root, restricted to the named folders, so that
+	// every .gitignore between the root and a folder applies.
+	for _, d := range dirs {
+		wo.Within = append(wo.Within, d.rel)
+	}
+	return l1, len(dirs) == 1 && dirs[0].rel == ".", l1.walk(ctx, b.root, wo, detectors)
 }
 
 func (b *builder) loadCache(ix *Index) *cache.Snapshot {
@@ -209,28 +195,26 @@ func (b *builder) loadCache(ix *Index) *cache.Snapshot {
 
 // saveCache folds the results into the snapshot and writes it when
 // anything changed.
-func (b *builder) saveCache(ix *Index, snap *cache.Snapshot, results [][]fileResult, whole bool, start time.Time) {
+func (b *builder) saveCache(ix *Index, snap *cache.Snapshot, results []fileResult, whole bool, start time.Time) {
 	seen := map[string]bool{}
 	changed := snap.Dropped > 0
-	for _, rs := range results {
-		for _, r := range rs {
-			key := cache.Key(r.cand.rel, string(r.plugin.fw))
-			seen[key] = true
-			switch {
-			case r.hit:
-				ix.Stats.Cached++
-				if r.fresh != nil { // re-hashed: new stat, or a racy timestamp to settle
-					snap.Entries[key] = r.fresh
-					changed = true
-				}
-			case r.fresh != nil:
-				ix.Stats.Parsed++
-				snap.Entries[key], changed = r.fresh, true
-			default:
-				if _, ok := snap.Entries[key]; ok {
-					delete(snap.Entries, key)
-					changed = true
-				}
+	for _, r := range results {
+		key, _ := cacheKeys(r.cand)
+		seen[key] = true
+		switch {
+		case r.hit:
+			ix.Stats.Cached++
+			if r.fresh != nil { // re-hashed: new stat, or a racy timestamp to settle
+				snap.Entries[key] = r.fresh
+				changed = true
+			}
+		case r.fresh != nil:
+			ix.Stats.Parsed++
+			snap.Entries[key], changed = r.fresh, true
+		default:
+			if _, ok := snap.Entries[key]; ok {
+				delete(snap.Entries, key)
+				changed = true
 			}
 		}
 	}

@@ -14,19 +14,24 @@ import (
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// fileResult is level 2's output for one (file, framework) pair.
+// fileResult is level 2's output for one candidate.
 type fileResult struct {
-	cand   *candidate
-	plugin *plugin
-	res    lang.Result
-	fresh  *cache.Entry // the entry to store, nil when unchanged or unreadable
-	hit    bool
+	cand  *candidate
+	res   lang.Result
+	fresh *cache.Entry // the entry to store, nil when unreadable
+	hit   bool         // answered from the cache
+}
+
+// cacheKeys returns a candidate's cache key and extractor key: the
+// extractor's version and options plus the project's settings.
+func cacheKeys(c *candidate) (string, string) {
+	s := c.setup
+	return cache.Key(c.rel, string(s.Framework)), s.Extractor.CacheKey() + "|" + s.Settings.Key()
 }
 
 // level2 reads and parses every candidate, in parallel, reusing the cache.
-// results[i] holds candidate i's results in plugin order.
-func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, workers int, maxSize int64) ([][]fileResult, error) {
-	results := make([][]fileResult, len(cands))
+func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, workers int, maxSize int64) ([]fileResult, error) {
+	results := make([]fileResult, len(cands))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers) // parsing is CPU-bound
 	for i := range cands {
@@ -43,49 +48,33 @@ func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, worker
 
 // extractOne handles one candidate file. It only reads snap, which no
 // goroutine mutates during level 2.
-func extractOne(c *candidate, snap *cache.Snapshot, maxSize int64) []fileResult {
-	out := make([]fileResult, len(c.plugins))
-	for i, p := range c.plugins {
-		out[i] = fileResult{cand: c, plugin: p}
-	}
+func extractOne(c *candidate, snap *cache.Snapshot, maxSize int64) fileResult {
+	out := fileResult{cand: c}
+	key, exKey := cacheKeys(c)
 	info, err := os.Stat(c.abs)
 	if err != nil {
-		return failAll(out, testdex.SevError, "cannot read: "+err.Error())
+		return fail(out, testdex.SevError, "cannot read: "+err.Error())
 	}
 	size, mtime := info.Size(), info.ModTime().UnixNano()
-	pending := out[:0:0]
-	for i := range out {
-		if e := snap.Trusted(cache.Key(c.rel, string(out[i].plugin.fw)), size, mtime, out[i].plugin.key); e != nil {
-			out[i].res, out[i].hit = e.Result, true
-		} else {
-			pending = append(pending, out[i])
-		}
-	}
-	if len(pending) == 0 {
+	if e := snap.Trusted(key, size, mtime, exKey); e != nil {
+		out.res, out.hit = e.Result, true
 		return out
 	}
 	if size > maxSize {
-		return failAll(out, testdex.SevWarning, fmt.Sprintf("skipped: %d bytes is more than the %d-byte limit", size, maxSize))
+		return fail(out, testdex.SevWarning, fmt.Sprintf("skipped: %d bytes is more than the %d-byte limit", size, maxSize))
 	}
 	data, err := os.ReadFile(c.abs)
 	if err != nil {
-		return failAll(out, testdex.SevError, "cannot read: "+err.Error())
+		return fail(out, testdex.SevError, "cannot read: "+err.Error())
 	}
 	sum := xxh3.Hash(data)
-	f := &lang.File{Rel: c.rel, Abs: c.abs, Data: data}
-	for i := range out {
-		if out[i].hit {
-			continue
-		}
-		p := out[i].plugin
-		key := cache.Key(c.rel, string(p.fw))
-		if e := snap.Matching(key, sum, p.key); e != nil {
-			out[i].res, out[i].hit = e.Result, true
-		} else {
-			out[i].res = safeExtract(p.ex, f)
-		}
-		out[i].fresh = &cache.Entry{Size: size, MTime: mtime, Hash: sum, ExtractorKey: p.key, Result: out[i].res}
+	if e := snap.Matching(key, sum, exKey); e != nil {
+		out.res, out.hit = e.Result, true
+	} else {
+		f := &lang.File{Rel: c.rel, Abs: c.abs, Data: data, Framework: c.setup.Framework, Settings: c.setup.Settings}
+		out.res = safeExtract(c.setup.Extractor, f)
 	}
+	out.fresh = &cache.Entry{Size: size, MTime: mtime, Hash: sum, ExtractorKey: exKey, Result: out.res}
 	return out
 }
 
@@ -102,10 +91,7 @@ func safeExtract(ex lang.Extractor, f *lang.File) (res lang.Result) {
 	return ex.Extract(f)
 }
 
-func failAll(out []fileResult, sev testdex.Severity, msg string) []fileResult {
-	for i := range out {
-		out[i].res = lang.Result{Problems: []testdex.Problem{{Severity: sev, Message: msg}}}
-		out[i].hit = false
-	}
+func fail(out fileResult, sev testdex.Severity, msg string) fileResult {
+	out.res = lang.Result{Problems: []testdex.Problem{{Severity: sev, Message: msg}}}
 	return out
 }

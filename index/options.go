@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"go/build"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -30,9 +29,6 @@ type Options struct {
 	CacheDir string
 	// Frameworks restricts discovery to these frameworks; nil means all.
 	Frameworks []testdex.Framework
-	// GoContext is the build context Go files are matched against; nil
-	// means build.Default (this machine, as go test would see it).
-	GoContext *build.Context
 	// AllPlatforms lists Go tests of every GOOS/GOARCH and build tag.
 	AllPlatforms bool
 	// Workers bounds parallel parsing; <= 0 means runtime.GOMAXPROCS(0).

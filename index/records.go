@@ -1,60 +1,82 @@
 package index
 
 import (
-	"path"
-	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
-	"github.com/testdex/testdex/internal/lang/markdown"
 )
 
-// assemble turns the extractors' per-file results into records: IDs,
-// parents, scopes and projects. It runs on one goroutine, in candidate
-// order, so the output order is the candidates' path order.
-func assemble(ix *Index, ps *projects, results [][]fileResult) {
-	n := 0
-	for _, rs := range results {
-		for _, r := range rs {
-			n += len(r.res.Tests)
+// link runs each framework's Linker over its project's files. Results are
+// cloned first: the originals are shared with the cache.
+func link(r *resolver, results []fileResult) []testdex.Problem {
+	type group struct {
+		proj  *lang.Project
+		setup *lang.Setup
+		files []*lang.Linked
+	}
+	var order []*group
+	groups := map[*lang.Setup]*group{}
+	for i := range results {
+		fr := &results[i]
+		fr.res.Tests = slices.Clone(fr.res.Tests)
+		if fr.cand.setup.Linker == nil {
+			continue
 		}
+		g := groups[fr.cand.setup]
+		if g == nil {
+			g = &group{proj: fr.cand.proj, setup: fr.cand.setup}
+			groups[fr.cand.setup] = g
+			order = append(order, g)
+		}
+		g.files = append(g.files, &lang.Linked{Rel: fr.cand.rel2(), RootRel: fr.cand.rel, Result: &fr.res})
+	}
+	var probs []testdex.Problem
+	for _, g := range order {
+		for _, p := range g.setup.Linker.Link(g.proj, g.files) {
+			p.Path = r.display(p.Path)
+			probs = append(probs, p)
+		}
+	}
+	return probs
+}
+
+// rel2 is the candidate's path relative to its project folder.
+func (c *candidate) rel2() string { return c.assignment.rel }
+
+// assemble turns the per-file results into records: IDs, parents and
+// projects. It runs on one goroutine, in candidate order, so the output
+// order is the candidates' path order.
+func assemble(ix *Index, r *resolver, results []fileResult) {
+	n := 0
+	for _, fr := range results {
+		n += len(fr.res.Tests)
 	}
 	ix.Tests = make([]testdex.Test, 0, n)
 	ids := make(map[string]bool, n)
-	type place struct{ scope, project string }
-	places := map[string]place{} // (folder, framework) -> scope and project
-	for _, rs := range results {
-		for _, r := range rs {
-			for _, p := range r.res.Problems {
-				if p.Path == "" {
-					p.Path = r.cand.rel
-				}
-				ix.Problems = append(ix.Problems, p)
+	for _, fr := range results {
+		for _, p := range fr.res.Problems {
+			if p.Path == "" {
+				p.Path = fr.cand.rel
 			}
-			if len(r.res.Tests) == 0 {
+			ix.Problems = append(ix.Problems, p)
+		}
+		project := r.display(fr.cand.proj.Dir)
+		if project == "" {
+			project = "."
+		}
+		for _, t := range fr.res.Tests {
+			rec := record(fr.cand.rel, fr.cand.setup.Framework, project, t)
+			if ids[rec.ID] {
+				ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: rec.File, Line: rec.Line,
+					Message: "duplicate test " + rec.Name + " (only the first is listed)"})
 				continue
 			}
-			pk := path.Dir(r.cand.rel) + "\x00" + string(r.plugin.fw)
-			pl, ok := places[pk]
-			if !ok || r.plugin.fw == testdex.Semtest {
-				pl.scope, pl.project = describe(ix, ps, r)
-				places[pk] = pl
-			}
-			scope, proj := pl.scope, pl.project
-			for _, t := range r.res.Tests {
-				rec := record(r.cand.rel, r.plugin.fw, scope, proj, t)
-				if ids[rec.ID] {
-					ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: rec.File, Line: rec.Line,
-						Message: "duplicate test " + rec.Name + " (only the first is listed)"})
-					continue
-				}
-				ids[rec.ID] = true
-				ix.Tests = append(ix.Tests, rec)
-			}
+			ids[rec.ID] = true
+			ix.Tests = append(ix.Tests, rec)
 		}
 	}
-	ix.Problems = append(ix.Problems, ps.probs...)
 	sort.SliceStable(ix.Problems, func(i, j int) bool {
 		a, b := ix.Problems[i], ix.Problems[j]
 		if a.Path != b.Path {
@@ -62,65 +84,20 @@ func assemble(ix *Index, ps *projects, results [][]fileResult) {
 		}
 		return a.Line < b.Line
 	})
-	ix.Projects = ps.all()
+	ix.Problems = slices.CompactFunc(ix.Problems, func(a, b testdex.Problem) bool { return a == b })
+	ix.Projects = r.list()
 }
 
-// describe finds the scope and project of one file's records.
-func describe(ix *Index, ps *projects, r fileResult) (scope, project string) {
-	dir := path.Dir(r.cand.rel)
-	switch r.plugin.fw {
-	case testdex.Go:
-		mod := ps.nearest(dir, "go")
-		if mod == nil || mod.Name == "" {
-			if mod == nil {
-				ps.probs = appendOnce(ps.probs, testdex.Problem{Severity: testdex.SevWarning, Path: dir,
-					Message: "no go.mod in this folder or above it; go test needs a module, so the scope is the folder"})
-			}
-			return dir, "."
-		}
-		return goImportPath(mod, filepath.Join(ix.Root, filepath.FromSlash(dir))), mod.Dir
-	case testdex.Semtest:
-		return markdown.Group(ix.Root, filepath.Join(ix.Root, filepath.FromSlash(r.cand.rel))), nearestAny(ps, dir)
-	}
-	return "", nearestAny(ps, dir)
-}
-
-// nearestAny is the folder of the nearest manifest of any kind, "." when
-// there is none.
-func nearestAny(ps *projects, dir string) string {
-	best := ""
-	for _, kind := range []string{"go", "node", "python", "cargo", "maven", "gradle"} {
-		if p := ps.nearest(dir, kind); p != nil && len(p.Dir) > len(best) && !isAbove(p.Dir) {
-			best = p.Dir
-		}
-	}
-	if best == "" {
-		return "."
-	}
-	return best
-}
-
-func isAbove(dir string) bool { return dir == ".." || len(dir) > 2 && dir[:3] == "../" }
-
-func appendOnce(ps []testdex.Problem, p testdex.Problem) []testdex.Problem {
-	for _, q := range ps {
-		if q == p {
-			return ps
-		}
-	}
-	return append(ps, p)
-}
-
-func record(file string, fw testdex.Framework, scope, project string, t lang.Test) testdex.Test {
-	name := t.Name
-	if fw == testdex.Semtest {
-		name = ""
+func record(file string, fw testdex.Framework, project string, t lang.Test) testdex.Test {
+	id := testdex.MakeID(file, t.Key())
+	if t.WholeFile {
+		id = file
 	}
 	rec := testdex.Test{
-		ID:        testdex.MakeID(file, name),
+		ID:        id,
 		Framework: fw,
 		Kind:      t.Kind,
-		Scope:     scope,
+		Scope:     t.Scope,
 		Name:      t.Name,
 		Dynamic:   t.Dynamic,
 		File:      file,

@@ -11,48 +11,29 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/walk"
 )
 
-// candidate is a file that some framework wants parsed.
+// candidate is a file assigned to a project and framework, to be parsed.
 type candidate struct {
-	rel      string
-	abs      string
-	plugins  []*plugin
-	explicit bool
+	rel string // root-relative
+	abs string
+	assignment
 }
 
-// manifests are the file names that make a folder a project root, with the
-// project kind they announce.
-var manifests = map[string]string{
-	"go.mod":         "go",
-	"package.json":   "node",
-	"pyproject.toml": "python",
-	"setup.py":       "python",
-	"Cargo.toml":     "cargo",
-	"pom.xml":        "maven",
-	"build.gradle":   "gradle",
-}
-
-// level1 is the output of the file-level pass.
+// level1 is the output of the file-level pass: paths only, nothing read.
 type level1 struct {
-	mu         sync.Mutex
-	candidates []candidate
-	manifests  map[string][]string // root-relative folder -> manifest names
-	problems   []testdex.Problem
+	mu        sync.Mutex
+	files     []string            // root-relative files some detector may want
+	explicit  []target            // named files
+	manifests map[string][]string // root-relative folder -> manifest names
+	dirs      map[string]bool     // root-relative folders whose entries were seen
+	problems  []testdex.Problem
 }
 
-func (l *level1) add(c candidate) {
-	l.mu.Lock()
-	l.candidates = append(l.candidates, c)
-	l.mu.Unlock()
-}
-
-func (l *level1) addManifest(rel string) {
-	l.mu.Lock()
-	dir := path.Dir(rel)
-	l.manifests[dir] = append(l.manifests[dir], path.Base(rel))
-	l.mu.Unlock()
+func newLevel1() *level1 {
+	return &level1{manifests: map[string][]string{}, dirs: map[string]bool{}}
 }
 
 // walkOptions maps the configuration onto the walker's options.
@@ -64,85 +45,63 @@ func walkOptions(cfg *config.Config, workers int) walk.Options {
 	return o
 }
 
-// walkDir runs level 1 over one folder target. prefix is the folder's
-// root-relative path ("." for the root).
-func (l *level1) walkDir(ctx context.Context, abs, prefix string, wo walk.Options, ps []*plugin) error {
-	probs, err := walk.Walk(ctx, abs, wo, func(rel string, d fs.DirEntry) error {
-		if prefix != "." {
-			rel = prefix + "/" + rel
+// walk runs level 1 over the root, restricted by wo.Within.
+func (l *level1) walk(ctx context.Context, root string, wo walk.Options, dets []lang.Detector) error {
+	probs, err := walk.Walk(ctx, root, wo, func(rel string, d fs.DirEntry) error {
+		base := path.Base(rel)
+		manifest, wanted := isManifest(dets, base), extensionWanted(dets, base)
+		l.mu.Lock()
+		dir := path.Dir(rel)
+		l.dirs[dir] = true
+		if manifest {
+			l.manifests[dir] = append(l.manifests[dir], base)
 		}
-		if _, ok := manifests[path.Base(rel)]; ok {
-			l.addManifest(rel)
+		if wanted {
+			l.files = append(l.files, rel)
 		}
-		var want []*plugin
-		for _, p := range ps {
-			if p.wants(rel) {
-				want = append(want, p)
-			}
-		}
-		if want != nil {
-			l.add(candidate{rel: rel, abs: filepath.Join(abs, filepath.FromSlash(strings.TrimPrefix(rel, prefix+"/"))), plugins: want})
-		}
+		l.mu.Unlock()
 		return nil
 	})
-	for _, p := range probs {
-		if prefix != "." && p.Path != "" && p.Path != "." {
-			p.Path = prefix + "/" + p.Path
-		} else if prefix != "." {
-			p.Path = prefix
-		}
-		l.problems = append(l.problems, p)
-	}
+	l.problems = append(l.problems, probs...)
 	return err
 }
 
-// explicitFile adds a named file. A file that no framework's testMatch
-// selects is still listed by a framework that accepts its extension
-// leniently (semtest), with a warning, as semtest does; otherwise it is
-// skipped with a warning naming the convention.
-func (l *level1) explicitFile(t target, ps []*plugin) {
-	var want []*plugin
-	for _, p := range ps {
-		if p.match.match(t.rel) {
-			want = append(want, p)
+// resolve assigns every walked and named file to its project and framework
+// and returns the candidates in path order, without duplicates. A named
+// file that no framework selects is still listed by a framework that
+// accepts its suffix leniently (semtest lists any named .md file, with a
+// warning, as semtest does); otherwise it is skipped with a warning naming
+// the conventions.
+func (l *level1) resolve(r *resolver, root string, only []testdex.Framework) []candidate {
+	sort.Strings(l.files)
+	var out []candidate
+	for _, rel := range l.files {
+		if a, ok := r.assign(rel, only); ok {
+			out = append(out, candidate{rel: rel, abs: filepath.Join(root, filepath.FromSlash(rel)), assignment: a})
 		}
 	}
-	if want == nil {
-		for _, p := range ps {
-			if p.lenientExt != "" && strings.HasSuffix(t.rel, p.lenientExt) {
-				want = append(want, p)
+	for _, t := range l.explicit {
+		a, ok := r.assign(t.rel, only)
+		if !ok {
+			if a, ok = r.lenient(t.rel, only); ok {
 				l.problems = append(l.problems, testdex.Problem{Severity: testdex.SevWarning, Path: t.rel,
-					Message: "does not follow the " + string(p.fw) + " naming convention (" + strings.Join(p.patterns, ", ") + "); listed because it was named"})
+					Message: "does not follow the " + string(a.setup.Framework) + " naming convention (" + strings.Join(a.setup.Patterns, ", ") + "); listed because it was named"})
 			}
 		}
-	}
-	if want == nil {
-		l.problems = append(l.problems, testdex.Problem{Severity: testdex.SevWarning, Path: t.rel,
-			Message: "not a test file of any framework (" + conventions(ps) + "); skipped"})
-		return
-	}
-	l.add(candidate{rel: t.rel, abs: t.abs, plugins: want, explicit: true})
-}
-
-func conventions(ps []*plugin) string {
-	var s []string
-	for _, p := range ps {
-		s = append(s, string(p.fw)+": "+strings.Join(p.patterns, " "))
-	}
-	return strings.Join(s, "; ")
-}
-
-// sorted returns the candidates in path order without duplicates.
-func (l *level1) sorted() []candidate {
-	c := l.candidates
-	sort.Slice(c, func(i, j int) bool { return c[i].rel < c[j].rel })
-	out := c[:0]
-	for i, x := range c {
-		if i > 0 && x.rel == c[i-1].rel {
+		if !ok {
+			l.problems = append(l.problems, testdex.Problem{Severity: testdex.SevWarning, Path: t.rel,
+				Message: "not a test file of any framework here; skipped"})
 			continue
 		}
-		out = append(out, x)
+		out = append(out, candidate{rel: t.rel, abs: t.abs, assignment: a})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	uniq := out[:0]
+	for i, c := range out {
+		if i == 0 || c.rel != out[i-1].rel {
+			uniq = append(uniq, c)
+		}
 	}
 	sort.SliceStable(l.problems, func(i, j int) bool { return l.problems[i].Path < l.problems[j].Path })
-	return out
+	return uniq
 }

@@ -34,7 +34,7 @@ import (
 
 // formatVersion changes whenever the encoding changes; older snapshots are
 // then ignored.
-const formatVersion = 1
+const formatVersion = 2
 
 var magic = []byte("TDXC")
 

@@ -17,9 +17,10 @@ func sample() *Snapshot {
 	return &Snapshot{Written: 5e9 + 123, Entries: map[string]*Entry{
 		Key("a_test.go", "go"): {Size: 10, MTime: 1e9, Hash: 0xdeadbeef, ExtractorKey: "go/1", Result: lang.Result{
 			Package: "a_test",
+			Facts:   []byte("mod tests;"),
 			Tests: []lang.Test{
 				{Kind: testdex.KindTest, Name: "TestA", Line: 3, Run: "^TestA$"},
-				{Kind: testdex.KindSubtest, Name: "TestA/{tc.name}", Parent: "TestA", Line: 4, Dynamic: true, Skip: true, Tags: []string{"x"}},
+				{Kind: testdex.KindSubtest, Name: "TestA/{tc.name}", Local: "l", Scope: "s", Parent: "TestA", Line: 4, Dynamic: true, Skip: true, Tags: []string{"x"}},
 			},
 			Problems: []testdex.Problem{{Severity: testdex.SevError, Line: 9, Message: "expected ';'"}},
 		}},

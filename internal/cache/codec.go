@@ -120,6 +120,7 @@ func encodeEntry(w *writer, e *Entry) {
 	w.b.Write(h[:])
 	w.str(e.ExtractorKey)
 	w.str(e.Result.Package)
+	w.str(string(e.Result.Facts))
 	w.uvarint(uint64(len(e.Result.Tests)))
 	for i := range e.Result.Tests {
 		encodeTest(w, &e.Result.Tests[i])
@@ -136,10 +137,13 @@ func encodeEntry(w *writer, e *Entry) {
 func encodeTest(w *writer, t *lang.Test) {
 	w.str(string(t.Kind))
 	w.str(t.Name)
+	w.str(t.Local)
 	w.str(t.Parent)
+	w.str(t.Scope)
 	w.varint(int64(t.Line))
 	w.boolean(t.Dynamic)
 	w.boolean(t.Skip)
+	w.boolean(t.WholeFile)
 	w.strs(t.Tags)
 	w.str(t.Run)
 	w.boolean(t.Spec != nil)
@@ -160,6 +164,9 @@ func decodeEntry(r *reader) *Entry {
 	}
 	e.ExtractorKey = r.str()
 	e.Result.Package = r.str()
+	if facts := r.bytes(r.uvarint()); len(facts) > 0 {
+		e.Result.Facts = append([]byte(nil), facts...)
+	}
 	n := r.uvarint()
 	if n > uint64(len(r.b)) {
 		r.fail()
@@ -187,10 +194,13 @@ func decodeEntry(r *reader) *Entry {
 func decodeTest(r *reader, t *lang.Test) {
 	t.Kind = testdex.Kind(r.str())
 	t.Name = r.str()
+	t.Local = r.str()
 	t.Parent = r.str()
+	t.Scope = r.str()
 	t.Line = int(r.varint())
 	t.Dynamic = r.boolean()
 	t.Skip = r.boolean()
+	t.WholeFile = r.boolean()
 	t.Tags = r.strs()
 	t.Run = r.str()
 	if r.boolean() {

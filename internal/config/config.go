@@ -28,7 +28,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -38,9 +40,10 @@ const FileName = "testdex.toml"
 
 // Config is the parsed testdex.toml.
 type Config struct {
-	Walk    Walk      `toml:"walk"`
-	Go      Framework `toml:"go"`
-	Semtest Framework `toml:"semtest"`
+	Walk Walk
+	// Frameworks holds one table per framework, keyed by its name ("go",
+	// "semtest", "pytest", ...).
+	Frameworks map[string]Framework
 
 	// Path is the file the configuration was read from, "" when none.
 	Path string `toml:"-"`
@@ -66,10 +69,15 @@ type Framework struct {
 	Disabled               bool     `toml:"disabled"`
 	TestMatch              []string `toml:"testMatch"`
 	TestPathIgnorePatterns []string `toml:"testPathIgnorePatterns"`
-	OutputDir              string   `toml:"outputDir"`
-	Tags                   []string `toml:"tags"`
-	AllPlatforms           bool     `toml:"all_platforms"`
+	OutputDir              string   `toml:"outputDir"`     // semtest
+	Tags                   []string `toml:"tags"`          // go: build tags
+	AllPlatforms           bool     `toml:"all_platforms"` // go
+	GOOS                   string   `toml:"goos"`          // go
+	GOARCH                 string   `toml:"goarch"`        // go
 }
+
+// KnownFrameworks are the table names accepted besides [walk].
+var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "junit"}
 
 // GitignoreEnabled reports whether .gitignore files are honoured.
 func (w Walk) GitignoreEnabled() bool { return w.Gitignore == nil || *w.Gitignore }
@@ -85,7 +93,7 @@ func Load(root, path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return &Config{}, nil
+			return &Config{Frameworks: map[string]Framework{}}, nil
 		}
 		return nil, fmt.Errorf("read config: %w", err)
 	}
@@ -94,8 +102,8 @@ func Load(root, path string) (*Config, error) {
 
 // Parse decodes a configuration read from path.
 func Parse(path string, data []byte) (*Config, error) {
-	var c Config
-	md, err := toml.Decode(string(data), &c)
+	var tables map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &tables)
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
@@ -103,10 +111,28 @@ func Parse(path string, data []byte) (*Config, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	c.Path = path
+	c := &Config{Path: path, Frameworks: map[string]Framework{}}
+	for name, prim := range tables {
+		switch {
+		case name == "walk":
+			err = md.PrimitiveDecode(prim, &c.Walk)
+		case slices.Contains(KnownFrameworks, name):
+			var f Framework
+			err = md.PrimitiveDecode(prim, &f)
+			c.Frameworks[name] = f
+		default:
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown table [%s] (ignored; known: walk, %s)", path, name, strings.Join(KnownFrameworks, ", ")))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: [%s]: %w", path, name, err)
+		}
+	}
 	for _, k := range md.Undecoded() {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown key %q (ignored)", path, k.String()))
+		if len(k) > 1 && (k[0] == "walk" || slices.Contains(KnownFrameworks, k[0])) {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown key %q (ignored)", path, k.String()))
+		}
 	}
 	sort.Strings(c.Warnings)
-	return &c, nil
+	return c, nil
 }

@@ -1,5 +1,8 @@
 // Package lang defines the plugin contract between the discovery core
-// (package index) and the per-language extractors under internal/lang/*.
+// (package index) and the languages under internal/lang/*: a Detector per
+// ecosystem finds projects and says which files belong to which framework,
+// an Extractor per language reads one file's tests, and an optional Linker
+// completes what needs several files.
 //
 // An extractor sees one file at a time and only that file's bytes: its
 // result may be cached by content hash plus [Extractor.CacheKey], so it must
@@ -16,14 +19,27 @@ type File struct {
 	Rel, Abs string
 	// Data is the whole content. Extractors must not retain or modify it.
 	Data []byte
+	// Framework is the framework the file's project assigned it to; an
+	// extractor serving several frameworks (JavaScript) reads it.
+	Framework testdex.Framework
+	// Settings are the project's settings for that framework (Setup.Settings).
+	Settings Settings
 }
 
-// Test is a record as an extractor produces it: the core turns Name into an
-// ID (testdex.MakeID(file, Name)) and Parent, a Name too, into the parent's ID.
+// Test is a record as an extractor (and then a Linker) produces it. The
+// core builds the ID from the file and the test's key, Local when set and
+// Name otherwise: testdex.MakeID(file, key). Parent is the parent's key.
 type Test struct {
-	Kind    testdex.Kind
-	Name    string // native full name: TestFoo/sub_case
-	Parent  string // native full name of the parent, "" at top level
+	Kind testdex.Kind
+	Name string // native full name: TestFoo/sub_case, tests/test_a.py::TestC::test_m
+	// Local is the name within the file when Name carries more (pytest's
+	// node ID starts with the file's path from the rootdir); "" means Name.
+	Local   string
+	Parent  string // key of the parent, "" at top level
+	Scope   string // native scope (Go import path, JUnit class); "" when none
+	// WholeFile marks a test that is its file (a markdown spec): its ID is
+	// the file's path alone.
+	WholeFile bool
 	Line    int
 	Dynamic bool
 	Skip    bool
@@ -41,18 +57,26 @@ type Result struct {
 	// Package is a language-specific grouping fact taken from the content,
 	// such as the Go package clause (foo or foo_test); "" when not relevant.
 	Package string
+	// Facts are language-specific facts for the Linker (a Rust file's mod
+	// declarations, the bases of Python or Java classes), opaque to the
+	// core and cached with the result.
+	Facts []byte
+}
+
+// Key is the test's key within its file: Local, or Name when Local is "".
+func (t *Test) Key() string {
+	if t.Local != "" {
+		return t.Local
+	}
+	return t.Name
 }
 
 // Extractor finds the tests declared in one kind of file without running
-// anything. Implementations are safe for concurrent use.
+// anything. Which files it sees is the Detector's business (Setup.Match).
+// Implementations are safe for concurrent use.
 type Extractor interface {
 	// Framework is the framework of the records it produces.
 	Framework() testdex.Framework
-	// TestMatch and TestPathIgnorePatterns are the default include and
-	// exclude globs (doublestar syntax, root-relative) that select candidate
-	// files on the walk; configuration may replace them.
-	TestMatch() []string
-	TestPathIgnorePatterns() []string
 	// CacheKey identifies the extractor's version and every option that
 	// changes its output, so cached results are reused only when equal.
 	CacheKey() string

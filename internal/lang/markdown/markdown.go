@@ -18,7 +18,7 @@ import (
 )
 
 // version is bumped whenever Extract's output changes for the same input.
-const version = "markdown/2"
+const version = "markdown/3"
 
 // Extractor is the semtest extractor. Its zero value is ready to use.
 type Extractor struct{}
@@ -53,7 +53,7 @@ func (Extractor) Extract(f *lang.File) lang.Result {
 		return lang.Result{Problems: []testdex.Problem{{Severity: testdex.SevError, Message: p}}}
 	}
 	fm, _, probs := Split(f.Data)
-	t := lang.Test{Kind: testdex.KindSpec, Name: path.Base(f.Rel), Line: 1, Tags: fm.Tags}
+	t := lang.Test{Kind: testdex.KindSpec, Name: path.Base(f.Rel), WholeFile: true, Scope: group(f.Rel), Line: 1, Tags: fm.Tags}
 	if fm.Timeout != "" || fm.LLM != "" || fm.SkipPermissionsIfPossible != nil {
 		t.Spec = &testdex.SpecMeta{Timeout: fm.Timeout, LLM: fm.LLM, SkipPermissionsIfPossible: fm.SkipPermissionsIfPossible}
 	}
@@ -115,6 +115,14 @@ func Load(root, file string) (*Spec, []Issue, error) {
 		Tags:        fm.Tags,
 		Group:       Group(root, abs),
 	}, probs, nil
+}
+
+// group is the folder of a root-relative path, "" at the root.
+func group(rel string) string {
+	if d := path.Dir(rel); d != "." {
+		return d
+	}
+	return ""
 }
 
 // Group returns the folder of file relative to root, slash-separated, ""

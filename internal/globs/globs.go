@@ -1,4 +1,7 @@
-package index
+// Package globs matches root-relative, slash-separated paths against
+// testMatch and testPathIgnorePatterns lists, in the vocabulary of semtest
+// and Jest, with doublestar syntax.
+package globs
 
 import (
 	"fmt"
@@ -7,25 +10,31 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// A globSet is a compiled list of testMatch or testPathIgnorePatterns
-// patterns. Matching runs once per walked file and framework, so the common
+// A Set is a compiled list of testMatch or testPathIgnorePatterns
+// patterns. The zero Set and a nil *Set match nothing. Matching runs once per walked file and framework, so the common
 // shapes get fast paths and only the rest go through doublestar (about
 // 1 µs a pattern):
 //
 //	**/*_test.go     suffix of the path
 //	node_modules     any path component equal to it (no "/" in the pattern)
 //	**/testdata/**   any folder component equal to it
-type globSet struct {
+type Set struct {
 	suffixes   []string // **/*LIT
 	components []string // NAME, **/NAME/**, **/NAME
 	compGlobs  []string // a "/"-free pattern with metacharacters: any component
 	globs      []string // everything else, against the whole path
 }
 
-// compileGlobs validates and compiles patterns. ignore selects the ignore
-// semantics: a pattern also excludes everything below a matching folder.
-func compileGlobs(patterns []string, ignore bool) (*globSet, error) {
-	g := &globSet{}
+// Compile validates and compiles include patterns (testMatch).
+func Compile(patterns []string) (*Set, error) { return compile(patterns, false) }
+
+// CompileIgnore compiles exclude patterns (testPathIgnorePatterns): a
+// pattern also excludes everything below a matching folder, and a pattern
+// without "/" matches any path component of that name.
+func CompileIgnore(patterns []string) (*Set, error) { return compile(patterns, true) }
+
+func compile(patterns []string, ignore bool) (*Set, error) {
+	g := &Set{}
 	for _, p := range patterns {
 		if !doublestar.ValidatePattern(p) {
 			return nil, fmt.Errorf("bad glob pattern %q", p)
@@ -52,8 +61,11 @@ func compileGlobs(patterns []string, ignore bool) (*globSet, error) {
 
 func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[{\\") }
 
-// match reports whether the root-relative, slash-separated path matches.
-func (g *globSet) match(rel string) bool {
+// Match reports whether the slash-separated relative path matches.
+func (g *Set) Match(rel string) bool {
+	if g == nil {
+		return false
+	}
 	for _, s := range g.suffixes {
 		if strings.HasSuffix(rel, s) {
 			return true
@@ -81,7 +93,10 @@ func (g *globSet) match(rel string) bool {
 	return false
 }
 
-// empty reports whether the set has no patterns.
-func (g *globSet) empty() bool {
+// Empty reports whether the set has no patterns.
+func (g *Set) Empty() bool {
+	if g == nil {
+		return true
+	}
 	return len(g.suffixes)+len(g.components)+len(g.compGlobs)+len(g.globs) == 0
 }

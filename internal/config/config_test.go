@@ -1,0 +1,51 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	c, err := Parse("testdex.toml", []byte(`
+[walk]
+hidden = true
+skip_dirs = ["build"]
+bogus = 1
+
+[go]
+tags = ["integration"]
+all_platforms = true
+
+[semtest]
+testMatch = ["specs/**/*.md"]
+outputDir = "out"
+
+[cobol]
+x = 1
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Walk.Hidden || !reflect.DeepEqual(c.Walk.SkipDirs, []string{"build"}) || !c.Walk.GitignoreEnabled() {
+		t.Errorf("walk = %+v", c.Walk)
+	}
+	if g := c.Frameworks["go"]; !g.AllPlatforms || !reflect.DeepEqual(g.Tags, []string{"integration"}) {
+		t.Errorf("go = %+v", g)
+	}
+	if s := c.Frameworks["semtest"]; s.OutputDir != "out" || len(s.TestMatch) != 1 {
+		t.Errorf("semtest = %+v", s)
+	}
+	w := strings.Join(c.Warnings, "\n")
+	if !strings.Contains(w, `unknown key "walk.bogus"`) || !strings.Contains(w, "unknown table [cobol]") {
+		t.Errorf("warnings = %q", c.Warnings)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, bad := range []string{"[go\n", "[go]\ntags = 3\n", "x = = 1"} {
+		if _, err := Parse("t.toml", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "t.toml") {
+			t.Errorf("%q: err = %v", bad, err)
+		}
+	}
+}

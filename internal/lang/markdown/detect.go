@@ -1,0 +1,51 @@
+package markdown
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/globs"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Detector is the semtest ecosystem. It has no manifest: its one project
+// is the listed root, and a file is a spec when testMatch selects it and
+// testPathIgnorePatterns does not (both root-relative, semtest's defaults
+// unless testdex.toml's [semtest] sets them); outputDir is always excluded.
+var Detector lang.Detector = detector{}
+
+type detector struct{}
+
+func (detector) Ecosystem() string    { return "semtest" }
+func (detector) Manifests() []string  { return nil }
+func (detector) Extensions() []string { return []string{".md"} }
+
+func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Project, []testdex.Problem) {
+	o := env.Options[testdex.Semtest]
+	match, ignore := o.TestMatch, o.TestPathIgnorePatterns
+	if match == nil {
+		match = Extractor{}.TestMatch()
+	}
+	if ignore == nil {
+		ignore = Extractor{}.TestPathIgnorePatterns()
+	}
+	if out := o.Extra["outputDir"]; len(out) == 1 && out[0] != "" {
+		ignore = append(append([]string{}, ignore...), path.Clean(out[0]))
+	}
+	m, err := globs.Compile(match)
+	if err != nil {
+		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: "testdex.toml", Message: fmt.Sprintf("[semtest] testMatch: %v", err)}}
+	}
+	ig, err := globs.CompileIgnore(ignore)
+	if err != nil {
+		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: "testdex.toml", Message: fmt.Sprintf("[semtest] testPathIgnorePatterns: %v", err)}}
+	}
+	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
+		Framework: testdex.Semtest,
+		Extractor: Extractor{},
+		Match:     func(rel string) bool { return m.Match(rel) && !ig.Match(rel) },
+		Patterns:  match,
+		Lenient:   []string{".md"},
+	}}}, nil
+}
