@@ -34,18 +34,18 @@ type Test struct {
 	Name string // native full name: TestFoo/sub_case, tests/test_a.py::TestC::test_m
 	// Local is the name within the file when Name carries more (pytest's
 	// node ID starts with the file's path from the rootdir); "" means Name.
-	Local   string
-	Parent  string // key of the parent, "" at top level
-	Scope   string // native scope (Go import path, JUnit class); "" when none
+	Local  string
+	Parent string // key of the parent, "" at top level
+	Scope  string // native scope (Go import path, JUnit class); "" when none
 	// WholeFile marks a test that is its file (a markdown spec): its ID is
 	// the file's path alone.
 	WholeFile bool
-	Line    int
-	Dynamic bool
-	Skip    bool
-	Tags    []string
-	Run     string // native selector (Go -run pattern)
-	Spec    *testdex.SpecMeta
+	Line      int
+	Dynamic   bool
+	Skip      bool
+	Tags      []string
+	Run       string // native selector (Go -run pattern)
+	Spec      *testdex.SpecMeta
 }
 
 // Result is what an extractor found in one file. Problems are per-file
