@@ -82,6 +82,9 @@ type Setup struct {
 	Settings Settings
 	// Linker completes records that need more than one file; nil for none.
 	Linker Linker
+	// Lister asks the framework itself for its tests (the runtime method);
+	// nil when the framework cannot list without running the tests.
+	Lister Lister
 	// Patterns describes Match for messages ("**/*_test.go").
 	Patterns []string
 	// Lenient lists suffixes of files that are listed when named

@@ -1,0 +1,40 @@
+package lang
+
+import "github.com/testdex/testdex"
+
+// A Lister asks a framework itself for its tests: the runtime method of
+// discovery (seed 001), exact but executing project code (imports,
+// conftest.py, build scripts). Unlike the rest of this package its command
+// runs project code, so the core runs it only on request
+// (`testdex list --exact`, `testdex check`). A Lister builds the command
+// and parses the output; it never starts processes itself.
+type Lister interface {
+	// ListCommand returns the command that makes the framework print its
+	// tests for project p. files are project-relative test files the static
+	// pass found (a Lister may ignore them and list the whole project).
+	// A missing toolchain is the core's to report (it names Args[0]).
+	ListCommand(p *Project, files []string) (*Command, error)
+	// ParseList reads the command's output. It returns what the framework
+	// reported, in its own terms, comparable with the static records:
+	// Listed.Scope and Listed.Name equal a static record's Scope and Name
+	// for the same test.
+	ParseList(p *Project, stdout, stderr []byte, exitCode int) ([]Listed, error)
+}
+
+// Command is a child process to run: argv, folder and extra environment
+// (KEY=VALUE, added to the inherited environment).
+type Command struct {
+	Args []string
+	Dir  string
+	Env  []string
+}
+
+// Listed is one test as the framework reported it.
+type Listed struct {
+	// File is the project-relative file of the test when the framework
+	// says it, "" otherwise.
+	File  string
+	Scope string
+	Name  string
+	Kind  testdex.Kind
+}
