@@ -12,12 +12,23 @@ import (
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/golang"
+	"github.com/testdex/testdex/internal/lang/java"
+	"github.com/testdex/testdex/internal/lang/js"
 	"github.com/testdex/testdex/internal/lang/markdown"
+	"github.com/testdex/testdex/internal/lang/python"
+	"github.com/testdex/testdex/internal/lang/rust"
 )
 
 // detectors is the registry of ecosystems, in the order a file is offered
 // to them. Adding a language means adding its Detector here.
-var detectors = []lang.Detector{golang.Detector, markdown.Detector}
+var detectors = []lang.Detector{
+	golang.Detector,
+	python.Detector,
+	js.Detector,
+	rust.Detector,
+	java.Detector,
+	markdown.Detector,
+}
 
 // Project is one project found in the tree: the folder of a manifest (or
 // the root, for files of an ecosystem without one).

@@ -9,6 +9,15 @@ export CGO_ENABLED="${CGO_ENABLED:-1}"
 # The suite must not read or pollute the user's discovery cache.
 export TESTDEX_CACHE_DIR="${TESTDEX_CACHE_DIR:-$(mktemp -d)/testdex-cache}"
 
+# Each language's integration tests need its framework installed (pytest,
+# jest, vitest, mocha, cargo, Maven and JUnit); scripts/setup/*.sh install
+# them from the package registries, idempotently.
+for setup in scripts/setup/*.sh; do
+	[ -e "$setup" ] || continue
+	echo "== $setup"
+	bash "$setup"
+done
+
 echo "== go vet"
 go vet ./...
 echo "== gofmt"
