@@ -46,6 +46,8 @@ const (
 	KindExample   Kind = "example"   // Go ExampleX with an output comment
 	KindSubtest   Kind = "subtest"   // t.Run, a table row, a fuzz seed
 	KindSpec      Kind = "spec"      // a markdown spec file (semtest)
+	KindSuite     Kind = "suite"     // a container: describe block, test class
+	KindDoctest   Kind = "doctest"   // a Rust documentation test
 )
 
 // Test is one discovered test: a function, a subtest, a table row, a spec
@@ -82,8 +84,13 @@ type Test struct {
 	// root.
 	Project string `json:"project"`
 	// Run is the native selector that runs exactly this test: for Go the
-	// -run pattern (^TestFoo$/^case_1$).
+	// -run pattern (^TestFoo$/^case_1$); for others what their runner takes
+	// (a pytest node ID, a Jest -t pattern, a cargo test filter with
+	// --exact, a JUnit method selector).
 	Run string `json:"run,omitempty"`
+	// Seen says which discovery methods found the test (static, runtime);
+	// set by `testdex list --exact` and `testdex check`, empty otherwise.
+	Seen []string `json:"seen,omitempty"`
 	// Spec carries a markdown spec's frontmatter settings.
 	Spec *SpecMeta `json:"spec,omitempty"`
 }
