@@ -26,7 +26,21 @@ type Index struct {
 	// Searched is the absolute folder searched: the root, or the single
 	// folder named.
 	Searched string
-	Stats    Stats
+	// Files are the candidate files read, in path order.
+	Files []File
+	Stats Stats
+
+	groups []*group // per (project, framework), for the runtime method
+}
+
+// File is one candidate file of the listing: the unit of the metadata
+// file and of change detection.
+type File struct {
+	Path      string            `json:"path"` // root-relative
+	Framework testdex.Framework `json:"framework"`
+	Project   string            `json:"project"`
+	// Hash is the xxh3 hash of the content, hex; "" when unreadable.
+	Hash string `json:"hash"`
 }
 
 // Stats describe the work done, for benchmarks and --stats.

@@ -20,6 +20,7 @@ type fileResult struct {
 	res   lang.Result
 	fresh *cache.Entry // the entry to store, nil when unreadable
 	hit   bool         // answered from the cache
+	hash  uint64       // content hash, when known
 }
 
 // cacheKeys returns a candidate's cache key and extractor key: the
@@ -57,7 +58,7 @@ func extractOne(c *candidate, snap *cache.Snapshot, maxSize int64) fileResult {
 	}
 	size, mtime := info.Size(), info.ModTime().UnixNano()
 	if e := snap.Trusted(key, size, mtime, exKey); e != nil {
-		out.res, out.hit = e.Result, true
+		out.res, out.hit, out.hash = e.Result, true, e.Hash
 		return out
 	}
 	if size > maxSize {
@@ -68,6 +69,7 @@ func extractOne(c *candidate, snap *cache.Snapshot, maxSize int64) fileResult {
 		return fail(out, testdex.SevError, "cannot read: "+err.Error())
 	}
 	sum := xxh3.Hash(data)
+	out.hash = sum
 	if e := snap.Matching(key, sum, exKey); e != nil {
 		out.res, out.hit = e.Result, true
 	} else {

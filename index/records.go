@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 
@@ -55,7 +56,15 @@ func assemble(ix *Index, r *resolver, results []fileResult) {
 	}
 	ix.Tests = make([]testdex.Test, 0, n)
 	ids := make(map[string]bool, n)
+	groups := map[*lang.Setup]*group{}
 	for _, fr := range results {
+		g := groups[fr.cand.setup]
+		if g == nil {
+			g = &group{proj: fr.cand.proj, setup: fr.cand.setup}
+			groups[fr.cand.setup] = g
+			ix.groups = append(ix.groups, g)
+		}
+		g.files = append(g.files, fr.cand.rel2())
 		for _, p := range fr.res.Problems {
 			if p.Path == "" {
 				p.Path = fr.cand.rel
@@ -66,6 +75,11 @@ func assemble(ix *Index, r *resolver, results []fileResult) {
 		if project == "" {
 			project = "."
 		}
+		f := File{Path: fr.cand.rel, Framework: fr.cand.setup.Framework, Project: project}
+		if fr.fresh != nil || fr.hit {
+			f.Hash = fmt.Sprintf("%016x", fr.hash)
+		}
+		ix.Files = append(ix.Files, f)
 		for _, t := range fr.res.Tests {
 			rec := record(fr.cand.rel, fr.cand.setup.Framework, project, t)
 			if ids[rec.ID] {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,7 +22,7 @@ func TestMain(m *testing.M) {
 		"testdex": func() {
 			dir, _ := os.Getwd()
 			os.Exit(cli.Main(context.Background(), os.Args[1:], cli.Env{
-				Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Dir: dir,
+				Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ(), Dir: dir,
 			}))
 		},
 	})
@@ -33,12 +35,37 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TESTDEX_CACHE_DIR", filepath.Join(env.WorkDir, ".cache"))
+			// The runtime method runs the real toolchains: give them their
+			// caches (testscript sets HOME to a folder that does not exist).
+			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+				if v := goEnv(k); v != "" {
+					env.Setenv(k, v)
+				}
+			}
+			env.Setenv("GOFLAGS", "-mod=mod")
+			env.Setenv("GOTOOLCHAIN", "local")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits": exits,
 		},
+		Condition: func(cond string) (bool, error) {
+			if prog, ok := strings.CutPrefix(cond, "have:"); ok {
+				_, err := exec.LookPath(prog)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
+}
+
+// goEnv reads a go env value, "" when go is missing.
+func goEnv(key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // exits N PROG ARGS... runs PROG and asserts its exit code is exactly N;

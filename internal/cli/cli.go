@@ -51,6 +51,8 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// Getenv reads an environment variable.
 	Getenv func(string) string
+	// Environ is the environment handed to child processes.
+	Environ []string
 	// Dir is the working folder.
 	Dir string
 }
@@ -127,7 +129,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see 'testdex %s --help')", err, c.Name())}
 	})
-	root.AddCommand(newListCmd(env, g), newVersionCmd(env))
+	root.AddCommand(newListCmd(env, g), newCheckCmd(env, g), newIndexCmd(env, g), newVersionCmd(env))
 	return root
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,8 @@ type listFlags struct {
 	allPlatforms bool
 	stats        bool
 	quiet        bool
+	exact        bool
+	from         string
 }
 
 func newListCmd(env *Env, g *globals) *cobra.Command {
@@ -46,6 +49,8 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 	fl.BoolVar(&f.allPlatforms, "all-platforms", false, "list Go tests of every GOOS/GOARCH and build tag")
 	fl.BoolVar(&f.stats, "stats", false, "print timing and cache figures to stderr")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print warnings")
+	fl.BoolVar(&f.exact, "exact", false, "also ask each framework for its own list (runs project code) and merge; records say where they were seen")
+	fl.StringVar(&f.from, "from", "", "answer from a metadata file written by 'testdex index -o', without reading the sources")
 	return cmd
 }
 
@@ -58,13 +63,16 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 	}
 	opts.Frameworks = fws
 	start := time.Now()
-	ix, err := index.Build(cmd.Context(), opts)
+	ix, err := loadIndex(cmd, env, opts, f.from, f.exact)
 	if err != nil {
 		return err
 	}
-	tests, err := ix.Select(index.Filter{Kinds: kinds(f.kinds), Tags: f.tags, Name: f.name})
+	tests, err := ix.Select(index.Filter{Frameworks: fws, Kinds: kinds(f.kinds), Tags: f.tags, Name: f.name})
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	if f.from != "" {
+		tests = index.Under(tests, args)
 	}
 	printProblems(env.Stderr, ix.Problems, f.quiet)
 	w := bufio.NewWriter(env.Stdout)
@@ -93,15 +101,43 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 	return nil
 }
 
+// loadIndex builds the index, reads it from a metadata file, or builds it
+// and merges the frameworks' own listings.
+func loadIndex(cmd *cobra.Command, env *Env, opts index.Options, from string, exact bool) (*index.Index, error) {
+	if from != "" {
+		if exact {
+			return nil, usageErr("--from and --exact exclude each other: a metadata file is read without running anything")
+		}
+		return readMetadata(env, opts.Root, from)
+	}
+	ix, err := index.Build(cmd.Context(), opts)
+	if err != nil || !exact {
+		return ix, err
+	}
+	cmp, err := ix.Exact(cmd.Context(), index.ExactOptions{Env: env.Environ})
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "testdex: runtime method: %d confirmed, %d static only, %d runtime only, %d covered by dynamic records\n",
+		cmp.Confirmed, len(cmp.StaticOnly), len(cmp.RuntimeOnly), cmp.Covered)
+	return ix, nil
+}
+
+var knownFrameworks = []testdex.Framework{testdex.Go, testdex.Pytest, testdex.Unittest, testdex.Jest, testdex.Vitest,
+	testdex.Mocha, testdex.NodeTest, testdex.Cargo, testdex.JUnit, testdex.Semtest}
+
 func frameworks(names []string) ([]testdex.Framework, error) {
 	var out []testdex.Framework
 	for _, n := range names {
-		switch fw := testdex.Framework(strings.TrimSpace(n)); fw {
-		case testdex.Go, testdex.Semtest:
-			out = append(out, fw)
-		default:
-			return nil, usageErr("unknown framework %q (known: go, semtest)", n)
+		fw := testdex.Framework(strings.TrimSpace(n))
+		if !slices.Contains(knownFrameworks, fw) {
+			var known []string
+			for _, k := range knownFrameworks {
+				known = append(known, string(k))
+			}
+			return nil, usageErr("unknown framework %q (known: %s)", n, strings.Join(known, ", "))
 		}
+		out = append(out, fw)
 	}
 	return out, nil
 }

@@ -68,6 +68,11 @@ func marks(t testdex.Test) string {
 	if t.Skip {
 		m = append(m, "skip")
 	}
+	if len(t.Seen) == 1 && t.Seen[0] == "runtime" {
+		m = append(m, "runtime-only")
+	} else if len(t.Seen) == 2 {
+		m = append(m, "confirmed")
+	}
 	if len(t.Tags) > 0 {
 		m = append(m, "["+strings.Join(t.Tags, ", ")+"]")
 	}

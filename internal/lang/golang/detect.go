@@ -49,6 +49,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Match:     isTestFile,
 		Patterns:  []string{"**/*_test.go"},
 		Linker:    linker{},
+		Lister:    lister{},
 	}}
 	return p, probs
 }

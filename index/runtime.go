@@ -1,0 +1,248 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/proc"
+)
+
+// Seen values: which discovery method found a record.
+const (
+	SeenStatic  = "static"
+	SeenRuntime = "runtime"
+)
+
+// group is one (project, framework) pair of the listing, kept for the
+// runtime method.
+type group struct {
+	proj  *lang.Project
+	setup *lang.Setup
+	files []string // project-relative candidate files
+}
+
+// ExactOptions configure the runtime method.
+type ExactOptions struct {
+	// Env is the environment of the frameworks' listing commands; nil
+	// means an empty environment (callers pass os.Environ()).
+	Env []string
+	// Timeout bounds each listing command; 0 means 5 minutes.
+	Timeout time.Duration
+}
+
+// Reporter is an optional Lister method: Reports says whether the
+// framework's own listing can include a record (go test -list reports only
+// top-level names; subtests are known only by running). Records it cannot
+// report are neither confirmed nor counted as missing.
+type Reporter interface {
+	Reports(t *testdex.Test) bool
+}
+
+// Comparison is the outcome of the runtime method for a listing.
+type Comparison struct {
+	// StaticOnly are static records the framework should have reported but
+	// did not; RuntimeOnly are tests the framework reported that no static
+	// record names or covers (a dynamic record under the same parent covers
+	// them). Covered counts runtime tests covered by a dynamic record.
+	StaticOnly  []testdex.Test
+	RuntimeOnly []testdex.Test
+	Covered     int
+	// Confirmed counts static records the framework also reported.
+	Confirmed int
+	// Failed lists the projects whose listing command failed.
+	Failed []testdex.Problem
+}
+
+// Agree reports whether the two methods agree.
+func (c *Comparison) Agree() bool {
+	return len(c.StaticOnly) == 0 && len(c.RuntimeOnly) == 0 && len(c.Failed) == 0
+}
+
+// Exact runs each framework's own listing command (the runtime method: it
+// executes project code) for every project of the index, and merges the
+// result into ix: every record's Seen says static, runtime or both, and
+// tests only the framework reported are appended with Seen [runtime]. A
+// project whose command cannot run (a missing toolchain, a build failure)
+// becomes a Problem and a Comparison.Failed entry; the others go on.
+func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Minute
+	}
+	cmp := &Comparison{}
+	byKey := map[string]int{}
+	for i := range ix.Tests {
+		ix.Tests[i].Seen = []string{SeenStatic}
+		byKey[runtimeKey(ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)] = i
+	}
+	reported := map[int]bool{}
+	var extra []testdex.Test
+	for _, g := range ix.groups {
+		if g.setup.Lister == nil {
+			continue
+		}
+		listed, prob := runLister(ctx, ix.Root, g, o)
+		if prob != nil {
+			cmp.Failed = append(cmp.Failed, *prob)
+			ix.Problems = append(ix.Problems, *prob)
+			continue
+		}
+		for _, l := range listed {
+			if i, ok := byKey[runtimeKey(g.setup.Framework, l.Scope, l.Name)]; ok {
+				reported[i] = true
+				continue
+			}
+			extra = append(extra, ix.runtimeRecord(g, l))
+		}
+		ix.judge(g, reported, cmp)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i := range reported {
+		ix.Tests[i].Seen = []string{SeenStatic, SeenRuntime}
+		cmp.Confirmed++
+	}
+	for _, t := range extra {
+		if ix.coveredByDynamic(t) {
+			cmp.Covered++
+		} else {
+			cmp.RuntimeOnly = append(cmp.RuntimeOnly, t)
+		}
+	}
+	sort.SliceStable(extra, func(i, j int) bool { return extra[i].ID < extra[j].ID })
+	ix.Tests = append(ix.Tests, extra...)
+	return cmp, nil
+}
+
+func runtimeKey(fw testdex.Framework, scope, name string) string {
+	return string(fw) + "\x00" + scope + "\x00" + name
+}
+
+// runLister runs one group's listing command and parses its output.
+func runLister(ctx context.Context, root string, g *group, o ExactOptions) ([]lang.Listed, *testdex.Problem) {
+	where := displayRel(root, g.proj.Dir)
+	fail := func(msg string) *testdex.Problem {
+		return &testdex.Problem{Severity: testdex.SevError, Path: where, Message: fmt.Sprintf("%s listing failed: %s", g.setup.Framework, msg)}
+	}
+	cmd, err := g.setup.Lister.ListCommand(g.proj, g.files)
+	if err != nil {
+		return nil, fail(err.Error())
+	}
+	env := append(append([]string{}, o.Env...), cmd.Env...)
+	res, err := proc.Run(ctx, proc.Spec{Args: cmd.Args, Dir: cmd.Dir, Env: env, Timeout: o.Timeout, Cap: 64 << 20})
+	var missing *proc.MissingError
+	switch {
+	case errors.As(err, &missing):
+		return nil, fail(missing.Error())
+	case err != nil:
+		return nil, fail(err.Error())
+	case res.TimedOut:
+		return nil, fail(fmt.Sprintf("%s timed out after %v", strings.Join(cmd.Args, " "), o.Timeout))
+	}
+	listed, err := g.setup.Lister.ParseList(g.proj, res.Stdout, res.Stderr, res.ExitCode)
+	if err != nil {
+		return nil, fail(err.Error())
+	}
+	if len(listed) == 0 && res.ExitCode != 0 {
+		return nil, fail(fmt.Sprintf("%s exited %d: %s", strings.Join(cmd.Args, " "), res.ExitCode, excerpt(res.Stderr, res.Stdout)))
+	}
+	return listed, nil
+}
+
+// excerpt returns the last lines of the first non-empty stream.
+func excerpt(streams ...[]byte) string {
+	for _, s := range streams {
+		t := strings.TrimSpace(string(s))
+		if t == "" {
+			continue
+		}
+		lines := strings.Split(t, "\n")
+		if len(lines) > 5 {
+			lines = lines[len(lines)-5:]
+		}
+		return strings.Join(lines, " | ")
+	}
+	return "no output"
+}
+
+// judge counts the group's static records the framework should have
+// reported but did not.
+func (ix *Index) judge(g *group, reported map[int]bool, cmp *Comparison) {
+	rep, _ := g.setup.Lister.(Reporter)
+	dir := displayRel(ix.Root, g.proj.Dir)
+	for i := range ix.Tests {
+		t := &ix.Tests[i]
+		if t.Framework != g.setup.Framework || t.Project != dir || t.Dynamic || reported[i] || t.Kind == testdex.KindSuite {
+			continue
+		}
+		if rep != nil && !rep.Reports(t) {
+			continue
+		}
+		cmp.StaticOnly = append(cmp.StaticOnly, *t)
+	}
+}
+
+// runtimeRecord makes a record for a test only the framework reported.
+func (ix *Index) runtimeRecord(g *group, l lang.Listed) testdex.Test {
+	dir := displayRel(ix.Root, g.proj.Dir)
+	file := ""
+	if l.File != "" {
+		file = strings.TrimPrefix(dir+"/"+l.File, "./")
+	}
+	key := l.Name
+	if l.Scope != "" {
+		key = l.Scope + testdex.IDSep + l.Name
+	}
+	base := file
+	if base == "" {
+		base = dir
+	}
+	kind := l.Kind
+	if kind == "" {
+		kind = testdex.KindTest
+	}
+	return testdex.Test{ID: testdex.MakeID(base, key), Framework: g.setup.Framework, Kind: kind, Scope: l.Scope, Name: l.Name,
+		File: file, Tags: []string{}, Project: dir, Seen: []string{SeenRuntime}}
+}
+
+// coveredByDynamic reports whether a runtime-only test falls under a
+// dynamic static record of the same framework and scope: its name starts
+// with the dynamic record's parent's name or, for a top-level dynamic
+// record, with the literal text before its first placeholder.
+func (ix *Index) coveredByDynamic(t testdex.Test) bool {
+	names := map[string]string{}
+	for _, d := range ix.Tests {
+		names[d.ID] = d.Name
+	}
+	for _, d := range ix.Tests {
+		if !d.Dynamic || d.Framework != t.Framework || d.Scope != t.Scope {
+			continue
+		}
+		prefix := names[d.Parent]
+		if d.Parent == "" {
+			prefix = d.Name
+			if i := strings.IndexAny(prefix, "{$%"); i >= 0 {
+				prefix = prefix[:i]
+			}
+		}
+		if prefix != "" && strings.HasPrefix(t.Name, prefix) && t.Name != prefix {
+			return true
+		}
+	}
+	return false
+}
+
+func displayRel(root, abs string) string {
+	r := &resolver{root: root}
+	d := r.display(abs)
+	if d == "" {
+		return "."
+	}
+	return d
+}

@@ -1,0 +1,149 @@
+// Package proc is the one place testdex starts child processes: a test
+// framework's listing command now, its test runs later. Every child runs in
+// its own process group, so that a timeout stops the child and everything it
+// started: SIGTERM to the group, a grace period, then SIGKILL. Output streams
+// are captured separately and capped.
+//
+// The seeds killed the direct child with SIGTERM only, which leaves
+// grandchildren running and cannot stop a child that ignores SIGTERM.
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// DefaultCap is the default limit of each captured stream.
+const DefaultCap = 500 << 10
+
+// Truncated is appended to a stream that hit its cap.
+const Truncated = "\n[TRUNCATED]\n"
+
+// Spec describes one child process.
+type Spec struct {
+	Args []string
+	Dir  string
+	// Env is the complete environment; nil inherits the parent's.
+	Env []string
+	// Timeout bounds the run; 0 means none (the context still applies).
+	Timeout time.Duration
+	// Grace is the time between SIGTERM and SIGKILL; 0 means 2 s.
+	Grace time.Duration
+	// Cap limits each captured stream; 0 means DefaultCap.
+	Cap int
+}
+
+// Result is what a child did. ExitCode is -1 when it did not exit by itself
+// (killed on timeout or cancellation).
+type Result struct {
+	Stdout, Stderr []byte
+	ExitCode       int
+	TimedOut       bool
+	Elapsed        time.Duration
+}
+
+// MissingError reports a program that is not installed.
+type MissingError struct{ Program string }
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("%s not found in PATH (install it, or check PATH)", e.Program)
+}
+
+// Run starts the child, waits for it and returns its result. The error is
+// non-nil only when the child could not be started (a *MissingError for a
+// missing program); a non-zero exit or a timeout is a normal Result.
+func Run(ctx context.Context, s Spec) (*Result, error) {
+	if len(s.Args) == 0 {
+		return nil, errors.New("run: empty command")
+	}
+	path, err := exec.LookPath(s.Args[0])
+	if err != nil {
+		return nil, &MissingError{Program: s.Args[0]}
+	}
+	if s.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	grace := s.Grace
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	limit := s.Cap
+	if limit <= 0 {
+		limit = DefaultCap
+	}
+	stdout, stderr := &capped{max: limit}, &capped{max: limit}
+	cmd := exec.CommandContext(ctx, path, s.Args[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, s.Env, stdout, stderr
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.Cancel = func() error { return terminate(cmd, grace) }
+	// WaitDelay bounds the wait for pipes held open by grandchildren that
+	// survive the group kill (they cannot: the group is killed; belt and braces).
+	cmd.WaitDelay = grace + time.Second
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", s.Args[0], err)
+	}
+	err = cmd.Wait()
+	res := &Result{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: cmd.ProcessState.ExitCode(), Elapsed: time.Since(start)}
+	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+	killGroup(cmd) // anything the child left behind in its group
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil {
+		return res, fmt.Errorf("run %s: %w", s.Args[0], err)
+	}
+	return res, nil
+}
+
+// terminate sends SIGTERM to the child's group and, if the child is still
+// there after grace, SIGKILL.
+func terminate(cmd *exec.Cmd, grace time.Duration) error {
+	pgid := cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	go func() {
+		time.Sleep(grace)
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}()
+	return nil
+}
+
+// killGroup kills whatever is left in the child's process group.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// capped is a buffer that keeps the first max bytes and marks truncation.
+type capped struct {
+	buf       bytes.Buffer
+	max       int
+	truncated bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		if len(p) > room {
+			c.buf.Write(p[:room])
+			c.truncated = true
+		} else {
+			c.buf.Write(p)
+		}
+	} else if len(p) > 0 {
+		c.truncated = true
+	}
+	return len(p), nil
+}
+
+func (c *capped) bytes() []byte {
+	if c.truncated {
+		return append(c.buf.Bytes(), Truncated...)
+	}
+	return c.buf.Bytes()
+}
