@@ -279,3 +279,24 @@ func TestNamedFolderHonoursIgnoreFilesAbove(t *testing.T) {
 		t.Errorf("IDs = %q", got)
 	}
 }
+
+// TestGoFuzzCorpus lists the seed corpus files of a fuzz target as go test
+// names them: FuzzX/FILENAME, after the f.Add seeds, unrewritten.
+func TestGoFuzzCorpus(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":                          "module fz\n",
+		"x_test.go":                       "package fz\n\nimport \"testing\"\n\nfunc FuzzX(f *testing.F) {\n\tf.Add(1)\n\tf.Fuzz(func(t *testing.T, n int) {})\n}\n",
+		"testdata/fuzz/FuzzX/abc123":      "go test fuzz v1\nint(5)\n",
+		"testdata/fuzz/FuzzX/with space":  "go test fuzz v1\nint(7)\n",
+		"testdata/fuzz/FuzzOther/ignored": "go test fuzz v1\nint(7)\n",
+	})
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"x_test.go::FuzzX", "x_test.go::FuzzX/seed#0", "x_test.go::FuzzX/abc123", "x_test.go::FuzzX/with space"}
+	if got := ids(ix.Tests); !reflect.DeepEqual(got, want) {
+		t.Errorf("IDs = %q, want %q", got, want)
+	}
+}

@@ -101,6 +101,7 @@ func (linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 					Message: "no go.mod in this folder or above it; go test needs a module, so the scope is the folder"})
 			}
 		}
+		addCorpus(p.Dir, f)
 		for i := range f.Result.Tests {
 			f.Result.Tests[i].Scope = scope
 		}
