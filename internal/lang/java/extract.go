@@ -1,0 +1,145 @@
+package java
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
+)
+
+// Settings keys read by the Extractor.
+const (
+	// SettingClassFilter selects which classes of a file are test classes:
+	// "surefire" (Maven: top-level classes named Test*, *Test, *Tests or
+	// *TestCase; nested classes only through @Nested) or "all" (Gradle:
+	// every class, static nested ones included). Absent means "surefire".
+	SettingClassFilter = "classFilter"
+)
+
+// Extractor reads the JUnit 4 and JUnit 5 (Jupiter) tests of one Java file
+// with tree-sitter's Java grammar. It walks only the declarations (package,
+// imports, class bodies), never method bodies. Its zero value is ready to
+// use and safe for concurrent use.
+//
+// Records: a test class is a suite (Scope the package, Name the binary name
+// within it, Outer$Inner); a test method is a test (Scope the class's
+// binary name com.x.Outer$Inner, Name method(SimpleTypes), the form of
+// Jupiter's default display name and of the console launcher's listing;
+// Local Outer$Inner.method(SimpleTypes)); literal @ValueSource,
+// @CsvSource, @NullSource, @EmptySource rows and literal @RepeatedTest counts
+// are subtests method(Types)[1], [2], ... as JUnit numbers invocations;
+// other parameter sources, @TestFactory, @TestTemplate and JUnit 4
+// Parameterized rows are one dynamic subtest each. Abstract classes and
+// interfaces give no records: their tests are carried in Result.Facts and
+// the Linker reports them under each concrete subclass.
+type Extractor struct{}
+
+// Framework is testdex.JUnit.
+func (Extractor) Framework() testdex.Framework { return testdex.JUnit }
+
+// CacheKey names the extractor's version.
+func (Extractor) CacheKey() string { return "java/1" }
+
+// parsers keeps one tree-sitter parser per concurrent Extract call: a
+// parser is used by one goroutine at a time.
+var parsers = sync.Pool{New: func() any {
+	p := sitter.NewParser()
+	p.SetLanguage(tsgrammars.Java)
+	return p
+}}
+
+// Extract reads one file's tests. A file with a NUL byte is reported as
+// binary and not parsed; invalid UTF-8 and syntax errors are error
+// Problems carrying a line, with the tests that could still be read.
+func (Extractor) Extract(f *lang.File) lang.Result {
+	var res lang.Result
+	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
+		res.Problems = append(res.Problems, problemAt(f.Data, i, "binary file (NUL byte); not Java source"))
+		return res
+	}
+	if !utf8.Valid(f.Data) {
+		res.Problems = append(res.Problems, problemAt(f.Data, firstInvalid(f.Data), "invalid UTF-8; names near it may be wrong (save the file as UTF-8)"))
+	}
+	p := parsers.Get().(*sitter.Parser)
+	tree := p.Parse(nil, f.Data)
+	parsers.Put(p)
+	if tree == nil {
+		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "the Java parser gave up on this file"})
+		return res
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		res.Problems = append(res.Problems, syntaxProblem(root))
+	}
+	x := newFileWalker(f.Data, filterOf(f.Settings))
+	x.walkProgram(root)
+	res.Tests = x.tests
+	res.Package = x.facts.Package
+	if len(x.facts.Classes) > 0 {
+		facts, err := json.Marshal(&x.facts)
+		if err == nil {
+			res.Facts = facts
+		}
+	}
+	return res
+}
+
+// filterOf reads SettingClassFilter.
+func filterOf(s lang.Settings) string {
+	if v := s[SettingClassFilter]; len(v) == 1 && v[0] == "all" {
+		return "all"
+	}
+	return "surefire"
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return 0
+}
+
+func problemAt(data []byte, off int, msg string) testdex.Problem {
+	return testdex.Problem{Severity: testdex.SevError, Line: bytes.Count(data[:off], []byte{'\n'}) + 1, Message: msg}
+}
+
+// syntaxProblem locates the first ERROR or MISSING node, descending only
+// into subtrees that contain an error.
+func syntaxProblem(n *sitter.Node) testdex.Problem {
+	for depth := 0; depth < 200; depth++ {
+		if n.IsError() || n.IsMissing() {
+			break
+		}
+		var next *sitter.Node
+		for i := 0; i < int(n.ChildCount()); i++ {
+			c := n.Child(i)
+			if c != nil && (c.HasError() || c.IsMissing()) {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	line := int(n.StartPoint().Row) + 1
+	what := "syntax error"
+	if n.IsMissing() {
+		what = fmt.Sprintf("syntax error: missing %s", n.Type())
+	}
+	return testdex.Problem{Severity: testdex.SevError, Line: line,
+		Message: what + "; tests after this point may be missing (fix the file, then list again)"}
+}

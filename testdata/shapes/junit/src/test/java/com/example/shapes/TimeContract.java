@@ -1,0 +1,10 @@
+package com.example.shapes;
+
+import org.junit.jupiter.api.Test;
+
+/** TimeContract is a test interface: implementing classes inherit its default test methods. */
+interface TimeContract {
+    @Test
+    default void timeFlows() {
+    }
+}
