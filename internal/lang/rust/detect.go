@@ -1,20 +1,74 @@
-// Package rust discovers cargo tests. (Stub: being built.)
+// Package rust discovers the tests of cargo crates from a tree-sitter parse
+// of their Rust sources, without building or running anything.
+//
+//	Cargo.toml ──Detector──▶ crate: targets (lib, bins, tests, examples, benches)
+//	*.rs ──Extractor──▶ #[test] fns, test_case/rstest rows, doc tests, `mod` facts
+//	     ──Linker────▶ module paths from each target root: Name = a::tests::t,
+//	                   Scope = the target's root file (src/lib.rs, tests/it.rs)
+//	cargo test -- --list ──Lister──▶ the same names, per target (runtime method)
 package rust
 
 import (
+	"path/filepath"
+
+	"github.com/BurntSushi/toml"
+
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// Detector is the cargo ecosystem's detector.
+// Detector finds cargo crates: a folder whose Cargo.toml has a [package]
+// table. A workspace root without [package] is not a crate (Detect returns
+// nil), so each member is found as its own project through its own
+// Cargo.toml. Every .rs file of a crate is a candidate: the Linker keeps
+// only the tests of files reachable from a target that `cargo test` runs.
 var Detector lang.Detector = detector{}
 
 type detector struct{}
 
 func (detector) Ecosystem() string    { return "cargo" }
 func (detector) Manifests() []string  { return []string{"Cargo.toml"} }
-func (detector) Extensions() []string { return nil }
+func (detector) Extensions() []string { return []string{".rs"} }
 
-func (detector) Detect(*lang.DetectEnv, string, []string) (*lang.Project, []testdex.Problem) {
-	return nil, nil
+// Detect reads the crate's Cargo.toml and computes its targets. A file of
+// no manifest at all (the root fallback) is not a crate: nil.
+func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
+	if len(manifests) == 0 {
+		return nil, nil
+	}
+	abs := filepath.Join(dir, "Cargo.toml")
+	data, err := env.ReadFile(abs)
+	if err != nil {
+		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: abs, Message: "cannot read: " + err.Error()}}
+	}
+	var m Manifest
+	if _, err := toml.Decode(string(data), &m); err != nil {
+		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: abs,
+			Message: "invalid TOML, so its crate is not listed (fix it; cargo would refuse it too): " + err.Error()}}
+	}
+	if m.Package == nil {
+		return nil, nil // a virtual workspace: members are their own projects
+	}
+	if env.Options[testdex.Cargo].Disabled {
+		return nil, nil
+	}
+	c := &Crate{Dir: dir, Name: m.Package.Name, Targets: m.targets(dir, listDir), DocPrefix: workspaceRoot(env.ReadFile, dir)}
+	return &lang.Project{Dir: dir, Name: c.Name, Manifest: "Cargo.toml", Frameworks: []*lang.Setup{{
+		Framework: testdex.Cargo,
+		Extractor: Extractor{},
+		Match:     isSource,
+		Patterns:  []string{"**/*.rs"},
+		Linker:    Linker{Crate: c},
+		Lister:    Lister{Crate: c},
+	}}}, nil
+}
+
+// isSource accepts every .rs file of the crate outside target/ (cargo's
+// build folder): which of them are compiled is decided by the module tree.
+func isSource(rel string) bool {
+	return filepath.Ext(rel) == ".rs" && !hasPrefixDir(rel, "target")
+}
+
+func hasPrefixDir(rel, dir string) bool {
+	return len(rel) > len(dir) && rel[:len(dir)] == dir && rel[len(dir)] == '/'
 }
