@@ -57,7 +57,10 @@ func hasAttr(attrs []attr, path string) bool {
 func testAttr(attrs []attr) string {
 	kind := ""
 	for _, a := range attrs {
-		last := a.path[strings.LastIndex(a.path, "::")+1:]
+		last := a.path
+		if i := strings.LastIndex(last, "::"); i >= 0 {
+			last = last[i+2:]
+		}
 		switch {
 		case a.path == "test_case" || a.path == "test_case::test_case":
 			return "test_case"

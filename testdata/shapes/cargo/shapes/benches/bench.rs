@@ -1,0 +1,5 @@
+// Benches are not tested by cargo test unless test = true.
+fn main() {}
+
+#[test]
+fn bench_not_run() {}

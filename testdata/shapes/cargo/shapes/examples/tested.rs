@@ -1,0 +1,4 @@
+fn main() {}
+
+#[test]
+fn example_test() {}

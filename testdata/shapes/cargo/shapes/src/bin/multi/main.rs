@@ -1,0 +1,6 @@
+mod part;
+
+fn main() {}
+
+#[test]
+fn in_multi() {}

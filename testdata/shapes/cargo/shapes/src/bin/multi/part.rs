@@ -1,0 +1,2 @@
+#[test]
+fn in_part() {}

@@ -1,0 +1,2 @@
+#[test]
+fn gated_by_feature() {}

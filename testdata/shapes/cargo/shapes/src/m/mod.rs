@@ -1,0 +1,4 @@
+mod sub;
+
+#[test]
+fn in_mod_rs() {}

@@ -1,0 +1,4 @@
+//! Reached through #[path = "other/p.rs"].
+
+#[test]
+fn by_path() {}

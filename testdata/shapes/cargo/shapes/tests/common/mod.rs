@@ -1,0 +1,4 @@
+pub fn setup() {}
+
+#[test]
+fn in_common() {}

@@ -1,0 +1,10 @@
+mod common;
+
+#[test]
+fn integration() {
+    common::setup();
+}
+
+#[test]
+#[ignore = "needs a network"]
+fn ignored_with_reason() {}

@@ -1,0 +1,4 @@
+mod helper;
+
+#[test]
+fn suite_test() {}
