@@ -1,0 +1,92 @@
+package rust
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+func extract(src string) lang.Result {
+	return Extractor{}.Extract(&lang.File{Rel: "x.rs", Data: []byte(src)})
+}
+
+func names(r lang.Result) []string {
+	var out []string
+	for _, t := range r.Tests {
+		out = append(out, t.Key())
+	}
+	return out
+}
+
+// TestBadInput checks that broken files give a located error Problem and
+// keep the tests that could be read.
+func TestBadInput(t *testing.T) {
+	r := extract("#[test]\nfn ok() {}\n\nfn broken( {\n")
+	if len(r.Problems) != 1 || r.Problems[0].Line == 0 || r.Problems[0].Path != "" {
+		t.Errorf("problems = %+v, want one error with a line", r.Problems)
+	}
+	if got := strings.Join(names(r), ","); got != "ok" {
+		t.Errorf("tests = %q, want ok", got)
+	}
+	for _, src := range []string{"\x00\x01", "\xff\xfe#[test] fn a() {}"} {
+		if r := extract(src); len(r.Problems) != 1 || len(r.Tests) != 0 {
+			t.Errorf("%q: %+v", src, r)
+		}
+	}
+}
+
+func TestTestCaseNames(t *testing.T) {
+	for args, want := range map[string]string{
+		`(1, 2 ; "One and two")`:  "one_and_two",
+		`(3, 4)`:                  "_3_4_expects",
+		`(5, 6 => 11)`:            "_5_6_expects_11",
+		`("a b", -1)`:             "_a_b_1_expects",
+		`(x ; "2 things")`:        "_2_things",
+		`(Some(1), [1, 2] => ())`: "some_1_1_2_expects_",
+	} {
+		if got, ok := testCaseName(args); !ok || got != want {
+			t.Errorf("testCaseName(%s) = %q, %v; want %q", args, got, ok, want)
+		}
+	}
+	if _, ok := testCaseName(`(1 => panics "x")`); ok {
+		t.Error("keyword expectation should be dynamic")
+	}
+}
+
+func TestFences(t *testing.T) {
+	r := extract("/// ```rust,ignore\n/// x\n/// ```\n///\n/// ```sh\n/// ls\n/// ```\n/// ~~~compile_fail\n/// ~~~\nfn f() {}\n")
+	if got := strings.Join(names(r), ","); got != "f (line 1),f (line 8)" {
+		t.Errorf("doc tests = %q", got)
+	}
+	if !r.Tests[0].Skip {
+		t.Error("ignore block should be skipped")
+	}
+}
+
+// FuzzExtract feeds arbitrary bytes, seeded with the fixture's files: the
+// extractor must never panic, and its keys must be unique.
+func FuzzExtract(f *testing.F) {
+	_ = filepath.WalkDir("../../../testdata/shapes/cargo", func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".rs") {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+		}
+		return nil
+	})
+	f.Add([]byte("#[test_case(1 ; \"x\")]\n#[rstest]\n#[case::a(1)]\nfn f() {}\n/**\n * ```\n */\nmod m;"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := Extractor{}.Extract(&lang.File{Rel: "f.rs", Data: data})
+		seen := map[string]bool{}
+		for _, tt := range r.Tests {
+			if seen[tt.Key()] {
+				t.Fatalf("duplicate key %q", tt.Key())
+			}
+			seen[tt.Key()] = true
+		}
+		_ = decodeFacts(r.Facts)
+	})
+}

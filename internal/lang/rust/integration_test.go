@@ -1,0 +1,94 @@
+package rust_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/rust"
+)
+
+// TestListerMatchesCargo runs the Lister's own command (cargo test --
+// --list) on a copy of the fixture, offline, and compares: every static
+// non-dynamic test, subtest and doc test must be reported with the same
+// Scope and Name, and every reported test must be a static record. Tests
+// gated by the never-enabled feature "ext" (attribute macros from
+// crates.io) are excluded: cargo does not compile them.
+func TestListerMatchesCargo(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the cargo integration test")
+	}
+	tmp := t.TempDir()
+	if err := os.CopyFS(tmp, os.DirFS(shapesDir)); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Build(t.Context(), index.Options{Root: tmp, Frameworks: []testdex.Framework{testdex.Cargo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, crate := range []string{"shapes", "member"} {
+		t.Run(crate, func(t *testing.T) {
+			dir := filepath.Join(tmp, crate)
+			p, _ := rust.Detector.Detect(&lang.DetectEnv{Root: tmp, ReadFile: os.ReadFile}, dir, []string{"Cargo.toml"})
+			listed := runLister(t, p, filepath.Join(tmp, "target"))
+			static := map[string]testdex.Test{}
+			for _, r := range ix.Tests {
+				if r.Project == crate && r.Kind != testdex.KindSuite && !slices.Contains(r.Tags, `cfg(feature = "ext")`) {
+					static[r.Scope+"\x00"+r.Name] = r
+				}
+			}
+			seen := map[string]bool{}
+			for _, l := range listed {
+				k := l.Scope + "\x00" + l.Name
+				seen[k] = true
+				if r, ok := static[k]; !ok || r.Kind != l.Kind {
+					t.Errorf("cargo lists %s %q (%s) but the static pass has %+v", l.Scope, l.Name, l.Kind, r)
+				}
+			}
+			for k, r := range static {
+				if !r.Dynamic && !seen[k] {
+					t.Errorf("static record %s not listed by cargo", r.ID)
+				}
+			}
+			if len(listed) < 2 {
+				t.Errorf("cargo listed only %d tests", len(listed))
+			}
+		})
+	}
+}
+
+// runLister runs the Lister's command with the target folder in tmp.
+func runLister(t *testing.T, p *lang.Project, target string) []lang.Listed {
+	t.Helper()
+	s := p.Frameworks[0]
+	c, err := s.Lister.ListCommand(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), c.Args[0], append(c.Args[1:2], append([]string{"--offline"}, c.Args[2:]...)...)...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(append(os.Environ(), c.Env...), "CARGO_TARGET_DIR="+target)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	code := 0
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	listed, err := s.Lister.ParseList(p, out.Bytes(), errb.Bytes(), code)
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, strings.TrimSpace(errb.String()))
+	}
+	return listed
+}
