@@ -25,6 +25,9 @@ type Filter struct {
 // Select returns the records f selects, in index order. A bad Name
 // pattern is an error.
 func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
+	if f.Name == "" && len(f.Frameworks)+len(f.Kinds)+len(f.Tags)+len(f.IDs) == 0 {
+		return slices.Clip(ix.Tests), nil
+	}
 	var names nameMatcher
 	if f.Name != "" {
 		var err error
@@ -32,9 +35,12 @@ func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
 			return nil, err
 		}
 	}
-	byID := make(map[string]int, len(ix.Tests))
-	for i, t := range ix.Tests {
-		byID[t.ID] = i
+	var byID map[string]int
+	if len(f.IDs) > 0 {
+		byID = make(map[string]int, len(ix.Tests))
+		for i, t := range ix.Tests {
+			byID[t.ID] = i
+		}
 	}
 	ids := map[string]bool{}
 	for _, id := range f.IDs {

@@ -12,7 +12,7 @@ REPS="${REPS:-3}"
 SRC="$(go env GOROOT)/src"
 BIN="$(mktemp -d)/testdex"
 CACHE="$(mktemp -d)"
-go build -o "$BIN" ./cmd/testdex
+go build ${BENCH_BUILDFLAGS:-} -o "$BIN" ./cmd/testdex
 
 # best CMD... prints the best wall time of REPS runs, in seconds.
 best() {
@@ -33,7 +33,7 @@ echo "tree: $SRC, $files _test.go files ($mb MB), $tests records"
 echo
 echo "== all of GOROOT/src"
 printf '%-52s %8s s\n' "baseline: walk + go/parser every _test.go, all cores" \
-	"$(go test ./index -run '^$' -bench GOROOTBaseline -benchtime ${REPS}x 2>/dev/null | awk '/ns\/op/{printf "%.3f", $3/1e9}')"
+	"$(go test ${BENCH_BUILDFLAGS:-} ./index -run '^$' -bench GOROOTBaseline -benchtime ${REPS}x 2>/dev/null | awk '/ns\/op/{printf "%.3f", $3/1e9}')"
 printf '%-52s %8s s\n' "testdex list --no-cache" "$(best "$BIN" list --root "$SRC" --no-cache -q)"
 TESTDEX_CACHE_DIR="$CACHE" "$BIN" list --root "$SRC" -q >/dev/null 2>&1 || true
 printf '%-52s %8s s\n' "testdex list (warm cache)" "$(TESTDEX_CACHE_DIR="$CACHE" best "$BIN" list --root "$SRC" -q)"

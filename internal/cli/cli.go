@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -110,9 +112,10 @@ func isFlagError(err error) bool {
 
 // globals are the flags every subcommand shares.
 type globals struct {
-	root    string
-	config  string
-	noCache bool
+	root       string
+	config     string
+	noCache    bool
+	cpuProfile string
 }
 
 func newRoot(env *Env) *cobra.Command {
@@ -126,6 +129,28 @@ func newRoot(env *Env) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.root, "root", "", "the folder IDs and paths are relative to (default: the current folder)")
 	root.PersistentFlags().StringVar(&g.config, "config", "", "configuration file (default: ROOT/testdex.toml when present)")
 	root.PersistentFlags().BoolVar(&g.noCache, "no-cache", false, "do not read or write the discovery cache")
+	root.PersistentFlags().StringVar(&g.cpuProfile, "cpuprofile", "", "write a CPU profile to this file (for performance work)")
+	var stopProfile func()
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if g.cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(abs(env, g.cpuProfile))
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		return nil
+	}
+	root.PersistentPostRun = func(*cobra.Command, []string) {
+		if stopProfile != nil {
+			stopProfile()
+		}
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see 'testdex %s --help')", err, c.Name())}
 	})

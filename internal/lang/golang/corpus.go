@@ -17,6 +17,13 @@ import (
 // target's last descendant so the records stay in tree order.
 func addCorpus(projectDir string, f *lang.Linked) {
 	tests := f.Result.Tests
+	hasFuzz := false
+	for _, t := range tests {
+		hasFuzz = hasFuzz || t.Kind == testdex.KindFuzz
+	}
+	if !hasFuzz {
+		return
+	}
 	var out []lang.Test
 	for i := 0; i < len(tests); i++ {
 		out = append(out, tests[i])
