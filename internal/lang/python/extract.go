@@ -1,0 +1,387 @@
+package python
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
+)
+
+// Settings keys the Detector passes to the extractor (Setup.Settings).
+const (
+	SetFunctions = "python_functions"
+	SetClasses   = "python_classes"
+)
+
+// Extractor reads one Python file with tree-sitter, walking only the
+// module level, class bodies and the branches of module-level if/try/with
+// statements (a shallow walk: see STACK.md). It emits module-level pytest
+// test functions as records and puts every class, import and module mark
+// in Result.Facts: whether a class is a test class depends on its bases,
+// which may live in other files, so classes become records in the Linker.
+// The zero value is ready to use and safe for concurrent use.
+type Extractor struct {
+	// Unittest makes the records unittest's (no module-level functions).
+	Unittest bool
+}
+
+// Framework is pytest or unittest.
+func (e Extractor) Framework() testdex.Framework {
+	if e.Unittest {
+		return testdex.Unittest
+	}
+	return testdex.Pytest
+}
+
+// CacheKey changes whenever the output of Extract may change.
+func (e Extractor) CacheKey() string { return "python/1/" + string(e.Framework()) }
+
+var parsers = sync.Pool{New: func() any {
+	p := sitter.NewParser()
+	p.SetLanguage(tsgrammars.Python)
+	return p
+}}
+
+// Extract parses f and returns its module-level test functions and facts.
+// A file with NUL bytes is binary and gives one error Problem; syntax
+// errors and invalid UTF-8 give an error Problem with the line and the
+// tests that could be read.
+func (e Extractor) Extract(f *lang.File) lang.Result {
+	var res lang.Result
+	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
+		res.Problems = append(res.Problems, problem(lineOf(f.Data, i), "binary file (NUL byte): not Python source"))
+		return res
+	}
+	if !utf8.Valid(f.Data) {
+		res.Problems = append(res.Problems, problem(lineOf(f.Data, firstInvalid(f.Data)), "invalid UTF-8: Python source must be UTF-8 (names read from the rest may be wrong)"))
+	}
+	p := parsers.Get().(*sitter.Parser)
+	defer parsers.Put(p)
+	tree, err := p.ParseCtx(context.Background(), nil, f.Data)
+	if err != nil || tree == nil {
+		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
+		return res
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		line, what := firstError(root, 0)
+		res.Problems = append(res.Problems, problem(line, "syntax error ("+what+"): tests after it may be missing; fix the file and list again"))
+	}
+	w := newWalker(f, e.Unittest)
+	w.module(root)
+	res.Tests = w.tests
+	res.Facts = w.facts.encode()
+	return res
+}
+
+func problem(line int, msg string) testdex.Problem {
+	return testdex.Problem{Severity: testdex.SevError, Line: line, Message: msg}
+}
+
+func lineOf(data []byte, off int) int { return bytes.Count(data[:off], []byte("\n")) + 1 }
+
+func firstInvalid(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return 0
+}
+
+// firstError finds the first ERROR or MISSING node, descending only along
+// children that contain an error.
+func firstError(n *sitter.Node, depth int) (int, string) {
+	for depth < 200 {
+		if n.IsMissing() {
+			return int(n.StartPoint().Row) + 1, "missing " + n.Type()
+		}
+		if n.Type() == "ERROR" {
+			return int(n.StartPoint().Row) + 1, "unexpected input"
+		}
+		var next *sitter.Node
+		for i := 0; i < int(n.ChildCount()); i++ {
+			if c := n.Child(i); c.HasError() || c.IsMissing() {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n, depth = next, depth+1
+	}
+	return int(n.StartPoint().Row) + 1, "unexpected input"
+}
+
+// walker holds one file's extraction state.
+type walker struct {
+	src       []byte
+	unittest  bool
+	functions []string // python_functions
+	facts     fileFacts
+	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
+	literals  map[string]*sitter.Node // module-level NAME = literal
+	defined   map[string]bool         // module-level def and class names
+	tests     []lang.Test
+	seenFn    map[string]bool
+}
+
+func newWalker(f *lang.File, unittest bool) *walker {
+	fns := f.Settings[SetFunctions]
+	if fns == nil {
+		fns = []string{"test"}
+	}
+	return &walker{src: f.Data, unittest: unittest, functions: fns,
+		facts:    fileFacts{Imports: map[string]string{}},
+		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
+		defined: map[string]bool{}, seenFn: map[string]bool{}}
+}
+
+func (w *walker) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return strings.ToValidUTF8(n.Content(w.src), "\uFFFD")
+}
+
+func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+
+// statements yields the statements of a block, descending into if, try,
+// with and their else/except/finally branches: code that may define tests
+// at run time.
+func statements(n *sitter.Node, depth int, yield func(*sitter.Node)) {
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch c.Type() {
+		case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
+			"except_clause", "finally_clause", "block", "except_group_clause":
+			if depth < 8 {
+				statements(c, depth+1, yield)
+			}
+		default:
+			yield(c)
+		}
+	}
+}
+
+// module walks the module level: imports and assignments first (marks and
+// tables may be defined below their use only in theory), then definitions.
+func (w *walker) module(root *sitter.Node) {
+	var defs []*sitter.Node
+	statements(root, 0, func(n *sitter.Node) {
+		switch n.Type() {
+		case "import_statement", "import_from_statement":
+			w.imports(n)
+		case "expression_statement":
+			w.moduleAssign(n)
+		case "decorated_definition", "function_definition", "class_definition":
+			defs = append(defs, n)
+			if d := definition(n); d != nil {
+				w.defined[w.text(d.ChildByFieldName("name"))] = true
+			}
+		}
+	})
+	if v, ok := w.literals["pytestmark"]; ok {
+		w.facts.Module = w.markList(v)
+	}
+	for _, n := range defs {
+		d := definition(n)
+		if d == nil {
+			continue
+		}
+		if d.Type() == "class_definition" {
+			w.class(n, d, -1, 0)
+			continue
+		}
+		if !w.unittest {
+			w.function(n, d)
+		}
+	}
+}
+
+// definition returns the function or class of a (decorated) definition.
+func definition(n *sitter.Node) *sitter.Node {
+	if n.Type() == "decorated_definition" {
+		return n.ChildByFieldName("definition")
+	}
+	return n
+}
+
+// decorators returns a decorated definition's decorator expressions, in
+// application order (bottom to top).
+func decorators(n *sitter.Node) []*sitter.Node {
+	if n.Type() != "decorated_definition" {
+		return nil
+	}
+	var out []*sitter.Node
+	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
+		c := n.NamedChild(i)
+		if c.Type() == "decorator" && c.NamedChildCount() > 0 {
+			out = append(out, c.NamedChild(0))
+		}
+	}
+	return out
+}
+
+func (w *walker) imports(n *sitter.Node) {
+	module := ""
+	mn := n.ChildByFieldName("module_name")
+	if mn != nil {
+		module = w.text(mn)
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if mn != nil && c.StartByte() == mn.StartByte() {
+			continue
+		}
+		name, alias := c, c
+		if c.Type() == "aliased_import" {
+			name, alias = c.ChildByFieldName("name"), c.ChildByFieldName("alias")
+		}
+		if name == nil || alias == nil || (c.Type() != "aliased_import" && c.Type() != "dotted_name") {
+			continue
+		}
+		full, local := w.text(name), w.text(alias)
+		switch {
+		case module != "":
+			if !strings.HasSuffix(module, ".") {
+				full = module + "." + full
+			} else {
+				full = module + full
+			}
+		case c.Type() == "dotted_name":
+			local, _, _ = strings.Cut(full, ".")
+			full = local
+		}
+		w.facts.Imports[local] = full
+	}
+}
+
+// moduleAssign remembers NAME = value at module level, for pytestmark,
+// mark aliases and literal parameter tables.
+func (w *walker) moduleAssign(n *sitter.Node) {
+	if n.NamedChildCount() == 0 {
+		return
+	}
+	a := n.NamedChild(0)
+	if a.Type() != "assignment" {
+		return
+	}
+	left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+	if left == nil || right == nil || left.Type() != "identifier" {
+		return
+	}
+	name := w.text(left)
+	if _, ok := w.markName(right); ok {
+		w.markVars[name] = right
+	}
+	w.literals[name] = right
+}
+
+// function emits a module-level test function.
+func (w *walker) function(n, d *sitter.Node) {
+	name := w.text(d.ChildByFieldName("name"))
+	if !matchesOption(name, w.functions) || w.seenFn[name] {
+		return
+	}
+	marks, isTest := w.marks(decorators(n))
+	if !isTest {
+		return
+	}
+	w.seenFn[name] = true
+	fn := fnFact{Name: name, Line: line(d), Marks: marks}
+	w.tests = append(w.tests, expand("", fn, w.facts.Module)...)
+}
+
+// class records a class and its candidate methods in the facts.
+func (w *walker) class(n, d *sitter.Node, outer, depth int) {
+	if depth > 20 {
+		return
+	}
+	c := classFact{Name: w.text(d.ChildByFieldName("name")), Line: line(d), Outer: outer}
+	if sup := d.ChildByFieldName("superclasses"); sup != nil {
+		for i := 0; i < int(sup.NamedChildCount()); i++ {
+			if b := sup.NamedChild(i); b.Type() == "identifier" || b.Type() == "attribute" {
+				c.Bases = append(c.Bases, w.text(b))
+			}
+		}
+	}
+	c.Marks, _ = w.marks(decorators(n))
+	idx := len(w.facts.Classes)
+	w.facts.Classes = append(w.facts.Classes, c)
+	body := d.ChildByFieldName("body")
+	if body == nil {
+		return
+	}
+	var bodyMarks markSet
+	seen := map[string]bool{}
+	statements(body, 0, func(s *sitter.Node) {
+		sd := definition(s)
+		switch {
+		case s.Type() == "expression_statement":
+			w.classAssign(s, idx, &bodyMarks)
+		case sd == nil:
+		case sd.Type() == "class_definition":
+			w.class(s, sd, idx, depth+1)
+		case sd.Type() == "function_definition":
+			name := w.text(sd.ChildByFieldName("name"))
+			if name == "__init__" || name == "__new__" {
+				w.facts.Classes[idx].HasInit = true
+			}
+			if seen[name] || !(strings.HasPrefix(name, "test") || name == "runTest" || matchesOption(name, w.functions)) {
+				return
+			}
+			seen[name] = true
+			marks, isTest := w.marks(decorators(s))
+			if isTest {
+				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks})
+			}
+		}
+	})
+	// The body's pytestmark comes before the decorators' marks.
+	w.facts.Classes[idx].Marks = bodyMarks.merge(w.facts.Classes[idx].Marks)
+}
+
+// classAssign reads __test__ and pytestmark in a class body.
+func (w *walker) classAssign(s *sitter.Node, idx int, marks *markSet) {
+	if s.NamedChildCount() == 0 || s.NamedChild(0).Type() != "assignment" {
+		return
+	}
+	a := s.NamedChild(0)
+	left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+	if left == nil || right == nil {
+		return
+	}
+	switch w.text(left) {
+	case "__test__":
+		v := right.Type() != "false" && right.Type() != "none" && w.text(right) != "0"
+		w.facts.Classes[idx].TestAttr = &v
+	case "pytestmark":
+		*marks = w.markList(right)
+	}
+}
+
+// markList reads pytestmark's value: one mark or a list or tuple of them.
+func (w *walker) markList(n *sitter.Node) markSet {
+	var exprs []*sitter.Node
+	if n.Type() == "list" || n.Type() == "tuple" {
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			exprs = append(exprs, n.NamedChild(i))
+		}
+	} else {
+		exprs = []*sitter.Node{n}
+	}
+	m, _ := w.marks(exprs)
+	return m
+}

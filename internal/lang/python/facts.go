@@ -1,0 +1,125 @@
+package python
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// fileFacts is what one file tells the Linker (Result.Facts, JSON): its
+// imports, its classes with their candidate test methods, and the
+// module-level marks that apply to every test in it.
+type fileFacts struct {
+	// Imports maps a local name to the dotted name it was imported as
+	// ("ut" -> "unittest", "TestCase" -> "unittest.TestCase", "Base" ->
+	// ".base.Base" for a relative import).
+	Imports map[string]string `json:"i,omitempty"`
+	Classes []classFact       `json:"c,omitempty"`
+	Module  markSet           `json:"m"`
+}
+
+// classFact is one class definition, at module level or nested.
+type classFact struct {
+	Name  string   `json:"n"`
+	Line  int      `json:"l"`
+	Outer int      `json:"o"` // index of the enclosing class, -1 at module level
+	Bases []string `json:"b,omitempty"`
+	// HasInit is true when the class defines __init__ or __new__.
+	HasInit bool `json:"h,omitempty"`
+	// TestAttr is the class body's __test__ (nil when not set).
+	TestAttr *bool   `json:"x,omitempty"`
+	Marks    markSet `json:"k"`
+	Methods  []fnFact `json:"f,omitempty"`
+}
+
+// markSet is the marks of a module, class or function: tag names, whether
+// they statically skip, and parametrize tables in application order.
+type markSet struct {
+	Tags   []string `json:"t,omitempty"`
+	Skip   bool     `json:"s,omitempty"`
+	Tables []table  `json:"p,omitempty"`
+}
+
+// fnFact is a function that may be a test: its name, line and own marks.
+type fnFact struct {
+	Name  string  `json:"n"`
+	Line  int     `json:"l"`
+	Marks markSet `json:"k"`
+}
+
+// table is one parametrize call's rows with pytest's unique IDs, or the
+// source of a table that cannot be known statically.
+type table struct {
+	Rows    []row  `json:"r,omitempty"`
+	Dynamic string `json:"d,omitempty"`
+}
+
+// row is one parameter set: its ID and its own marks.
+type row struct {
+	ID   string   `json:"i"`
+	Tags []string `json:"t,omitempty"`
+	Skip bool     `json:"s,omitempty"`
+}
+
+func (f *fileFacts) encode() []byte {
+	b, _ := json.Marshal(f)
+	return b
+}
+
+func decodeFacts(b []byte) *fileFacts {
+	f := &fileFacts{}
+	if len(b) > 0 {
+		_ = json.Unmarshal(b, f)
+	}
+	return f
+}
+
+// merge returns the union of two mark sets: s's tables first (pytest
+// applies the function's own marks, then the class's, then the module's).
+func (s markSet) merge(o markSet) markSet {
+	out := markSet{Skip: s.Skip || o.Skip}
+	out.Tags = appendUnique(append([]string(nil), s.Tags...), o.Tags...)
+	out.Tables = append(append([]table(nil), s.Tables...), o.Tables...)
+	return out
+}
+
+func appendUnique(dst []string, add ...string) []string {
+	for _, a := range add {
+		found := false
+		for _, d := range dst {
+			if d == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			dst = append(dst, a)
+		}
+	}
+	return dst
+}
+
+// matchesOption is pytest's _matches_prefix_or_glob_option: a name matches
+// an option that is its prefix, or a glob (with * ? [) that fnmatch
+// accepts.
+func matchesOption(name string, options []string) bool {
+	for _, o := range options {
+		if strings.HasPrefix(name, o) {
+			return true
+		}
+		if strings.ContainsAny(o, "*?[") && fnmatch(o, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// fnmatch is Python's fnmatch.fnmatchcase: * and ? also match "/", and
+// [!x] negates.
+func fnmatch(pattern, name string) bool {
+	p := strings.ReplaceAll(pattern, "[!", "[^")
+	p = strings.ReplaceAll(p, `\`, `\\`)
+	// path.Match stops * at "/"; fnmatch does not.
+	ok, err := path.Match(strings.ReplaceAll(p, "/", "\x00"), strings.ReplaceAll(name, "/", "\x00"))
+	return err == nil && ok
+}

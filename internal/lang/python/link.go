@@ -1,0 +1,284 @@
+package python
+
+import (
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// linker turns each file's functions and class facts into the final
+// records: it resolves inheritance across the project, decides which
+// classes the framework collects, names records (pytest node IDs relative
+// to the rootdir; unittest dotted IDs from the project folder) and applies
+// addopts' -k, -m and --deselect.
+type linker struct {
+	cfg                *pytestConfig // nil for unittest
+	sel                selection
+	classes, functions []string
+	unittest           bool
+}
+
+// Link implements lang.Linker.
+func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
+	mods := make([]*modFile, len(files))
+	for i, f := range files {
+		mods[i] = &modFile{rel: f.Rel, facts: decodeFacts(f.Result.Facts), res: f.Result}
+	}
+	rootRel := "."
+	if l.cfg != nil {
+		if r, err := filepath.Rel(p.Dir, l.cfg.Rootdir); err == nil {
+			rootRel = filepath.ToSlash(r)
+		}
+	}
+	cl := newClasses(p, rootRel, l.unittest, mods)
+	for i, f := range files {
+		var tests []lang.Test
+		if l.unittest {
+			tests = l.unittestRecords(cl, mods[i])
+			l.nameUnittest(f.Rel, tests)
+		} else {
+			tests = l.pytestRecords(cl, mods[i])
+			nodeFile := f.Rel
+			if l.cfg != nil {
+				if r, err := filepath.Rel(l.cfg.Rootdir, filepath.Join(p.Dir, filepath.FromSlash(f.Rel))); err == nil {
+					nodeFile = filepath.ToSlash(r)
+				}
+			}
+			tests = l.applySelection(nodeFile, tests)
+			namePytest(nodeFile, tests)
+		}
+		f.Result.Tests = tests
+	}
+	return nil
+}
+
+// group is the records of one top-level definition, for ordering by line.
+type group struct {
+	line  int
+	tests []lang.Test
+}
+
+// pytestRecords builds a file's records: its module-level functions (from
+// the extractor) and its collected classes, in definition order.
+func (l *linker) pytestRecords(cl *classes, m *modFile) []lang.Test {
+	var groups []group
+	for _, t := range m.res.Tests {
+		if t.Parent == "" {
+			groups = append(groups, group{line: t.Line})
+		}
+		groups[len(groups)-1].tests = append(groups[len(groups)-1].tests, t)
+	}
+	for i, c := range m.facts.Classes {
+		if c.Outer == -1 {
+			if tests := l.pytestClass(cl, classRef{m, i}, ""); len(tests) > 0 {
+				groups = append(groups, group{line: c.Line, tests: tests})
+			}
+		}
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].line < groups[j].line })
+	var out []lang.Test
+	for _, g := range groups {
+		out = append(out, g.tests...)
+	}
+	return out
+}
+
+// pytestClass returns a class's records when pytest collects it: a
+// unittest.TestCase subclass whatever its name, or a class matching
+// python_classes without __init__ or __new__; never with __test__ = False.
+func (l *linker) pytestClass(cl *classes, r classRef, prefix string) []lang.Test {
+	f := r.fact()
+	ci := cl.info(r, 0)
+	if ci.testAttr != nil && !*ci.testAttr {
+		return nil
+	}
+	if !ci.testCase && (!matchesOption(f.Name, l.classes) || ci.hasInit) {
+		return nil
+	}
+	key := prefix + f.Name
+	marks := cl.marks(ci)
+	module := r.m.facts.Module
+	suite := lang.Test{Kind: testdex.KindSuite, Name: key, Parent: strings.TrimSuffix(prefix, "::"), Line: f.Line,
+		Tags: marks.merge(module).Tags, Skip: marks.Skip || module.Skip}
+	out := []lang.Test{suite}
+	if ci.testCase {
+		for _, fn := range unittestMethods(cl, ci) {
+			fn.Marks.Tables = nil // pytest does not parametrize TestCase methods
+			if r.m != cl.ownerOf(ci, fn.Name) {
+				fn.Line = f.Line
+			}
+			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
+		}
+	} else {
+		for _, fn := range cl.methods(ci, func(n string) bool { return matchesOption(n, l.functions) }) {
+			if r.m != cl.ownerOf(ci, fn.Name) {
+				fn.Line = f.Line
+			}
+			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
+		}
+	}
+	for i, c := range r.m.facts.Classes {
+		if c.Outer == r.i {
+			out = append(out, l.pytestClass(cl, classRef{r.m, i}, key+"::")...)
+		}
+	}
+	if len(out) == 1 {
+		return nil
+	}
+	return out
+}
+
+// withParent sets the parent of top records (those without one).
+func withParent(tests []lang.Test, parent string) []lang.Test {
+	for i := range tests {
+		if tests[i].Parent == "" {
+			tests[i].Parent = parent
+		}
+	}
+	return tests
+}
+
+// ownerOf returns the module whose class defines the method the MRO
+// resolves a name to.
+func (c *classes) ownerOf(ci *classInfo, name string) *modFile {
+	for _, r := range ci.mro {
+		for _, fn := range r.fact().Methods {
+			if fn.Name == name {
+				return r.m
+			}
+		}
+	}
+	return nil
+}
+
+// unittestMethods is TestLoader.getTestCaseNames: methods whose name
+// starts with "test", sorted, or runTest when there are none.
+func unittestMethods(cl *classes, ci *classInfo) []fnFact {
+	fns := cl.methods(ci, func(n string) bool { return strings.HasPrefix(n, "test") })
+	sort.SliceStable(fns, func(i, j int) bool { return fns[i].Name < fns[j].Name })
+	if len(fns) == 0 {
+		fns = cl.methods(ci, func(n string) bool { return n == "runTest" })
+	}
+	return fns
+}
+
+// unittestRecords builds a unittest file's records: each module-level
+// TestCase subclass and its test methods.
+func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
+	var out []lang.Test
+	for i, c := range m.facts.Classes {
+		if c.Outer != -1 {
+			continue
+		}
+		ci := cl.info(classRef{m, i}, 0)
+		if !ci.testCase {
+			continue
+		}
+		fns := unittestMethods(cl, ci)
+		if len(fns) == 0 {
+			continue
+		}
+		marks := cl.marks(ci)
+		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: c.Name, Line: c.Line, Skip: marks.Skip})
+		for _, fn := range fns {
+			line := fn.Line
+			if cl.ownerOf(ci, fn.Name) != m {
+				line = c.Line
+			}
+			out = append(out, lang.Test{Kind: testdex.KindTest, Name: c.Name + "::" + fn.Name, Parent: c.Name,
+				Line: line, Skip: marks.Skip || fn.Marks.Skip})
+		}
+	}
+	return out
+}
+
+// nameUnittest gives unittest records their dotted names, Local keeping
+// the Class::method key.
+func (l *linker) nameUnittest(rel string, tests []lang.Test) {
+	module := strings.ReplaceAll(strings.TrimSuffix(rel, ".py"), "/", ".")
+	for i := range tests {
+		t := &tests[i]
+		t.Local = t.Name
+		t.Name = module + "." + strings.ReplaceAll(t.Name, "::", ".")
+		t.Run = t.Name
+	}
+}
+
+// namePytest turns keys into node IDs: Local keeps the key, Name and Run
+// become nodeFile::key; a dynamic record runs its parent.
+func namePytest(nodeFile string, tests []lang.Test) {
+	for i := range tests {
+		t := &tests[i]
+		t.Local = t.Name
+		t.Name = nodeFile + "::" + t.Local
+		t.Run = t.Name
+		if t.Dynamic {
+			t.Run = nodeFile + "::" + t.Parent
+		}
+	}
+}
+
+// applySelection applies addopts' -k, -m and --deselect to the items
+// pytest would report (tests without rows, and rows), then drops
+// parametrized tests and classes left with nothing. Dynamic rows are kept:
+// their names are unknown.
+func (l *linker) applySelection(nodeFile string, tests []lang.Test) []lang.Test {
+	s := l.sel
+	if s.keywords == nil && s.marks == nil && len(s.deselect) == 0 {
+		return tests
+	}
+	parent := map[string]string{}
+	hasChild := map[string]bool{}
+	for _, t := range tests {
+		parent[t.Name] = t.Parent
+		hasChild[t.Parent] = true
+	}
+	dirs := strings.Split(path.Dir(nodeFile), "/")
+	if dirs[0] == "." {
+		dirs = nil
+	}
+	keep := map[string]bool{}
+	for _, t := range tests {
+		if t.Kind == testdex.KindSuite || hasChild[t.Name] {
+			continue
+		}
+		if !t.Dynamic && !l.selected(nodeFile, dirs, t) {
+			continue
+		}
+		for k := t.Name; k != "" && !keep[k]; k = parent[k] {
+			keep[k] = true
+		}
+	}
+	var out []lang.Test
+	for _, t := range tests {
+		if keep[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// selected evaluates the selection on one item.
+func (l *linker) selected(nodeFile string, dirs []string, t lang.Test) bool {
+	names := append(slices.Clone(dirs), path.Base(nodeFile))
+	names = append(names, strings.Split(t.Name, "::")...)
+	names = append(names, t.Tags...)
+	marks := t.Tags
+	if t.Kind == testdex.KindSubtest {
+		marks = append(slices.Clone(marks), "parametrize")
+	}
+	if !l.sel.keywords.eval(keywordMatch(names)) || !l.sel.marks.eval(markMatch(marks)) {
+		return false
+	}
+	for _, d := range l.sel.deselect {
+		if strings.HasPrefix(nodeFile+"::"+t.Name, d) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,442 @@
+package python
+
+import (
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// builtinNames are objects whose __name__ pytest uses as the ID.
+var builtinNames = map[string]bool{"int": true, "str": true, "float": true, "bytes": true, "bool": true,
+	"list": true, "dict": true, "set": true, "tuple": true, "frozenset": true, "object": true, "type": true,
+	"complex": true, "bytearray": true, "len": true, "repr": true, "print": true, "sorted": true,
+	"Exception": true, "ValueError": true, "TypeError": true, "KeyError": true, "IndexError": true,
+	"RuntimeError": true, "AttributeError": true, "OSError": true, "ZeroDivisionError": true,
+	"NotImplementedError": true, "StopIteration": true, "AssertionError": true, "ImportError": true}
+
+// parametrize reads @pytest.mark.parametrize(argnames, argvalues, ids=...)
+// into a table of rows with pytest's IDs (idmaker), or a dynamic table
+// when the values or IDs are not literal.
+func (w *walker) parametrize(args *sitter.Node) table {
+	var pos []*sitter.Node
+	var ids *sitter.Node
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		a := args.NamedChild(i)
+		if a.Type() != "keyword_argument" {
+			pos = append(pos, a)
+			continue
+		}
+		switch w.text(a.ChildByFieldName("name")) {
+		case "argnames":
+			pos = append([]*sitter.Node{a.ChildByFieldName("value")}, pos...)
+		case "argvalues":
+			pos = append(pos, a.ChildByFieldName("value"))
+		case "ids":
+			ids = a.ChildByFieldName("value")
+		}
+	}
+	if len(pos) < 2 {
+		return w.dynamic(args)
+	}
+	names, ok := w.argnames(pos[0])
+	if !ok {
+		return w.dynamic(pos[0])
+	}
+	elems, ok := w.argvalues(pos[1], 0)
+	if !ok {
+		return w.dynamic(pos[1])
+	}
+	var idList []*sitter.Node
+	if ids != nil && ids.Type() != "none" {
+		if ids.Type() != "list" && ids.Type() != "tuple" {
+			return w.dynamic(ids)
+		}
+		idList = children(ids)
+	}
+	if len(elems) == 0 {
+		// An empty table: one test, skipped, whose ID is the argnames
+		// with NOTSET values (pytest's empty_parameter_set_mark).
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = n + "0"
+		}
+		return table{Rows: []row{{ID: strings.Join(parts, "-"), Skip: true, Tags: []string{"skip"}}}}
+	}
+	t := table{}
+	for idx, e := range elems {
+		r, ok := w.paramRow(e, names, idx, idList)
+		if !ok {
+			return w.dynamic(pos[1])
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	uniqueIDs(t.Rows)
+	return t
+}
+
+func children(n *sitter.Node) []*sitter.Node {
+	out := make([]*sitter.Node, 0, n.NamedChildCount())
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if c := n.NamedChild(i); c.Type() != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dynamic is the table of values that cannot be known: one record named
+// after the source expression.
+func (w *walker) dynamic(n *sitter.Node) table {
+	src := strings.Join(strings.Fields(w.text(n)), " ")
+	if len(src) > 60 {
+		src = src[:57] + "..."
+	}
+	return table{Dynamic: "{" + src + "}"}
+}
+
+// argnames reads "a,b", ("a", "b") or ["a", "b"].
+func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
+	if n.Type() == "string" {
+		s, isBytes, ok := decodeString(w.text(n))
+		if !ok || isBytes {
+			return nil, false
+		}
+		var out []string
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out, len(out) > 0
+	}
+	if n.Type() != "list" && n.Type() != "tuple" {
+		return nil, false
+	}
+	var out []string
+	for _, c := range children(n) {
+		s, isBytes, ok := decodeString(w.text(c))
+		if c.Type() != "string" || !ok || isBytes {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, len(out) > 0
+}
+
+// elem is one element of argvalues: a node, or an integer from range().
+type elem struct {
+	n   *sitter.Node
+	num string
+}
+
+// argvalues reads a list or tuple literal, range(...) with literal
+// integers, or a module-level name bound to one of those.
+func (w *walker) argvalues(n *sitter.Node, depth int) ([]elem, bool) {
+	switch n.Type() {
+	case "list", "tuple":
+		var out []elem
+		for _, c := range children(n) {
+			out = append(out, elem{n: c})
+		}
+		return out, true
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 && depth < 10 {
+			return w.argvalues(n.NamedChild(0), depth+1)
+		}
+	case "identifier":
+		if v, ok := w.literals[w.text(n)]; ok && depth < 3 {
+			return w.argvalues(v, depth+1)
+		}
+	case "call":
+		if w.text(n.ChildByFieldName("function")) == "range" {
+			return w.rangeValues(n.ChildByFieldName("arguments"))
+		}
+	}
+	return nil, false
+}
+
+// rangeValues expands range(stop) and range(start, stop[, step]) with
+// literal integers.
+func (w *walker) rangeValues(args *sitter.Node) ([]elem, bool) {
+	if args == nil {
+		return nil, false
+	}
+	var nums []int
+	for _, a := range children(args) {
+		v, err := strconv.Atoi(strings.ReplaceAll(w.text(a), "_", ""))
+		if err != nil {
+			return nil, false
+		}
+		nums = append(nums, v)
+	}
+	start, stop, step := 0, 0, 1
+	switch len(nums) {
+	case 1:
+		stop = nums[0]
+	case 2, 3:
+		start, stop = nums[0], nums[1]
+		if len(nums) == 3 {
+			step = nums[2]
+		}
+	default:
+		return nil, false
+	}
+	if step == 0 {
+		return nil, false
+	}
+	var out []elem
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		if len(out) >= 10000 {
+			return nil, false
+		}
+		out = append(out, elem{num: strconv.Itoa(i)})
+	}
+	return out, true
+}
+
+// paramRow makes one row: pytest.param(values..., id=, marks=), a tuple
+// or list of values for several argnames, or one value. ok is false when
+// its ID cannot be known.
+func (w *walker) paramRow(e elem, names []string, idx int, ids []*sitter.Node) (row, bool) {
+	if e.n == nil {
+		return row{ID: e.num}, true
+	}
+	n := unparen(e.n)
+	var r row
+	var vals []*sitter.Node
+	explicit := false
+	if n.Type() == "call" && w.isParam(n.ChildByFieldName("function")) {
+		for _, a := range children(n.ChildByFieldName("arguments")) {
+			if a.Type() != "keyword_argument" {
+				vals = append(vals, a)
+				continue
+			}
+			v := a.ChildByFieldName("value")
+			switch w.text(a.ChildByFieldName("name")) {
+			case "id":
+				if v.Type() == "none" {
+					continue
+				}
+				s, isBytes, ok := decodeString(w.text(v))
+				if v.Type() != "string" || !ok || isBytes {
+					return r, false
+				}
+				r.ID, explicit = asciiEscaped(s), true
+			case "marks":
+				m := w.markList(v)
+				r.Tags, r.Skip = m.Tags, m.Skip
+			}
+		}
+	} else if len(names) == 1 {
+		vals = []*sitter.Node{n}
+	} else if n.Type() == "tuple" || n.Type() == "list" {
+		vals = children(n)
+	} else {
+		return r, false
+	}
+	if explicit {
+		return r, true
+	}
+	if idx < len(ids) && ids[idx].Type() != "none" {
+		v := w.value(ids[idx], 0)
+		if v.kind != vText {
+			return r, false
+		}
+		r.ID = v.id
+		return r, true
+	}
+	if len(vals) != len(names) {
+		return r, false
+	}
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		pv := w.value(v, 0)
+		switch pv.kind {
+		case vUnknown:
+			return r, false
+		case vObject:
+			parts[i] = names[i] + strconv.Itoa(idx)
+		default:
+			parts[i] = pv.id
+		}
+	}
+	r.ID = strings.Join(parts, "-")
+	return r, true
+}
+
+func unparen(n *sitter.Node) *sitter.Node {
+	for i := 0; n.Type() == "parenthesized_expression" && n.NamedChildCount() == 1 && i < 50; i++ {
+		n = n.NamedChild(0)
+	}
+	return n
+}
+
+// isParam reports whether a callee is pytest.param.
+func (w *walker) isParam(fn *sitter.Node) bool {
+	return fn != nil && w.resolve(w.text(fn)) == "pytest.param"
+}
+
+// value evaluates a parameter value as pytest's _idval_from_value sees it.
+func (w *walker) value(n *sitter.Node, depth int) pyVal {
+	n = unparen(n)
+	switch n.Type() {
+	case "integer":
+		if s, ok := pyInt(w.text(n)); ok {
+			return pyVal{kind: vText, id: s}
+		}
+	case "float":
+		if s, ok := pyFloat(w.text(n)); ok {
+			return pyVal{kind: vText, id: s}
+		}
+	case "true":
+		return pyVal{kind: vText, id: "True"}
+	case "false":
+		return pyVal{kind: vText, id: "False"}
+	case "none":
+		return pyVal{kind: vText, id: "None"}
+	case "string", "concatenated_string":
+		return w.stringValue(n)
+	case "unary_operator":
+		arg := w.value(n.ChildByFieldName("argument"), depth+1)
+		op := w.text(n.ChildByFieldName("operator"))
+		if arg.kind == vText && (op == "-" || op == "+") && isNumber(arg.id) {
+			if op == "-" {
+				arg.id = negate(arg.id)
+			}
+			return arg
+		}
+	case "identifier":
+		name := w.text(n)
+		if v, ok := w.literals[name]; ok && depth < 3 {
+			return w.value(v, depth+1)
+		}
+		if builtinNames[name] || (w.defined[name] && w.literals[name] == nil) {
+			return pyVal{kind: vText, id: name}
+		}
+	case "lambda":
+		return pyVal{kind: vText, id: "<lambda>"}
+	case "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension",
+		"set_comprehension", "generator_expression", "ellipsis":
+		return pyVal{kind: vObject}
+	case "call":
+		fn := w.text(n.ChildByFieldName("function"))
+		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" {
+			return pyVal{kind: vObject}
+		}
+	}
+	return pyVal{kind: vUnknown}
+}
+
+// stringValue evaluates a (concatenated) str or bytes literal into its
+// escaped ID.
+func (w *walker) stringValue(n *sitter.Node) pyVal {
+	parts := []*sitter.Node{n}
+	if n.Type() == "concatenated_string" {
+		parts = children(n)
+	}
+	var b strings.Builder
+	allBytes := false
+	for i, p := range parts {
+		s, isBytes, ok := decodeString(w.text(p))
+		if !ok || (i > 0 && isBytes != allBytes) {
+			return pyVal{kind: vUnknown}
+		}
+		allBytes = isBytes
+		b.WriteString(s)
+	}
+	if allBytes {
+		return pyVal{kind: vText, id: asciiEscapedBytes(b.String())}
+	}
+	return pyVal{kind: vText, id: asciiEscaped(b.String())}
+}
+
+func isNumber(s string) bool {
+	return s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s == "inf" || s == "nan")
+}
+
+func negate(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return s[1:]
+	}
+	if s == "0" {
+		return s
+	}
+	return "-" + s
+}
+
+// uniqueIDs is pytest's make_unique_parameterset_ids: duplicated IDs get
+// a counter suffix (after "_" when the ID ends in a digit).
+func uniqueIDs(rows []row) {
+	counts := map[string]int{}
+	all := map[string]bool{}
+	for _, r := range rows {
+		counts[r.ID]++
+		all[r.ID] = true
+	}
+	if len(all) == len(rows) {
+		return
+	}
+	suffixes := map[string]int{}
+	for i := range rows {
+		id := rows[i].ID
+		if counts[id] <= 1 {
+			continue
+		}
+		sep := ""
+		if id != "" && id[len(id)-1] >= '0' && id[len(id)-1] <= '9' {
+			sep = "_"
+		}
+		newID := id + sep + strconv.Itoa(suffixes[id])
+		for all[newID] {
+			suffixes[id]++
+			newID = id + sep + strconv.Itoa(suffixes[id])
+		}
+		rows[i].ID = newID
+		suffixes[id]++
+	}
+}
+
+// expand turns a function into records keyed prefix+name: one test, and
+// when parametrized (by its own, its class's or its module's tables, in
+// that order) one subtest per row of their product, or one dynamic
+// subtest when some table is unknowable.
+func expand(prefix string, fn fnFact, outer markSet) []lang.Test {
+	m := fn.Marks.merge(outer)
+	key := prefix + fn.Name
+	parent := lang.Test{Kind: testdex.KindTest, Name: key, Line: fn.Line, Tags: m.Tags, Skip: m.Skip}
+	if len(m.Tables) == 0 {
+		return []lang.Test{parent}
+	}
+	out := []lang.Test{parent}
+	combos := []row{{}}
+	for ti, t := range m.Tables {
+		if t.Dynamic != "" {
+			return append(out, lang.Test{Kind: testdex.KindSubtest, Name: key + "[" + t.Dynamic + "]", Parent: key,
+				Line: fn.Line, Dynamic: true, Tags: m.Tags, Skip: m.Skip})
+		}
+		next := make([]row, 0, len(combos)*len(t.Rows))
+		for _, c := range combos {
+			for _, r := range t.Rows {
+				id := r.ID
+				if ti > 0 {
+					id = c.ID + "-" + r.ID
+				}
+				next = append(next, row{ID: id, Tags: appendUnique(append([]string(nil), c.Tags...), r.Tags...), Skip: c.Skip || r.Skip})
+			}
+		}
+		combos = next
+		if len(combos) > 100000 {
+			return append(out, lang.Test{Kind: testdex.KindSubtest, Name: key + "[{too many rows}]", Parent: key,
+				Line: fn.Line, Dynamic: true, Tags: m.Tags, Skip: m.Skip})
+		}
+	}
+	for _, c := range combos {
+		out = append(out, lang.Test{Kind: testdex.KindSubtest, Name: key + "[" + c.ID + "]", Parent: key, Line: fn.Line,
+			Tags: appendUnique(append([]string(nil), m.Tags...), c.Tags...), Skip: m.Skip || c.Skip})
+	}
+	return out
+}
