@@ -59,7 +59,7 @@ func scopeSuffix(t testdex.Test) string {
 func marks(t testdex.Test) string {
 	var m []string
 	switch t.Kind {
-	case testdex.KindBenchmark, testdex.KindFuzz, testdex.KindExample:
+	case testdex.KindBenchmark, testdex.KindFuzz, testdex.KindExample, testdex.KindDoctest:
 		m = append(m, string(t.Kind))
 	}
 	if t.Dynamic {
@@ -82,12 +82,22 @@ func marks(t testdex.Test) string {
 	return "  " + strings.Join(m, " ")
 }
 
-type counts struct{ top, sub, dynamic, skipped, files int }
+type counts struct {
+	top, sub, suites, dynamic, skipped, files int
+	suiteIDs                                  map[string]bool
+}
 
 func (c *counts) count(t testdex.Test) {
-	if t.Parent == "" {
+	switch {
+	case t.Kind == testdex.KindSuite:
+		c.suites++
+		if c.suiteIDs == nil {
+			c.suiteIDs = map[string]bool{}
+		}
+		c.suiteIDs[t.ID] = true
+	case t.Parent == "" || c.parentIsSuite(t):
 		c.top++
-	} else {
+	default:
 		c.sub++
 	}
 	if t.Dynamic {
@@ -97,6 +107,10 @@ func (c *counts) count(t testdex.Test) {
 		c.skipped++
 	}
 }
+
+// parentIsSuite reports whether t's parent is a suite, which makes t a
+// test in its own right rather than a subtest.
+func (c *counts) parentIsSuite(t testdex.Test) bool { return c.suiteIDs[t.Parent] }
 
 func (c counts) String() string {
 	s := plural(c.top, "test")
@@ -108,6 +122,9 @@ func (c counts) String() string {
 	}
 	if c.skipped > 0 {
 		s += ", " + strconv.Itoa(c.skipped) + " skipped"
+	}
+	if c.suites > 0 {
+		s += ", " + plural(c.suites, "suite")
 	}
 	return s + " in " + plural(c.files, "file")
 }
