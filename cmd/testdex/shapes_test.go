@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/shapes"
 )
 
 // TestShapes lists every all-shapes fixture (testdata/shapes/ECO) through
@@ -43,7 +44,7 @@ func TestShapes(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := expectLines(t, stdout.Bytes()); got != string(expected) {
-				t.Errorf("testdex list --json %s differs from %s:\n%s", dir, want, diffLines(string(expected), got))
+				t.Errorf("testdex list --json %s differs from %s:\n%s", dir, want, shapes.Diff(string(expected), got))
 			}
 		})
 	}
@@ -51,7 +52,7 @@ func TestShapes(t *testing.T) {
 
 // expectLines renders JSON Lines records in the .expected.txt format.
 func expectLines(t *testing.T, jsonl []byte) string {
-	var b strings.Builder
+	var rs []testdex.Test
 	sc := bufio.NewScanner(bytes.NewReader(jsonl))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -59,45 +60,7 @@ func expectLines(t *testing.T, jsonl []byte) string {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}
-		var flags []string
-		if r.Dynamic {
-			flags = append(flags, "dynamic")
-		}
-		if r.Skip {
-			flags = append(flags, "skip")
-		}
-		f := strings.Join(flags, ",")
-		if f == "" {
-			f = "-"
-		}
-		b.WriteString(strings.Join([]string{r.ID, string(r.Kind), r.Name, r.Scope, f}, "\t") + "\n")
+		rs = append(rs, r)
 	}
-	return b.String()
-}
-
-// diffLines lists the lines only one side has.
-func diffLines(want, got string) string {
-	in := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(s, "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	w, g := in(want), in(got)
-	var out []string
-	for _, l := range strings.Split(want, "\n") {
-		if !g[l] {
-			out = append(out, "- "+l)
-		}
-	}
-	for _, l := range strings.Split(got, "\n") {
-		if !w[l] {
-			out = append(out, "+ "+l)
-		}
-	}
-	if len(out) == 0 {
-		return "(same lines, different order)"
-	}
-	return strings.Join(out, "\n")
+	return shapes.Lines(rs)
 }
