@@ -291,12 +291,22 @@ func indexTop(s, sep string) int {
 }
 
 // proptestFn finds the #[test] functions a proptest! block declares.
+var testAttrRE = regexp.MustCompile(`#\s*\[\s*test\s*\]`)
+
 var proptestFn = regexp.MustCompile(`#\s*\[\s*test\s*\][^{;]*?\bfn\s+([A-Za-z_][A-Za-z0-9_]*)`)
 
-// macroTests reads the tests a proptest! invocation declares: each
-// `#[test] fn name` in its body becomes a test of that name in place.
+// macroTests reads the tests a macro invocation declares: each `#[test]
+// fn name` in a proptest! body becomes a test of that name in place; an
+// invocation of a macro_rules! defined earlier in the file whose body holds
+// #[test] gives one dynamic record, {name!} (its tests' names come from
+// the expansion).
 func (w *walker) macroTests(n *sitter.Node, sc scope) {
 	m := fieldText(n, "macro", w.src)
+	if w.testMacros[m] {
+		w.add(lang.Test{Kind: kindTest, Name: sc.join("{" + m + "!}"), Line: line(n), Dynamic: true,
+			Tags: append([]string{}, sc.tags...)})
+		return
+	}
 	if m != "proptest" && m != "proptest::proptest" {
 		return
 	}

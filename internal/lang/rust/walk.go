@@ -18,6 +18,9 @@ type walker struct {
 	tests []lang.Test
 	facts facts
 	names map[string]bool // keys used so far, to keep them unique
+	// testMacros are the macro_rules! seen so far whose body declares
+	// #[test] functions.
+	testMacros map[string]bool
 }
 
 // scope is where an item sits: its inline module path within the file,
@@ -115,12 +118,23 @@ func (w *walker) item(n *sitter.Node, sc scope, pend pending) {
 	case "struct_item", "union_item", "enum_item":
 		w.members(n, isc, name)
 	case "macro_definition":
+		if testAttrRE.MatchString(n.Content(w.src)) && name != "" {
+			if w.testMacros == nil {
+				w.testMacros = map[string]bool{}
+			}
+			w.testMacros[name] = true
+		}
 		if hasAttr(pend.attrs, "macro_export") {
 			isc.path = nil // exported macros live at the crate root
 		}
 	case "const_item", "static_item", "type_item", "function_signature_item", "associated_type":
 	case "macro_invocation":
 		w.macroTests(n, sc)
+		return
+	case "expression_statement": // `m!(...);` at item level
+		if c := n.NamedChild(0); c != nil && c.Type() == "macro_invocation" {
+			w.macroTests(c, sc)
+		}
 		return
 	default:
 		return
