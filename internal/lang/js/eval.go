@@ -1,0 +1,271 @@
+package js
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// maxEvalDepth bounds the nesting of literals evaluated, so a hostile file
+// cannot exhaust the stack.
+const maxEvalDepth = 64
+
+// eval returns the literal value of an expression node: strings, template
+// literals without substitutions, numbers, booleans, null, undefined,
+// arrays, objects, string concatenation with +, and module-level const
+// bindings of those. Anything else is unknown, with its source kept.
+func (w *walker) eval(n *sitter.Node, depth int) value {
+	if n == nil {
+		return value{kind: kUndefined}
+	}
+	unknown := value{str: w.text(n)}
+	if depth > maxEvalDepth {
+		return unknown
+	}
+	switch n.Type() {
+	case "string":
+		return value{kind: kString, str: unescape(w.text(n), 1)}
+	case "template_string":
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			if n.NamedChild(i).Type() == "template_substitution" {
+				return unknown
+			}
+		}
+		return value{kind: kString, str: unescape(w.text(n), 1)}
+	case "number":
+		t := w.text(n)
+		if strings.HasSuffix(t, "n") {
+			return value{kind: kBigInt, str: strings.ReplaceAll(t[:len(t)-1], "_", "")}
+		}
+		if f, ok := parseNumber(t); ok {
+			return value{kind: kNumber, num: f}
+		}
+		return unknown
+	case "true", "false":
+		return value{kind: kBool, b: n.Type() == "true"}
+	case "null":
+		return value{kind: kNull}
+	case "undefined":
+		return value{kind: kUndefined}
+	case "identifier":
+		return w.ident(n, depth)
+	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
+		if n.NamedChildCount() > 0 {
+			return w.eval(n.NamedChild(0), depth+1)
+		}
+	case "unary_expression":
+		return w.unary(n, depth)
+	case "binary_expression":
+		return w.binary(n, depth)
+	case "array":
+		return w.array(n, depth)
+	case "object":
+		return w.object(n, depth)
+	}
+	return unknown
+}
+
+func (w *walker) ident(n *sitter.Node, depth int) value {
+	name := w.text(n)
+	switch name {
+	case "undefined":
+		return value{kind: kUndefined}
+	case "NaN":
+		return value{kind: kNumber, num: math.NaN()}
+	case "Infinity":
+		return value{kind: kNumber, num: math.Inf(1)}
+	}
+	if def, ok := w.consts[name]; ok && !w.evaluating[name] {
+		w.evaluating[name] = true
+		defer delete(w.evaluating, name)
+		return w.eval(def, depth+1)
+	}
+	return value{str: name}
+}
+
+func (w *walker) unary(n *sitter.Node, depth int) value {
+	arg := w.eval(n.ChildByFieldName("argument"), depth+1)
+	op := n.ChildByFieldName("operator")
+	if op == nil || arg.kind == kUnknown {
+		return value{str: w.text(n)}
+	}
+	switch w.text(op) {
+	case "-":
+		if arg.kind == kBigInt {
+			return value{kind: kBigInt, str: "-" + arg.str}
+		}
+		if f, ok := arg.toNumber(); ok && arg.kind != kArray && arg.kind != kObject {
+			return value{kind: kNumber, num: -f}
+		}
+	case "+":
+		if f, ok := arg.toNumber(); ok && arg.kind != kArray && arg.kind != kObject {
+			return value{kind: kNumber, num: f}
+		}
+	}
+	return value{str: w.text(n)}
+}
+
+// binary folds + over strings and numbers; nothing else.
+func (w *walker) binary(n *sitter.Node, depth int) value {
+	op := n.ChildByFieldName("operator")
+	if op == nil || w.text(op) != "+" {
+		return value{str: w.text(n)}
+	}
+	l := w.eval(n.ChildByFieldName("left"), depth+1)
+	r := w.eval(n.ChildByFieldName("right"), depth+1)
+	prim := func(v value) bool { return v.kind != kUnknown && v.kind != kArray && v.kind != kObject }
+	switch {
+	case !prim(l) || !prim(r):
+	case l.kind == kString || r.kind == kString:
+		return value{kind: kString, str: l.jsString() + r.jsString()}
+	case l.kind != kBigInt && r.kind != kBigInt:
+		a, _ := l.toNumber()
+		b, _ := r.toNumber()
+		return value{kind: kNumber, num: a + b}
+	}
+	return value{str: w.text(n)}
+}
+
+func (w *walker) array(n *sitter.Node, depth int) value {
+	v := value{kind: kArray}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if c.Type() == "comment" {
+			continue
+		}
+		if c.Type() == "spread_element" {
+			return value{str: w.text(n)}
+		}
+		v.arr = append(v.arr, w.eval(c, depth+1))
+	}
+	return v
+}
+
+func (w *walker) object(n *sitter.Node, depth int) value {
+	v := value{kind: kObject}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch c.Type() {
+		case "comment":
+			continue
+		case "pair":
+			key, ok := w.propertyKey(c.ChildByFieldName("key"))
+			if !ok {
+				return value{str: w.text(n)}
+			}
+			v.keys = append(v.keys, key)
+			v.vals = append(v.vals, w.eval(c.ChildByFieldName("value"), depth+1))
+		case "shorthand_property_identifier":
+			v.keys = append(v.keys, w.text(c))
+			v.vals = append(v.vals, w.ident(c, depth+1))
+		default: // spread, methods, getters
+			return value{str: w.text(n)}
+		}
+	}
+	return v
+}
+
+// propertyKey reads an object literal key that is not computed.
+func (w *walker) propertyKey(k *sitter.Node) (string, bool) {
+	if k == nil {
+		return "", false
+	}
+	switch k.Type() {
+	case "property_identifier":
+		return w.text(k), true
+	case "string":
+		return unescape(w.text(k), 1), true
+	case "number":
+		if f, ok := parseNumber(w.text(k)); ok {
+			return numString(f), true
+		}
+	}
+	return "", false
+}
+
+// unescape decodes a JavaScript string or template literal's source,
+// dropping trim quote characters at each end.
+func unescape(src string, trim int) string {
+	if len(src) < 2*trim {
+		return ""
+	}
+	s := src[trim : len(src)-trim]
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '0':
+			b.WriteByte(0)
+		case '\n':
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		case 'x':
+			if i+2 < len(s) {
+				if r, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+					b.WriteRune(rune(r))
+					i += 2
+					continue
+				}
+			}
+			b.WriteByte(c)
+		case 'u':
+			r, skip := unicodeEscape(s[i+1:])
+			if skip == 0 {
+				b.WriteByte(c)
+				continue
+			}
+			b.WriteRune(r)
+			i += skip
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// unicodeEscape reads the XXXX or {X...} after \u; skip is 0 when malformed.
+func unicodeEscape(s string) (rune, int) {
+	if strings.HasPrefix(s, "{") {
+		end := strings.IndexByte(s, '}')
+		if end < 2 {
+			return 0, 0
+		}
+		r, err := strconv.ParseUint(s[1:end], 16, 32)
+		if err != nil || !utf8.ValidRune(rune(r)) {
+			return 0, 0
+		}
+		return rune(r), end + 1
+	}
+	if len(s) < 4 {
+		return 0, 0
+	}
+	r, err := strconv.ParseUint(s[:4], 16, 16)
+	if err != nil {
+		return 0, 0
+	}
+	return rune(r), 4
+}

@@ -1,0 +1,168 @@
+package js
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"sync"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
+)
+
+// version changes whenever the extractor's output for the same input does.
+const version = "js-1"
+
+// Extractor reads the tests of one JavaScript or TypeScript file for one
+// framework: describe/it/test trees and their aliases, modifiers
+// (.only, .skip, .todo, ...), .each and .for tables expanded with the
+// framework's own title formatting, and node:test subtests (t.test). It is
+// safe for concurrent use; the zero value is not usable, see [ExtractorFor].
+type Extractor struct {
+	fw testdex.Framework
+}
+
+// ExtractorFor returns the extractor producing records of framework fw
+// (testdex.Jest, Vitest, Mocha or NodeTest).
+func ExtractorFor(fw testdex.Framework) *Extractor { return &Extractor{fw: fw} }
+
+// Framework is the framework of the records.
+func (x *Extractor) Framework() testdex.Framework { return x.fw }
+
+// CacheKey names the extractor version and framework.
+func (x *Extractor) CacheKey() string { return version + "/" + string(x.fw) }
+
+// grammar picks the tree-sitter grammar by file extension: typescript for
+// .ts/.mts/.cts, tsx for .tsx, javascript (which reads JSX) otherwise.
+func grammar(name string) *sitter.Language {
+	switch path.Ext(name) {
+	case ".ts", ".mts", ".cts":
+		return tsgrammars.TypeScript
+	case ".tsx":
+		return tsgrammars.TSX
+	}
+	return tsgrammars.JavaScript
+}
+
+// parsers holds one pool of parsers per grammar: a parser is used by one
+// goroutine at a time.
+var parsers sync.Map // *sitter.Language -> *sync.Pool
+
+// queries holds the compiled call query per grammar, compiled once.
+var queries sync.Map // *sitter.Language -> *sitter.Query
+
+func parse(lang *sitter.Language, data []byte) (*sitter.Tree, error) {
+	pool, _ := parsers.LoadOrStore(lang, &sync.Pool{New: func() any {
+		p := sitter.NewParser()
+		p.SetLanguage(lang)
+		return p
+	}})
+	p := pool.(*sync.Pool).Get().(*sitter.Parser)
+	defer pool.(*sync.Pool).Put(p)
+	return p.ParseCtx(context.Background(), nil, data)
+}
+
+func callQuery(lang *sitter.Language) (*sitter.Query, error) {
+	if q, ok := queries.Load(lang); ok {
+		return q.(*sitter.Query), nil
+	}
+	q, err := sitter.NewQuery([]byte("(call_expression) @c"), lang)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := queries.LoadOrStore(lang, q); loaded {
+		q.Close()
+		return prev.(*sitter.Query), nil
+	}
+	return q, nil
+}
+
+// Extract reads f's tests. A file that does not parse gives an error
+// Problem at the first bad line and the tests that could be read; a binary
+// file gives an error Problem and no tests. It never panics.
+func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = lang.Result{Problems: []testdex.Problem{{Severity: testdex.SevError,
+				Message: fmt.Sprintf("internal error reading tests (please report it): %v", r)}}}
+		}
+	}()
+	head := f.Data[:min(len(f.Data), 8000)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return lang.Result{Problems: []testdex.Problem{{Severity: testdex.SevError, Message: "binary file, not JavaScript or TypeScript source (exclude it from the test patterns)"}}}
+	}
+	if !utf8.Valid(f.Data) {
+		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Line: badUTF8Line(f.Data),
+			Message: "invalid UTF-8; names read from this file may be wrong (save it as UTF-8)"})
+	}
+	g := grammar(f.Rel)
+	tree, err := parse(g, f.Data)
+	if err != nil {
+		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "cannot parse: " + err.Error()})
+		return res
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		res.Problems = append(res.Problems, syntaxProblem(root))
+	}
+	q, err := callQuery(g)
+	if err != nil {
+		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "internal error compiling query: " + err.Error()})
+		return res
+	}
+	w := newWalker(x.fw, f.Data, root)
+	w.run(q)
+	res.Tests = w.tests
+	return res
+}
+
+// syntaxProblem locates the first ERROR or MISSING node.
+func syntaxProblem(n *sitter.Node) testdex.Problem {
+	for depth := 0; depth < 10000; depth++ {
+		next := (*sitter.Node)(nil)
+		for i := 0; i < int(n.ChildCount()); i++ {
+			c := n.Child(i)
+			if c.IsError() || c.IsMissing() {
+				return syntaxAt(c)
+			}
+			if c.HasError() {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return syntaxAt(n)
+}
+
+func syntaxAt(n *sitter.Node) testdex.Problem {
+	msg := "syntax error; tests after this point may be missing (fix the file, or check it with tsc or node --check)"
+	if n.IsMissing() {
+		msg = fmt.Sprintf("syntax error: missing %q; tests after this point may be missing (the file looks unfinished)", n.Type())
+	}
+	return testdex.Problem{Severity: testdex.SevError, Line: int(n.StartPoint().Row) + 1, Message: msg}
+}
+
+func badUTF8Line(data []byte) int {
+	line := 1
+	for len(data) > 0 {
+		r, size := utf8.DecodeRune(data)
+		if r == utf8.RuneError && size <= 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		data = data[size:]
+	}
+	return line
+}

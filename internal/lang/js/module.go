@@ -1,0 +1,120 @@
+package js
+
+import sitter "github.com/smacker/go-tree-sitter"
+
+// scanModule reads the top level of the file: imports and requires of the
+// test modules (aliases such as import { test as t } from 'node:test') and
+// const bindings that .each tables and titles may name.
+func (w *walker) scanModule() {
+	for i := 0; i < int(w.root.NamedChildCount()); i++ {
+		n := w.root.NamedChild(i)
+		if n.Type() == "export_statement" {
+			if d := n.ChildByFieldName("declaration"); d != nil {
+				n = d
+			}
+		}
+		switch n.Type() {
+		case "import_statement":
+			w.importAliases(n)
+		case "lexical_declaration", "variable_declaration":
+			isConst := n.ChildCount() > 0 && w.text(n.Child(0)) == "const"
+			for j := 0; j < int(n.NamedChildCount()); j++ {
+				if d := n.NamedChild(j); d.Type() == "variable_declarator" {
+					w.declarator(d, isConst)
+				}
+			}
+		}
+	}
+}
+
+func (w *walker) importAliases(n *sitter.Node) {
+	src := n.ChildByFieldName("source")
+	if src == nil || !testModules[unescape(w.text(src), 1)] {
+		return
+	}
+	isNode := unescape(w.text(src), 1) == "node:test" || unescape(w.text(src), 1) == "test"
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		cl := n.NamedChild(i)
+		if cl.Type() != "import_clause" {
+			continue
+		}
+		for j := 0; j < int(cl.NamedChildCount()); j++ {
+			c := cl.NamedChild(j)
+			switch c.Type() {
+			case "identifier":
+				if isNode {
+					w.aliases[w.text(c)] = "test"
+				}
+			case "named_imports":
+				for k := 0; k < int(c.NamedChildCount()); k++ {
+					s := c.NamedChild(k)
+					name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
+					if name == nil {
+						continue
+					}
+					local := name
+					if alias != nil {
+						local = alias
+					}
+					w.alias(w.text(local), w.text(name))
+				}
+			}
+		}
+	}
+}
+
+// alias records a local name for a test function when the imported name
+// is one.
+func (w *walker) alias(local, imported string) {
+	switch imported {
+	case "describe", "fdescribe", "xdescribe", "it", "fit", "xit", "test", "xtest", "suite", "context", "specify", "xcontext", "xspecify":
+		w.aliases[local] = imported
+	}
+}
+
+func (w *walker) declarator(d *sitter.Node, isConst bool) {
+	name, val := d.ChildByFieldName("name"), d.ChildByFieldName("value")
+	if name == nil || val == nil {
+		return
+	}
+	if mod := w.requiredTestModule(val); mod != "" {
+		switch name.Type() {
+		case "identifier":
+			if mod == "node:test" || mod == "test" {
+				w.aliases[w.text(name)] = "test"
+			}
+		case "object_pattern":
+			for k := 0; k < int(name.NamedChildCount()); k++ {
+				p := name.NamedChild(k)
+				switch p.Type() {
+				case "shorthand_property_identifier_pattern":
+					w.alias(w.text(p), w.text(p))
+				case "pair_pattern":
+					if key, v := p.ChildByFieldName("key"), p.ChildByFieldName("value"); key != nil && v != nil {
+						w.alias(w.text(v), w.text(key))
+					}
+				}
+			}
+		}
+		return
+	}
+	if isConst && name.Type() == "identifier" {
+		w.consts[w.text(name)] = val
+	}
+}
+
+// requiredTestModule returns the test module a require call loads, or "".
+func (w *walker) requiredTestModule(call *sitter.Node) string {
+	if call.Type() != "call_expression" {
+		return ""
+	}
+	fn, args := call.ChildByFieldName("function"), call.ChildByFieldName("arguments")
+	if fn == nil || args == nil || w.text(fn) != "require" || args.NamedChildCount() == 0 {
+		return ""
+	}
+	a := args.NamedChild(0)
+	if mod := unescape(w.text(a), 1); a.Type() == "string" && testModules[mod] {
+		return mod
+	}
+	return ""
+}

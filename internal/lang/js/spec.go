@@ -1,0 +1,279 @@
+package js
+
+import (
+	"regexp"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+)
+
+// spec is a call recognised as declaring a suite or a test.
+type spec struct {
+	base    string // canonical function: describe, it, test, ...
+	subtest bool   // node:test's t.test inside a test callback
+	suite   bool
+	skip    bool
+	name    *sitter.Node // the title argument
+	fn      *sitter.Node // the callback, nil when absent
+	table   *sitter.Node // .each/.for argument list or tagged template
+}
+
+// globals are the functions each framework provides without an import.
+var globals = map[testdex.Framework][]string{
+	testdex.Jest:     {"describe", "fdescribe", "xdescribe", "it", "fit", "xit", "test", "xtest"},
+	testdex.Vitest:   {"describe", "suite", "it", "test"},
+	testdex.Mocha:    {"describe", "context", "xdescribe", "xcontext", "it", "specify", "xit", "xspecify", "suite", "test"},
+	testdex.NodeTest: {"describe", "suite", "it", "test"},
+}
+
+// suites are the canonical functions that declare a suite.
+var suites = map[string]bool{"describe": true, "fdescribe": true, "xdescribe": true, "context": true, "xcontext": true, "suite": true}
+
+// modifiers are the chained properties that keep a call a test
+// declaration; skipping ones set Skip.
+var modifiers = map[string]bool{"only": true, "skip": true, "todo": true, "concurrent": true, "fails": true,
+	"sequential": true, "failing": true, "shuffle": true}
+
+// testModules are the imports that provide test functions.
+var testModules = map[string]bool{"node:test": true, "test": true, "vitest": true, "@jest/globals": true, "mocha": true}
+
+// classify recognises a test-declaring call.
+func (w *walker) classify(c *sitter.Node) (spec, bool) {
+	var sp spec
+	if p := c.Parent(); p != nil && p.Type() == "call_expression" {
+		if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
+			return sp, false // the inner half of describe.each(table)(...)
+		}
+	}
+	fn, args := c.ChildByFieldName("function"), c.ChildByFieldName("arguments")
+	if fn == nil || args == nil || args.Type() != "arguments" {
+		return sp, false
+	}
+	if fn.Type() == "call_expression" {
+		inner := fn.ChildByFieldName("function")
+		if inner == nil {
+			return sp, false
+		}
+		base, mods, ok := w.chain(inner)
+		if !ok || len(mods) == 0 {
+			return sp, false
+		}
+		switch mods[len(mods)-1] {
+		case "each", "for":
+			sp.table = fn.ChildByFieldName("arguments")
+		case "skipIf", "runIf":
+		default:
+			return sp, false
+		}
+		return w.finish(sp, base, mods[:len(mods)-1], args)
+	}
+	base, mods, ok := w.chain(fn)
+	if !ok {
+		return sp, false
+	}
+	return w.finish(sp, base, mods, args)
+}
+
+func (w *walker) finish(sp spec, base string, mods []string, args *sitter.Node) (spec, bool) {
+	canon, ok := w.aliases[base]
+	if !ok && contains(globals[w.fw], base) {
+		canon, ok = base, true
+	}
+	if !ok {
+		if w.fw != testdex.NodeTest || len(mods) == 0 || mods[0] != "test" {
+			return sp, false
+		}
+		sp.subtest, canon, mods = true, "test", mods[1:]
+	}
+	sp.base = base
+	if sp.subtest {
+		sp.base = base
+	}
+	for _, m := range mods {
+		if !modifiers[m] {
+			return sp, false
+		}
+		sp.skip = sp.skip || m == "skip" || m == "todo"
+	}
+	sp.suite = suites[canon]
+	sp.skip = sp.skip || strings.HasPrefix(canon, "x")
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		a := args.NamedChild(i)
+		switch {
+		case a.Type() == "comment":
+		case sp.name == nil:
+			sp.name = a
+		case sp.fn == nil && isFunction(a.Type()):
+			sp.fn = a
+		case a.Type() == "object":
+			sp.skip = sp.skip || w.skipOption(a)
+		}
+	}
+	if sp.name == nil {
+		return sp, false
+	}
+	if sp.fn == nil && w.fw == testdex.Mocha && !sp.suite {
+		sp.skip = true // a pending test
+	}
+	return sp, true
+}
+
+func isFunction(t string) bool {
+	switch t {
+	case "arrow_function", "function_expression", "function", "generator_function":
+		return true
+	}
+	return false
+}
+
+// chain splits a callee like test.concurrent.only into its base
+// identifier and property names.
+func (w *walker) chain(n *sitter.Node) (string, []string, bool) {
+	var mods []string
+	for n.Type() == "member_expression" {
+		p := n.ChildByFieldName("property")
+		if p == nil || p.Type() != "property_identifier" {
+			return "", nil, false
+		}
+		mods = append(mods, w.text(p))
+		n = n.ChildByFieldName("object")
+		if n == nil || len(mods) > 4 {
+			return "", nil, false
+		}
+	}
+	if n.Type() != "identifier" {
+		return "", nil, false
+	}
+	for i, j := 0, len(mods)-1; i < j; i, j = i+1, j-1 {
+		mods[i], mods[j] = mods[j], mods[i]
+	}
+	return w.text(n), mods, true
+}
+
+// titles returns the call's titles: one, or one per .each row; dyn is
+// true when they could not be known without running the code.
+func (w *walker) titles(sp spec) ([]string, bool) {
+	title := w.eval(sp.name, 0)
+	if sp.table == nil {
+		if title.kind == kUnknown || title.isObject() {
+			return []string{w.dynamicTitle(sp)}, true
+		}
+		return []string{title.jsString()}, false
+	}
+	if title.kind != kString || (w.fw != testdex.Jest && w.fw != testdex.Vitest) {
+		return []string{w.dynamicTitle(sp)}, true
+	}
+	rows, template, ok := w.tableRows(sp.table)
+	if !ok {
+		return []string{title.str}, true
+	}
+	var out []string
+	switch {
+	case w.fw == testdex.Vitest:
+		out, ok = vitestTitles(title.str, rows)
+	case template:
+		out, ok = titles(len(rows), func(i int) string { return jestInterpolate(title.str, rows[i], i) })
+	default:
+		out, ok = jestArrayTitles(title.str, rows)
+	}
+	if !ok || len(out) == 0 {
+		return []string{title.str}, true
+	}
+	return out, false
+}
+
+// tableRows evaluates a .each argument: an array literal (or a const
+// bound to one) or a tagged template table.
+func (w *walker) tableRows(t *sitter.Node) (rows []value, template, ok bool) {
+	if t.Type() == "template_string" {
+		var header strings.Builder
+		var cells []value
+		for i := 0; i < int(t.NamedChildCount()); i++ {
+			c := t.NamedChild(i)
+			switch c.Type() {
+			case "template_substitution":
+				if c.NamedChildCount() == 0 {
+					return nil, true, false
+				}
+				cells = append(cells, w.eval(c.NamedChild(0), 0))
+			case "string_fragment":
+				if len(cells) == 0 {
+					header.WriteString(w.text(c))
+				}
+			}
+		}
+		rows = templateRows(header.String(), cells)
+		return rows, true, len(rows) > 0
+	}
+	var arg *sitter.Node
+	for i := 0; i < int(t.NamedChildCount()); i++ {
+		if c := t.NamedChild(i); c.Type() != "comment" {
+			arg = c
+			break
+		}
+	}
+	v := w.eval(arg, 0)
+	return v.arr, false, v.kind == kArray
+}
+
+var spaceRE = regexp.MustCompile(`\s+`)
+
+// dynamicTitle renders a title the source does not fix: a template
+// literal keeps its text with ${x} shown as {x}; anything else is {source}.
+func (w *walker) dynamicTitle(sp spec) string {
+	n := sp.name
+	if n.Type() == "template_string" {
+		var b strings.Builder
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			c := n.NamedChild(i)
+			switch c.Type() {
+			case "template_substitution":
+				b.WriteString("{" + compact(w.text(c)[2:len(w.text(c))-1]) + "}")
+			default:
+				b.WriteString(unescape(w.text(c), 0))
+			}
+		}
+		return b.String()
+	}
+	if v := w.eval(n, 0); v.kind == kString && sp.table != nil {
+		return v.str
+	}
+	return "{" + compact(w.text(n)) + "}"
+}
+
+func compact(s string) string {
+	s = spaceRE.ReplaceAllString(strings.TrimSpace(s), " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+// runPattern is the native selector of a record: an anchored, escaped
+// regular expression over the space-joined titles for Jest's and Vitest's
+// -t and Mocha's --grep (a suite's pattern selects its tests), and over
+// the test's own title for node --test-name-pattern.
+func runPattern(fw testdex.Framework, titles []string, suite bool) string {
+	full := strings.Join(titles, " ")
+	if fw == testdex.NodeTest {
+		full = titles[len(titles)-1]
+	}
+	if suite && fw != testdex.NodeTest {
+		return "^" + regexp.QuoteMeta(full) + "( |$)"
+	}
+	return "^" + regexp.QuoteMeta(full) + "$"
+}
+
+// skipOption reports whether a node:test or Vitest options object says
+// skip or todo with a literal true or string.
+func (w *walker) skipOption(obj *sitter.Node) bool {
+	v := w.eval(obj, 0)
+	for _, k := range []string{"skip", "todo"} {
+		if f, ok := v.field(k); ok && ((f.kind == kBool && f.b) || (f.kind == kString)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,1 @@
+exports.sum = (a, b) => a + b;
