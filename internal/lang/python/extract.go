@@ -143,7 +143,7 @@ func newWalker(f *lang.File, unittest bool) *walker {
 		fns = []string{"test"}
 	}
 	return &walker{src: f.Data, unittest: unittest, functions: fns,
-		facts:    fileFacts{Imports: map[string]string{}},
+		facts:    fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
 		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
 		defined: map[string]bool{}, seenFn: map[string]bool{}}
 }
@@ -265,6 +265,7 @@ func (w *walker) imports(n *sitter.Node) {
 			full = local
 		}
 		w.facts.Imports[local] = full
+		w.facts.ImportLines[local] = line(n)
 	}
 }
 

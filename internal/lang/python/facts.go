@@ -14,6 +14,8 @@ type fileFacts struct {
 	// ("ut" -> "unittest", "TestCase" -> "unittest.TestCase", "Base" ->
 	// ".base.Base" for a relative import).
 	Imports map[string]string `json:"i,omitempty"`
+	// ImportLines are the lines of the imports, by local name.
+	ImportLines map[string]int `json:"il,omitempty"`
 	Classes []classFact       `json:"c,omitempty"`
 	Module  markSet           `json:"m"`
 }

@@ -40,7 +40,6 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 		var tests []lang.Test
 		if l.unittest {
 			tests = l.unittestRecords(cl, mods[i])
-			l.nameUnittest(f.Rel, tests)
 		} else {
 			tests = l.pytestRecords(cl, mods[i])
 			nodeFile := f.Rel
@@ -75,9 +74,17 @@ func (l *linker) pytestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	for i, c := range m.facts.Classes {
 		if c.Outer == -1 {
-			if tests := l.pytestClass(cl, classRef{m, i}, ""); len(tests) > 0 {
+			if tests := l.pytestClass(cl, m, classRef{m, i}, c.Name, ""); len(tests) > 0 {
 				groups = append(groups, group{line: c.Line, tests: tests})
 			}
+		}
+	}
+	for _, imp := range importedClasses(cl, m) {
+		if tests := l.pytestClass(cl, m, imp.ref, imp.local, ""); len(tests) > 0 {
+			for i := range tests {
+				tests[i].Line = imp.line
+			}
+			groups = append(groups, group{line: imp.line, tests: tests})
 		}
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].line < groups[j].line })
@@ -88,43 +95,70 @@ func (l *linker) pytestRecords(cl *classes, m *modFile) []lang.Test {
 	return out
 }
 
-// pytestClass returns a class's records when pytest collects it: a
-// unittest.TestCase subclass whatever its name, or a class matching
-// python_classes without __init__ or __new__; never with __test__ = False.
-func (l *linker) pytestClass(cl *classes, r classRef, prefix string) []lang.Test {
+// imported is a class a module imports from another project module: the
+// frameworks see it in the importing module's namespace too.
+type imported struct {
+	local string
+	line  int
+	ref   classRef
+}
+
+// importedClasses lists the project classes m imports by name, in line
+// order.
+func importedClasses(cl *classes, m *modFile) []imported {
+	var out []imported
+	for local := range m.facts.Imports {
+		if ref, _, found := cl.resolve(m, local, 0); found && ref.m != m {
+			out = append(out, imported{local: local, line: m.facts.ImportLines[local], ref: ref})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].line != out[j].line {
+			return out[i].line < out[j].line
+		}
+		return out[i].local < out[j].local
+	})
+	return out
+}
+
+// pytestClass returns a class's records when pytest collects it from
+// module m under the name name: a unittest.TestCase subclass whatever its
+// name, or a class matching python_classes without __init__ or __new__;
+// never with __test__ = False.
+func (l *linker) pytestClass(cl *classes, m *modFile, r classRef, name, prefix string) []lang.Test {
 	f := r.fact()
 	ci := cl.info(r, 0)
 	if ci.testAttr != nil && !*ci.testAttr {
 		return nil
 	}
-	if !ci.testCase && (!matchesOption(f.Name, l.classes) || ci.hasInit) {
+	if !ci.testCase && (!matchesOption(name, l.classes) || ci.hasInit) {
 		return nil
 	}
-	key := prefix + f.Name
+	key := prefix + name
 	marks := cl.marks(ci)
-	module := r.m.facts.Module
+	module := m.facts.Module
 	suite := lang.Test{Kind: testdex.KindSuite, Name: key, Parent: strings.TrimSuffix(prefix, "::"), Line: f.Line,
 		Tags: marks.merge(module).Tags, Skip: marks.Skip || module.Skip}
 	out := []lang.Test{suite}
 	if ci.testCase {
 		for _, fn := range unittestMethods(cl, ci) {
 			fn.Marks.Tables = nil // pytest does not parametrize TestCase methods
-			if r.m != cl.ownerOf(ci, fn.Name) {
+			if m != cl.ownerOf(ci, fn.Name) {
 				fn.Line = f.Line
 			}
 			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
 		}
 	} else {
 		for _, fn := range cl.methods(ci, func(n string) bool { return matchesOption(n, l.functions) }) {
-			if r.m != cl.ownerOf(ci, fn.Name) {
+			if m != cl.ownerOf(ci, fn.Name) {
 				fn.Line = f.Line
 			}
 			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
 		}
 	}
 	for i, c := range r.m.facts.Classes {
-		if c.Outer == r.i {
-			out = append(out, l.pytestClass(cl, classRef{r.m, i}, key+"::")...)
+		if c.Outer == r.i && r.m == m {
+			out = append(out, l.pytestClass(cl, m, classRef{r.m, i}, c.Name, key+"::")...)
 		}
 	}
 	if len(out) == 1 {
@@ -167,46 +201,44 @@ func unittestMethods(cl *classes, ci *classInfo) []fnFact {
 	return fns
 }
 
-// unittestRecords builds a unittest file's records: each module-level
-// TestCase subclass and its test methods.
+// unittestRecords builds a unittest file's records: each TestCase
+// subclass in the module's namespace (defined or imported) and its test
+// methods. IDs use the defining module and the class's own name, as
+// TestCase.id() does; Local is LocalName::method.
 func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
-	var out []lang.Test
+	var refs []imported
 	for i, c := range m.facts.Classes {
-		if c.Outer != -1 {
-			continue
+		if c.Outer == -1 {
+			refs = append(refs, imported{local: c.Name, line: c.Line, ref: classRef{m, i}})
 		}
-		ci := cl.info(classRef{m, i}, 0)
-		if !ci.testCase {
-			continue
-		}
+	}
+	refs = append(refs, importedClasses(cl, m)...)
+	sort.SliceStable(refs, func(i, j int) bool { return refs[i].line < refs[j].line })
+	var out []lang.Test
+	for _, r := range refs {
+		ci := cl.info(r.ref, 0)
 		fns := unittestMethods(cl, ci)
-		if len(fns) == 0 {
+		if !ci.testCase || len(fns) == 0 {
 			continue
 		}
 		marks := cl.marks(ci)
-		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: c.Name, Line: c.Line, Skip: marks.Skip})
+		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
+		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: dotted})
 		for _, fn := range fns {
 			line := fn.Line
 			if cl.ownerOf(ci, fn.Name) != m {
-				line = c.Line
+				line = r.line
 			}
-			out = append(out, lang.Test{Kind: testdex.KindTest, Name: c.Name + "::" + fn.Name, Parent: c.Name,
-				Line: line, Skip: marks.Skip || fn.Marks.Skip})
+			out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: r.local + "::" + fn.Name,
+				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: dotted + "." + fn.Name})
 		}
 	}
 	return out
 }
 
-// nameUnittest gives unittest records their dotted names, Local keeping
-// the Class::method key.
-func (l *linker) nameUnittest(rel string, tests []lang.Test) {
-	module := strings.ReplaceAll(strings.TrimSuffix(rel, ".py"), "/", ".")
-	for i := range tests {
-		t := &tests[i]
-		t.Local = t.Name
-		t.Name = module + "." + strings.ReplaceAll(t.Name, "::", ".")
-		t.Run = t.Name
-	}
+// moduleName is a project-relative file's dotted module name.
+func moduleName(rel string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(rel, "/__init__.py"), ".py"), "/", ".")
 }
 
 // namePytest turns keys into node IDs: Local keeps the key, Name and Run

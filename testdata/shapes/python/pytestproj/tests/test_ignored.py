@@ -1,0 +1,2 @@
+def test_ignored_by_addopts():
+    pass

@@ -1,0 +1,6 @@
+import unittest as ut
+
+
+class InnerTests(ut.IsolatedAsyncioTestCase):
+    async def test_async(self):
+        pass
