@@ -107,6 +107,14 @@ func firstError(n *sitter.Node, depth int) (int, string) {
 			return int(n.StartPoint().Row) + 1, "missing " + n.Type()
 		}
 		if n.Type() == "ERROR" {
+			// An ERROR node may hold whole statements before the bad part
+			// (an unfinished file makes the module itself an ERROR).
+			for i := 0; i < int(n.ChildCount()); i++ {
+				c := n.Child(i)
+				if t := c.Type(); c.HasError() || !(strings.HasSuffix(t, "_statement") || strings.HasSuffix(t, "definition") || t == "comment") {
+					return int(c.StartPoint().Row) + 1, "unexpected input"
+				}
+			}
 			return int(n.StartPoint().Row) + 1, "unexpected input"
 		}
 		var next *sitter.Node

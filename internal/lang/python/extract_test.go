@@ -1,0 +1,95 @@
+package python
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+func extract(src string) lang.Result {
+	return Extractor{}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(src)})
+}
+
+func names(r lang.Result) []string {
+	var out []string
+	for _, t := range r.Tests {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func TestExtractBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		line      int
+		tests     string
+	}{
+		{"syntax error keeps earlier tests", "def test_a():\n    pass\n\ndef test_b(:\n    pass\n", 4, "test_a"},
+		{"unfinished file", "def test_a():\n    pass\n\nclass TestX:\n    def test_m(self", 4, "test_a"},
+		{"binary", "def test_a(): pass\n\x00\x01", 2, ""},
+		{"invalid utf-8", "def test_a(): pass\n# \xff\n", 2, "test_a"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := extract(tc.src)
+			if len(r.Problems) == 0 || r.Problems[0].Line != tc.line || r.Problems[0].Path != "" {
+				t.Fatalf("problems = %v, want one at line %d", r.Problems, tc.line)
+			}
+			if got := strings.Join(names(r), ","); !strings.HasPrefix(got, tc.tests) || (tc.tests == "" && got != "") {
+				t.Errorf("tests = %q, want %q first", got, tc.tests)
+			}
+		})
+	}
+}
+
+func TestParamIDs(t *testing.T) {
+	for _, tc := range []struct{ decorator, want string }{
+		{`parametrize("x", [0.0001, 0.00001, 1e16, 1e15, -0.0, 0o17, 0b11])`, "0.0001,1e-05,1e+16,1000000000000000.0,-0.0,15,3"},
+		{`parametrize("x", [1, 10**2])`, "{[1, 10**2]}"},
+		{`parametrize("x", ["\u00e9\U0001F600", "back\\slash", "\x01", r"\d"])`, `\xe9\U0001f600,back\\slash,\x01,\\d`},
+		{`parametrize("x", [1, 1, "11", 11])`, "1_0,1_1,11_0,11_1"},
+		{`parametrize("x", ["a0", "a", "a"])`, "a0,a1,a2"},
+		{`parametrize("x,y", [pytest.param(1, 2, id="p"), (3, None)])`, "p,3-None"},
+		{`parametrize(argnames="x", argvalues=[True])`, "True"},
+		{`parametrize("x", range(1, 7, 3))`, "1,4"},
+		{`parametrize("x", [x for x in "ab"])`, `{[x for x in "ab"]}`},
+		{`parametrize("x", [SOME_CONST])`, "{[SOME_CONST]}"},
+	} {
+		src := "import pytest\n@pytest.mark." + tc.decorator + "\ndef test_f(x): pass\n"
+		r := extract(src)
+		var ids []string
+		for _, n := range names(r)[1:] {
+			ids = append(ids, strings.TrimSuffix(strings.TrimPrefix(n, "test_f["), "]"))
+		}
+		if got := strings.Join(ids, ","); got != tc.want {
+			t.Errorf("%s: ids %q, want %q", tc.decorator, got, tc.want)
+		}
+	}
+}
+
+// FuzzExtract feeds arbitrary bytes to the extractor: it must not panic,
+// must give valid UTF-8 names, and must put Path on no Problem.
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{"def test_a(): pass\n", "import pytest\n@pytest.mark.parametrize('a,b', [(1, 'x'), pytest.param(2, b'\\xff', id='z')], ids=['p', None])\nasync def test_a(a, b): pass\n",
+		"class TestX(Base):\n  __test__ = False\n  pytestmark = [pytest.mark.a]\n  class TestY:\n    def test_z(self): pass\n",
+		"from . import base\nimport unittest as ut\nclass T(ut.TestCase):\n  @ut.skip('x')\n  def test_q(self): pass\n", "def test_(:\n\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, ex := range []Extractor{{}, {Unittest: true}} {
+			r := ex.Extract(&lang.File{Rel: "test_f.py", Data: data})
+			for _, tt := range r.Tests {
+				if !utf8.ValidString(tt.Name) {
+					t.Fatalf("invalid UTF-8 name %q", tt.Name)
+				}
+			}
+			for _, p := range r.Problems {
+				if p.Path != "" {
+					t.Fatalf("problem with a path: %v", p)
+				}
+			}
+			decodeFacts(r.Facts)
+		}
+	})
+}

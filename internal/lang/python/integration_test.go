@@ -1,0 +1,111 @@
+package python_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/python"
+)
+
+// runLister detects the project in dir, runs its framework's own listing
+// command and parses it. It skips only when python3 is absent.
+func runLister(t *testing.T, dir string, manifests []string) []lang.Listed {
+	t.Helper()
+	if _, err := exec.LookPath(python.Python); err != nil {
+		t.Skipf("%s is not on PATH: install Python 3 to compare with pytest and unittest", python.Python)
+	}
+	abs, _ := filepath.Abs(dir)
+	env := &lang.DetectEnv{Root: abs, ReadFile: os.ReadFile}
+	p, probs := python.Detector.Detect(env, abs, manifests)
+	if p == nil || len(probs) > 0 {
+		t.Fatalf("detect %s: %v", dir, probs)
+	}
+	s := p.Frameworks[0]
+	c, err := s.Lister.ListCommand(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(c.Args[0], c.Args[1:]...)
+	cmd.Dir, cmd.Env = c.Dir, append(os.Environ(), c.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code := 0
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	listed, err := s.Lister.ParseList(p, stdout.Bytes(), stderr.Bytes(), code)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	return listed
+}
+
+// compare checks the runtime listing against the static records of one
+// project: every static non-dynamic record is reported with the same
+// Scope and Name, and every reported test is a static record or lies
+// under a dynamic one's parent.
+func compare(t *testing.T, static []testdex.Test, listed []lang.Listed) {
+	t.Helper()
+	got := map[string]bool{}
+	for _, l := range listed {
+		got[l.Scope+"\x00"+l.Name] = true
+	}
+	names := map[string]bool{}
+	dynParents := map[string]bool{}
+	for _, r := range static {
+		if r.Dynamic {
+			dynParents[r.Run] = true
+			continue
+		}
+		names[r.Scope+"\x00"+r.Name] = true
+		if !got[r.Scope+"\x00"+r.Name] {
+			t.Errorf("static %s %q is not reported by the framework", r.Kind, r.Name)
+		}
+	}
+	for _, l := range listed {
+		if names[l.Scope+"\x00"+l.Name] {
+			continue
+		}
+		base, _, _ := strings.Cut(l.Name, "[")
+		if !dynParents[base] {
+			t.Errorf("framework reports %s %q; no static record matches or covers it", l.Kind, l.Name)
+		}
+	}
+}
+
+func staticOf(t *testing.T, project string) []testdex.Test {
+	ix := buildShapes(t)
+	var out []testdex.Test
+	for _, r := range ix.Tests {
+		if r.Project == project {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no static records in %s", project)
+	}
+	return out
+}
+
+// TestPytestListerAgrees runs pytest --collect-only on the fixture.
+func TestPytestListerAgrees(t *testing.T) {
+	listed := runLister(t, filepath.Join(shapesDir, "pytestproj"), []string{"pyproject.toml"})
+	compare(t, staticOf(t, "pytestproj"), listed)
+}
+
+// TestUnittestListerAgrees runs unittest discovery on the fixture.
+func TestUnittestListerAgrees(t *testing.T) {
+	listed := runLister(t, filepath.Join(shapesDir, "unittestproj"), []string{"setup.py"})
+	compare(t, staticOf(t, "unittestproj"), listed)
+}
