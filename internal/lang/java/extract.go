@@ -136,6 +136,11 @@ func syntaxProblem(n *sitter.Node) testdex.Problem {
 		n = next
 	}
 	line := int(n.StartPoint().Row) + 1
+	if n.IsError() && n.ChildCount() > 0 {
+		// An ERROR node wrapping good declarations: the parser gave up
+		// where its last piece starts.
+		line = int(n.Child(int(n.ChildCount())-1).StartPoint().Row) + 1
+	}
 	what := "syntax error"
 	if n.IsMissing() {
 		what = fmt.Sprintf("syntax error: missing %s", n.Type())

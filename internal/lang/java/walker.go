@@ -49,10 +49,46 @@ func (x *fileWalker) walkProgram(root *sitter.Node) {
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
 			decls = append(decls, n)
 			x.indexNames(n, "", 0)
+		case "ERROR":
+			decls = append(decls, n)
 		}
 	}
 	for _, d := range decls {
+		if d.Type() == "ERROR" {
+			x.recoverClass(d)
+			continue
+		}
 		x.walkClass(d, nil, 0)
+	}
+}
+
+// recoverClass reads a top-level class the parser could not finish (an
+// ERROR node holding "class Name" and the members it could parse). The
+// class's own annotations are lost; its complete methods are kept.
+func (x *fileWalker) recoverClass(n *sitter.Node) {
+	var name *sitter.Node
+	for i := 0; i+1 < int(n.ChildCount()); i++ {
+		if c := n.Child(i); c.Type() == "class" && n.Child(i+1).Type() == "identifier" {
+			name = n.Child(i + 1)
+			break
+		}
+	}
+	if name == nil {
+		return
+	}
+	fact := ClassFact{Binary: name.Content(x.src), Line: int(name.StartPoint().Row) + 1}
+	ctx := &classCtx{binary: fact.Binary, params: typeParams{}, runnable: x.filter == "all" || surefireName(fact.Binary)}
+	fact.Runnable = ctx.runnable
+	start := len(x.tests)
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if c := n.NamedChild(i); c.Type() == "method_declaration" {
+			x.method(c, ctx, &fact)
+		}
+	}
+	fact.Emitted = len(x.tests) > start
+	x.facts.Classes = append(x.facts.Classes, fact)
+	if fact.Emitted {
+		x.tests = slices.Insert(x.tests, start, x.suite(&fact))
 	}
 }
 
