@@ -23,9 +23,11 @@ import (
 //   - Mocha: `mocha --dry-run` (Mocha 9+) with a reporter, registered from
 //     `node -e`, that prints every test's titlePath as JSON: the json
 //     reporter joins titles with spaces, which cannot be split back.
-//   - node:test has no dry run: `node --test --test-only` skips every test
-//     not marked only and reports the plan as TAP; describe callbacks run,
-//     test bodies (so t.test subtests) do not. A test marked .only does run.
+//   - node:test has no dry run: `node --test --test-name-pattern='(?!)'`
+//     skips every test (describe callbacks run, test bodies do not, so
+//     t.test subtests are never reported) and a reporter given as a data:
+//     URL prints each test's file, name and nesting as JSON lines.
+//     (--test-only would skip whole describe blocks unreported.)
 func listerFor(fw testdex.Framework) lang.Lister {
 	switch fw {
 	case testdex.Jest:
@@ -74,7 +76,9 @@ func (jestLister) ParseList(p *lang.Project, stdout, stderr []byte, code int) ([
 type vitestLister struct{}
 
 func (vitestLister) ListCommand(p *lang.Project, files []string) (*lang.Command, error) {
-	return &lang.Command{Args: append([]string{"npx", "--no-install", "vitest", "list", "--json"}, files...), Dir: p.Dir, Env: []string{"CI=1"}}, nil
+	// Filters go before --json, which takes an optional file argument.
+	args := append(append([]string{"npx", "--no-install", "vitest", "list"}, files...), "--json")
+	return &lang.Command{Args: args, Dir: p.Dir, Env: []string{"CI=1"}}, nil
 }
 
 func (vitestLister) ParseList(p *lang.Project, stdout, stderr []byte, code int) ([]lang.Listed, error) {

@@ -58,20 +58,50 @@ func (mochaLister) ParseList(p *lang.Project, stdout, stderr []byte, code int) (
 
 type nodeLister struct{}
 
+// nodeReporter is a node:test reporter, given as a data: URL so nothing is
+// written to disk, that prints one JSON line per finished test: its file,
+// name, nesting and whether it is a describe. Children finish first.
+const nodeReporter = `data:text/javascript,export default async function*(s){for await(const e of s){` +
+	`if(e.type==="test:pass"||e.type==="test:fail")yield JSON.stringify({file:e.data.file,name:e.data.name,` +
+	`nesting:e.data.nesting,suite:!!e.data.details&&e.data.details.type==="suite"})+"\n"}}`
+
 func (nodeLister) ListCommand(p *lang.Project, files []string) (*lang.Command, error) {
-	args := []string{"node", "--test", "--test-only", "--test-reporter=tap"}
+	args := []string{"node", "--test", "--test-name-pattern=(?!)", "--test-reporter=" + nodeReporter}
 	return &lang.Command{Args: append(args, files...), Dir: p.Dir}, nil
 }
 
-// ParseList reads node's TAP: a test's subtests are indented four more
-// spaces and come before its own ok line; a YAML block with type: 'suite'
-// marks a describe. Node 20 wraps each file's tests in a test named by the
-// file's path; that level is the Scope.
+// ParseList rebuilds the tree from the reporter's lines: a test's
+// children are the lines one level deeper that precede it in its file.
 func (nodeLister) ParseList(p *lang.Project, stdout, stderr []byte, code int) ([]lang.Listed, error) {
-	roots := parseTAP(string(stdout))
+	type node struct {
+		name     string
+		suite    bool
+		children []*node
+	}
+	pending := map[string]map[int][]*node{}
+	var files []string
+	for _, line := range strings.Split(string(stdout), "\n") {
+		var e struct {
+			File    string `json:"file"`
+			Name    string `json:"name"`
+			Nesting int    `json:"nesting"`
+			Suite   bool   `json:"suite"`
+		}
+		if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &e) != nil {
+			continue
+		}
+		f := relTo(p.Dir, e.File)
+		if pending[f] == nil {
+			pending[f] = map[int][]*node{}
+			files = append(files, f)
+		}
+		n := &node{name: e.Name, suite: e.Suite, children: pending[f][e.Nesting+1]}
+		delete(pending[f], e.Nesting+1)
+		pending[f][e.Nesting] = append(pending[f][e.Nesting], n)
+	}
 	var out []lang.Listed
-	var walk func(file string, prefix []string, n *tapNode)
-	walk = func(file string, prefix []string, n *tapNode) {
+	var walk func(file string, prefix []string, n *node)
+	walk = func(file string, prefix []string, n *node) {
 		titles := append(append([]string{}, prefix...), n.name)
 		k := testdex.KindTest
 		if n.suite {
@@ -82,81 +112,13 @@ func (nodeLister) ParseList(p *lang.Project, stdout, stderr []byte, code int) ([
 			walk(file, titles, c)
 		}
 	}
-	for _, r := range roots {
-		if strings.HasPrefix(r.name, "/") || strings.HasPrefix(r.name, p.Dir) {
-			for _, c := range r.children {
-				walk(relTo(p.Dir, r.name), nil, c)
-			}
-			continue
+	for _, f := range files {
+		for _, n := range pending[f][0] {
+			walk(f, nil, n)
 		}
-		walk("", nil, r)
 	}
 	if len(out) == 0 && code != 0 {
 		return nil, fmt.Errorf("node --test listed nothing (exit %d); stderr: %s", code, tail(stderr))
 	}
 	return out, nil
-}
-
-type tapNode struct {
-	name     string
-	suite    bool
-	children []*tapNode
-}
-
-// parseTAP builds the test tree of node's TAP output.
-func parseTAP(s string) []*tapNode {
-	pending := map[int][]*tapNode{}
-	var last *tapNode
-	lastLevel := -1
-	for _, line := range strings.Split(s, "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		level := (len(line) - len(trimmed)) / 4
-		if last != nil && level == lastLevel && strings.HasPrefix(trimmed, "  type: 'suite'") {
-			last.suite = true
-		}
-		if last != nil && level == lastLevel+0 && strings.TrimSpace(line) == "type: 'suite'" {
-			last.suite = true
-		}
-		rest, ok := strings.CutPrefix(trimmed, "ok ")
-		if !ok {
-			rest, ok = strings.CutPrefix(trimmed, "not ok ")
-		}
-		if !ok {
-			continue
-		}
-		_, name, found := strings.Cut(rest, " - ")
-		if !found {
-			continue
-		}
-		name = tapName(name)
-		n := &tapNode{name: name, children: pending[level+1]}
-		delete(pending, level+1)
-		pending[level] = append(pending[level], n)
-		last, lastLevel = n, level
-	}
-	return pending[0]
-}
-
-// tapName drops a # SKIP/# TODO directive and undoes node's escapes.
-func tapName(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == '\\' && i+1 < len(s):
-			i++
-			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				b.WriteByte(s[i])
-			}
-		case s[i] == '#' && i > 0 && s[i-1] == ' ':
-			return strings.TrimSuffix(b.String(), " ")
-		default:
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
 }

@@ -1,0 +1,2 @@
+// Not a spec: no .spec in its name.
+module.exports = {};

@@ -1,0 +1,4 @@
+const test = require('node:test');
+
+test('default import', () => {});
+test.skip('skip modifier', () => {});

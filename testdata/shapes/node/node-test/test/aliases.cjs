@@ -1,0 +1,6 @@
+// node:test, CommonJS with renamed imports.
+const { test: check, describe: group } = require('node:test');
+
+group('group', () => {
+  check('check', () => {});
+});
