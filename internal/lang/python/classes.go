@@ -52,6 +52,13 @@ func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modF
 	if rootdirRel != "." {
 		c.roots = append(c.roots, rootdirRel)
 	}
+	// A project folder that is itself a package (CPython's Lib/test) is
+	// imported by its dotted name from the folder above, and so on up.
+	up := ".."
+	for d := p.Dir; isFile(filepath.Join(d, "__init__.py")) && filepath.Dir(d) != d; d = filepath.Dir(d) {
+		c.roots = append(c.roots, up)
+		up += "/.."
+	}
 	return c
 }
 
@@ -198,6 +205,13 @@ func (c *classes) module(m *modFile, dotted string) *modFile {
 // when it is not a test file.
 func (c *classes) load(rel string) *modFile {
 	rel = path.Clean(rel)
+	if strings.HasPrefix(rel, "../") {
+		r, err := filepath.Rel(c.dir, filepath.Join(c.dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(r)
+	}
 	if mf, ok := c.byRel[rel]; ok {
 		return mf
 	}
@@ -242,4 +256,9 @@ func (c *classes) marks(ci *classInfo) markSet {
 		m = m.merge(ci.mro[i].fact().Marks)
 	}
 	return m
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }

@@ -168,14 +168,21 @@ func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
 // statements yields the statements of a block, descending into if, try,
 // with and their else/except/finally branches: code that may define tests
 // at run time.
-func statements(n *sitter.Node, depth int, yield func(*sitter.Node)) {
+func statements(n *sitter.Node, src []byte, depth int, yield func(*sitter.Node)) {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
-		case "if_statement", "try_statement", "with_statement", "elif_clause", "else_clause",
+		case "if_statement":
+			if cond := c.ChildByFieldName("condition"); cond != nil && isMainCheck(cond.Content(src)) {
+				continue // runs only as a script, never on import
+			}
+			if depth < 8 {
+				statements(c, src, depth+1, yield)
+			}
+		case "try_statement", "with_statement", "elif_clause", "else_clause",
 			"except_clause", "finally_clause", "block", "except_group_clause":
 			if depth < 8 {
-				statements(c, depth+1, yield)
+				statements(c, src, depth+1, yield)
 			}
 		default:
 			yield(c)
@@ -187,7 +194,7 @@ func statements(n *sitter.Node, depth int, yield func(*sitter.Node)) {
 // tables may be defined below their use only in theory), then definitions.
 func (w *walker) module(root *sitter.Node) {
 	var defs []*sitter.Node
-	statements(root, 0, func(n *sitter.Node) {
+	statements(root, w.src, 0, func(n *sitter.Node) {
 		switch n.Type() {
 		case "import_statement", "import_from_statement":
 			w.imports(n)
@@ -335,7 +342,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	}
 	var bodyMarks markSet
 	seen := map[string]bool{}
-	statements(body, 0, func(s *sitter.Node) {
+	statements(body, w.src, 0, func(s *sitter.Node) {
 		sd := definition(s)
 		switch {
 		case s.Type() == "expression_statement":
@@ -393,4 +400,10 @@ func (w *walker) markList(n *sitter.Node) markSet {
 	}
 	m, _ := w.marks(exprs)
 	return m
+}
+
+// isMainCheck reports whether an if condition is __name__ == "__main__".
+func isMainCheck(cond string) bool {
+	c := strings.Join(strings.Fields(cond), "")
+	return c == `__name__=="__main__"` || c == `__name__=='__main__'` || c == `"__main__"==__name__` || c == `'__main__'==__name__`
 }

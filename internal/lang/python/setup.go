@@ -194,7 +194,9 @@ var validModule = regexp.MustCompile(`(?i)^[_a-z]\w*\.py$`)
 
 // unittestSetup builds the unittest framework of a project: `python -m
 // unittest discover` from the project folder (start and top-level folder
-// both the project), pattern test*.py, descending only into packages.
+// both the project), pattern test*.py, descending only into packages and
+// loading each package's __init__.py too. load_tests functions, which may
+// change what a module or package yields, are not run.
 func unittestSetup(p *lang.Project) *lang.Setup {
 	var pkgs sync.Map // project-relative folder -> bool
 	isPkg := func(rel string) bool {
@@ -209,7 +211,10 @@ func unittestSetup(p *lang.Project) *lang.Setup {
 	match := func(rel string) bool {
 		parts := strings.Split(rel, "/")
 		base := parts[len(parts)-1]
-		if !validModule.MatchString(base) || !fnmatch("test*.py", base) {
+		// discover loads every package it enters (its __init__.py) and
+		// the modules matching the pattern.
+		isInit := base == "__init__.py" && len(parts) > 1
+		if !isInit && (!validModule.MatchString(base) || !fnmatch("test*.py", base)) {
 			return false
 		}
 		for i := 0; i < len(parts)-1; i++ {
