@@ -106,10 +106,25 @@ func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "cannot parse: " + err.Error()})
 		return res
 	}
-	defer tree.Close()
+	defer func() { tree.Close() }()
 	root := tree.RootNode()
 	if root.HasError() {
 		res.Problems = append(res.Problems, syntaxProblem(root))
+		// A file cut short (being edited) usually only lacks closing
+		// brackets: parse it again with them so its tests keep their
+		// parents. Lines are unchanged, the closers come last.
+		if c := closers(f.Data); c != "" {
+			data := append(append([]byte{}, f.Data...), c...)
+			if t2, err := parse(g, data); err == nil {
+				if !t2.RootNode().HasError() {
+					tree.Close()
+					tree, root = t2, t2.RootNode()
+					f = &lang.File{Rel: f.Rel, Data: data}
+				} else {
+					t2.Close()
+				}
+			}
+		}
 	}
 	q, err := callQuery(g)
 	if err != nil {

@@ -1,0 +1,43 @@
+package js
+
+import (
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// FuzzExtract feeds arbitrary source to every grammar and framework: the
+// extractor must never panic (its recover turns panics into an "internal
+// error" Problem, which the fuzzer reports as a failure too).
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{
+		"describe('a', () => { it.each([[1]])('%p %s %d %i %f %j %o %O %# %%', () => {}) })",
+		"test.each`\n a | b\n ${1} | ${'x'}\n`('$a $b.c', () => {})",
+		"import { test as t } from 'node:test'; t('x', async (c) => { await c.test(`y`) })",
+		"describe.each([{a: {b: 1}}])('$a.b', () => { it('x') })",
+		"const T = [[1n, -0, NaN, 0x1F, 1e21, '\\u{1F600}']]; test.each(T)('%s %d %i %f %j', () => {})",
+		"it(",
+	} {
+		f.Add(s, uint8(0))
+	}
+	fws := []testdex.Framework{testdex.Jest, testdex.Vitest, testdex.Mocha, testdex.NodeTest}
+	exts := []string{"a.test.js", "a.test.ts", "a.test.tsx"}
+	f.Fuzz(func(t *testing.T, src string, sel uint8) {
+		fw := fws[int(sel)%len(fws)]
+		name := exts[int(sel/4)%len(exts)]
+		res := ExtractorFor(fw).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw})
+		keys := map[string]bool{}
+		for _, p := range res.Problems {
+			if p.Path != "" || len(p.Message) > 9 && p.Message[:9] == "internal " {
+				t.Fatalf("problem %+v", p)
+			}
+		}
+		for _, r := range res.Tests {
+			if r.Parent != "" && !keys[r.Parent] {
+				t.Fatalf("parent %q of %q not listed before it", r.Parent, r.Name)
+			}
+			keys[r.Key()] = true
+		}
+	})
+}

@@ -1,0 +1,159 @@
+package js
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+func extract(t *testing.T, fw testdex.Framework, name, src string) lang.Result {
+	t.Helper()
+	return ExtractorFor(fw).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw})
+}
+
+func names(res lang.Result) []string {
+	var out []string
+	for _, r := range res.Tests {
+		s := r.Name
+		if r.Dynamic {
+			s = "dynamic " + s
+		}
+		if r.Skip {
+			s = "skip " + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestExtractShapes(t *testing.T) {
+	for _, c := range []struct {
+		fw   testdex.Framework
+		name string
+		src  string
+		want []string
+	}{
+		{testdex.Jest, "a.test.js", `describe("a", () => { it("b", () => {}); it.each([[1, 'x']])("n %i %s", () => {}) })`,
+			[]string{"a", "a > b", "a > n 1 x"}},
+		{testdex.Jest, "a.test.js", `test.each([{a: 1}, {a: 'x'}])('v $a $#', () => {})`, []string{"v 1 0", "v x 1"}},
+		{testdex.Jest, "a.test.js", `test.each([[[1, [2]]]])('%p', () => {})`, []string{"[1, [Array]]"}},
+		{testdex.Jest, "a.test.js", `test.each([['a"b']])('%p|%j', () => {})`, []string{`"a\"b"|%j`}},
+		{testdex.Vitest, "a.test.ts", `test.each([{a: {b: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15]}}])('$a.b', () => {})`, []string{"[ Array(15) ]"}},
+		{testdex.Vitest, "a.test.ts", `test.each([[1, 2]])('only %s', () => {})`, []string{"only 1"}},
+		{testdex.Vitest, "a.test.ts", `test.each([[1, 2]])('100% sure', () => {})`, []string{"100% sure 1"}},
+		{testdex.Jest, "a.test.js", "test(`a ${b} c`, () => {})", []string{"dynamic a {b} c"}},
+		{testdex.Jest, "a.test.js", `test(name, () => {})`, []string{"dynamic {name}"}},
+		{testdex.Jest, "a.test.js", `const T = 'x' + 1; test(T, () => {})`, []string{"x1"}},
+		{testdex.Jest, "a.test.js", `fdescribe('f', () => { fit('g', () => {}) })`, []string{"f", "f > g"}},
+		{testdex.Mocha, "a.test.js", `describe('d', function () { it('pending') })`, []string{"d", "skip d > pending"}},
+		{testdex.NodeTest, "a.test.mjs", `import t from 'node:test'; t('x', (c) => { c.test('y') })`, []string{"x", "x > y"}},
+		{testdex.NodeTest, "a.test.mjs", `test('x', () => { other.test('y') })`, []string{"x"}},
+		{testdex.Jest, "a.test.js", `foo('x', () => {}); describe.configure('y')`, nil},
+	} {
+		got := names(extract(t, c.fw, c.name, c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
+		}
+	}
+}
+
+func TestExtractBadInput(t *testing.T) {
+	res := extract(t, testdex.Jest, "a.test.js", "describe('a', () => {\n  it('b', () => {});\n  it('c', () => {")
+	if len(res.Problems) != 1 || res.Problems[0].Severity != testdex.SevError || res.Problems[0].Line == 0 || res.Problems[0].Path != "" {
+		t.Errorf("unfinished file: problems %+v", res.Problems)
+	}
+	if got := names(res); len(got) < 2 || got[1] != "a > b" {
+		t.Errorf("unfinished file: tests %q, want the readable ones", got)
+	}
+	if res := extract(t, testdex.Jest, "a.test.js", "\x00\x01binary"); len(res.Problems) != 1 || len(res.Tests) != 0 {
+		t.Errorf("binary file: %+v", res)
+	}
+	if res := extract(t, testdex.Jest, "a.test.js", "test('\xff', () => {})"); len(res.Problems) != 1 || len(res.Tests) != 1 {
+		t.Errorf("invalid UTF-8: %+v", res)
+	}
+	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	extract(t, testdex.Jest, "a.test.js", "test.each("+deep+")('%p', () => {})")
+}
+
+func TestRunPatterns(t *testing.T) {
+	res := extract(t, testdex.Jest, "a.test.js", `describe('a.b', () => { it('(c)', () => {}) })`)
+	if got := res.Tests[1].Run; got != `^a\.b \(c\)$` {
+		t.Errorf("jest run = %q", got)
+	}
+	if got := res.Tests[0].Run; got != `^a\.b( |$)` {
+		t.Errorf("jest suite run = %q", got)
+	}
+}
+
+func TestDefaultPatterns(t *testing.T) {
+	for _, c := range []struct {
+		patterns []string
+		yes, no  []string
+	}{
+		{jestTestMatch, []string{"__tests__/a.js", "x/__tests__/b/c.tsx", "a.test.js", "src/a.spec.mts", "test.ts", "a.b.test.cjs"}, []string{"a.js", "atest.js", "a.test.py", "__tests__.js"}},
+		{vitestInclude, []string{"a.test.ts", "src/b.spec.mjs", "c.test.jsx"}, []string{"__tests__/a.js", "a.test.py", "test.ts"}},
+		{nodeTestGlobs, []string{"a.test.js", "a-test.mjs", "a_test.cjs", "test-a.js", "test.js", "test/x/y.js"}, []string{"a.test.ts", "atest.js"}},
+	} {
+		g, bad := compileGlobs(c.patterns)
+		if len(bad) > 0 {
+			t.Fatalf("untranslatable %v", bad)
+		}
+		for _, y := range c.yes {
+			if !g.match(y) {
+				t.Errorf("%v should match %s", c.patterns, y)
+			}
+		}
+		for _, n := range c.no {
+			if g.match(n) {
+				t.Errorf("%v should not match %s", c.patterns, n)
+			}
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"scripts": {"test": "mocha --recursive spec && jest"}, "devDependencies": {"jest": "1", "vitest": "1"}}`)
+	write("jest.config.ts", `const base = require('./base'); export default { testMatch: ['<rootDir>/src/**/*.check.ts'], roots: base.roots }`)
+	env := &lang.DetectEnv{Root: dir, ReadFile: os.ReadFile}
+	p, probs := Detector.Detect(env, dir, []string{"package.json"})
+	var fws []testdex.Framework
+	for _, s := range p.Frameworks {
+		fws = append(fws, s.Framework)
+	}
+	if strings.Join(strings.Fields(strings.Trim(strings.ReplaceAll(strings.Join(toStrings(fws), " "), ",", " "), "[]")), " ") != "jest mocha vitest" {
+		t.Errorf("frameworks %v, want scripts.test's first: jest mocha vitest", fws)
+	}
+	if len(probs) != 1 || !strings.Contains(probs[0].Message, "roots") {
+		t.Errorf("want one warning about the non-literal roots, got %v", probs)
+	}
+	jest, mocha := p.Frameworks[0], p.Frameworks[1]
+	if !jest.Match("src/a/b.check.ts") || jest.Match("a.test.js") {
+		t.Errorf("jest testMatch from jest.config.ts not applied: %v", jest.Patterns)
+	}
+	if !mocha.Match("spec/a/b.js") || mocha.Match("test/a.js") {
+		t.Errorf("mocha spec from scripts.test not applied: %v", mocha.Patterns)
+	}
+	write("sub/package.json", `{"name": "sub"}`)
+	if p, _ := Detector.Detect(env, filepath.Join(dir, "sub"), []string{"package.json"}); p != nil {
+		t.Errorf("a package.json without a framework should not be a project: %+v", p)
+	}
+}
+
+func toStrings(fws []testdex.Framework) []string {
+	out := make([]string, len(fws))
+	for i, f := range fws {
+		out[i] = string(f)
+	}
+	return out
+}
