@@ -37,14 +37,15 @@ type classInfo struct {
 // (base classes outside test files) from disk on demand.
 type classes struct {
 	dir      string // absolute project folder
-	roots    []string
-	unittest bool
+	roots      []string
+	rootdirRel string
+	unittest   bool
 	byRel    map[string]*modFile
 	memo     map[classRef]*classInfo
 }
 
 func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modFile) *classes {
-	c := &classes{dir: p.Dir, unittest: unittest, byRel: map[string]*modFile{}, memo: map[classRef]*classInfo{}}
+	c := &classes{dir: p.Dir, unittest: unittest, rootdirRel: rootdirRel, byRel: map[string]*modFile{}, memo: map[classRef]*classInfo{}}
 	for _, f := range files {
 		c.byRel[f.rel] = f
 	}

@@ -18,6 +18,7 @@ import (
 const (
 	SetFunctions = "python_functions"
 	SetClasses   = "python_classes"
+	SetLongStr   = "parametrize_long_str_id_strategy"
 )
 
 // Extractor reads one Python file with tree-sitter, walking only the
@@ -137,6 +138,7 @@ type walker struct {
 	src       []byte
 	unittest  bool
 	functions []string // python_functions
+	longStr   string   // parametrize_long_str_id_strategy
 	facts     fileFacts
 	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
 	literals  map[string]*sitter.Node // module-level NAME = literal
@@ -150,7 +152,11 @@ func newWalker(f *lang.File, unittest bool) *walker {
 	if fns == nil {
 		fns = []string{"test"}
 	}
-	return &walker{src: f.Data, unittest: unittest, functions: fns,
+	longStr := ""
+	if v := f.Settings[SetLongStr]; len(v) == 1 {
+		longStr = v[0]
+	}
+	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr,
 		facts:    fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
 		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
 		defined: map[string]bool{}, seenFn: map[string]bool{}}
@@ -221,6 +227,7 @@ func (w *walker) module(root *sitter.Node) {
 		}
 		if !w.unittest {
 			w.function(n, d)
+			w.fixture(n, d)
 		}
 	}
 }
@@ -316,8 +323,62 @@ func (w *walker) function(n, d *sitter.Node) {
 		return
 	}
 	w.seenFn[name] = true
-	fn := fnFact{Name: name, Line: line(d), Marks: marks}
+	fn := fnFact{Name: name, Line: line(d), Marks: marks, Args: w.args(d, false)}
+	w.facts.Funcs = append(w.facts.Funcs, fn)
 	w.tests = append(w.tests, expand("", fn, w.facts.Module)...)
+}
+
+// args lists a function's parameters that request fixtures: plain
+// identifiers without defaults, skipping self or cls in methods.
+func (w *walker) args(d *sitter.Node, method bool) []string {
+	ps := d.ChildByFieldName("parameters")
+	if ps == nil {
+		return nil
+	}
+	var out []string
+	for i, p := range children(ps) {
+		if p.Type() == "typed_parameter" && p.NamedChildCount() > 0 && p.NamedChild(0).Type() == "identifier" {
+			p = p.NamedChild(0)
+		}
+		if p.Type() != "identifier" || (method && i == 0) {
+			continue
+		}
+		out = append(out, w.text(p))
+	}
+	return out
+}
+
+// fixture records a module-level fixture with params= in the facts.
+func (w *walker) fixture(n, d *sitter.Node) {
+	for _, e := range decorators(n) {
+		if e.Type() != "call" || w.resolve(w.text(e.ChildByFieldName("function"))) != "pytest.fixture" {
+			continue
+		}
+		name := w.text(d.ChildByFieldName("name"))
+		var params, ids *sitter.Node
+		for _, a := range children(e.ChildByFieldName("arguments")) {
+			if a.Type() != "keyword_argument" {
+				continue
+			}
+			switch v := a.ChildByFieldName("value"); w.text(a.ChildByFieldName("name")) {
+			case "params":
+				params = v
+			case "ids":
+				ids = v
+			case "name":
+				if s, _, ok := decodeString(w.text(v)); ok && v.Type() == "string" {
+					name = s
+				}
+			}
+		}
+		if params == nil {
+			return
+		}
+		if w.facts.Fixtures == nil {
+			w.facts.Fixtures = map[string]table{}
+		}
+		w.facts.Fixtures[name] = w.table([]string{name}, params, ids)
+	}
 }
 
 // class records a class and its candidate methods in the facts.
@@ -361,7 +422,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 			seen[name] = true
 			marks, isTest := w.marks(decorators(s))
 			if isTest {
-				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks})
+				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks, Args: w.args(sd, true)})
 			}
 		}
 	})

@@ -18,6 +18,11 @@ type fileFacts struct {
 	ImportLines map[string]int `json:"il,omitempty"`
 	Classes []classFact       `json:"c,omitempty"`
 	Module  markSet           `json:"m"`
+	// Funcs are the module-level test functions (pytest only).
+	Funcs []fnFact `json:"fn,omitempty"`
+	// Fixtures are the module-level fixtures with params=, by fixture
+	// name: each is a table pytest parametrizes its users with.
+	Fixtures map[string]table `json:"fx,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.
@@ -47,6 +52,9 @@ type fnFact struct {
 	Name  string  `json:"n"`
 	Line  int     `json:"l"`
 	Marks markSet `json:"k"`
+	// Args are the parameters that name fixtures (no self, none with a
+	// default value), in order.
+	Args []string `json:"a,omitempty"`
 }
 
 // table is one parametrize call's rows with pytest's unique IDs, or the
@@ -54,6 +62,8 @@ type fnFact struct {
 type table struct {
 	Rows    []row  `json:"r,omitempty"`
 	Dynamic string `json:"d,omitempty"`
+	// Argnames are the names the table parametrizes.
+	Argnames []string `json:"n,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

@@ -66,11 +66,9 @@ type group struct {
 // the extractor) and its collected classes, in definition order.
 func (l *linker) pytestRecords(cl *classes, m *modFile) []lang.Test {
 	var groups []group
-	for _, t := range m.res.Tests {
-		if t.Parent == "" {
-			groups = append(groups, group{line: t.Line})
-		}
-		groups[len(groups)-1].tests = append(groups[len(groups)-1].tests, t)
+	fx := l.fixtures(cl, m)
+	for _, fn := range m.facts.Funcs {
+		groups = append(groups, group{line: fn.Line, tests: expandWith("", fn, m.facts.Module, fx)})
 	}
 	for i, c := range m.facts.Classes {
 		if c.Outer == -1 {
@@ -149,11 +147,12 @@ func (l *linker) pytestClass(cl *classes, m *modFile, r classRef, name, prefix s
 			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
 		}
 	} else {
+		fx := l.fixtures(cl, m)
 		for _, fn := range cl.methods(ci, func(n string) bool { return matchesOption(n, l.functions) }) {
 			if m != cl.ownerOf(ci, fn.Name) {
 				fn.Line = f.Line
 			}
-			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
+			out = append(out, withParent(expandWith(key+"::", fn, marks.merge(module), fx), key)...)
 		}
 	}
 	for i, c := range r.m.facts.Classes {
@@ -313,4 +312,40 @@ func (l *linker) selected(nodeFile string, dirs []string, t lang.Test) bool {
 		}
 	}
 	return true
+}
+
+// fixtures returns the parametrized fixtures visible from module m: its
+// own, then those of the conftest.py files from its folder up to the
+// project folder and the rootdir, nearest first.
+func (l *linker) fixtures(cl *classes, m *modFile) func(string) (table, bool) {
+	var scopes []map[string]table
+	if len(m.facts.Fixtures) > 0 {
+		scopes = append(scopes, m.facts.Fixtures)
+	}
+	dirs := []string{}
+	for d := path.Dir(m.rel); ; d = path.Dir(d) {
+		dirs = append(dirs, d)
+		if d == "." || d == "/" || strings.HasPrefix(d, "..") {
+			break
+		}
+	}
+	if strings.HasPrefix(cl.rootdirRel, "..") {
+		dirs = append(dirs, cl.rootdirRel)
+	}
+	for _, d := range dirs {
+		if c := cl.load(path.Join(d, "conftest.py")); c != nil && len(c.facts.Fixtures) > 0 {
+			scopes = append(scopes, c.facts.Fixtures)
+		}
+	}
+	if len(scopes) == 0 {
+		return nil
+	}
+	return func(name string) (table, bool) {
+		for _, s := range scopes {
+			if t, ok := s[name]; ok {
+				return t, true
+			}
+		}
+		return table{}, false
+	}
 }

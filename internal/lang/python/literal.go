@@ -23,6 +23,10 @@ const (
 type pyVal struct {
 	kind valKind
 	id   string
+	// raw is a str or bytes value itself (bytes as one rune per byte),
+	// for pytest's long-string rule; str is true for both.
+	raw string
+	str bool
 }
 
 // decodeString decodes one Python string literal's source text (prefix and

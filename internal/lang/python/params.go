@@ -1,7 +1,10 @@
 package python
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
+	"unicode/utf8"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -46,11 +49,27 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	if !ok {
 		return w.dynamic(pos[0])
 	}
-	elems, ok := w.argvalues(pos[1], 0)
+	return w.table(names, pos[1], ids)
+}
+
+// table builds the rows of argvalues for argnames, with ids= when given.
+func (w *walker) table(names []string, values, ids *sitter.Node) table {
+	t := w.rows(names, values, ids)
+	t.Argnames = names
+	return t
+}
+
+func (w *walker) rows(names []string, values, ids *sitter.Node) table {
+	elems, ok := w.argvalues(values, 0)
 	if !ok {
-		return w.dynamic(pos[1])
+		return w.dynamic(values)
 	}
 	var idList []*sitter.Node
+	if ids != nil && ids.Type() == "identifier" {
+		if v, ok := w.literals[w.text(ids)]; ok {
+			ids = v
+		}
+	}
 	if ids != nil && ids.Type() != "none" {
 		if ids.Type() != "list" && ids.Type() != "tuple" {
 			return w.dynamic(ids)
@@ -66,7 +85,7 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	for idx, e := range elems {
 		r, ok := w.paramRow(e, names, idx, idList)
 		if !ok {
-			return w.dynamic(pos[1])
+			return w.dynamic(values)
 		}
 		t.Rows = append(t.Rows, r)
 	}
@@ -96,6 +115,7 @@ func (w *walker) dynamic(n *sitter.Node) table {
 
 // argnames reads "a,b", ("a", "b") or ["a", "b"].
 func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
+	n = unparen(n)
 	if n.Type() == "string" {
 		s, isBytes, ok := decodeString(w.text(n))
 		if !ok || isBytes {
@@ -250,7 +270,7 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids []*sitter.Node) (
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		pv := w.value(v, 0)
+		pv := w.longString(w.value(v, 0))
 		switch pv.kind {
 		case vUnknown:
 			return r, false
@@ -313,6 +333,11 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 		if builtinNames[name] || (w.defined[name] && w.literals[name] == nil) {
 			return pyVal{kind: vText, id: name}
 		}
+		if orig, ok := w.facts.Imports[name]; ok && !isConstantName(name) {
+			// An imported class or function: pytest uses its __name__,
+			// the name it was defined with.
+			return pyVal{kind: vText, id: orig[strings.LastIndex(orig, ".")+1:]}
+		}
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
 	case "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension",
@@ -320,8 +345,10 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 		return pyVal{kind: vObject}
 	case "call":
 		fn := w.text(n.ChildByFieldName("function"))
-		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" {
-			return pyVal{kind: vObject}
+		last := fn[strings.LastIndex(fn, ".")+1:]
+		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" || last == "partial" ||
+			(isClassName(last) && !builtinNames[last]) {
+			return pyVal{kind: vObject} // an instance: no __name__
 		}
 	}
 	return pyVal{kind: vUnknown}
@@ -345,9 +372,9 @@ func (w *walker) stringValue(n *sitter.Node) pyVal {
 		b.WriteString(s)
 	}
 	if allBytes {
-		return pyVal{kind: vText, id: asciiEscapedBytes(b.String())}
+		return pyVal{kind: vText, id: asciiEscapedBytes(b.String()), raw: b.String(), str: true}
 	}
-	return pyVal{kind: vText, id: asciiEscaped(b.String())}
+	return pyVal{kind: vText, id: asciiEscaped(b.String()), raw: b.String(), str: true}
 }
 
 func isNumber(s string) bool {
@@ -401,7 +428,30 @@ func uniqueIDs(rows []row) {
 // that order) one subtest per row of their product, or one dynamic
 // subtest when some table is unknowable.
 func expand(prefix string, fn fnFact, outer markSet) []lang.Test {
+	return expandWith(prefix, fn, outer, nil)
+}
+
+// expandWith is expand with the parametrized fixtures in scope: each
+// argument naming one that no parametrize mark covers adds its table
+// first, in argument order, as pytest's fixture hook runs before the
+// marks'.
+func expandWith(prefix string, fn fnFact, outer markSet, fixtures func(string) (table, bool)) []lang.Test {
 	m := fn.Marks.merge(outer)
+	if fixtures != nil {
+		direct := map[string]bool{}
+		for _, t := range m.Tables {
+			for _, n := range t.Argnames {
+				direct[n] = true
+			}
+		}
+		var fx []table
+		for _, a := range fn.Args {
+			if t, ok := fixtures(a); ok && !direct[a] {
+				fx = append(fx, t)
+			}
+		}
+		m.Tables = append(fx, m.Tables...)
+	}
 	key := prefix + fn.Name
 	parent := lang.Test{Kind: testdex.KindTest, Name: key, Line: fn.Line, Tags: m.Tags, Skip: m.Skip}
 	if len(m.Tables) == 0 {
@@ -435,4 +485,36 @@ func expand(prefix string, fn fnFact, outer markSet) []lang.Test {
 			Tags: appendUnique(append([]string(nil), m.Tags...), c.Tags...), Skip: m.Skip || c.Skip})
 	}
 	return out
+}
+
+// longString applies pytest 9's parametrize_long_str_id_strategy to a
+// generated ID: a str or bytes value over 100 characters becomes
+// argname+index (short, the default), its SHA-256 (sha256), or stays
+// (legacy).
+func (w *walker) longString(v pyVal) pyVal {
+	if !v.str || utf8.RuneCountInString(v.raw) <= 100 {
+		return v
+	}
+	switch w.longStr {
+	case "legacy":
+		return v
+	case "sha256":
+		sum := sha256.Sum256([]byte(v.raw)) // UTF-8, as str.encode("utf-8")
+		return pyVal{kind: vText, id: hex.EncodeToString(sum[:])}
+	case "disallow":
+		return pyVal{kind: vUnknown}
+	}
+	return pyVal{kind: vObject}
+}
+
+// isConstantName reports an ALL_CAPS name, by convention a constant whose
+// value (not a __name__) would make the ID.
+func isConstantName(s string) bool {
+	return strings.ToUpper(s) == s
+}
+
+// isClassName reports a CamelCase name, by convention a class: calling it
+// makes an instance, whose ID is argname+index.
+func isClassName(s string) bool {
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z' && !isConstantName(s)
 }

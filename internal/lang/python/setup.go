@@ -97,6 +97,9 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	}
 	settings := lang.Settings{SetFunctions: cfg.option("python_functions", defaultFunctions),
 		SetClasses: cfg.option("python_classes", defaultClasses)}
+	if v, ok := cfg.Options[SetLongStr]; ok {
+		settings[SetLongStr] = v
+	}
 	return &lang.Setup{
 		Framework: testdex.Pytest,
 		Extractor: Extractor{},
