@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -134,14 +135,38 @@ func (pr *project) uses(fw testdex.Framework) bool {
 	case testdex.Mocha:
 		return pr.pkg.dep("mocha") || pr.pkg.Mocha != nil || pr.firstFile(mochaConfigs) != ""
 	case testdex.NodeTest:
-		for _, s := range pr.pkg.Scripts {
-			if scriptNode.MatchString(s) {
-				return true
-			}
-		}
-		return pr.env.Options[testdex.NodeTest].TestMatch != nil
+		return pr.script(scriptNode) != "" || pr.env.Options[testdex.NodeTest].TestMatch != nil
 	}
 	return false
+}
+
+// script returns the package.json script that runs a command matching
+// re: scripts.test first, then the other test* scripts, then any, each
+// group in name order; "" when none does.
+func (pr *project) script(re *regexp.Regexp) string {
+	if re.MatchString(pr.test) {
+		return pr.test
+	}
+	keys := make([]string, 0, len(pr.pkg.Scripts))
+	for k := range pr.pkg.Scripts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		ta, tb := strings.HasPrefix(a, "test"), strings.HasPrefix(b, "test")
+		if ta != tb {
+			if ta {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	for _, k := range keys {
+		if re.MatchString(pr.pkg.Scripts[k]) {
+			return pr.pkg.Scripts[k]
+		}
+	}
+	return ""
 }
 
 // firstFile returns the first of names present in the project folder.

@@ -24,7 +24,7 @@ func (pr *project) mocha() *lang.Setup {
 	ignore := pr.list(cfg, src, "ignore", nil)
 	rec, _ := cfg.field("recursive")
 	recursive := rec.kind == kBool && rec.b
-	args, flags := cliArgs(pr.test, []string{"mocha", "_mocha"}, mochaValueFlags)
+	args, flags := cliArgs(pr.script(scriptMocha), []string{"mocha", "_mocha"}, mochaValueFlags)
 	if len(args) > 0 {
 		spec = args
 	}

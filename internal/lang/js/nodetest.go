@@ -17,16 +17,7 @@ var nodeValueFlags = map[string]bool{"--test-reporter": true, "--test-reporter-d
 // `node --test` script (globs; a folder means the default names under
 // it), or Node's default patterns. node_modules is always excluded.
 func (pr *project) nodeTest() *lang.Setup {
-	script := pr.test
-	if !scriptNode.MatchString(script) {
-		for _, s := range pr.pkg.Scripts {
-			if scriptNode.MatchString(s) {
-				script = s
-				break
-			}
-		}
-	}
-	args, _ := cliArgs(script, []string{"node"}, nodeValueFlags)
+	args, _ := cliArgs(pr.script(scriptNode), []string{"node"}, nodeValueFlags)
 	globs := nodeTestGlobs
 	if len(args) > 0 {
 		globs = nil
