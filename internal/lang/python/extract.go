@@ -323,7 +323,7 @@ func (w *walker) function(n, d *sitter.Node) {
 		return
 	}
 	w.seenFn[name] = true
-	fn := fnFact{Name: name, Line: line(d), Marks: marks, Args: w.args(d, false)}
+	fn := fnFact{Name: name, Line: line(d), Marks: marks, Args: w.givenless(n, w.args(d, false))}
 	w.facts.Funcs = append(w.facts.Funcs, fn)
 	w.tests = append(w.tests, expand("", fn, w.facts.Module)...)
 }
@@ -346,6 +346,33 @@ func (w *walker) args(d *sitter.Node, method bool) []string {
 		out = append(out, w.text(p))
 	}
 	return out
+}
+
+// givenless drops the arguments hypothesis' @given supplies: one per
+// positional strategy from the right, and each keyword strategy's name.
+func (w *walker) givenless(n *sitter.Node, args []string) []string {
+	for _, e := range decorators(n) {
+		if e.Type() != "call" || w.resolve(w.text(e.ChildByFieldName("function"))) != "hypothesis.given" {
+			continue
+		}
+		drop := map[string]bool{}
+		pos := 0
+		for _, a := range children(e.ChildByFieldName("arguments")) {
+			if a.Type() == "keyword_argument" {
+				drop[w.text(a.ChildByFieldName("name"))] = true
+			} else {
+				pos++
+			}
+		}
+		var out []string
+		for _, a := range args[:max(len(args)-pos, 0)] {
+			if !drop[a] {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	return args
 }
 
 // fixture records a module-level fixture with params= in the facts.
@@ -422,7 +449,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 			seen[name] = true
 			marks, isTest := w.marks(decorators(s))
 			if isTest {
-				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks, Args: w.args(sd, true)})
+				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks, Args: w.givenless(s, w.args(sd, true))})
 			}
 		}
 	})

@@ -45,6 +45,8 @@ type markSet struct {
 	Tags   []string `json:"t,omitempty"`
 	Skip   bool     `json:"s,omitempty"`
 	Tables []table  `json:"p,omitempty"`
+	// Uses are the fixtures @pytest.mark.usefixtures requests.
+	Uses []string `json:"u,omitempty"`
 }
 
 // fnFact is a function that may be a test: its name, line and own marks.
@@ -92,6 +94,7 @@ func (s markSet) merge(o markSet) markSet {
 	out := markSet{Skip: s.Skip || o.Skip}
 	out.Tags = appendUnique(append([]string(nil), s.Tags...), o.Tags...)
 	out.Tables = append(append([]table(nil), s.Tables...), o.Tables...)
+	out.Uses = appendUnique(append([]string(nil), s.Uses...), o.Uses...)
 	return out
 }
 

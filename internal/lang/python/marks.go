@@ -39,6 +39,14 @@ func (w *walker) marks(exprs []*sitter.Node) (markSet, bool) {
 			if args != nil {
 				m.Tables = append(m.Tables, w.parametrize(args))
 			}
+		case "usefixtures":
+			if args != nil {
+				for _, a := range children(args) {
+					if v, _, ok := decodeString(w.text(a)); ok && a.Type() == "string" {
+						m.Uses = appendUnique(m.Uses, v)
+					}
+				}
+			}
 		case "skip":
 			m.Skip = true
 		case "skipif":

@@ -2,6 +2,7 @@ package python
 
 import (
 	"crypto/sha256"
+	"slices"
 	"encoding/hex"
 	"strconv"
 	"unicode/utf8"
@@ -445,7 +446,7 @@ func expandWith(prefix string, fn fnFact, outer markSet, fixtures func(string) (
 			}
 		}
 		var fx []table
-		for _, a := range fn.Args {
+		for _, a := range append(slices.Clone(m.Uses), fn.Args...) {
 			if t, ok := fixtures(a); ok && !direct[a] {
 				fx = append(fx, t)
 			}
