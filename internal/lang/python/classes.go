@@ -36,12 +36,12 @@ type classInfo struct {
 // classes resolves bases across the project. It parses helper modules
 // (base classes outside test files) from disk on demand.
 type classes struct {
-	dir      string // absolute project folder
+	dir        string // absolute project folder
 	roots      []string
 	rootdirRel string
 	unittest   bool
-	byRel    map[string]*modFile
-	memo     map[classRef]*classInfo
+	byRel      map[string]*modFile
+	memo       map[classRef]*classInfo
 }
 
 func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modFile) *classes {

@@ -16,8 +16,8 @@ type fileFacts struct {
 	Imports map[string]string `json:"i,omitempty"`
 	// ImportLines are the lines of the imports, by local name.
 	ImportLines map[string]int `json:"il,omitempty"`
-	Classes []classFact       `json:"c,omitempty"`
-	Module  markSet           `json:"m"`
+	Classes     []classFact    `json:"c,omitempty"`
+	Module      markSet        `json:"m"`
 	// Funcs are the module-level test functions (pytest only).
 	Funcs []fnFact `json:"fn,omitempty"`
 	// Fixtures are the module-level fixtures with params=, by fixture
@@ -34,8 +34,8 @@ type classFact struct {
 	// HasInit is true when the class defines __init__ or __new__.
 	HasInit bool `json:"h,omitempty"`
 	// TestAttr is the class body's __test__ (nil when not set).
-	TestAttr *bool   `json:"x,omitempty"`
-	Marks    markSet `json:"k"`
+	TestAttr *bool    `json:"x,omitempty"`
+	Marks    markSet  `json:"k"`
 	Methods  []fnFact `json:"f,omitempty"`
 }
 

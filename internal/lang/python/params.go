@@ -2,11 +2,11 @@ package python
 
 import (
 	"crypto/sha256"
-	"slices"
 	"encoding/hex"
+	"slices"
 	"strconv"
-	"unicode/utf8"
 	"strings"
+	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
