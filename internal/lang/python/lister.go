@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -17,7 +18,9 @@ const Python = "python3"
 // pytestLister runs `python3 -m pytest --collect-only -q -p
 // no:cacheprovider` in the project folder (so pytest finds the same
 // rootdir and testpaths as the Detector) and reads the node IDs it prints.
-type pytestLister struct{}
+// rootRel is the rootdir relative to the project folder ("." mostly):
+// node IDs are rootdir-relative, Listed.File project-relative.
+type pytestLister struct{ rootRel string }
 
 // ListCommand ignores files: pytest lists the whole project, as the static
 // pass does.
@@ -32,12 +35,15 @@ func (pytestLister) ListCommand(p *lang.Project, _ []string) (*lang.Command, err
 // functions the IDs imply, so that static suites and parametrized tests
 // compare too. Exit codes 0, 1 (errors in some files) and 5 (no tests) are
 // normal; others without any node ID are an error.
-func (pytestLister) ParseList(p *lang.Project, stdout, stderr []byte, exitCode int) ([]lang.Listed, error) {
+func (l pytestLister) ParseList(p *lang.Project, stdout, stderr []byte, exitCode int) ([]lang.Listed, error) {
 	var out []lang.Listed
 	seen := map[string]bool{}
 	add := func(file, name string, kind testdex.Kind) {
 		if !seen[name] {
 			seen[name] = true
+			if l.rootRel != "" && l.rootRel != "." {
+				file = path.Join(l.rootRel, file)
+			}
 			out = append(out, lang.Listed{File: file, Name: name, Kind: kind})
 		}
 	}

@@ -106,7 +106,7 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 		Match:     m.match,
 		Settings:  settings,
 		Linker:    &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions]},
-		Lister:    pytestLister{},
+		Lister:    pytestLister{rootRel: relTo(p.Dir, cfg.Rootdir)},
 		Patterns:  files,
 		Lenient:   []string{".py"},
 	}, probs
@@ -241,3 +241,13 @@ func unittestSetup(p *lang.Project) *lang.Setup {
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func isIdentifier(s string) bool { return identRE.MatchString(s) }
+
+// relTo is target relative to base, slash-separated; "." when it cannot be
+// expressed.
+func relTo(base, target string) string {
+	r, err := filepath.Rel(base, target)
+	if err != nil {
+		return "."
+	}
+	return filepath.ToSlash(r)
+}
