@@ -19,7 +19,7 @@ import (
 //	    {tc.name}  :18  dynamic
 func writeTree(w io.Writer, tests []testdex.Test) {
 	depth := map[string]int{}
-	names := map[string]string{}
+	keys := map[string]string{}
 	file := ""
 	var c counts
 	for _, t := range tests {
@@ -28,25 +28,42 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 			c.files++
 			fmt.Fprintf(w, "%s  %s%s\n", t.File, t.Framework, scopeSuffix(t))
 		}
-		d := 1
-		label := t.Name
+		key := t.ID
+		if t.File != "" {
+			key = strings.TrimPrefix(t.ID, t.File+testdex.IDSep)
+		}
+		d, label := 1, key
 		if pd, ok := depth[t.Parent]; ok && t.Parent != "" {
 			d = pd + 1
-			label = strings.TrimPrefix(t.Name, names[t.Parent]+"/")
+			label = relativeLabel(key, keys[t.Parent])
 		}
-		depth[t.ID], names[t.ID] = d, t.Name
+		depth[t.ID], keys[t.ID] = d, key
+		c.count(t)
 		if t.Kind == testdex.KindSpec {
-			c.count(t)
 			if len(t.Tags) > 0 {
 				fmt.Fprintf(w, "  [%s]\n", strings.Join(t.Tags, ", "))
 			}
 			continue
 		}
 		fmt.Fprintf(w, "%s%s  :%d%s\n", strings.Repeat("  ", d), label, t.Line, marks(t))
-		c.count(t)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, c.String())
+}
+
+// relativeLabel shows a child by what its key adds to its parent's:
+// TestX/case -> case, test_m[1] -> [1], Outer.m() -> m(), a > b -> b.
+func relativeLabel(key, parent string) string {
+	rest, ok := strings.CutPrefix(key, parent)
+	if !ok || rest == "" {
+		return key
+	}
+	for _, sep := range []string{" > ", "::", "/", ".", "$"} {
+		if r, ok := strings.CutPrefix(rest, sep); ok {
+			return r
+		}
+	}
+	return rest
 }
 
 func scopeSuffix(t testdex.Test) string {
