@@ -157,3 +157,11 @@ func toStrings(fws []testdex.Framework) []string {
 	}
 	return out
 }
+
+func TestLocalConstTable(t *testing.T) {
+	src := "describe('d', () => {\n  const rows: [string, number][] = [['a', 1]];\n  test.each(rows)('%s=%d', () => {});\n});"
+	got := names(extract(t, testdex.Vitest, "a.test.ts", src))
+	if strings.Join(got, "|") != "d|d > a=1" {
+		t.Errorf("got %q", got)
+	}
+}
