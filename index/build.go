@@ -149,11 +149,17 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 		return nil, err
 	}
 	ix.Stats.Extract = time.Since(t2)
-	b.saveCache(ix, snap, results, whole, start)
 
+	aux := newAuxLoader(b.root, snap)
+	for _, p := range r.projects {
+		if p != nil {
+			p.Load = aux.load
+		}
+	}
 	ix.Problems = append(ix.Problems, l1.problems...)
 	ix.Problems = append(ix.Problems, link(r, results)...)
 	ix.Problems = append(ix.Problems, r.probs...)
+	b.saveCache(ix, snap, results, whole, start, aux)
 	assemble(ix, r, results)
 	return ix, nil
 }
@@ -209,9 +215,9 @@ func (b *builder) loadCache(ix *Index) *cache.Snapshot {
 
 // saveCache folds the results into the snapshot and writes it when
 // anything changed.
-func (b *builder) saveCache(ix *Index, snap *cache.Snapshot, results []fileResult, whole bool, start time.Time) {
-	seen := map[string]bool{}
-	changed := snap.Dropped > 0
+func (b *builder) saveCache(ix *Index, snap *cache.Snapshot, results []fileResult, whole bool, start time.Time, aux *auxLoader) {
+	seen := aux.seen
+	changed := snap.Dropped > 0 || aux.dirty
 	for _, r := range results {
 		key, _ := cacheKeys(r.cand)
 		seen[key] = true

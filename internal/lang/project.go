@@ -66,6 +66,11 @@ type Project struct {
 	// Frameworks are tried in order; a file belongs to the first whose
 	// Match accepts it.
 	Frameworks []*Setup
+	// Load reads and extracts a file that is not a test file (a helper
+	// module a test class inherits from) through the core's cache, for a
+	// Linker. abs is absolute. The core sets it before linking; nil means
+	// the Linker reads the file itself.
+	Load func(abs string, ex Extractor, s Settings) (Result, error)
 }
 
 // Setup is one framework as a project configures it.

@@ -37,6 +37,7 @@ type classInfo struct {
 // (base classes outside test files) from disk on demand.
 type classes struct {
 	dir        string // absolute project folder
+	loadAux    func(abs string, ex lang.Extractor, s lang.Settings) (lang.Result, error)
 	roots      []string
 	rootdirRel string
 	unittest   bool
@@ -45,7 +46,7 @@ type classes struct {
 }
 
 func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modFile) *classes {
-	c := &classes{dir: p.Dir, unittest: unittest, rootdirRel: rootdirRel, byRel: map[string]*modFile{}, memo: map[classRef]*classInfo{}}
+	c := &classes{dir: p.Dir, loadAux: p.Load, unittest: unittest, rootdirRel: rootdirRel, byRel: map[string]*modFile{}, memo: map[classRef]*classInfo{}}
 	for _, f := range files {
 		c.byRel[f.rel] = f
 	}
@@ -216,15 +217,29 @@ func (c *classes) load(rel string) *modFile {
 	if mf, ok := c.byRel[rel]; ok {
 		return mf
 	}
-	data, err := os.ReadFile(filepath.Join(c.dir, filepath.FromSlash(rel)))
+	res, err := c.read(rel)
 	if err != nil {
 		c.byRel[rel] = nil
 		return nil
 	}
-	res := Extractor{Unittest: c.unittest}.Extract(&lang.File{Rel: rel, Data: data})
 	mf := &modFile{rel: rel, facts: decodeFacts(res.Facts)}
 	c.byRel[rel] = mf
 	return mf
+}
+
+// read extracts a module that is not a test file, through the core's
+// cache when it offers one.
+func (c *classes) read(rel string) (lang.Result, error) {
+	abs := filepath.Join(c.dir, filepath.FromSlash(rel))
+	ex := Extractor{Unittest: c.unittest}
+	if c.loadAux != nil {
+		return c.loadAux(abs, ex, nil)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return lang.Result{}, err
+	}
+	return ex.Extract(&lang.File{Rel: rel, Data: data}), nil
 }
 
 // methods returns the test methods a class has through its MRO, in

@@ -7,6 +7,7 @@
 package python
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -108,7 +109,7 @@ func importsPytest(env *lang.DetectEnv, dir string) bool {
 				}
 			case !e.IsDir() && strings.HasSuffix(name, ".py") && strings.HasPrefix(name, "test"):
 				budget--
-				if data, err := env.ReadFile(filepath.Join(d, name)); err == nil && pytestImport.Match(data) {
+				if data, err := env.ReadFile(filepath.Join(d, name)); err == nil && bytes.Contains(data, []byte("pytest")) && pytestImport.Match(data) {
 					return true
 				}
 			}

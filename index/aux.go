@@ -1,0 +1,65 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/testdex/testdex/internal/cache"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// auxLoader serves lang.Project.Load: Linkers read files that are not test
+// files (a helper module a test class inherits from) through the same
+// snapshot as candidates, so a warm listing re-reads none of them. Entries
+// are keyed apart from candidates ("#aux") and count as seen, so they are
+// kept as long as they are used.
+type auxLoader struct {
+	root string
+	snap *cache.Snapshot
+
+	mu    sync.Mutex
+	seen  map[string]bool
+	dirty bool
+}
+
+func newAuxLoader(root string, snap *cache.Snapshot) *auxLoader {
+	return &auxLoader{root: root, snap: snap, seen: map[string]bool{}}
+}
+
+// load implements lang.Project.Load.
+func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.Result, error) {
+	rel, err := filepath.Rel(a.root, abs)
+	if err != nil {
+		rel = abs
+	}
+	rel = filepath.ToSlash(rel)
+	key, exKey := cache.Key(rel, string(ex.Framework())+"#aux"), ex.CacheKey()+"|"+s.Key()
+	info, err := os.Stat(abs)
+	if err != nil {
+		return lang.Result{}, err
+	}
+	size, mtime := info.Size(), info.ModTime().UnixNano()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.seen[key] = true
+	if e := a.snap.Trusted(key, size, mtime, exKey); e != nil {
+		return e.Result, nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return lang.Result{}, err
+	}
+	sum := xxh3.Hash(data)
+	res := lang.Result{}
+	if e := a.snap.Matching(key, sum, exKey); e != nil {
+		res = e.Result
+	} else {
+		res = safeExtract(ex, &lang.File{Rel: rel, Abs: abs, Data: data, Framework: ex.Framework(), Settings: s})
+	}
+	a.snap.Entries[key] = &cache.Entry{Size: size, MTime: mtime, Hash: sum, ExtractorKey: exKey, Result: res}
+	a.dirty = true
+	return res, nil
+}
