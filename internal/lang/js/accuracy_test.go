@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -109,7 +108,6 @@ func measure(t *testing.T, dir string) {
 			t.Logf("static only: %s", m)
 		}
 	}
-	_ = strings.TrimSpace
 }
 
 func itoa(i int) string {
