@@ -36,14 +36,6 @@ type ExactOptions struct {
 	Timeout time.Duration
 }
 
-// Reporter is an optional Lister method: Reports says whether the
-// framework's own listing can include a record (go test -list reports only
-// top-level names; subtests are known only by running). Records it cannot
-// report are neither confirmed nor counted as missing.
-type Reporter interface {
-	Reports(t *testdex.Test) bool
-}
-
 // Comparison is the outcome of the runtime method for a listing.
 type Comparison struct {
 	// StaticOnly are static records the framework should have reported but
@@ -174,7 +166,7 @@ func excerpt(streams ...[]byte) string {
 // judge counts the group's static records the framework should have
 // reported but did not.
 func (ix *Index) judge(g *group, reported map[int]bool, cmp *Comparison) {
-	rep, _ := g.setup.Lister.(Reporter)
+	rep, _ := g.setup.Lister.(lang.Reporter)
 	dir := displayRel(ix.Root, g.proj.Dir)
 	for i := range ix.Tests {
 		t := &ix.Tests[i]
@@ -213,8 +205,10 @@ func (ix *Index) runtimeRecord(g *group, l lang.Listed) testdex.Test {
 
 // coveredByDynamic reports whether a runtime-only test falls under a
 // dynamic static record of the same framework and scope: its name starts
-// with the dynamic record's parent's name or, for a top-level dynamic
-// record, with the literal text before its first placeholder.
+// with the dynamic record's parent's name. A dynamic record at top level
+// stands for unknown tests anywhere in its scope (a file, a package); where
+// the scope is empty (pytest, unittest) it covers the names that start
+// with the literal text before its first placeholder.
 func (ix *Index) coveredByDynamic(t testdex.Test) bool {
 	names := map[string]string{}
 	for _, d := range ix.Tests {
@@ -224,8 +218,13 @@ func (ix *Index) coveredByDynamic(t testdex.Test) bool {
 		if !d.Dynamic || d.Framework != t.Framework || d.Scope != t.Scope {
 			continue
 		}
-		prefix := names[d.Parent]
-		if d.Parent == "" {
+		var prefix string
+		switch {
+		case d.Parent != "":
+			prefix = names[d.Parent]
+		case d.Scope != "":
+			return true
+		default:
 			prefix = d.Name
 			if i := strings.IndexAny(prefix, "{$%"); i >= 0 {
 				prefix = prefix[:i]

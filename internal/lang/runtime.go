@@ -38,3 +38,12 @@ type Listed struct {
 	Name  string
 	Kind  testdex.Kind
 }
+
+// Reporter is an optional Lister method. Reports says whether the
+// framework's own listing can include a record: go test -list reports only
+// top-level names, vitest list leaves out skipped and todo tests, node's
+// runner never reports subtests started inside a test body. Records it
+// cannot report are neither confirmed nor counted as missing.
+type Reporter interface {
+	Reports(t *testdex.Test) bool
+}

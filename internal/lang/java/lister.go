@@ -46,7 +46,7 @@ func (Lister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
 		"/junit-platform-console-standalone-" + ConsoleVersion + ".jar"
 	args := "-jar " + jar + " discover --disable-banner --disable-ansi-colors --details=verbose" +
 		" -cp %classpath --scan-classpath ${project.build.testOutputDirectory} --include-classname " + surefireClassRegex
-	return &lang.Command{Dir: p.Dir, Args: []string{"mvn", "-q", "-B", "test-compile", ExecPlugin + ":exec",
+	return &lang.Command{Dir: p.Dir, Args: []string{"mvn", "-q", "-B", "-Dstyle.color=never", "test-compile", ExecPlugin + ":exec",
 		"-Dexec.executable=java", "-Dexec.classpathScope=test", "-Dexec.args=" + args}}, nil
 }
 
@@ -198,3 +198,8 @@ func firstByte(s string) byte {
 	}
 	return s[0]
 }
+
+// Reports says which records the launcher's discover command can confirm:
+// not invocations (parameterized and repeated rows), which exist only once
+// the tests run.
+func (Lister) Reports(t *testdex.Test) bool { return t.Kind != testdex.KindSubtest }

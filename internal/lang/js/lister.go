@@ -147,3 +147,7 @@ func tail(b []byte) string {
 	}
 	return s
 }
+
+// Reports says which records vitest list can confirm: it leaves out
+// skipped and todo tests.
+func (vitestLister) Reports(t *testdex.Test) bool { return !t.Skip }

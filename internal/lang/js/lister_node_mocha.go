@@ -122,3 +122,7 @@ func (nodeLister) ParseList(p *lang.Project, stdout, stderr []byte, code int) ([
 	}
 	return out, nil
 }
+
+// Reports says which records node's runner can confirm without running
+// test bodies: not the subtests a test starts with t.test.
+func (nodeLister) Reports(t *testdex.Test) bool { return t.Kind != testdex.KindSubtest }

@@ -124,3 +124,15 @@ func tail(b []byte, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Reports says which records cargo test -- --list can confirm: not tests
+// behind a cfg(...) condition, which testdex tags but does not evaluate (a
+// feature that is off, another architecture).
+func (Lister) Reports(t *testdex.Test) bool {
+	for _, tag := range t.Tags {
+		if strings.HasPrefix(tag, "cfg(") {
+			return false
+		}
+	}
+	return true
+}
