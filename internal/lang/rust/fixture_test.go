@@ -3,13 +3,12 @@ package rust_test
 import (
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/shapes"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/shapes/cargo.expected.txt (check it by hand first)")
@@ -32,54 +31,13 @@ func buildShapes(t *testing.T) *index.Index {
 	return ix
 }
 
-// recordLine renders a record as the expected file holds it.
-func recordLine(r testdex.Test) string {
-	var flags []string
-	if r.Dynamic {
-		flags = append(flags, "dynamic")
-	}
-	if r.Skip {
-		flags = append(flags, "skip")
-	}
-	f := strings.Join(flags, ",")
-	if f == "" {
-		f = "-"
-	}
-	return strings.Join([]string{r.ID, string(r.Kind), r.Name, r.Scope, f}, "\t")
-}
-
 // TestShapes compares the fixture's listing with cargo.expected.txt
 // exactly, record by record in listing order, and checks the one warning
-// (the orphan file).
+// (the orphan file). Regenerate with
+// `go test ./internal/lang/rust -run TestShapes -update`.
 func TestShapes(t *testing.T) {
 	ix := buildShapes(t)
-	var b strings.Builder
-	for _, r := range ix.Tests {
-		b.WriteString(recordLine(r) + "\n")
-	}
-	want := shapesDir + ".expected.txt"
-	if *update {
-		if err := os.WriteFile(want, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(want)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestShapes -update, then check the file by hand)", err)
-	}
-	got, exp := strings.Split(b.String(), "\n"), strings.Split(string(data), "\n")
-	for i := 0; i < len(got) || i < len(exp); i++ {
-		var g, e string
-		if i < len(got) {
-			g = got[i]
-		}
-		if i < len(exp) {
-			e = exp[i]
-		}
-		if g != e {
-			t.Errorf("line %d:\n got  %q\n want %q", i+1, g, e)
-		}
-	}
+	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", *update)
 	var probs []string
 	for _, p := range ix.Problems {
 		probs = append(probs, p.String())
