@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"syscall"
 	"time"
@@ -36,6 +37,9 @@ type Spec struct {
 	Grace time.Duration
 	// Cap limits each captured stream; 0 means DefaultCap.
 	Cap int
+	// Stdout and Stderr, when set, also receive everything the child
+	// writes, uncapped and as it is written (a streaming parser).
+	Stdout, Stderr io.Writer
 }
 
 // Result is what a child did. ExitCode is -1 when it did not exit by itself
@@ -45,6 +49,15 @@ type Result struct {
 	ExitCode       int
 	TimedOut       bool
 	Elapsed        time.Duration
+	// Leaked lists processes of the child's group still alive after the
+	// child exited (a test that spawned a daemon); they were killed.
+	Leaked []Leak
+}
+
+// Leak is one leftover process.
+type Leak struct {
+	PID     int
+	Command string
 }
 
 // MissingError reports a program that is not installed.
@@ -80,7 +93,8 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	}
 	stdout, stderr := &capped{max: limit}, &capped{max: limit}
 	cmd := exec.CommandContext(ctx, path, s.Args[1:]...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, s.Env, stdout, stderr
+	cmd.Dir, cmd.Env = s.Dir, s.Env
+	cmd.Stdout, cmd.Stderr = tee(stdout, s.Stdout), tee(stderr, s.Stderr)
 	cmd.SysProcAttr = sysProcAttr()
 	cmd.Cancel = func() error { return terminate(cmd, grace) }
 	// WaitDelay bounds the wait for pipes held open by grandchildren that
@@ -93,6 +107,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	err = cmd.Wait()
 	res := &Result{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: cmd.ProcessState.ExitCode(), Elapsed: time.Since(start)}
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+	res.Leaked = leftovers(cmd.Process.Pid)
 	killGroup(cmd) // anything the child left behind in its group
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil {
@@ -118,6 +133,13 @@ func killGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+func tee(w, also io.Writer) io.Writer {
+	if also == nil {
+		return w
+	}
+	return io.MultiWriter(w, also)
 }
 
 // capped is a buffer that keeps the first max bytes and marks truncation.

@@ -87,3 +87,30 @@ func TestMissingProgram(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestLeakedProcessIsReported: a child that exits normally but leaves a
+// daemon behind gets it reported and killed.
+func TestLeakedProcessIsReported(t *testing.T) {
+	res, err := Run(context.Background(), Spec{Args: []string{"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 || len(res.Leaked) != 1 || res.Leaked[0].Command != "sleep" {
+		t.Fatalf("got %+v", res)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if pid := strings.TrimSpace(string(res.Stdout)); alive(pid) {
+		t.Errorf("leaked %s still alive", pid)
+	}
+}
+
+func TestStreamingTee(t *testing.T) {
+	var sb strings.Builder
+	res, err := Run(context.Background(), Spec{Args: []string{"sh", "-c", "echo a; echo b"}, Stdout: &sb, Cap: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sb.String() != "a\nb\n" || !strings.HasSuffix(string(res.Stdout), Truncated) {
+		t.Errorf("tee %q, captured %q", sb.String(), res.Stdout)
+	}
+}
