@@ -254,3 +254,10 @@ func (b *builder) saveCache(ix *Index, snap *cache.Snapshot, results []fileResul
 		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: b.store.Path(), Message: err.Error()})
 	}
 }
+
+// RootOf returns the absolute, clean root folder Build would use for root
+// (resolved against dir when relative).
+func RootOf(root, dir string) (string, error) {
+	r, _, err := roots(root, dir)
+	return r, err
+}

@@ -90,6 +90,9 @@ type Setup struct {
 	// Lister asks the framework itself for its tests (the runtime method);
 	// nil when the framework cannot list without running the tests.
 	Lister Lister
+	// Runner runs the framework's tests; nil when testdex cannot run them
+	// yet.
+	Runner Runner
 	// Patterns describes Match for messages ("**/*_test.go").
 	Patterns []string
 	// Lenient lists suffixes of files that are listed when named

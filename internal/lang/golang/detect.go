@@ -50,6 +50,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Patterns:  []string{"**/*_test.go"},
 		Linker:    linker{},
 		Lister:    lister{},
+		Runner:    runner{},
 	}}
 	return p, probs
 }

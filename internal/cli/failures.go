@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/run"
+)
+
+func newFailuresCmd(env *Env, g *globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "failures",
+		Short: "Show the failures of the last 'testdex run' of this root",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o := g.indexOptions(env, nil)
+			root := o.Root
+			if root == "" {
+				root = env.Dir
+			}
+			abs, err := index.RootOf(root, env.Dir)
+			if err != nil {
+				return err
+			}
+			fs, err := run.LoadFailures(cacheDir(env), abs)
+			if err != nil {
+				return err
+			}
+			w := bufio.NewWriter(env.Stdout)
+			defer w.Flush()
+			for _, f := range fs {
+				if asJSON {
+					data, _ := json.Marshal(f)
+					fmt.Fprintln(w, string(data))
+					continue
+				}
+				loc := f.File
+				if f.Line > 0 {
+					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+				}
+				fmt.Fprintf(w, "%s  %s  %s\n", f.ID, loc, f.Message)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines records with id, framework, file, line, message")
+	return cmd
+}
+
+func numCPU() int { return runtime.GOMAXPROCS(0) }

@@ -1,0 +1,3 @@
+module example.com/runfixture
+
+go 1.22
