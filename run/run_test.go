@@ -16,7 +16,7 @@ func TestNamerMapsUnknownNamesUnderTheirAncestor(t *testing.T) {
 	}}
 	n := newNamer(ix)
 	for _, tc := range []struct {
-		fw                 testdex.Framework
+		fw                testdex.Framework
 		scope, name, want string
 	}{
 		{testdex.Go, "m", "TestEach", "a_test.go::TestEach"},
