@@ -99,14 +99,22 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test
 	if f.junit != "" {
 		handlers = append(handlers, junit)
 	}
+	var prog *progress
+	if !f.json {
+		prog = newProgress(env.Stderr)
+		o.Live = prog.event
+	}
 	sum, err := run.Run(cmd.Context(), ix, tests, o, run.HandlerFunc(func(e testdex.Event) error {
-		for _, h := range handlers {
-			if err := h.Event(e); err != nil {
-				return err
+		return prog.around(func() error {
+			for _, h := range handlers {
+				if err := h.Event(e); err != nil {
+					return err
+				}
 			}
-		}
-		return w.Flush()
+			return w.Flush()
+		})
 	}))
+	prog.finish()
 	if err != nil {
 		return err
 	}
