@@ -19,7 +19,11 @@ type attr struct {
 }
 
 func parseAttr(n *sitter.Node, src []byte) attr {
-	text := n.Content(src)
+	return parseAttrText(n.Content(src), line(n))
+}
+
+// parseAttrText reads the text of one attribute, #[...] or #![...].
+func parseAttrText(text string, line int) attr {
 	text = strings.TrimPrefix(text, "#!")
 	text = strings.TrimPrefix(text, "#")
 	text = strings.TrimSpace(text)
@@ -29,7 +33,7 @@ func parseAttr(n *sitter.Node, src []byte) attr {
 		i = len(text)
 	}
 	path := strings.Join(strings.Fields(text[:i]), "")
-	return attr{path: path, args: strings.Join(strings.Fields(text[i:]), " "), line: line(n)}
+	return attr{path: path, args: strings.Join(strings.Fields(text[i:]), " "), line: line}
 }
 
 // value is the string of a name = "value" attribute, "" when not one.
@@ -290,31 +294,45 @@ func indexTop(s, sep string) int {
 	return -1
 }
 
-// proptestFn finds the #[test] functions a proptest! block declares.
-var testAttrRE = regexp.MustCompile(`#\s*\[\s*test\s*\]`)
+// testDeclRE finds what makes a macro_rules! worth recording: a test
+// attribute, or a quickcheck!/proptest! block.
+var testDeclRE = regexp.MustCompile(`#\s*\[\s*(?:\w+\s*::\s*)*(?:test|quickcheck|wasm_bindgen_test|test_case|rstest)\b|\b(?:quickcheck|proptest)\s*!`)
 
-var proptestFn = regexp.MustCompile(`#\s*\[\s*test\s*\][^{;]*?\bfn\s+([A-Za-z_][A-Za-z0-9_]*)`)
-
-// macroTests reads the tests a macro invocation declares: each `#[test]
-// fn name` in a proptest! body becomes a test of that name in place; an
-// invocation of a macro_rules! defined earlier in the file whose body holds
-// #[test] gives one dynamic record, {name!} (its tests' names come from
-// the expansion).
-func (w *walker) macroTests(n *sitter.Node, sc scope) {
-	m := fieldText(n, "macro", w.src)
-	if w.testMacros[m] {
-		w.add(lang.Test{Kind: kindTest, Name: sc.join("{" + m + "!}"), Line: line(n), Dynamic: true,
-			Tags: append([]string{}, sc.tags...)})
+// macroDef records a macro_rules! that declares tests, for the Linker.
+func (w *walker) macroDef(n *sitter.Node, name string, sc scope, attrs []attr) {
+	src := n.Content(w.src)
+	if name == "" || !testDeclRE.MatchString(src) {
 		return
 	}
-	if m != "proptest" && m != "proptest::proptest" {
+	w.facts.Macros = append(w.facts.Macros, macroDef{Name: name, Line: line(n), Vis: sc.vis,
+		Export: hasAttr(attrs, "macro_export"), Tags: sc.tags, Src: src})
+}
+
+// macroCall reads an item-level macro invocation: the #[test] functions
+// of a proptest! block and every function of a quickcheck! block become
+// tests in place; any other invocation is recorded for the Linker, which
+// expands those of macro_rules! that declare tests.
+func (w *walker) macroCall(n *sitter.Node, sc scope) {
+	m := strings.Join(strings.Fields(fieldText(n, "macro", w.src)), "")
+	switch m {
+	case "proptest", "proptest::proptest", "quickcheck", "quickcheck::quickcheck":
+		var s scanned
+		s.items(tokenize(n.Content(w.src)), nil, sc.tags, false)
+		base := line(n)
+		for _, t := range s.tests {
+			w.add(lang.Test{Kind: t.kind, Name: sc.join(strings.Join(append(t.mods, t.name), "::")), Line: base + t.line,
+				Skip: t.skip, Tags: t.tags})
+		}
 		return
 	}
-	body := n.Content(w.src)
-	base := line(n)
-	for _, loc := range proptestFn.FindAllStringSubmatchIndex(body, -1) {
-		name := body[loc[2]:loc[3]]
-		ln := base + strings.Count(body[:loc[2]], "\n")
-		w.add(lang.Test{Kind: kindTest, Name: sc.join(name), Line: ln, Tags: append([]string{}, sc.tags...)})
+	var args string
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if c := n.NamedChild(i); c.Type() == "token_tree" {
+			args = c.Content(w.src)
+		}
 	}
+	if args == "" || m == "" {
+		return
+	}
+	w.facts.Calls = append(w.facts.Calls, macroCall{Name: m, Args: args, Line: line(n), Inline: sc.path, Tags: sc.tags})
 }

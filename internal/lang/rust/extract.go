@@ -29,7 +29,7 @@ type Extractor struct{}
 func (Extractor) Framework() testdex.Framework { return testdex.Cargo }
 
 // CacheKey changes whenever the extractor's output does.
-func (Extractor) CacheKey() string { return "rust/2" }
+func (Extractor) CacheKey() string { return "rust/3" }
 
 // parsers holds idle parsers: each is used by one goroutine at a time.
 var parsers = sync.Pool{New: func() any {

@@ -3,6 +3,7 @@ package rust_test
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,18 +28,17 @@ func TestListerMatchesCargo(t *testing.T) {
 		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the cargo integration test")
 	}
 	tmp := t.TempDir()
-	if err := os.CopyFS(tmp, os.DirFS(shapesDir)); err != nil {
-		t.Fatal(err)
-	}
+	copySources(t, shapesDir, tmp)
 	ix, err := index.Build(t.Context(), index.Options{Root: tmp, Frameworks: []testdex.Framework{testdex.Cargo}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	target := t.TempDir()
 	for _, crate := range []string{"shapes", "member"} {
 		t.Run(crate, func(t *testing.T) {
 			dir := filepath.Join(tmp, crate)
 			p, _ := rust.Detector.Detect(&lang.DetectEnv{Root: tmp, ReadFile: os.ReadFile}, dir, []string{"Cargo.toml"})
-			listed := runLister(t, p, filepath.Join(tmp, "target"))
+			listed := runLister(t, p, filepath.Join(target, "target"))
 			static := map[string]testdex.Test{}
 			for _, r := range ix.Tests {
 				if r.Project == crate && r.Kind != testdex.KindSuite && !slices.Contains(r.Tags, `cfg(feature = "ext")`) {
@@ -75,6 +75,34 @@ func coveredByDynamic(static map[string]testdex.Test, l lang.Listed) bool {
 		}
 	}
 	return false
+}
+
+// copySources copies the fixture without the build folders a cargo run
+// in the source tree may have left (target/, ignored by git): built
+// artifacts copied with fresh times would look up to date to cargo.
+func copySources(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		switch {
+		case d.IsDir() && d.Name() == "target":
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // runLister runs the Lister's command with the target folder in tmp.

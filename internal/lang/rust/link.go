@@ -52,6 +52,8 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			tr.walk(t, untested)
 		}
 	}
+	x := newExpander(tr, places, l.Crate.Name)
+	x.run(l.Crate.Targets)
 	var probs []testdex.Problem
 	for _, f := range files {
 		pl, ok := places[f.Rel]
@@ -63,7 +65,7 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			f.Result.Tests = nil
 			continue
 		}
-		f.Result.Tests = l.rename(f.Rel, pl, f.Result.Tests)
+		f.Result.Tests = addUnique(l.rename(f.Rel, pl, f.Result.Tests), x.out[f.Rel])
 	}
 	return probs
 }
@@ -109,6 +111,24 @@ func (l Linker) rename(rel string, pl place, tests []lang.Test) []lang.Test {
 	return out
 }
 
+// addUnique appends the records of more whose keys tests lack.
+func addUnique(tests, more []lang.Test) []lang.Test {
+	if len(more) == 0 {
+		return tests
+	}
+	keys := map[string]bool{}
+	for i := range tests {
+		keys[tests[i].Key()] = true
+	}
+	for _, t := range more {
+		if !keys[t.Key()] {
+			keys[t.Key()] = true
+			tests = append(tests, t)
+		}
+	}
+	return tests
+}
+
 // doctestName is rustdoc's test name: "FILE - ITEM (line N)", or
 // "FILE - (line N)" for the crate's own docs.
 func doctestName(file, item string, line int) string {
@@ -119,7 +139,7 @@ func doctestName(file, item string, line int) string {
 type treeReader struct {
 	dir   string
 	byRel map[string]*lang.Linked
-	disk  map[string]*facts
+	disk  map[string]*facts // decoded facts, of handed-over and disk files alike
 }
 
 func reached(m map[string]place, rel string) bool { _, ok := m[rel]; return ok }
@@ -198,12 +218,13 @@ func (tr *treeReader) exists(rel string) bool {
 // facts returns a module file's facts, parsing it from disk when the core
 // did not hand it over; nil when it cannot be read.
 func (tr *treeReader) facts(rel string) *facts {
-	if f, ok := tr.byRel[rel]; ok {
-		fs := decodeFacts(f.Result.Facts)
-		return &fs
-	}
 	if fs, ok := tr.disk[rel]; ok {
 		return fs
+	}
+	if f, ok := tr.byRel[rel]; ok {
+		fs := decodeFacts(f.Result.Facts)
+		tr.disk[rel] = &fs
+		return &fs
 	}
 	var fs *facts
 	abs := filepath.Join(tr.dir, filepath.FromSlash(rel))

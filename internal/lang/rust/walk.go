@@ -18,9 +18,6 @@ type walker struct {
 	tests []lang.Test
 	facts facts
 	names map[string]bool // keys used so far, to keep them unique
-	// testMacros are the macro_rules! seen so far whose body declares
-	// #[test] functions.
-	testMacros map[string]bool
 }
 
 // scope is where an item sits: its inline module path within the file,
@@ -30,6 +27,9 @@ type scope struct {
 	path    []string
 	tags    []string
 	cfgTest bool
+	// vis is where a macro_rules! defined here stays visible: path
+	// without its trailing #[macro_use] modules.
+	vis []string
 }
 
 func (s scope) join(name string) string {
@@ -106,6 +106,9 @@ func (w *walker) item(n *sitter.Node, sc scope, pend pending) {
 			w.docsFor(pend.docs, isc, name)
 			sub := isc
 			sub.path = append(slices.Clip(sc.path), name)
+			if !hasAttr(pend.attrs, "macro_use") {
+				sub.vis = sub.path
+			}
 			w.container(body, sub)
 			return
 		}
@@ -118,22 +121,17 @@ func (w *walker) item(n *sitter.Node, sc scope, pend pending) {
 	case "struct_item", "union_item", "enum_item":
 		w.members(n, isc, name)
 	case "macro_definition":
-		if testAttrRE.MatchString(n.Content(w.src)) && name != "" {
-			if w.testMacros == nil {
-				w.testMacros = map[string]bool{}
-			}
-			w.testMacros[name] = true
-		}
+		w.macroDef(n, name, isc, pend.attrs)
 		if hasAttr(pend.attrs, "macro_export") {
 			isc.path = nil // exported macros live at the crate root
 		}
 	case "const_item", "static_item", "type_item", "function_signature_item", "associated_type":
 	case "macro_invocation":
-		w.macroTests(n, sc)
+		w.macroCall(n, isc)
 		return
 	case "expression_statement": // `m!(...);` at item level
 		if c := n.NamedChild(0); c != nil && c.Type() == "macro_invocation" {
-			w.macroTests(c, sc)
+			w.macroCall(c, isc)
 		}
 		return
 	default:
@@ -146,7 +144,8 @@ func (w *walker) item(n *sitter.Node, sc scope, pend pending) {
 
 // modDecl records `mod x;` for the Linker, with its #[path] and cfg.
 func (w *walker) modDecl(n *sitter.Node, name string, sc scope, pend pending) {
-	d := modDecl{Inline: sc.path, Name: name, Line: int(n.StartPoint().Row) + 1, Tags: sc.tags, CfgTest: sc.cfgTest}
+	d := modDecl{Inline: sc.path, Name: name, Line: int(n.StartPoint().Row) + 1, Tags: sc.tags, CfgTest: sc.cfgTest,
+		MacroUse: hasAttr(pend.attrs, "macro_use"), Vis: sc.vis}
 	for _, a := range pend.attrs {
 		if a.path == "path" {
 			d.Path = a.value()

@@ -13,3 +13,5 @@ pub fn f() {}
 
 #[test]
 fn in_a() {}
+
+crate::exported_tests!(exported_one);

@@ -4,6 +4,8 @@
 //! assert_eq!(shapes::add(2, 2), 4);
 //! ```
 
+#[macro_use]
+mod macros;
 pub mod a;
 pub mod m;
 #[path = "other/p.rs"]

@@ -19,3 +19,5 @@ macro_rules! make_test {
 }
 
 make_test!(made_one, made_two);
+
+shapes::exported_tests!(from_lib);
