@@ -42,7 +42,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/1/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/2/" + string(e.Framework()) }
 
 var parsers = sync.Pool{New: func() any {
 	p := sitter.NewParser()
@@ -78,6 +78,7 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	}
 	w := newWalker(f, e.Unittest)
 	w.module(root)
+	w.dynamics([]*sitter.Node{root})
 	res.Tests = w.tests
 	res.Facts = w.facts.encode()
 	return res
@@ -435,6 +436,10 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 		switch {
 		case s.Type() == "expression_statement":
 			w.classAssign(s, idx, &bodyMarks)
+			if fn, ok := w.assignedMethod(s); ok && !seen[fn.Name] {
+				seen[fn.Name] = true
+				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fn)
+			}
 		case sd == nil:
 		case sd.Type() == "class_definition":
 			w.class(s, sd, idx, depth+1)
@@ -494,4 +499,24 @@ func (w *walker) markList(n *sitter.Node) markSet {
 func isMainCheck(cond string) bool {
 	c := strings.Join(strings.Fields(cond), "")
 	return c == `__name__=="__main__"` || c == `__name__=='__main__'` || c == `"__main__"==__name__` || c == `'__main__'==__name__`
+}
+
+// assignedMethod reads a unittest test method bound by assignment in a
+// class body (testX = Other.testX, testY = decorator(testZ), a lambda):
+// unittest collects any callable attribute named test*. Literals are not
+// callable and are left out; pytest, which wants functions, is not served.
+func (w *walker) assignedMethod(s *sitter.Node) (fnFact, bool) {
+	if !w.unittest || s.NamedChildCount() == 0 || s.NamedChild(0).Type() != "assignment" {
+		return fnFact{}, false
+	}
+	a := s.NamedChild(0)
+	left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+	if left == nil || right == nil || left.Type() != "identifier" || !strings.HasPrefix(w.text(left), "test") {
+		return fnFact{}, false
+	}
+	switch right.Type() {
+	case "identifier", "attribute", "call", "lambda":
+		return fnFact{Name: w.text(left), Line: line(a)}, true
+	}
+	return fnFact{}, false
 }

@@ -23,6 +23,13 @@ type fileFacts struct {
 	// Fixtures are the module-level fixtures with params=, by fixture
 	// name: each is a table pytest parametrizes its users with.
 	Fixtures map[string]table `json:"fx,omitempty"`
+	// Dyn are the places where the module makes tests at run time.
+	Dyn []dynFact `json:"dy,omitempty"`
+	// Factories are the module-level functions that make classes, by name.
+	Factories map[string]maker `json:"fa,omitempty"`
+	// Mutators are the module-level functions that set test attributes on
+	// their first parameter: class decorators that add test methods.
+	Mutators []string `json:"mu,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.

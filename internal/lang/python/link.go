@@ -213,16 +213,32 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	refs = append(refs, importedClasses(cl, m)...)
 	sort.SliceStable(refs, func(i, j int) bool { return refs[i].line < refs[j].line })
+	// A test class the module adds tests to at run time is listed even
+	// without static test methods: its dynamic record needs a parent.
+	testClasses := map[string]string{}
+	for _, r := range refs {
+		if ci := cl.info(r.ref, 0); ci.testCase && r.ref.m == m {
+			testClasses[r.local] = moduleName(m.rel) + "." + r.ref.fact().Name
+		}
+	}
+	places := l.dynPlaces(cl, m, testClasses)
+	byClass := map[string][]lang.Test{}
 	var out []lang.Test
+	for _, p := range places {
+		if p.class != "" {
+			byClass[p.class] = append(byClass[p.class], dynRecord(m, p))
+		}
+	}
 	for _, r := range refs {
 		ci := cl.info(r.ref, 0)
 		fns := unittestMethods(cl, ci)
-		if !ci.testCase || len(fns) == 0 {
+		if !ci.testCase || (len(fns) == 0 && byClass[r.local] == nil) {
 			continue
 		}
 		marks := cl.marks(ci)
 		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
 		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: dotted})
+		out = append(out, byClass[r.local]...)
 		for _, fn := range fns {
 			line := fn.Line
 			if cl.ownerOf(ci, fn.Name) != m {
@@ -230,6 +246,11 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 			}
 			out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: r.local + "::" + fn.Name,
 				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: dotted + "." + fn.Name})
+		}
+	}
+	for _, p := range places {
+		if p.class == "" {
+			out = append(out, dynRecord(m, p))
 		}
 	}
 	return out
