@@ -44,10 +44,11 @@ type binds map[string]*bind
 // first that matches. sure is false when a rule before the chosen one
 // could not be decided, or when none matched.
 func pick(rules []rule, in []tok) (body []tok, b binds, sure bool) {
-	for _, r := range rules {
+	for i, r := range rules {
 		b := binds{}
-		n, ok, certain := match(r.matcher, in, b, nil)
-		if !certain {
+		m := &matcher{}
+		n, ok, certain := m.match(r.matcher, in, b, nil)
+		if !certain || ok && n == len(in) && m.maybe && i < len(rules)-1 {
 			return nil, nil, false
 		}
 		if ok && n == len(in) {
@@ -57,24 +58,31 @@ func pick(rules []rule, in []tok) (body []tok, b binds, sure bool) {
 	return nil, nil, false
 }
 
+// matcher matches one rule. maybe is set when a trailing fragment took the
+// rest of the input without knowing that it parses (a closure `|a, b| ..`
+// as an expr): the bindings are right if the rule matches at all, which is
+// certain only for the last rule (the crate compiles, so some rule
+// matches).
+type matcher struct{ maybe bool }
+
 // match matches pattern pat against a prefix of in, filling b; stop is
 // the token after pat that ends a trailing expression-like fragment (nil
 // for none). It returns how many tokens it consumed, whether it matched,
 // and whether that answer is certain.
-func match(pat, in []tok, b binds, stop *tok) (int, bool, bool) {
+func (m *matcher) match(pat, in []tok, b binds, stop *tok) (int, bool, bool) {
 	j := 0
 	for i := 0; i < len(pat); i++ {
 		p := pat[i]
 		switch p.k {
 		case 'v':
-			n, ok, sure := matchFrag(p, firstOr(pat[i+1:], stop), in[j:])
+			n, ok, sure := m.matchFrag(p, firstOr(pat[i+1:], stop), in[j:])
 			if !sure || !ok {
 				return j, ok, sure
 			}
 			b[p.t] = &bind{toks: in[j : j+n]}
 			j += n
 		case 'r':
-			n, ok, sure := matchRep(p, firstOr(pat[i+1:], stop), in[j:], b)
+			n, ok, sure := m.matchRep(p, firstOr(pat[i+1:], stop), in[j:], b)
 			if !sure || !ok {
 				return j, ok, sure
 			}
@@ -83,7 +91,7 @@ func match(pat, in []tok, b binds, stop *tok) (int, bool, bool) {
 			if j >= len(in) || in[j].k != 'g' || in[j].t != p.t {
 				return j, false, true
 			}
-			n, ok, sure := match(p.sub, in[j].sub, b, nil)
+			n, ok, sure := m.match(p.sub, in[j].sub, b, nil)
 			if !sure || !ok || n != len(in[j].sub) {
 				return j, false, sure
 			}
@@ -110,7 +118,7 @@ func firstOr(rest []tok, stop *tok) *tok {
 
 // matchFrag matches one fragment at the front of in; an expression-like
 // fragment runs up to the literal token stop (to the end when nil).
-func matchFrag(p tok, stop *tok, in []tok) (int, bool, bool) {
+func (m *matcher) matchFrag(p tok, stop *tok, in []tok) (int, bool, bool) {
 	if len(in) == 0 {
 		return 0, false, true
 	}
@@ -132,8 +140,15 @@ func matchFrag(p tok, stop *tok, in []tok) (int, bool, bool) {
 	default:
 		return 0, false, false // vis, an unknown specifier: not decided
 	}
-	if stop == nil {
-		return len(in), true, !hasAmbiguous(in)
+	if stop == nil { // the rest of the input is the fragment, if it can be one
+		switch {
+		case !hasSeparator(in):
+			return len(in), true, true
+		case hasAmbiguous(in):
+			m.maybe = true
+			return len(in), true, true
+		}
+		return 0, false, true
 	}
 	if stop.k != 'i' && stop.k != 'p' && stop.k != 'l' {
 		return 0, false, false
@@ -144,6 +159,17 @@ func matchFrag(p tok, stop *tok, in []tok) (int, bool, bool) {
 		}
 	}
 	return len(in), true, !hasAmbiguous(in)
+}
+
+// hasSeparator reports a `,`, `;` or `=>` outside groups, which no
+// expression, type or pattern holds outside closure bars or generics.
+func hasSeparator(ts []tok) bool {
+	for _, t := range ts {
+		if t.k == 'p' && (t.t == "," || t.t == ";" || t.t == "=>") {
+			return true
+		}
+	}
+	return false
 }
 
 // hasAmbiguous reports tokens that may hide a separator inside an
@@ -160,8 +186,9 @@ func hasAmbiguous(ts []tok) bool {
 // matchRep matches a repetition as many times as its body matches at the
 // front of in, with its separator between, and binds each variable of its
 // body to the sequence of rows it matched. after is the token after the
-// repetition. A row that fails partway is not decided.
-func matchRep(p tok, after *tok, in []tok, b binds) (int, bool, bool) {
+// repetition. A row that fails at its first token ends the repetition
+// before its separator; one that fails partway is not decided.
+func (m *matcher) matchRep(p tok, after *tok, in []tok, b binds) (int, bool, bool) {
 	stop := p.sep
 	if stop == nil {
 		stop = after
@@ -177,15 +204,12 @@ func matchRep(p tok, after *tok, in []tok, b binds) (int, bool, bool) {
 			start++
 		}
 		if start >= len(in) {
-			if start > j {
-				return 0, false, false
-			}
-			break
+			break // a trailing separator is left to what follows ($(,)?)
 		}
 		row := binds{}
-		n, ok, sure := match(p.sub, in[start:], row, stop)
-		if !sure || (!ok || n == 0) && (start > j || n > 0) {
-			return 0, false, false
+		n, ok, sure := m.match(p.sub, in[start:], row, stop)
+		if !sure || !ok && n > 0 {
+			return 0, false, false // failed partway: not decided
 		}
 		if !ok || n == 0 {
 			break
