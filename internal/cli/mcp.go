@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/mcpserver"
+)
+
+func newMCPCmd(env *Env, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the tools discover_tests, run_tests and last_test_failures to an AI agent over MCP on stdio",
+		Long: `Mcp serves the Model Context Protocol over stdin and stdout, for coding
+agents. Its tools work in the root (the current folder, or --root):
+discover_tests lists tests, run_tests runs them as 'testdex run' does, and
+last_test_failures returns the failures of the last run of the root (shared
+with 'testdex failures'). Paths outside the root are refused.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := index.RootOf(g.root, env.Dir)
+			if err != nil {
+				return err
+			}
+			c := mcpserver.Config{Root: root, Environ: env.Environ, Jobs: numCPU(), Version: version()}
+			if !g.noCache {
+				c.CacheDir = cacheDir(env)
+			}
+			return mcpserver.Serve(cmd.Context(), c, env.Stdin, env.Stdout)
+		},
+	}
+}
+
+// version is the module version testdex was built as, "(devel)" from a
+// source tree.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

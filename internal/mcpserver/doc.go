@@ -1,0 +1,17 @@
+// Package mcpserver serves testdex to coding agents over the Model Context
+// Protocol, on the official Go SDK. It holds no discovery or execution
+// logic: each tool is a thin adapter over package index (discovery) and
+// package run (execution), as the CLI is.
+//
+//	client ──► initialize, tools/list, tools/call
+//	             │
+//	             ├─ discover_tests     ──► index.Build ──► Under, Select
+//	             ├─ run_tests          ──► index.Build ──► run.Run ──► report.Text
+//	             │                                     └─► run.SaveFailures
+//	             └─ last_test_failures ──► run.LoadFailures
+//
+// Every tool works in one root folder, the server's Config.Root; paths
+// outside it are refused. A failure the agent can act on (no project, a
+// bad path, a missing toolchain) is a tool error, which the agent sees; a
+// failing test is a normal result.
+package mcpserver

@@ -1,0 +1,66 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/run"
+)
+
+// FailuresInput is the last_test_failures tool's input: it takes none.
+type FailuresInput struct{}
+
+// FailuresOutput is the last_test_failures tool's structured result.
+type FailuresOutput struct {
+	Failures []Failure `json:"failures" jsonschema:"the failed tests of the last run, in the order they failed; empty when all passed or nothing ran yet"`
+}
+
+// Failure is one failed test of the last run.
+type Failure struct {
+	ID      string `json:"id" jsonschema:"the test ID, as run_tests takes it"`
+	File    string `json:"file,omitempty" jsonschema:"root-relative"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+func addFailures(s *mcp.Server, c Config) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name: "last_test_failures",
+		Description: "The failed tests of the last run of the workspace root (by run_tests or 'testdex run'), with file, " +
+			"line and message. A test that failed only through a subtest is left to the subtest, so the IDs rerun exactly the failures.",
+	}, c.failures)
+}
+
+// failures adapts run.LoadFailures. The failures are kept per root in the
+// cache folder, so they survive the session (seed 004 kept them in a
+// session slot) and are shared with the CLI.
+func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresInput) (*mcp.CallToolResult, FailuresOutput, error) {
+	if c.CacheDir == "" {
+		return nil, FailuresOutput{}, errors.New("failures are not kept while the cache is off (unset TESTDEX_CACHE_DIR=off and run the tests again)")
+	}
+	root, err := index.RootOf(c.Root, "")
+	if err != nil {
+		return nil, FailuresOutput{}, err
+	}
+	fs, err := run.LoadFailures(c.CacheDir, root)
+	if err != nil {
+		return nil, FailuresOutput{}, err
+	}
+	out := FailuresOutput{Failures: []Failure{}}
+	var b strings.Builder
+	for _, f := range fs {
+		out.Failures = append(out.Failures, Failure{ID: f.ID, File: f.File, Line: f.Line, Message: f.Message})
+		loc := f.File
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n", f.ID, loc, f.Message)
+	}
+	fmt.Fprintf(&b, "%d failures", len(fs))
+	return textResult(b.String()), out, nil
+}

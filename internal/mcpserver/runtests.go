@@ -1,0 +1,148 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/report"
+	"github.com/testdex/testdex/run"
+)
+
+// RunInput is the run_tests tool's input. The zero value runs every test
+// of the root with the default timeout.
+type RunInput struct {
+	IDs     []string `json:"ids,omitempty" jsonschema:"test IDs as discover_tests gives them (FILE::NAME); each runs with its subtests"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"files or folders whose tests run, relative to the workspace root; no ids and no paths runs everything"`
+	Timeout float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds; default 300, at most 1800"`
+}
+
+// RunOutput is the run_tests tool's structured result.
+type RunOutput struct {
+	// Exit is 0 when every selected test passed or was skipped, 1 when one
+	// failed, 124 when the run timed out (seed 004's codes).
+	Exit     int  `json:"exit" jsonschema:"0 all passed, 1 a test failed, 124 the run timed out"`
+	TimedOut bool `json:"timed_out"`
+	Passed   int  `json:"passed"`
+	Failed   int  `json:"failed"`
+	Skipped  int  `json:"skipped"`
+	// Results hold each test's final result, in the order they ended.
+	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended"`
+}
+
+// TestResult is one test's final result: pass, fail or skip.
+type TestResult struct {
+	ID      string         `json:"id"`
+	Action  testdex.Action `json:"action" jsonschema:"pass, fail or skip"`
+	Elapsed float64        `json:"elapsed,omitempty" jsonschema:"seconds"`
+	Message string         `json:"message,omitempty" jsonschema:"the failure's or skip's reason"`
+	File    string         `json:"file,omitempty" jsonschema:"the failure's file, root-relative"`
+	Line    int            `json:"line,omitempty"`
+}
+
+func addRun(s *mcp.Server, c Config) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name: "run_tests",
+		Description: "Run tests through their native runners (go test, pytest, jest, cargo, maven...) and report every test " +
+			"under its ID. The text is testdex's terminal view (failures with location, message and output; a count line), " +
+			"then '--- stderr ---' with discovery problems when there are any, 'timed out after Ns' on a timeout, and " +
+			"'exit: N' (0 passed, 1 a test failed, 124 timed out). Failing tests are a normal result, not an error.",
+	}, c.runTests)
+}
+
+// runTests adapts run.Run as 'testdex run' calls it: the same selection,
+// the same text view, the failures saved for last_test_failures and
+// 'testdex run --failed'.
+func (c Config) runTests(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
+	ix, paths, err := c.load(ctx, in.Paths)
+	if err != nil {
+		return nil, RunOutput{}, err
+	}
+	tests, err := selectTests(ix, in.IDs, paths)
+	if err != nil {
+		return nil, RunOutput{}, err
+	}
+	stdout, stderr := &capped{}, &capped{}
+	for _, p := range ix.Problems {
+		if p.Severity == testdex.SevError {
+			fmt.Fprintln(stderr, "testdex: "+p.String())
+		}
+	}
+	col := &collector{}
+	text := &report.Text{W: stdout}
+	o := run.Options{Timeout: timeout(in.Timeout), Jobs: c.Jobs, Env: c.Environ}
+	sum, err := run.Run(ctx, ix, tests, o, run.HandlerFunc(func(e testdex.Event) error {
+		col.add(e)
+		return text.Event(e)
+	}))
+	if err != nil {
+		return nil, RunOutput{}, err
+	}
+	report.Summary(stdout, sum.Passed, sum.Failed, sum.Skipped, sum.TimedOut, sum.Timeout.String(), leaks(sum), sum.End.Sub(sum.Start).Seconds())
+	if c.CacheDir != "" {
+		if err := run.SaveFailures(c.CacheDir, ix.Root, sum.Failures); err != nil {
+			fmt.Fprintln(stderr, "testdex: warning: "+err.Error())
+		}
+	}
+	if len(col.missing) > 0 {
+		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(col.missing, "; "))
+	}
+	out := RunOutput{Exit: exitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped, Results: col.results()}
+	return textResult(format(stdout, stderr, sum, out.Exit)), out, nil
+}
+
+// timeout turns the tool's seconds into the run's limit: 0 or less is
+// run.DefaultTimeout, and it is clamped to run.MaxTimeout.
+func timeout(seconds float64) time.Duration {
+	if seconds <= 0 {
+		return run.DefaultTimeout
+	}
+	return min(time.Duration(seconds*float64(time.Second)), run.MaxTimeout)
+}
+
+// exitCode is seed 004's exit status of a run.
+func exitCode(sum *run.Summary) int {
+	switch {
+	case sum.TimedOut:
+		return 124
+	case !sum.OK():
+		return 1
+	}
+	return 0
+}
+
+// selectTests resolves ids and root-relative paths as 'testdex run' does:
+// an ID runs with its descendants, a path runs every test under it, and
+// neither runs everything. An unknown ID is an error naming it.
+func selectTests(ix *index.Index, ids, paths []string) ([]testdex.Test, error) {
+	if len(ids)+len(paths) == 0 {
+		return ix.Tests, ix.NoTests()
+	}
+	known := map[string]bool{}
+	for _, t := range ix.Tests {
+		known[t.ID] = true
+	}
+	var out []testdex.Test
+	if len(ids) > 0 {
+		for _, id := range ids {
+			if !known[id] {
+				return nil, fmt.Errorf("no tests match %q (call discover_tests to see test IDs)", id)
+			}
+		}
+		byID, err := ix.Select(index.Filter{IDs: ids})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, byID...)
+	}
+	out = append(out, index.Under(ix.Tests, paths)...)
+	if len(paths) > 0 && len(out) == 0 {
+		return nil, fmt.Errorf("no tests under %s (call discover_tests to see the test files)", strings.Join(paths, " "))
+	}
+	return out, nil
+}

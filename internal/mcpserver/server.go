@@ -1,0 +1,63 @@
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"runtime"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config says what the server serves. Root is required; the other zero
+// values are usable.
+type Config struct {
+	// Root is the absolute, clean folder every tool works in: IDs and
+	// paths are relative to it, and paths outside it are refused.
+	Root string
+	// CacheDir holds the discovery cache and the failures of the last run
+	// per root (shared with 'testdex run' and 'testdex failures'); ""
+	// disables both, and last_test_failures then says so.
+	CacheDir string
+	// Environ is the environment of the test processes; nil means an
+	// empty one (callers pass os.Environ()).
+	Environ []string
+	// Jobs is the number of batches run at once; <= 0 means
+	// runtime.GOMAXPROCS(0), as 'testdex run' does.
+	Jobs int
+	// Version is the server version the initialize reply reports; ""
+	// means "(devel)".
+	Version string
+}
+
+const instructions = `testdex finds and runs the tests of every language in the workspace root.
+Call discover_tests to see test IDs (FILE::NAME), run_tests with some IDs or paths
+(none runs everything), then last_test_failures for the failures of the last run
+with their file, line and message.`
+
+// New returns a server with the three tools registered; connect it to a
+// transport with its Run or Connect method.
+func New(c Config) *mcp.Server {
+	if c.Version == "" {
+		c.Version = "(devel)"
+	}
+	if c.Jobs <= 0 {
+		c.Jobs = runtime.GOMAXPROCS(0) // each batch is a native runner; one per core, as 'testdex run'
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "testdex", Version: c.Version}, &mcp.ServerOptions{Instructions: instructions})
+	addDiscover(s, c)
+	addRun(s, c)
+	addFailures(s, c)
+	return s
+}
+
+// Serve runs the server over r and w (newline-delimited JSON-RPC, as the
+// stdio transport speaks) until the client disconnects or ctx ends.
+func Serve(ctx context.Context, c Config, r io.Reader, w io.Writer) error {
+	t := &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopCloser{w}}
+	return New(c).Run(ctx, t)
+}
+
+// nopCloser leaves the caller's writer open when the session ends.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
