@@ -2,9 +2,12 @@
 // of their Rust sources, without building or running anything.
 //
 //	Cargo.toml ──Detector──▶ crate: targets (lib, bins, tests, examples, benches)
-//	*.rs ──Extractor──▶ #[test] fns, test_case/rstest rows, doc tests, `mod` facts
+//	*.rs ──Extractor──▶ #[test] fns, test_case/rstest rows, quickcheck!/proptest!
+//	                    blocks, doc tests; facts: `mod` declarations, test-declaring
+//	                    macro_rules!, item-level macro invocations
 //	     ──Linker────▶ module paths from each target root: Name = a::tests::t,
-//	                   Scope = the target's root file (src/lib.rs, tests/it.rs)
+//	                   Scope = the target's root file (src/lib.rs, tests/it.rs);
+//	                   macro invocations expanded in textual scope (macrolink.go)
 //	cargo test -- --list ──Lister──▶ the same names, per target (runtime method)
 package rust
 

@@ -17,7 +17,10 @@ import (
 // Extractor reads one Rust file: its #[test] functions (and the attribute
 // macros that declare tests: tokio::test and other ::test paths, rstest,
 // test_case, quickcheck, wasm_bindgen_test), its #[bench] functions, the
-// doc tests of its items, and its `mod x;` declarations (in Result.Facts).
+// functions of its quickcheck! and proptest! blocks, the doc tests of its
+// items, and, in Result.Facts, its `mod x;` declarations, its
+// macro_rules! that declare tests and its item-level macro invocations
+// (the Linker expands them, since the macro may live in another file).
 //
 // Names are relative to the file's own module (tests::it_works; a doc
 // test's Name is the item path and its Local "item (line N)"); the Linker

@@ -22,7 +22,10 @@ import (
 // targets cargo test does not run (examples, benches) lose their tests;
 // files reached by none lose them with a warning. Doc tests are kept only
 // in the library's tree, named `src/lib.rs - item::path (line N)` with the
-// path from the workspace root, as rustdoc prints them.
+// path from the workspace root, as rustdoc prints them. Invocations of
+// macro_rules! that declare tests are expanded at the invocation site by
+// the expander (macrolink.go): exact names as records, else one dynamic
+// record.
 //
 // Module files the core did not hand over (a listing of one file) are
 // read from disk, parse only, to follow the tree.
