@@ -63,6 +63,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Patterns:  []string{"**/*.rs"},
 		Linker:    Linker{Crate: c},
 		Lister:    Lister{Crate: c},
+		Runner:    Runner{Crate: c},
 	}}}, nil
 }
 
