@@ -140,8 +140,11 @@ func selectTests(ix *index.Index, ids, paths []string) ([]testdex.Test, error) {
 		}
 		out = append(out, byID...)
 	}
-	out = append(out, index.Under(ix.Tests, paths)...)
-	if len(paths) > 0 && len(out) == 0 {
+	if len(paths) == 0 {
+		return out, nil
+	}
+	out = append(out, index.Under(ix.Tests, paths)...) // Under keeps everything without paths
+	if len(out) == 0 {
 		return nil, fmt.Errorf("no tests under %s (call discover_tests to see the test files)", strings.Join(paths, " "))
 	}
 	return out, nil
