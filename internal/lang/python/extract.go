@@ -72,13 +72,24 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	}
 	defer tree.Close()
 	root := tree.RootNode()
+	roots := []*sitter.Node{root}
 	if root.HasError() {
 		line, what := firstError(root, 0)
 		res.Problems = append(res.Problems, problem(line, "syntax error ("+what+"): tests after it may be missing; fix the file and list again"))
+		trees := reparse(p, f.Data)
+		defer func() {
+			for _, t := range trees {
+				t.Close()
+			}
+		}()
+		roots = roots[:0]
+		for _, t := range trees {
+			roots = append(roots, t.RootNode())
+		}
 	}
 	w := newWalker(f, e.Unittest)
-	w.module(root)
-	w.dynamics([]*sitter.Node{root})
+	w.module(roots...)
+	w.dynamics(roots)
 	res.Tests = w.tests
 	res.Facts = w.facts.encode()
 	return res
@@ -199,8 +210,17 @@ func statements(n *sitter.Node, src []byte, depth int, yield func(*sitter.Node))
 
 // module walks the module level: imports and assignments first (marks and
 // tables may be defined below their use only in theory), then definitions.
-func (w *walker) module(root *sitter.Node) {
+func (w *walker) module(roots ...*sitter.Node) {
 	var defs []*sitter.Node
+	for _, root := range roots {
+		w.topLevel(root, &defs)
+	}
+	w.definitions(defs)
+}
+
+// topLevel reads one tree's imports and assignments and collects its
+// definitions.
+func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 	statements(root, w.src, 0, func(n *sitter.Node) {
 		switch n.Type() {
 		case "import_statement", "import_from_statement":
@@ -208,12 +228,17 @@ func (w *walker) module(root *sitter.Node) {
 		case "expression_statement":
 			w.moduleAssign(n)
 		case "decorated_definition", "function_definition", "class_definition":
-			defs = append(defs, n)
+			*defs = append(*defs, n)
 			if d := definition(n); d != nil {
 				w.defined[w.text(d.ChildByFieldName("name"))] = true
 			}
 		}
 	})
+}
+
+// definitions reads the module's classes and functions, after every
+// import and assignment.
+func (w *walker) definitions(defs []*sitter.Node) {
 	if v, ok := w.literals["pytestmark"]; ok {
 		w.facts.Module = w.markList(v)
 	}

@@ -30,6 +30,9 @@ func TestExtractBadInput(t *testing.T) {
 		{"unfinished file", "def test_a():\n    pass\n\nclass TestX:\n    def test_m(self", 4, "test_a"},
 		{"binary", "def test_a(): pass\n\x00\x01", 2, ""},
 		{"invalid utf-8", "def test_a(): pass\n# \xff\n", 2, "test_a"},
+		// The file is parsed again in top-level chunks: the definitions
+		// after the error are kept (test_b too, its name being readable).
+		{"recovers after the error", "def test_a():\n    pass\n\ndef test_b(:\n    pass\n\ndef test_c():\n    pass\n", 4, "test_a,test_b,test_c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := extract(tc.src)
@@ -92,4 +95,24 @@ func FuzzExtract(f *testing.F) {
 			decodeFacts(r.Facts)
 		}
 	})
+}
+
+// TestReparseDropsBadMethod checks that a class keeps its other methods
+// when one of them makes tree-sitter give up on the whole module (a dedent
+// inside brackets, as in CPython's test_compile.py).
+func TestReparseDropsBadMethod(t *testing.T) {
+	src := "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n\n" +
+		"    def test_bad(self):\n        def f():\n            (bar.\n        baz)\n        f()\n\n" +
+		"    def test_c(self):\n        pass\n\nclass U(unittest.TestCase):\n    def test_d(self):\n        pass\n"
+	r := Extractor{Unittest: true}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(src)})
+	f := decodeFacts(r.Facts)
+	var got []string
+	for _, c := range f.Classes {
+		for _, m := range c.Methods {
+			got = append(got, c.Name+"."+m.Name)
+		}
+	}
+	if strings.Join(got, ",") != "T.test_a,T.test_c,U.test_d" {
+		t.Errorf("methods = %v, want T.test_a, T.test_c, U.test_d (problems %v)", got, r.Problems)
+	}
 }
