@@ -107,6 +107,7 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 		Settings:  settings,
 		Linker:    &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions]},
 		Lister:    pytestLister{rootRel: relTo(p.Dir, cfg.Rootdir)},
+		Runner:    pytestRunner{rootRel: relTo(p.Dir, cfg.Rootdir)},
 		Patterns:  files,
 		Lenient:   []string{".py"},
 	}, probs
@@ -233,6 +234,7 @@ func unittestSetup(p *lang.Project) *lang.Setup {
 		Match:     match,
 		Linker:    &linker{unittest: true},
 		Lister:    unittestLister{},
+		Runner:    unittestRunner{},
 		Patterns:  []string{"test*.py"},
 		Lenient:   []string{".py"},
 	}

@@ -1,0 +1,96 @@
+package python
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// eventParser reads the drivers' standard output: one JSON event a line,
+// and nothing else, since the drivers keep the real stdout for themselves
+// and point fd 1 at stderr before any test runs. That makes the stream
+// reliable where pytest's terminal report is not: a test's print, a child
+// process or a plugin cannot end up in it or mimic a result line. A line
+// that is not an event (a driver that never started) is the batch's
+// output. It is an io.Writer fed chunks of any size.
+type eventParser struct {
+	emit    func(lang.RunEvent)
+	dir     string // the command's folder relative to the project: event files are relative to it
+	partial []byte
+}
+
+func newEventParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) *eventParser {
+	dir := "."
+	if cmd != nil && cmd.Dir != "" {
+		dir = relTo(p.Dir, cmd.Dir)
+	}
+	return &eventParser{emit: emit, dir: dir}
+}
+
+// driverEvent is one line of the drivers' stream.
+type driverEvent struct {
+	Action  string  `json:"action"`
+	NodeID  string  `json:"nodeid"`
+	Elapsed float64 `json:"elapsed"`
+	Message string  `json:"message"`
+	File    string  `json:"file"`
+	Line    int     `json:"line"`
+	Output  string  `json:"output"`
+}
+
+func (e *eventParser) Write(b []byte) (int, error) {
+	e.partial = append(e.partial, b...)
+	for {
+		i := bytes.IndexByte(e.partial, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		e.line(e.partial[:i])
+		e.partial = e.partial[i+1:]
+	}
+}
+
+// Close flushes a last line cut short; results missing at exit are the
+// core's to settle.
+func (e *eventParser) Close(int) error {
+	if len(e.partial) > 0 {
+		e.line(e.partial)
+		e.partial = nil
+	}
+	return nil
+}
+
+func (e *eventParser) line(l []byte) {
+	if len(bytes.TrimSpace(l)) == 0 {
+		return
+	}
+	var d driverEvent
+	if json.Unmarshal(l, &d) != nil || d.Action == "" {
+		e.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(l) + "\n"})
+		return
+	}
+	ev := lang.RunEvent{Action: testdex.Action(d.Action), Name: d.NodeID, Elapsed: d.Elapsed,
+		Output: d.Output, Message: d.Message, Line: d.Line}
+	if d.File != "" {
+		ev.File = e.projectRel(d.File)
+		if ev.File == "" {
+			ev.Line = 0
+		}
+	}
+	e.emit(ev)
+}
+
+// projectRel turns a file relative to the command's folder into one
+// relative to the project; "" when it lies outside.
+func (e *eventParser) projectRel(file string) string {
+	rel := path.Join(e.dir, filepath.ToSlash(file))
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return ""
+	}
+	return rel
+}

@@ -1,0 +1,62 @@
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def test_pass():
+    pass
+
+
+def test_fail():
+    print("some context")
+    got = 1
+    assert got == 2, "got 1, want 2"
+
+
+@pytest.mark.parametrize("ok", [True, False], ids=["good", "bad"])
+def test_table(ok):
+    assert ok, "row failed"
+
+
+def test_skip():
+    pytest.skip("not today")
+
+
+@pytest.mark.xfail(reason="known bug")
+def test_xfail():
+    assert False
+
+
+class TestGroup:
+    def test_one(self):
+        pass
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_rows(self, n):
+        assert n > 0
+
+
+def test_hang():
+    """Never ends unless TESTDEX_FIXTURE_HANG is unset."""
+    if not os.environ.get("TESTDEX_FIXTURE_HANG"):
+        pytest.skip("set TESTDEX_FIXTURE_HANG to hang")
+    time.sleep(3600)
+
+
+def test_leak():
+    """Starts a child that outlives the test."""
+    if not os.environ.get("TESTDEX_FIXTURE_LEAK"):
+        pytest.skip("set TESTDEX_FIXTURE_LEAK to leak a process")
+    subprocess.Popen(["sleep", "297"])
+
+
+def test_loud():
+    """Prints two megabytes."""
+    if not os.environ.get("TESTDEX_FIXTURE_LOUD"):
+        pytest.skip("set TESTDEX_FIXTURE_LOUD to print megabytes")
+    line = "x" * 1023 + "\n"
+    for _ in range(2048):
+        sys.stdout.write(line)
