@@ -33,6 +33,10 @@ const (
 	NodeTest Framework = "node"
 	Cargo    Framework = "cargo"
 	JUnit    Framework = "junit"
+	// SkillTest is the skill-test protocol: *.tests.mjs modules whose
+	// default or runTests function returns {passed, failed, errors}, and
+	// executables declared in testdex.toml printing that JSON or TAP.
+	SkillTest Framework = "skilltest"
 )
 
 // Kind says what sort of test a record is.

@@ -17,6 +17,7 @@ import (
 	"github.com/testdex/testdex/internal/lang/markdown"
 	"github.com/testdex/testdex/internal/lang/python"
 	"github.com/testdex/testdex/internal/lang/rust"
+	"github.com/testdex/testdex/internal/lang/skilltest"
 )
 
 // detectors is the registry of ecosystems, in the order a file is offered
@@ -28,6 +29,7 @@ var detectors = []lang.Detector{
 	rust.Detector,
 	java.Detector,
 	markdown.Detector,
+	skilltest.Detector,
 }
 
 // Project is one project found in the tree: the folder of a manifest (or

@@ -124,7 +124,7 @@ func loadIndex(cmd *cobra.Command, env *Env, opts index.Options, from string, ex
 }
 
 var knownFrameworks = []testdex.Framework{testdex.Go, testdex.Pytest, testdex.Unittest, testdex.Jest, testdex.Vitest,
-	testdex.Mocha, testdex.NodeTest, testdex.Cargo, testdex.JUnit, testdex.Semtest}
+	testdex.Mocha, testdex.NodeTest, testdex.Cargo, testdex.JUnit, testdex.Semtest, testdex.SkillTest}
 
 func frameworks(names []string) ([]testdex.Framework, error) {
 	var out []testdex.Framework

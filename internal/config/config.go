@@ -21,6 +21,10 @@
 //	testMatch = ["**/*.spec.md", "**/*.test.md"]
 //	testPathIgnorePatterns = ["node_modules", "dist", ".git", "vendor"]
 //	outputDir = "semtest-results"
+//
+//	[skilltest]
+//	testMatch = ["**/*.tests.mjs"]
+//	commands = [{name = "lint", run = ["./check.sh"], format = "tap"}]
 package config
 
 import (
@@ -74,10 +78,27 @@ type Framework struct {
 	AllPlatforms           bool     `toml:"all_platforms"` // go
 	GOOS                   string   `toml:"goos"`          // go
 	GOARCH                 string   `toml:"goarch"`        // go
+	// Commands are executables run as tests (skilltest): each prints a
+	// JSON result or a TAP stream on its standard output.
+	Commands []Command `toml:"commands"`
+}
+
+// Command is one executable declared as a test, as in
+//
+//	[skilltest]
+//	commands = [{name = "lint", run = ["./check.sh", "--all"], format = "tap"}]
+//
+// Name is its test name; Run is its argv, run from the root, where a
+// relative first word is a path from the root; Format is "json" (the
+// default: one {passed, failed, errors} object) or "tap".
+type Command struct {
+	Name   string   `toml:"name"`
+	Run    []string `toml:"run"`
+	Format string   `toml:"format"`
 }
 
 // KnownFrameworks are the table names accepted besides [walk].
-var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "junit"}
+var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "junit", "skilltest"}
 
 // GitignoreEnabled reports whether .gitignore files are honoured.
 func (w Walk) GitignoreEnabled() bool { return w.Gitignore == nil || *w.Gitignore }

@@ -1,0 +1,79 @@
+package skilltest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/globs"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Detector is the skilltest ecosystem. It has no manifest: its one project
+// is the listed root. A file is a module when testMatch selects it and
+// testPathIgnorePatterns does not (root-relative; the defaults unless
+// testdex.toml's [skilltest] sets them); the root's testdex.toml holds the
+// declared commands.
+//
+// Its Extensions are ".tests.mjs" and "testdex.toml", so a testMatch of
+// other suffixes finds nothing: the walk's filter is static, and a wider
+// one (".mjs", ".js") would make a skilltest project of every npm tree.
+var Detector lang.Detector = detector{}
+
+type detector struct{}
+
+func (detector) Ecosystem() string    { return string(testdex.SkillTest) }
+func (detector) Manifests() []string  { return nil }
+func (detector) Extensions() []string { return []string{".tests.mjs", config.FileName} }
+
+func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Project, []testdex.Problem) {
+	o := env.Options[testdex.SkillTest]
+	match, ignore := o.TestMatch, o.TestPathIgnorePatterns
+	if match == nil {
+		match = Extractor{}.TestMatch()
+	}
+	if ignore == nil {
+		ignore = Extractor{}.TestPathIgnorePatterns()
+	}
+	m, err := globs.Compile(match)
+	if err != nil {
+		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("[skilltest] testMatch: %v", err)}}
+	}
+	ig, err := globs.CompileIgnore(ignore)
+	if err != nil {
+		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("[skilltest] testPathIgnorePatterns: %v", err)}}
+	}
+	cmds, declared, probs := readCommands(env, dir)
+	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
+		Framework: testdex.SkillTest,
+		Extractor: Extractor{},
+		Match: func(rel string) bool {
+			if rel == config.FileName {
+				return declared
+			}
+			return m.Match(rel) && !ig.Match(rel)
+		},
+		Runner:   &runner{commands: cmds},
+		Patterns: slices.Concat(match, []string{config.FileName + " [skilltest] commands"}),
+	}}}, probs
+}
+
+// readCommands reads the commands declared in dir's testdex.toml (none
+// when there is no such file); declared says whether it declares any,
+// valid or not. The declarations' problems are reported by Extract, which
+// reads the same file, so only a read error is returned here.
+func readCommands(env *lang.DetectEnv, dir string) (cmds map[string]config.Command, declared bool, probs []testdex.Problem) {
+	data, err := env.ReadFile(filepath.Join(dir, config.FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("read [skilltest] commands: %v", err)}}
+	}
+	cmds, _, probs = commands(data)
+	return cmds, len(cmds)+len(probs) > 0, nil
+}

@@ -1,0 +1,102 @@
+package skilltest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// testEvent emits the events of the one test a command runs.
+type testEvent struct {
+	scope, name string
+	emit        func(lang.RunEvent)
+	start       time.Time
+}
+
+func (t testEvent) run() { t.emit(lang.RunEvent{Action: testdex.ActionRun, Scope: t.scope, Name: t.name}) }
+
+func (t testEvent) output(s string) {
+	t.emit(lang.RunEvent{Action: testdex.ActionOutput, Scope: t.scope, Name: t.name, Output: s})
+}
+
+// end emits the result; elapsed <= 0 means the time since the parser
+// was made.
+func (t testEvent) end(a testdex.Action, msg string, elapsed float64) {
+	if elapsed <= 0 {
+		elapsed = time.Since(t.start).Seconds()
+	}
+	t.emit(lang.RunEvent{Action: a, Scope: t.scope, Name: t.name, Message: msg, Elapsed: elapsed})
+}
+
+// counts is the protocol's result, {passed, failed, errors}, with the
+// checks' counts written as an output line.
+type counts struct {
+	Passed, Failed, Skipped int
+	Errors                  []string
+}
+
+func (c counts) String() string {
+	s := fmt.Sprintf("skilltest: %d passed, %d failed", c.Passed, c.Failed)
+	if c.Skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", c.Skipped)
+	}
+	return s + "\n"
+}
+
+// failMessage is the failure's message: the errors, or the count.
+func (c counts) failMessage() string {
+	if len(c.Errors) > 0 {
+		return strings.Join(c.Errors, "\n")
+	}
+	return fmt.Sprintf("%d failed", c.Failed)
+}
+
+// errorTexts renders the protocol's errors, strings or anything else
+// (an Error serialised as an object), one string each.
+func errorTexts(raw []json.RawMessage) []string {
+	out := make([]string, 0, len(raw))
+	for _, r := range raw {
+		var s string
+		if json.Unmarshal(r, &s) == nil {
+			out = append(out, s)
+			continue
+		}
+		var m struct{ Message string }
+		if json.Unmarshal(r, &m) == nil && m.Message != "" {
+			out = append(out, m.Message)
+			continue
+		}
+		out = append(out, string(bytes.TrimSpace(r)))
+	}
+	return out
+}
+
+// lines splits a stream written in chunks of any size into lines, each
+// with its newline (the last one without, on flush).
+type lines struct {
+	partial []byte
+}
+
+func (l *lines) write(b []byte, line func(string)) {
+	l.partial = append(l.partial, b...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			return
+		}
+		line(string(l.partial[:i+1]))
+		l.partial = l.partial[i+1:]
+	}
+}
+
+func (l *lines) flush(line func(string)) {
+	if len(l.partial) > 0 {
+		line(string(l.partial))
+		l.partial = nil
+	}
+}

@@ -1,0 +1,80 @@
+package skilltest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/testdex/testdex"
+)
+
+// maxJSONResult bounds the stdout a JSON command's result is read from.
+const maxJSONResult = 1 << 20
+
+// jsonParser reports a declared command of format json. Its stdout is the
+// protocol's channel: the command prints one {passed, failed, errors}
+// object and nothing else there (its logs go to stderr, which the core
+// shows as the batch's output), so the whole stream is decoded, never a
+// tail fished out of mixed output. The stream is also passed through as
+// the test's output.
+type jsonParser struct {
+	ev  testEvent
+	buf bytes.Buffer
+	out lines
+}
+
+func newJSONParser(ev testEvent) *jsonParser {
+	ev.run()
+	return &jsonParser{ev: ev}
+}
+
+func (j *jsonParser) Write(b []byte) (int, error) {
+	if j.buf.Len() <= maxJSONResult {
+		j.buf.Write(b)
+	}
+	j.out.write(b, j.ev.output)
+	return len(b), nil
+}
+
+// Close decodes the result. The test fails when failed > 0, when stdout
+// is not one JSON object, or when the command exited non-zero; a killed
+// command (exit code -1) is left to the core.
+func (j *jsonParser) Close(exitCode int) error {
+	j.out.flush(j.ev.output)
+	if exitCode < 0 {
+		return nil
+	}
+	var r struct {
+		Passed, Failed *int
+		Errors         []json.RawMessage
+	}
+	dec := json.NewDecoder(bytes.NewReader(j.buf.Bytes()))
+	err := dec.Decode(&r)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("more than one value")
+	}
+	if err == nil && r.Passed == nil && r.Failed == nil {
+		err = fmt.Errorf("no passed or failed count")
+	}
+	if err != nil || j.buf.Len() > maxJSONResult {
+		j.ev.end(testdex.ActionFail, fmt.Sprintf("stdout is not one JSON object {passed, failed, errors}: %v (print the result alone on stdout; logs go to stderr)", err), 0)
+		return nil
+	}
+	c := counts{Errors: errorTexts(r.Errors)}
+	if r.Passed != nil {
+		c.Passed = *r.Passed
+	}
+	if r.Failed != nil {
+		c.Failed = *r.Failed
+	}
+	j.ev.output(c.String())
+	switch {
+	case c.Failed > 0:
+		j.ev.end(testdex.ActionFail, c.failMessage(), 0)
+	case exitCode != 0:
+		j.ev.end(testdex.ActionFail, fmt.Sprintf("exited %d", exitCode), 0)
+	default:
+		j.ev.end(testdex.ActionPass, "", 0)
+	}
+	return nil
+}

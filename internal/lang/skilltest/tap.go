@@ -1,0 +1,113 @@
+package skilltest
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/testdex/testdex"
+)
+
+// tapParser reports a declared command of format tap. TAP is a protocol
+// whose stream is stdout by definition (the Test Anything Protocol,
+// versions 12 to 14), so stdout is the right channel here: every line is
+// the test's output, and the top-level lines (not indented: TAP 14
+// subtests are) are its result: the plan, "ok"/"not ok" points with
+// SKIP and TODO directives, and "Bail out!".
+type tapParser struct {
+	ev      testEvent
+	out     lines
+	planned int // -1 until a plan is read
+	planWhy string
+	points  int
+	counts  counts
+	failed  []string // the "not ok" descriptions
+	skipWhy string   // the first SKIP reason
+	bail    string
+	bailed  bool
+}
+
+func newTAPParser(ev testEvent) *tapParser {
+	ev.run()
+	return &tapParser{ev: ev, planned: -1}
+}
+
+func (t *tapParser) Write(b []byte) (int, error) {
+	t.out.write(b, t.line)
+	return len(b), nil
+}
+
+var (
+	tapPoint = regexp.MustCompile(`^(not ok|ok)\b\s*(\d*)\s*(?:-\s*)?(.*?)(?:\s*#\s*(?i:(skip|todo))\S*\s*(.*))?$`)
+	tapPlan  = regexp.MustCompile(`^1\.\.(\d+)\s*(?:#\s*(?i:skip)\S*\s*(.*))?$`)
+)
+
+// line reads one line: it is output, and at the top level a TAP element.
+func (t *tapParser) line(l string) {
+	t.ev.output(l)
+	if t.bailed {
+		return
+	}
+	l = strings.TrimRight(l, "\r\n")
+	if m := tapPlan.FindStringSubmatch(l); m != nil {
+		t.planned, _ = strconv.Atoi(m[1])
+		t.planWhy = m[2]
+		return
+	}
+	if rest, ok := strings.CutPrefix(l, "Bail out!"); ok {
+		t.bailed, t.bail = true, strings.TrimSpace(rest)
+		return
+	}
+	m := tapPoint.FindStringSubmatch(l)
+	if m == nil {
+		return
+	}
+	t.points++
+	ok, directive, why := m[1] == "ok", strings.ToLower(m[4]), m[5]
+	switch {
+	case directive == "skip":
+		t.counts.Skipped++
+		if t.skipWhy == "" {
+			t.skipWhy = why
+		}
+	case ok || directive == "todo":
+		t.counts.Passed++
+	default:
+		t.counts.Failed++
+		t.failed = append(t.failed, l)
+	}
+}
+
+// Close judges the stream. A bail out, a "not ok" (TODO aside), a count
+// that differs from the plan, a stream without plan or points, or a
+// non-zero exit fails the test; a plan of 1..0 or points all skipped skip
+// it; a killed command (exit code -1) is left to the core.
+func (t *tapParser) Close(exitCode int) error {
+	t.out.flush(t.line)
+	if exitCode < 0 {
+		return nil
+	}
+	if t.points > 0 || t.planned >= 0 {
+		t.ev.output(t.counts.String())
+	}
+	switch {
+	case t.bailed:
+		t.ev.end(testdex.ActionFail, "bail out: "+t.bail, 0)
+	case t.counts.Failed > 0:
+		t.ev.end(testdex.ActionFail, strings.Join(t.failed, "\n"), 0)
+	case t.planned < 0 && t.points == 0:
+		t.ev.end(testdex.ActionFail, fmt.Sprintf("no TAP plan or test points on stdout (exit code %d)", exitCode), 0)
+	case t.planned >= 0 && t.planned != t.points:
+		t.ev.end(testdex.ActionFail, fmt.Sprintf("planned %d tests, ran %d", t.planned, t.points), 0)
+	case exitCode != 0:
+		t.ev.end(testdex.ActionFail, fmt.Sprintf("exited %d", exitCode), 0)
+	case t.points == 0:
+		t.ev.end(testdex.ActionSkip, t.planWhy, 0)
+	case t.counts.Skipped == t.points:
+		t.ev.end(testdex.ActionSkip, t.skipWhy, 0)
+	default:
+		t.ev.end(testdex.ActionPass, "", 0)
+	}
+	return nil
+}

@@ -1,0 +1,78 @@
+// testdex's skill-test wrapper: node wrapper.mjs MODULE
+//
+// It imports MODULE, calls its default (or runTests) function and writes
+// the outcome as JSON to the file named by TESTDEX_SKILLTEST_RESULT:
+//   {passed, failed, errors: [string], returned, error, stack, elapsedMs}
+// The file is written once (to a temporary name, then renamed), only by
+// this wrapper, so nothing the module prints can be mistaken for a result;
+// a missing file means the process was killed or crashed natively.
+// The module's stderr writes go to stdout, so its output stays in order
+// and attributed to it.
+import { renameSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const resultPath = process.env.TESTDEX_SKILLTEST_RESULT;
+const timeoutMs = Number(process.env.TESTDEX_SKILLTEST_TIMEOUT_MS || 0);
+const started = performance.now();
+let written = false;
+
+function report(doc) {
+  if (written) return;
+  written = true;
+  doc.elapsedMs = performance.now() - started;
+  writeFileSync(resultPath + '.tmp', JSON.stringify(doc));
+  renameSync(resultPath + '.tmp', resultPath);
+}
+
+function finish(doc) {
+  report(doc);
+  process.exit(doc.error || doc.failed > 0 ? 1 : 0);
+}
+
+function text(e) {
+  if (typeof e === 'string') return e;
+  if (e instanceof Error) return e.message;
+  try { return JSON.stringify(e) ?? String(e); } catch { return String(e); }
+}
+
+function failure(prefix, e) {
+  return { error: prefix + text(e), stack: e instanceof Error ? e.stack : undefined };
+}
+
+function pick(mod) {
+  for (const f of [mod.default, mod.runTests, mod.default?.default, mod.default?.runTests]) {
+    if (typeof f === 'function') return f;
+  }
+  return null;
+}
+
+function counts(result) {
+  if (result === null || typeof result !== 'object') {
+    return { passed: 0, failed: 0, errors: [], returned: result === null ? 'null' : typeof result };
+  }
+  const errors = Array.isArray(result.errors) ? result.errors.map(text) : [];
+  return { passed: Number(result.passed) || 0, failed: Number(result.failed) || 0, errors };
+}
+
+process.stderr.write = process.stdout.write.bind(process.stdout);
+process.on('uncaughtException', (e) => finish(failure('uncaught exception: ', e)));
+process.on('unhandledRejection', (e) => finish(failure('unhandled rejection: ', e)));
+process.on('exit', (code) => report({
+  error: code === 13
+    ? 'the test function never settled: its promise was pending when node ran out of work'
+    : `the module ended the process (exit code ${code}) before its test function settled`,
+}));
+if (timeoutMs > 0) {
+  setTimeout(() => finish({ error: `timed out after ${timeoutMs} ms`, timeout: true }), timeoutMs).unref();
+}
+
+try {
+  const mod = await import(pathToFileURL(process.argv[2]).href);
+  const fn = pick(mod);
+  if (!fn) {
+    finish({ error: 'the module exports neither a default function nor runTests (export one returning {passed, failed, errors})' });
+  }
+  finish(counts(await fn()));
+} catch (e) {
+  finish(failure('', e));
+}
