@@ -42,7 +42,7 @@ func (c Config) discover(ctx context.Context, _ *mcp.CallToolRequest, in Discove
 	}
 	tests, err := ix.Select(index.Filter{Name: in.Filter})
 	if err != nil {
-		return nil, DiscoverOutput{}, fmt.Errorf("filter %q: %w (it is a go test -run pattern: one regular expression per /-separated level)", in.Filter, err)
+		return nil, DiscoverOutput{}, fmt.Errorf("%w (the filter is a go test -run pattern: one regular expression per /-separated level)", err)
 	}
 	out := DiscoverOutput{Tests: index.Under(tests, paths), Problems: ix.Problems}
 	if out.Tests == nil {

@@ -113,7 +113,7 @@ func TestRefused(t *testing.T) {
 		{"run_tests", map[string]any{"paths": []string{"/etc"}}, "/etc is outside the workspace root " + root},
 		{"run_tests", map[string]any{"paths": []string{"nope"}}, "nope does not exist in the workspace root"},
 		{"run_tests", map[string]any{"ids": []string{"run_test.go::TestNope"}}, `no tests match "run_test.go::TestNope" (call discover_tests to see test IDs)`},
-		{"discover_tests", map[string]any{"filter": "Test("}, `filter "Test(": `},
+		{"discover_tests", map[string]any{"filter": "Test("}, `bad name pattern "Test("`},
 	} {
 		text, isErr := call(t, cs, c.tool, c.args, nil)
 		if !isErr || !strings.HasPrefix(text, c.want) {
