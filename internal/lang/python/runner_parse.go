@@ -3,7 +3,6 @@ package python
 import (
 	"bytes"
 	"encoding/json"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -20,16 +19,17 @@ import (
 // output. It is an io.Writer fed chunks of any size.
 type eventParser struct {
 	emit    func(lang.RunEvent)
-	dir     string // the command's folder relative to the project: event files are relative to it
+	project string // the project folder
+	dir     string // the command's folder, which event files are relative to
 	partial []byte
 }
 
 func newEventParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) *eventParser {
-	dir := "."
+	dir := p.Dir
 	if cmd != nil && cmd.Dir != "" {
-		dir = relTo(p.Dir, cmd.Dir)
+		dir = cmd.Dir
 	}
-	return &eventParser{emit: emit, dir: dir}
+	return &eventParser{emit: emit, project: p.Dir, dir: dir}
 }
 
 // driverEvent is one line of the drivers' stream.
@@ -88,7 +88,7 @@ func (e *eventParser) line(l []byte) {
 // projectRel turns a file relative to the command's folder into one
 // relative to the project; "" when it lies outside.
 func (e *eventParser) projectRel(file string) string {
-	rel := path.Join(e.dir, filepath.ToSlash(file))
+	rel := relTo(e.project, filepath.Join(e.dir, filepath.FromSlash(file)))
 	if rel == ".." || strings.HasPrefix(rel, "../") {
 		return ""
 	}

@@ -77,7 +77,7 @@ class Result(unittest.TestResult):
             return
         exc = err[1]
         self.st["action"] = "fail"
-        self.st["message"] = "".join(traceback.format_exception_only(err[0], exc)).strip().removeprefix("AssertionError: ")
+        self.st["message"] = "".join(traceback.format_exception_only(err[0], exc)).strip().removeprefix("AssertionError: ").split("\n", 1)[0]
         if isinstance(exc, TestTimeout):
             self.st["message"] = str(exc)
         self.st["traceback"] = self._exc_info_to_string(err, test)
