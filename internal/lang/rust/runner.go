@@ -24,6 +24,10 @@ import (
 // have none and run everything under their module path, in a second
 // command without --exact (libtest applies --exact to every filter).
 //
+// Doc tests are selected by their whole name without --exact: rustdoc
+// (1.95) matches no doc test under --exact, and "FILE - ITEM (line N)"
+// is not a substring of another doc test's name within the crate.
+//
 // Extra arguments go to cargo; those after a "--" among them go to libtest
 // (`testdex run -- --release -- --nocapture`). libtest has no per-test
 // timeout on stable Rust, so RunOptions.TestTimeout is not used.
@@ -60,9 +64,12 @@ func (r Runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOp
 			s = &sel{}
 			byTarget[k] = s
 		}
-		if t.Run != "" {
+		switch {
+		case t.Kind == testdex.KindDoctest:
+			s.prefix = append(s.prefix, t.Run) // see Runner on doc tests and --exact
+		case t.Run != "":
 			s.exact = append(s.exact, t.Run)
-		} else {
+		default:
 			s.prefix = append(s.prefix, modulePrefix(t))
 		}
 	}

@@ -129,7 +129,7 @@ func TestRunCommands(t *testing.T) {
 		base + "--lib --release -- --exact --nocapture tests::pass",
 		base + "--lib --release -- --nocapture ext::sums:: m::",
 		base + "--test it --release -- --exact --nocapture integration",
-		base + "--doc --release -- --exact --nocapture src/lib.rs - add (line 7)",
+		base + "--doc --release -- --nocapture src/lib.rs - add (line 7)",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("commands:\n got %q\nwant %q", got, want)
