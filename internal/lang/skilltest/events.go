@@ -18,7 +18,9 @@ type testEvent struct {
 	start       time.Time
 }
 
-func (t testEvent) run() { t.emit(lang.RunEvent{Action: testdex.ActionRun, Scope: t.scope, Name: t.name}) }
+func (t testEvent) run() {
+	t.emit(lang.RunEvent{Action: testdex.ActionRun, Scope: t.scope, Name: t.name})
+}
 
 func (t testEvent) output(s string) {
 	t.emit(lang.RunEvent{Action: testdex.ActionOutput, Scope: t.scope, Name: t.name, Output: s})

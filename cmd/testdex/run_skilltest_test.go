@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/cli"
+)
+
+// skillFixture copies testdata/run/skilltest to a temp folder and returns
+// the folder and a function running testdex there with extra environment.
+func skillFixture(t *testing.T) (string, func(env []string, args ...string) (int, string, string)) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: the skilltest runner needs it")
+	}
+	dir := filepath.Join(t.TempDir(), "skilltest")
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/skilltest")); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	return dir, func(extra []string, args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		getenv := func(k string) string {
+			if k == "TESTDEX_CACHE_DIR" {
+				return cache
+			}
+			return os.Getenv(k)
+		}
+		code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv,
+			Environ: append(os.Environ(), extra...), Dir: dir})
+		return code, stdout.String(), stderr.String()
+	}
+}
+
+// TestRunSkillTest runs the whole fixture: each module and command gets
+// the result its comment in testdata/run/skilltest/testdex.toml states.
+func TestRunSkillTest(t *testing.T) {
+	_, td := skillFixture(t)
+	code, out, errs := td(nil, "run", "--json")
+	if code != cli.ExitFailed {
+		t.Fatalf("run: exit %d, want 1\n%s%s", code, out, errs)
+	}
+	got := finals(t, out)
+	want := map[string]testdex.Action{
+		"tests/pass.tests.mjs": "pass", "tests/fail.tests.mjs": "fail", "tests/throw.tests.mjs": "fail",
+		"tests/liar.tests.mjs": "fail", "tests/hang.tests.mjs": "pass",
+		"testdex.toml::tap-check": "fail", "testdex.toml::json-check": "pass",
+	}
+	for id, a := range want {
+		if got[id] != a {
+			t.Errorf("%s: %q, want %q", id, got[id], a)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("results for %d tests, want %d: %v", len(got), len(want), got)
+	}
+	// A module's stdout and stderr are its output, with the counts.
+	for _, w := range []string{`"id":"tests/pass.tests.mjs","framework":"skilltest","batch":". skilltest","output":"a warning on stderr\n"`,
+		`"id":"tests/pass.tests.mjs","framework":"skilltest","batch":". skilltest","output":"skilltest: 3 passed, 0 failed\n"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no event with %s", w)
+		}
+	}
+
+	code, out, _ = td(nil, "failures", "--json")
+	if code != 0 {
+		t.Fatalf("failures: exit %d", code)
+	}
+	var fails []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var f struct{ ID, File, Message string }
+		json.Unmarshal([]byte(l), &f)
+		fails = append(fails, f.ID+" | "+f.File+" | "+f.Message)
+	}
+	sort.Strings(fails)
+	wantFails := []string{
+		"testdex.toml::tap-check | testdex.toml | not ok 2 - equipment has a price",
+		"tests/fail.tests.mjs | tests/fail.tests.mjs | expected \"aa!\", got \"aa\"",
+		"tests/liar.tests.mjs | tests/liar.tests.mjs | the real result",
+		"tests/throw.tests.mjs | tests/throw.tests.mjs | skill catalog not loaded",
+	}
+	if strings.Join(fails, "\n") != strings.Join(wantFails, "\n") {
+		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(fails, "\n"), strings.Join(wantFails, "\n"))
+	}
+}
+
+// TestRunSkillTestHang runs a module that hangs after a command that
+// passes (tests run in ID order): the run's timeout kills the hang, which
+// is reported as timed out, and no process of it is left.
+func TestRunSkillTestHang(t *testing.T) {
+	dir, td := skillFixture(t)
+	start := time.Now()
+	code, out, errs := td([]string{"TESTDEX_FIXTURE_HANG=1"}, "run", "--json", "--timeout", "3s", "testdex.toml::json-check", "tests/hang.tests.mjs")
+	if code != cli.ExitFailed {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the run took %v; the hang was not killed at --timeout 3s", d)
+	}
+	got := finals(t, out)
+	if got["testdex.toml::json-check"] != "pass" {
+		t.Errorf("the command before the hang: %q, want pass\n%s", got["testdex.toml::json-check"], tail(out))
+	}
+	if got["tests/hang.tests.mjs"] != "fail" || !strings.Contains(out, `"id":"tests/hang.tests.mjs","framework":"skilltest","batch":". skilltest","message":"timed out after 3s"`) {
+		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
+	}
+	if left, _ := exec.Command("pgrep", "-f", filepath.Join(dir, "tests", "hang.tests.mjs")).Output(); len(left) > 0 {
+		t.Errorf("the hanging module's process is still running: %s", left)
+	}
+}
