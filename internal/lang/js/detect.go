@@ -204,7 +204,7 @@ func (pr *project) setup(fw testdex.Framework) *lang.Setup {
 	if s == nil {
 		return nil
 	}
-	s.Framework, s.Extractor, s.Lister, s.Linker = fw, ExtractorFor(fw), listerFor(fw), linker{}
+	s.Framework, s.Extractor, s.Lister, s.Linker, s.Runner = fw, ExtractorFor(fw), listerFor(fw), linker{}, runnerFor(fw)
 	return s
 }
 

@@ -1,0 +1,45 @@
+// The run fixture for Mocha: tests that pass, fail, skip, and (opt-in
+// through TESTDEX_FIXTURE_HANG, _LEAK and _LOUD) hang, leak a child
+// process and print megabytes; without the variables those skip.
+const assert = require('node:assert');
+const { spawn } = require('node:child_process');
+
+describe('math', function () {
+  it('adds', function () {
+    assert.strictEqual(1 + 1, 2);
+  });
+
+  it('fails', function () {
+    assert.strictEqual(1 + 1, 3);
+  });
+
+  it.skip('skipped', function () {});
+
+  [
+    [1, 2],
+    [2, 5],
+  ].forEach(([a, b]) => {
+    it(`double ${a} is ${b}`, function () {
+      assert.strictEqual(a * 2, b);
+    });
+  });
+});
+
+it('top level', function () {});
+
+it('hang', function () {
+  if (!process.env.TESTDEX_FIXTURE_HANG) this.skip();
+  this.timeout(0);
+  return new Promise(() => {});
+});
+
+it('leak', function () {
+  if (!process.env.TESTDEX_FIXTURE_LEAK) this.skip();
+  spawn('sleep', ['313'], { stdio: 'ignore' }).unref();
+});
+
+it('loud', function () {
+  if (!process.env.TESTDEX_FIXTURE_LOUD) this.skip();
+  const line = 'x'.repeat(1023) + '\n';
+  for (let i = 0; i < 2048; i++) process.stdout.write(line);
+});

@@ -1,0 +1,47 @@
+// The run fixture for node:test: tests that pass, fail, skip, and (opt-in
+// through TESTDEX_FIXTURE_HANG, _LEAK and _LOUD) hang, leak a child
+// process and print megabytes; without the variables those skip.
+const assert = require('node:assert');
+const { spawn } = require('node:child_process');
+const { describe, it, test } = require('node:test');
+
+describe('math', () => {
+  it('adds', () => {
+    assert.strictEqual(1 + 1, 2);
+  });
+
+  it('fails', () => {
+    assert.strictEqual(1 + 1, 3);
+  });
+
+  it.skip('skipped', () => {});
+
+  for (const [a, b] of [
+    [1, 2],
+    [2, 5],
+  ]) {
+    it(`double ${a} is ${b}`, () => {
+      assert.strictEqual(a * 2, b);
+    });
+  }
+});
+
+test('top level', async (t) => {
+  await t.test('sub ok', () => {});
+});
+
+test('hang', (t) => {
+  if (!process.env.TESTDEX_FIXTURE_HANG) return t.skip('set TESTDEX_FIXTURE_HANG to hang');
+  return new Promise(() => setInterval(() => {}, 1000));
+});
+
+test('leak', (t) => {
+  if (!process.env.TESTDEX_FIXTURE_LEAK) return t.skip('set TESTDEX_FIXTURE_LEAK to leak a process');
+  spawn('sleep', ['314'], { stdio: 'ignore' }).unref();
+});
+
+test('loud', (t) => {
+  if (!process.env.TESTDEX_FIXTURE_LOUD) return t.skip('set TESTDEX_FIXTURE_LOUD to print megabytes');
+  const line = 'x'.repeat(1023) + '\n';
+  for (let i = 0; i < 2048; i++) process.stdout.write(line);
+});

@@ -1,0 +1,42 @@
+// The run fixture for Vitest: tests that pass, fail, skip, and (opt-in
+// through TESTDEX_FIXTURE_HANG, _LEAK and _LOUD) hang, leak a child
+// process and print megabytes; without the variables those skip.
+import { spawn } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+
+describe('math', () => {
+  test('adds', () => {
+    expect(1 + 1).toBe(2);
+  });
+
+  test('fails', () => {
+    expect(1 + 1).toBe(3);
+  });
+
+  test.skip('skipped', () => {});
+
+  test.each([
+    [1, 2],
+    [2, 5],
+  ])('double %i is %i', (a, b) => {
+    expect(a * 2).toBe(b);
+  });
+});
+
+test('top level', () => {});
+
+test('hang', (ctx) => {
+  if (!process.env.TESTDEX_FIXTURE_HANG) ctx.skip();
+  return new Promise(() => {});
+}, 3600000);
+
+test('leak', (ctx) => {
+  if (!process.env.TESTDEX_FIXTURE_LEAK) ctx.skip();
+  spawn('sleep', ['312'], { stdio: 'ignore' }).unref();
+});
+
+test('loud', (ctx) => {
+  if (!process.env.TESTDEX_FIXTURE_LOUD) ctx.skip();
+  const line = 'x'.repeat(1023) + '\n';
+  for (let i = 0; i < 2048; i++) process.stdout.write(line);
+});
