@@ -15,6 +15,8 @@ const resultPath = process.env.TESTDEX_SKILLTEST_RESULT;
 const timeoutMs = Number(process.env.TESTDEX_SKILLTEST_TIMEOUT_MS || 0);
 const started = performance.now();
 let written = false;
+const realExit = process.exit;
+let exitedWith; // set when the module calls process.exit
 
 function report(doc) {
   if (written) return;
@@ -26,7 +28,7 @@ function report(doc) {
 
 function finish(doc) {
   report(doc);
-  process.exit(doc.error || doc.failed > 0 ? 1 : 0);
+  realExit.call(process, doc.error || doc.failed > 0 ? 1 : 0);
 }
 
 function text(e) {
@@ -57,10 +59,16 @@ function counts(result) {
 process.stderr.write = process.stdout.write.bind(process.stdout);
 process.on('uncaughtException', (e) => finish(failure('uncaught exception: ', e)));
 process.on('unhandledRejection', (e) => finish(failure('unhandled rejection: ', e)));
-process.on('exit', (code) => report({
-  error: code === 13
+process.exit = (code) => {
+  exitedWith = code ?? process.exitCode ?? 0;
+  return realExit.call(process, code);
+};
+// An exit without a result is the module calling process.exit, or node
+// running out of work while the test function's promise is pending.
+process.on('exit', () => report({
+  error: exitedWith === undefined
     ? 'the test function never settled: its promise was pending when node ran out of work'
-    : `the module ended the process (exit code ${code}) before its test function settled`,
+    : `the module ended the process (exit code ${exitedWith}) before its test function settled`,
 }));
 if (timeoutMs > 0) {
   setTimeout(() => finish({ error: `timed out after ${timeoutMs} ms`, timeout: true }), timeoutMs).unref();
