@@ -45,7 +45,7 @@ func last(t *testing.T, evs []lang.RunEvent) lang.RunEvent {
 // same events, every line as output and the stated result.
 func TestTAPChunks(t *testing.T) {
 	for file, want := range map[string]lang.RunEvent{
-		"testdata/node-tap.txt":     {Action: "fail", Message: "not ok 2 - group"},
+		"testdata/node-tap.txt":    {Action: "fail", Message: "not ok 2 - group"},
 		"testdata/fixture-tap.txt": {Action: "fail", Message: "not ok 2 - equipment has a price"},
 	} {
 		data, err := os.ReadFile(file)
