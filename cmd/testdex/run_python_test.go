@@ -183,3 +183,17 @@ func TestRunPythonHangLeakLoud(t *testing.T) {
 		})
 	}
 }
+
+// TestRunUnittestTestTimeout: --test-timeout fails the hanging test alone
+// (SIGALRM in the driver) and the run goes on.
+func TestRunUnittestTestTimeout(t *testing.T) {
+	td := pyFixture(t, "unittest")
+	code, out, errs := td([]string{"TESTDEX_FIXTURE_HANG=1"}, "run", "--json", "--timeout", "60s", "--test-timeout", "1s", "pkg/test_run.py::TestSlow")
+	got := finals(t, out)
+	if code != cli.ExitFailed || got["pkg/test_run.py::TestSlow::test_hang"] != "fail" || got["pkg/test_run.py::TestSlow::test_leak"] != "skip" {
+		t.Fatalf("exit %d, results %v\n%s", code, got, errs)
+	}
+	if !strings.Contains(out, `"message":"timed out after 1s"`) {
+		t.Errorf("no per-test timeout message:\n%s", tail(out))
+	}
+}

@@ -46,7 +46,8 @@ class Plugin:
 
     def __init__(self):
         self.state = {}
-        self.results = {}
+        self.pending = {}
+        self.parents = {}
         self.root = None
 
     def pytest_configure(self, config):
@@ -137,29 +138,41 @@ class Plugin:
         out += st.pop("output", "")
         if out:
             emit(action="output", nodeid=nodeid, output=cap(out))
-        self.results[nodeid] = st
         emit(nodeid=nodeid, **st)
+        self.finish_parents(nodeid, st)
 
-    def pytest_sessionfinish(self, session):
-        """Gives each class and parametrized function its result from its
-        items, as pytest reports none: fail if one failed, pass if one
-        passed, skip otherwise."""
-        if self.worker:
-            return
-        parents = {}
-        for nodeid, st in self.results.items():
-            name = nodeid.split("[", 1)[0] if nodeid.endswith("]") else nodeid
-            parts = name.split("::")
-            ancestors = {"::".join(parts[:i]) for i in range(2, len(parts))}
-            if name != nodeid:
-                ancestors.add(name)
-            for a in ancestors:
-                p = parents.setdefault(a, {"action": "skip", "elapsed": 0.0})
-                p["elapsed"] += st["elapsed"]
-                if st["action"] == "fail" or (st["action"] == "pass" and p["action"] == "skip"):
-                    p["action"] = st["action"]
-        for nodeid in sorted(parents):
-            emit(nodeid=nodeid, **parents[nodeid])
+    def pytest_collection_finish(self, session):
+        """Counts each class's and parametrized function's items, so that
+        its result goes out as soon as its last item ends (and survives a
+        run killed later)."""
+        self.pending = {}
+        for item in session.items:
+            for a in ancestors(item.nodeid):
+                self.pending[a] = self.pending.get(a, 0) + 1
+
+    def finish_parents(self, nodeid, st):
+        """Gives a class or parametrized function its result from its items,
+        as pytest reports none: fail if one failed, pass if one passed, skip
+        otherwise."""
+        for a in sorted(ancestors(nodeid), key=len, reverse=True):
+            p = self.parents.setdefault(a, {"action": "skip", "elapsed": 0.0})
+            p["elapsed"] += st["elapsed"]
+            if st["action"] == "fail" or (st["action"] == "pass" and p["action"] == "skip"):
+                p["action"] = st["action"]
+            self.pending[a] = self.pending.get(a, 1) - 1
+            if self.pending[a] == 0:
+                emit(nodeid=a, **self.parents.pop(a))
+
+
+def ancestors(nodeid):
+    """The node IDs of an item's class, nested classes and parametrized
+    function (not its module or folders)."""
+    name = nodeid.split("[", 1)[0] if nodeid.endswith("]") else nodeid
+    parts = name.split("::")
+    out = {"::".join(parts[:i]) for i in range(2, len(parts))}
+    if name != nodeid:
+        out.add(name)
+    return out
 
 
 if __name__ == "__main__":

@@ -40,10 +40,14 @@ class Result(unittest.TestResult):
     """Turns TestResult's hooks into events; a test's result is final at
     stopTest, where its output is sent first."""
 
-    def __init__(self, timeout):
+    def __init__(self, timeout, tests):
         super().__init__()
         self.timeout = timeout
-        self.results = {}
+        self.classes = {}
+        self.pending = {}
+        for t in tests:
+            cls = t.id().rsplit(".", 1)[0]
+            self.pending[cls] = self.pending.get(cls, 0) + 1
 
     def startTest(self, test):
         super().startTest(test)
@@ -69,8 +73,8 @@ class Result(unittest.TestResult):
             if len(text) > OUTPUT_CAP:
                 text = text[:OUTPUT_CAP] + "\n[testdex: %d more bytes of output left out]\n" % (len(text) - OUTPUT_CAP)
             emit(action="output", nodeid=test.id(), output=text)
-        self.results[test.id()] = st
         emit(nodeid=test.id(), **st)
+        self.finish_class(test.id(), st)
 
     def fail(self, test, err):
         if self.st["action"] == "fail":
@@ -118,18 +122,17 @@ class Result(unittest.TestResult):
         super().addUnexpectedSuccess(test)
         self.st.update(action="fail", message="unexpected success")
 
-    def aggregate(self):
-        """Gives each class its result from its methods: fail if one
-        failed, pass if one passed, skip otherwise."""
-        classes = {}
-        for name, st in self.results.items():
-            cls = name.rsplit(".", 1)[0]
-            c = classes.setdefault(cls, {"action": "skip", "elapsed": 0.0})
-            c["elapsed"] += st["elapsed"]
-            if st["action"] == "fail" or (st["action"] == "pass" and c["action"] == "skip"):
-                c["action"] = st["action"]
-        for name in sorted(classes):
-            emit(nodeid=name, **classes[name])
+    def finish_class(self, name, st):
+        """Gives a class its result from its methods as soon as the last
+        one ends: fail if one failed, pass if one passed, skip otherwise."""
+        cls = name.rsplit(".", 1)[0]
+        c = self.classes.setdefault(cls, {"action": "skip", "elapsed": 0.0})
+        c["elapsed"] += st["elapsed"]
+        if st["action"] == "fail" or (st["action"] == "pass" and c["action"] == "skip"):
+            c["action"] = st["action"]
+        self.pending[cls] = self.pending.get(cls, 1) - 1
+        if self.pending[cls] == 0:
+            emit(nodeid=cls, **self.classes.pop(cls))
 
 
 def walk(suite):
@@ -157,9 +160,8 @@ def main():
         suite.addTests(t for t in walk(loader.loadTestsFromName(name)) if type(t).__name__ != "_FailedTest")
     for err in loader.errors:
         emit(action="output", nodeid="", output=err)
-    result = Result(timeout)
+    result = Result(timeout, list(walk(suite)))
     suite.run(result)
-    result.aggregate()
     return 0 if result.wasSuccessful() and not loader.errors else 1
 
 
