@@ -96,7 +96,7 @@ func TestRunPytest(t *testing.T) {
 		"test_run.py::TestGroup": "pass", "test_run.py::TestGroup::test_one": "pass",
 		"test_run.py::TestGroup::test_rows": "pass", "test_run.py::TestGroup::test_rows[1]": "pass",
 		"test_run.py::TestGroup::test_rows[2]": "pass",
-		"test_run.py::test_hang": "skip", "test_run.py::test_leak": "skip", "test_run.py::test_loud": "skip",
+		"test_run.py::test_hang":               "skip", "test_run.py::test_leak": "skip", "test_run.py::test_loud": "skip",
 	})
 
 	// failures lists exactly the failures, with location and message; the
