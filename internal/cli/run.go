@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -142,25 +143,18 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test
 }
 
 // selectTests resolves the arguments: an ID as listed (its descendants run
-// with it), or a file or folder (every test under it). No argument selects
-// everything.
+// with it), or a file or folder (every test under it); no argument selects
+// everything (index.Resolve).
 func selectTests(ix *index.Index, env *Env, args []string) ([]testdex.Test, error) {
-	if len(args) == 0 {
-		if len(ix.Tests) == 0 {
-			return nil, ix.NoTests()
-		}
-		return ix.Tests, nil
-	}
-	ids := map[string]bool{}
+	known := make(map[string]bool, len(ix.Tests))
 	for _, t := range ix.Tests {
-		ids[t.ID] = true
+		known[t.ID] = true
 	}
-	var want []string
-	var paths []string
+	var ids, paths []string
 	for _, a := range args {
 		switch {
-		case ids[a]:
-			want = append(want, a)
+		case known[a]:
+			ids = append(ids, a)
 		case isPath(env, ix.Root, a):
 			rel, err := filepath.Rel(ix.Root, absUnder(env, ix.Root, a))
 			if err != nil || strings.HasPrefix(rel, "..") {
@@ -168,24 +162,15 @@ func selectTests(ix *index.Index, env *Env, args []string) ([]testdex.Test, erro
 			}
 			paths = append(paths, filepath.ToSlash(rel))
 		default:
-			return nil, &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no tests match %q (run 'testdex list' to see test IDs)", a)}
+			ids = append(ids, a) // unknown: Resolve reports it
 		}
 	}
-	var out []testdex.Test
-	if len(want) > 0 {
-		byID, err := ix.Select(index.Filter{IDs: want})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, byID...)
+	tests, err := ix.Resolve(ids, paths)
+	var nm *index.NoMatchError
+	if errors.As(err, &nm) {
+		return nil, &ExitError{Code: ExitNoTests, Err: fmt.Errorf("%w (run 'testdex list' to see test IDs)", err)}
 	}
-	if len(paths) > 0 {
-		out = append(out, index.Under(ix.Tests, paths)...)
-	}
-	if len(out) == 0 {
-		return nil, &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no tests under %s (run 'testdex list' to see test IDs)", strings.Join(args, " "))}
-	}
-	return out, nil
+	return tests, err
 }
 
 func absUnder(env *Env, root, p string) string {

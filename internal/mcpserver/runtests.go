@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -116,36 +117,16 @@ func exitCode(sum *run.Summary) int {
 	return 0
 }
 
-// selectTests resolves ids and root-relative paths as 'testdex run' does:
-// an ID runs with its descendants, a path runs every test under it, and
-// neither runs everything. An unknown ID is an error naming it.
+// selectTests resolves ids and root-relative paths as 'testdex run' does
+// (index.Resolve), with the hint an agent needs.
 func selectTests(ix *index.Index, ids, paths []string) ([]testdex.Test, error) {
-	if len(ids)+len(paths) == 0 {
-		return ix.Tests, ix.NoTests()
+	tests, err := ix.Resolve(ids, paths)
+	var nm *index.NoMatchError
+	switch {
+	case errors.As(err, &nm) && nm.ID != "":
+		return nil, fmt.Errorf("%w (call discover_tests to see test IDs)", err)
+	case errors.As(err, &nm):
+		return nil, fmt.Errorf("%w (call discover_tests to see the test files)", err)
 	}
-	known := map[string]bool{}
-	for _, t := range ix.Tests {
-		known[t.ID] = true
-	}
-	var out []testdex.Test
-	if len(ids) > 0 {
-		for _, id := range ids {
-			if !known[id] {
-				return nil, fmt.Errorf("no tests match %q (call discover_tests to see test IDs)", id)
-			}
-		}
-		byID, err := ix.Select(index.Filter{IDs: ids})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, byID...)
-	}
-	if len(paths) == 0 {
-		return out, nil
-	}
-	out = append(out, index.Under(ix.Tests, paths)...) // Under keeps everything without paths
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no tests under %s (call discover_tests to see the test files)", strings.Join(paths, " "))
-	}
-	return out, nil
+	return tests, err
 }
