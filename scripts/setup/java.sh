@@ -29,3 +29,10 @@ trap 'rm -rf "$work"' EXIT
 cp -r testdata/shapes/junit "$work/fixture"
 (cd "$work/fixture" && mvn -q -B -Dstyle.color=never test-compile "$exec_plugin:exec" -Dexec.executable=java -Dexec.args=-version >/dev/null 2>&1) ||
 	(cd "$work/fixture" && mvn -q -B -Dstyle.color=never test-compile "$exec_plugin:exec" -Dexec.executable=java -Dexec.args=-version)
+
+# Run the run fixture's tests once the way the Runner does (mvn test with a
+# -Dtest selector) on its passing class, so Surefire's JUnit Platform
+# provider is in the local repository too.
+cp -r testdata/run/junit "$work/run"
+(cd "$work/run" && mvn -q -B -Dstyle.color=never test -Dtest=LegacyTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false >/dev/null 2>&1) ||
+	(cd "$work/run" && mvn -B -Dstyle.color=never test -Dtest=LegacyTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false | tail -20)

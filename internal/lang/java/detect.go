@@ -50,10 +50,11 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 	var probs []testdex.Problem
 	testDir, filter := defaultTestDir, "surefire"
 	var lister lang.Lister
+	var runner lang.Runner
 	switch {
 	case slices.Contains(manifests, "pom.xml"):
 		p.Manifest = "pom.xml"
-		lister = Lister{}
+		lister, runner = Lister{}, Runner{}
 		pom, err := readPOM(env, filepath.Join(dir, "pom.xml"))
 		if err != nil {
 			probs = append(probs, testdex.Problem{Severity: testdex.SevError, Path: filepath.Join(dir, "pom.xml"), Message: err.Error()})
@@ -85,6 +86,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Settings:  lang.Settings{SettingClassFilter: {filter}},
 		Linker:    linker{},
 		Lister:    lister,
+		Runner:    runner,
 	}}
 	return p, probs
 }

@@ -1,0 +1,212 @@
+package java
+
+import (
+	"bytes"
+	"encoding/xml"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// NewParser returns the parser of one mvn test command. Its output lines
+// become batch output; the results come from the reports at Close.
+func (Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
+	return &reportParser{dir: p.Dir, reports: filepath.Join(p.Dir, "target", "surefire-reports"), emit: emit, start: time.Now(), classes: selectedClasses(cmd)}
+}
+
+// reportParser reads Surefire's XML reports (target/surefire-reports/
+// TEST-*.xml), the structured channel Surefire writes for every test
+// class as it finishes: a testcase per test with its result, message,
+// stack trace and captured output, in a schema Surefire versions (3.0).
+// Console output is not parsed: it interleaves the tests' own printing.
+// Reports older than the parser are left out (Surefire never cleans the
+// folder). A class cut short by a timeout has no report; the core then
+// marks its tests timed out.
+type reportParser struct {
+	dir     string
+	reports string // Surefire's reportsDirectory
+	emit    func(lang.RunEvent)
+	start   time.Time
+	classes []string // selected whole, reported as suites
+	partial []byte
+}
+
+func (rp *reportParser) Write(b []byte) (int, error) {
+	rp.partial = append(rp.partial, b...)
+	for {
+		i := bytes.IndexByte(rp.partial, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		rp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(rp.partial[:i+1])})
+		rp.partial = rp.partial[i+1:]
+	}
+}
+
+// Close emits the results of every report this run wrote.
+func (rp *reportParser) Close(int) error {
+	if len(rp.partial) > 0 {
+		rp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(rp.partial) + "\n"})
+		rp.partial = nil
+	}
+	files, _ := filepath.Glob(filepath.Join(rp.reports, "TEST-*.xml"))
+	sort.Strings(files)
+	var all []testcase
+	for _, f := range files {
+		if st, err := os.Stat(f); err != nil || st.ModTime().Before(rp.start) {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var s testsuite
+		if err := xml.Unmarshal(data, &s); err != nil {
+			rp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "testdex: cannot read " + f + ": " + err.Error() + "\n"})
+			continue
+		}
+		all = append(all, s.Cases...)
+	}
+	rp.emitCases(all)
+	return nil
+}
+
+// testsuite is the part of Surefire's report testdex reads.
+type testsuite struct {
+	Cases []testcase `xml:"testcase"`
+}
+
+type testcase struct {
+	Name      string   `xml:"name,attr"`
+	Classname string   `xml:"classname,attr"`
+	Time      string   `xml:"time,attr"`
+	Failure   *problem `xml:"failure"`
+	Error     *problem `xml:"error"`
+	Skipped   *problem `xml:"skipped"`
+	SystemOut string   `xml:"system-out"`
+}
+
+type problem struct {
+	Message string `xml:"message,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// emitCases emits each testcase, then the methods whose rows ran and the
+// classes selected whole, each with the result of its parts.
+func (rp *reportParser) emitCases(cases []testcase) {
+	parents := map[[2]string]testdex.Action{}
+	var order [][2]string
+	classes := map[string]testdex.Action{}
+	for _, c := range cases {
+		ev := rp.event(c)
+		rp.emit(ev)
+		if i := strings.LastIndex(ev.Name, ")["); i >= 0 {
+			k := [2]string{ev.Scope, ev.Name[:i+1]}
+			if _, ok := parents[k]; !ok {
+				order = append(order, k)
+			}
+			parents[k] = worse(parents[k], ev.Action)
+		}
+		for _, cl := range rp.classes {
+			if c.Classname == cl || strings.HasPrefix(c.Classname, cl+"$") {
+				classes[cl] = worse(classes[cl], ev.Action)
+			}
+		}
+	}
+	for _, k := range order {
+		rp.emit(lang.RunEvent{Action: parents[k], Scope: k[0], Name: k[1]})
+	}
+	for _, cl := range rp.classes {
+		if a, ok := classes[cl]; ok {
+			pkg, bin := splitClass(cl)
+			rp.emit(lang.RunEvent{Action: a, Scope: pkg, Name: bin})
+		}
+	}
+}
+
+// worse combines results: a failure wins, then a pass, then a skip.
+func worse(a, b testdex.Action) testdex.Action {
+	switch {
+	case a == testdex.ActionFail || b == testdex.ActionFail:
+		return testdex.ActionFail
+	case a == testdex.ActionPass || b == testdex.ActionPass:
+		return testdex.ActionPass
+	}
+	return testdex.ActionSkip
+}
+
+// event turns one testcase into a result named as the static records
+// name it (see recordName).
+func (rp *reportParser) event(c testcase) lang.RunEvent {
+	ev := lang.RunEvent{Action: testdex.ActionPass, Scope: c.Classname, Name: recordName(c.Name)}
+	ev.Elapsed, _ = strconv.ParseFloat(c.Time, 64)
+	switch {
+	case c.Failure != nil || c.Error != nil:
+		pr := c.Failure
+		if pr == nil {
+			pr = c.Error
+		}
+		ev.Action, ev.Message = testdex.ActionFail, pr.Message
+		if ev.Message == "" {
+			ev.Message, _, _ = strings.Cut(strings.TrimSpace(pr.Body), "\n")
+		}
+		ev.File, ev.Line = rp.location(c.Classname, pr.Body)
+		ev.Output = strings.TrimSpace(c.SystemOut+"\n"+pr.Body) + "\n"
+	case c.Skipped != nil:
+		ev.Action, ev.Message = testdex.ActionSkip, c.Skipped.Message
+		if ev.Message == "" {
+			first, _, _ := strings.Cut(strings.TrimSpace(c.Skipped.Body), "\n")
+			ev.Message = strings.TrimPrefix(first[strings.Index(first, ":")+1:], " ")
+		}
+	}
+	return ev
+}
+
+// nameRE splits Surefire's testcase name: method, optional (types), and
+// optional [row].
+var nameRE = regexp.MustCompile(`^([\w$]+)(\([^)]*\))?(\[.*\])?$`)
+
+// recordName maps Surefire's testcase name to the static records' Name.
+// Surefire names a JUnit 5 parameterized invocation method(Types)[i],
+// which is the row record's name already, but a plain test only by its
+// method name (add), and a JUnit 4 Parameterized row method[i]: those get
+// "()" (add(), positive()[0]). A JUnit 5 test taking injected parameters
+// (TestInfo) is therefore named wrongly; the core then keys it under an
+// ID the listing does not hold (see the report).
+func recordName(name string) string {
+	m := nameRE.FindStringSubmatch(name)
+	if m == nil || m[2] != "" {
+		return name
+	}
+	return m[1] + "()" + m[3]
+}
+
+// frameRE is a stack frame: at pkg.Class.method(File.java:12).
+var frameRE = regexp.MustCompile(`at ([\w.$]+)\.[\w$<>]+\(([\w$]+\.java):(\d+)\)`)
+
+// location returns the first stack frame in the test class (or a class
+// nested in it), as a project-relative source file when it exists under
+// the test sources.
+func (rp *reportParser) location(class, trace string) (string, int) {
+	for _, m := range frameRE.FindAllStringSubmatch(trace, -1) {
+		if m[1] != class && !strings.HasPrefix(m[1], class+"$") {
+			continue
+		}
+		pkg, _ := splitClass(m[1])
+		rel := path.Join(defaultTestDir, strings.ReplaceAll(pkg, ".", "/"), m[2])
+		n, _ := strconv.Atoi(m[3])
+		if _, err := os.Stat(filepath.Join(rp.dir, filepath.FromSlash(rel))); err != nil {
+			return "", n
+		}
+		return rel, n
+	}
+	return "", 0
+}
