@@ -300,3 +300,33 @@ func TestGoFuzzCorpus(t *testing.T) {
 		t.Errorf("IDs = %q, want %q", got, want)
 	}
 }
+
+// TestResolve selects IDs with their descendants, paths, and an ID known
+// only at run time (a row under a dynamic record) under its listed
+// ancestor; an ID under nothing listed is a NoMatchError.
+func TestResolve(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ix.Resolve([]string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y/runtime_only"}, []string{"docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y", "svc/a_test.go::TestA/x_y/runtime_only", "docs/intro.spec.md"}
+	if !reflect.DeepEqual(ids(got), want) {
+		t.Errorf("Resolve = %q, want %q", ids(got), want)
+	}
+	if r := got[2]; r.Name != "TestA/x_y/runtime_only" || r.Parent != "svc/a_test.go::TestA/x_y" || r.Scope != "example.com/svc" || r.Run != "" {
+		t.Errorf("runtime-only record = %+v", r)
+	}
+	var nm *NoMatchError
+	if _, err := ix.Resolve([]string{"nowhere::TestZ"}, nil); !errors.As(err, &nm) || nm.ID != "nowhere::TestZ" {
+		t.Errorf("unknown ID: err = %v", err)
+	}
+	if _, err := ix.Resolve(nil, []string{"lib/none"}); !errors.As(err, &nm) {
+		t.Errorf("empty path: err = %v", err)
+	}
+}

@@ -19,9 +19,11 @@ type Batch struct {
 }
 
 // Plan groups selected records into batches, in a stable order (by
-// project folder, then framework). A dynamic record stands for tests known
-// only at run time: it runs its parent. Records whose framework testdex
-// cannot run yet are returned apart.
+// project folder, then framework; within a batch, the selection's order).
+// A dynamic record stands for tests known only at run time: it runs its
+// parent. Selected records need not be in the index (a row known only at
+// run time, from Resolve). Records whose framework testdex cannot run yet
+// are returned apart.
 func (ix *Index) Plan(selected []testdex.Test) (batches []*Batch, unrunnable []testdex.Test) {
 	byID := make(map[string]*testdex.Test, len(ix.Tests))
 	for i := range ix.Tests {
@@ -39,10 +41,18 @@ func (ix *Index) Plan(selected []testdex.Test) (batches []*Batch, unrunnable []t
 	for _, g := range ix.groups {
 		groups[g.setup] = &Batch{Dir: displayRel(ix.Root, g.proj.Dir), Project: g.proj, Setup: g.setup}
 	}
-	for i := range ix.Tests {
-		t := &ix.Tests[i]
-		if !chosen[t.ID] || ancestorChosen(t, byID, chosen) {
+	seen := map[string]bool{}
+	for i := range selected {
+		t := &selected[i]
+		if t.Dynamic && t.Parent != "" {
+			t = byID[t.Parent]
+		}
+		if t == nil || seen[t.ID] || ancestorChosen(t, byID, chosen) {
 			continue
+		}
+		seen[t.ID] = true
+		if listed := byID[t.ID]; listed != nil {
+			t = listed
 		}
 		b := ix.batchOf(t, groups)
 		if b == nil || b.Setup.Runner == nil {

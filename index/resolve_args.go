@@ -36,19 +36,28 @@ func (ix *Index) Resolve(ids, paths []string) ([]testdex.Test, error) {
 	for _, t := range ix.Tests {
 		known[t.ID] = true
 	}
-	var out []testdex.Test
-	if len(ids) > 0 {
-		for _, id := range ids {
-			if !known[id] {
+	var out, extra []testdex.Test
+	var listed []string
+	for _, id := range ids {
+		switch {
+		case known[id]:
+			listed = append(listed, id)
+		default:
+			t, ok := ix.underListed(id)
+			if !ok {
 				return nil, &NoMatchError{ID: id}
 			}
+			extra = append(extra, t)
 		}
-		byID, err := ix.Select(Filter{IDs: ids})
+	}
+	if len(listed) > 0 {
+		byID, err := ix.Select(Filter{IDs: listed})
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, byID...)
 	}
+	out = append(out, extra...)
 	if len(paths) > 0 {
 		under := Under(ix.Tests, paths)
 		if len(under) == 0 {
@@ -57,4 +66,40 @@ func (ix *Index) Resolve(ids, paths []string) ([]testdex.Test, error) {
 		out = append(out, under...)
 	}
 	return out, nil
+}
+
+// idSeparators end a parent's key inside a child's, across frameworks.
+var idSeparators = []string{"/", " > ", "::", "["}
+
+// underListed makes a record for an ID the listing does not hold but that
+// names a test under a listed one: a row or subtest known only at run time
+// (its ID came from a run's results, as `testdex failures` shows it). The
+// record has the ancestor's file, framework, scope and project, its own
+// name, and no Run selector: runners build one from the name.
+func (ix *Index) underListed(id string) (testdex.Test, bool) {
+	byID := make(map[string]*testdex.Test, len(ix.Tests))
+	for i := range ix.Tests {
+		byID[ix.Tests[i].ID] = &ix.Tests[i]
+	}
+	for cut := len(id); cut > 0; {
+		best := -1
+		for _, sep := range idSeparators {
+			if i := strings.LastIndex(id[:cut], sep); i > best {
+				best = i
+			}
+		}
+		if best <= 0 {
+			return testdex.Test{}, false
+		}
+		if a := byID[id[:best]]; a != nil && !a.Dynamic {
+			kind := testdex.KindSubtest
+			if a.Kind == testdex.KindSuite {
+				kind = testdex.KindTest
+			}
+			return testdex.Test{ID: id, Framework: a.Framework, Kind: kind, Scope: a.Scope, Name: a.Name + id[best:],
+				Parent: a.ID, File: a.File, Line: a.Line, Tags: []string{}, Project: a.Project}, true
+		}
+		cut = best
+	}
+	return testdex.Test{}, false
 }

@@ -43,9 +43,13 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 		st.batchFail(fmt.Sprintf("cannot build the %s command: %v", fw, err))
 		return
 	}
-	exit := 0
+	exit := 0 // the first non-zero exit of the batch's commands
 	for _, c := range cmds {
-		if exit = st.runCommand(ctx, c); exit != 0 && ctx.Err() != nil {
+		code := st.runCommand(ctx, c)
+		if exit == 0 {
+			exit = code
+		}
+		if code != 0 && ctx.Err() != nil {
 			break
 		}
 	}
@@ -122,8 +126,10 @@ func (st *batchState) settle(ctx context.Context, exit int) {
 		}
 		e := testdex.Event{Action: testdex.ActionFail, ID: t.ID, File: t.File, Line: t.Line}
 		switch {
-		case st.timeout:
+		case st.timeout && st.started[t.ID]:
 			e.Message = fmt.Sprintf("timed out after %v", st.o.Timeout.Round(time.Second))
+		case st.timeout:
+			e.Message = fmt.Sprintf("not run: the run timed out after %v", st.o.Timeout.Round(time.Second))
 		case exit != 0:
 			e.Message = fmt.Sprintf("no result: the %s runner exited %d (see the batch output)", st.b.Setup.Framework, exit)
 		default:

@@ -149,26 +149,17 @@ func checkNodeFailures(t *testing.T, td func([]string, ...string) (int, string, 
 
 // checkNodeFailed reruns the failures: exactly them, nothing else of the
 // file. The failed row of a loop (Mocha, node:test) has an ID the listing
-// does not hold, which `run --failed` rejects today: a core gap (the
-// core should resolve such an ID to its nearest listed ancestor, as
-// run/names.go does for results); this expectation flips when it is fixed.
+// does not hold; index.Resolve places it under its listed ancestor and the
+// runner selects it by its name.
 func checkNodeFailed(t *testing.T, td func([]string, ...string) (int, string, string), dir, file string) {
 	t.Helper()
 	code, out, errs := td(nil, "run", "--failed", "--json")
-	if dir == "mocha" || dir == "node-test" {
-		if code != cli.ExitNoTests || !strings.Contains(errs, "math > double 2 is 5") {
-			t.Errorf("run --failed with a dynamic row: exit %d, stderr %q; the core gap may be fixed: update this test", code, errs)
-		}
-		code, out, errs = td(nil, "run", "--json", file+"::math > fails")
-	}
 	got := finals(t, out)
 	if code != cli.ExitFailed || got[file+"::math > fails"] != "fail" || got[file+"::math > adds"] != "" {
 		t.Errorf("rerun of the failures: exit %d, results %v\n%s", code, got, errs)
 	}
-	if dir == "jest" || dir == "vitest" {
-		if got[file+"::math > double 2 is 5"] != "fail" || got[file+"::math > double 1 is 2"] != "" || len(got) != 2 {
-			t.Errorf("run --failed: results %v, want exactly the two failures", got)
-		}
+	if got[file+"::math > double 2 is 5"] != "fail" || got[file+"::math > double 1 is 2"] != "" {
+		t.Errorf("run --failed: results %v, want exactly the two failures", got)
 	}
 }
 

@@ -31,10 +31,14 @@ func (runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOpti
 			s = &sel{}
 			byPkg[t.Scope] = s
 		}
+		pat := t.Run
+		if pat == "" { // a subtest known only at run time
+			pat = runPattern(t.Name)
+		}
 		if t.Kind == testdex.KindBenchmark {
-			s.bench = append(s.bench, t.Run)
+			s.bench = append(s.bench, pat)
 		} else {
-			s.run = append(s.run, t.Run)
+			s.run = append(s.run, pat)
 		}
 	}
 	groups := map[string][]string{} // selection -> packages

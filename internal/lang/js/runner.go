@@ -78,12 +78,15 @@ func selection(tests []*testdex.Test) (map[string][]string, []string, string) {
 	var pats []string
 	whole := false
 	for _, t := range tests {
-		name := t.Name
-		if t.Run == "" || t.Dynamic {
+		name, pat := t.Name, t.Run
+		if pat == "" && !t.Dynamic && t.Name != "" { // a row known only at run time
+			pat = runPattern(t.Framework, strings.Split(t.Name, " > "), t.Kind == testdex.KindSuite)
+		}
+		if pat == "" || t.Dynamic {
 			name, whole = "", true
 		}
 		sel[t.Scope] = append(sel[t.Scope], name)
-		pats = append(pats, t.Run)
+		pats = append(pats, pat)
 	}
 	files := make([]string, 0, len(sel))
 	for f := range sel {
