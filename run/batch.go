@@ -21,9 +21,16 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 	fw := b.Setup.Framework
 	st := &batchState{b: b, o: o, names: names, out: out, sum: sum, started: map[string]bool{}, done: map[string]bool{}}
 	var mu sync.Mutex // parsers and the stderr writer emit from different goroutines
+	limit := o.Cap
+	if limit <= 0 {
+		limit = proc.DefaultCap
+	}
 	st.emit = func(e testdex.Event) {
 		mu.Lock()
 		defer mu.Unlock()
+		if e.Action == testdex.ActionOutput && !st.keepOutput(e, limit) {
+			return
+		}
 		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
 		st.track(e)
 		out.add(e)
@@ -61,18 +68,41 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds()})
 }
 
+// keepOutput caps a batch's output events at limit bytes, as proc caps
+// the captured streams: past it, one event says [TRUNCATED] and the rest is
+// dropped. Parsers still read everything; only what is reported is capped.
+func (st *batchState) keepOutput(e testdex.Event, limit int) bool {
+	switch {
+	case st.outBytes+len(e.Output) <= limit:
+		st.outBytes += len(e.Output)
+		return true
+	case !st.truncated:
+		st.truncated = true
+		st.outBytes = limit
+		e.Output = proc.Truncated
+		e.Time, e.Framework, e.Batch = st.o.Now(), st.b.Setup.Framework, st.b.Name
+		st.out.add(e)
+		if st.o.Live != nil {
+			st.o.Live(e)
+		}
+	}
+	return false
+}
+
 // batchState follows one batch: which tests started and finished.
 type batchState struct {
-	b       *index.Batch
-	o       Options
-	names   *namer
-	out     *batchOutput
-	sum     *Summary
-	emit    func(testdex.Event)
-	started map[string]bool
-	done    map[string]bool
-	failed  bool
-	timeout bool
+	outBytes  int  // output reported so far
+	truncated bool // the output cap was reached
+	b         *index.Batch
+	o         Options
+	names     *namer
+	out       *batchOutput
+	sum       *Summary
+	emit      func(testdex.Event)
+	started   map[string]bool
+	done      map[string]bool
+	failed    bool
+	timeout   bool
 }
 
 func (st *batchState) track(e testdex.Event) {

@@ -3,9 +3,12 @@ package run
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/proc"
 )
 
 func TestNamerMapsUnknownNamesUnderTheirAncestor(t *testing.T) {
@@ -55,5 +58,18 @@ func TestSummaryKeepsLeafFailures(t *testing.T) {
 	}
 	if s.Failed != 4 || s.Passed != 1 || s.BatchesFailed != 1 || s.OK() {
 		t.Errorf("counts: %+v", s)
+	}
+}
+
+func TestOutputIsCapped(t *testing.T) {
+	var got []testdex.Event
+	st := &batchState{b: &index.Batch{Name: ". go", Setup: &lang.Setup{Framework: testdex.Go}}, o: Options{Now: time.Now}, out: &batchOutput{}}
+	for i := 0; i < 10; i++ {
+		if st.keepOutput(testdex.Event{Action: testdex.ActionOutput, Output: "0123456789"}, 35) {
+			got = append(got, testdex.Event{})
+		}
+	}
+	if len(got) != 3 || len(st.out.events) != 1 || st.out.events[0].Output != proc.Truncated {
+		t.Errorf("kept %d events, marker events %+v", len(got), st.out.events)
 	}
 }

@@ -135,7 +135,7 @@ func isDescendant(child, parent string) bool {
 	if !ok || rest == "" {
 		return false
 	}
-	for _, sep := range separators {
+	for _, sep := range append(separators, ".", "#") { // JUnit: Class.method()
 		if strings.HasPrefix(rest, sep) {
 			return true
 		}
