@@ -129,6 +129,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	var missing *proc.MissingError
 	switch {
 	case errors.As(err, &missing):
+		st.sum.addMissing(missing.Error())
 		st.batchFail(missing.Error())
 		return 127
 	case err != nil:

@@ -26,8 +26,11 @@ type Summary struct {
 	Timeout  time.Duration
 	// Leaked lists processes left behind by a runner, which were killed.
 	Leaked []LeakedProcess
-	Start  time.Time
-	End    time.Time
+	// Missing lists the toolchains a batch could not start, each as
+	// proc.MissingError words it ("go not found in PATH (...)").
+	Missing []string
+	Start   time.Time
+	End     time.Time
 
 	result map[string]testdex.Action
 }
@@ -78,6 +81,17 @@ func (s *Summary) add(e testdex.Event) {
 		}
 		s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, File: e.File, Line: e.Line, Message: e.Message})
 	}
+}
+
+func (s *Summary) addMissing(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.Missing {
+		if m == msg {
+			return
+		}
+	}
+	s.Missing = append(s.Missing, msg)
 }
 
 func (s *Summary) addLeak(batch string, l proc.Leak) {

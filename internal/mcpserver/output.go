@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/internal/proc"
 	"github.com/testdex/testdex/run"
 )
 
@@ -61,27 +60,14 @@ func leaks(sum *run.Summary) []string {
 	return out
 }
 
-// collector keeps each test's final result and the programs a batch could
-// not start.
+// collector keeps each test's final result.
 type collector struct {
-	order   []string
-	final   map[string]TestResult
-	missing []string
+	order []string
+	final map[string]TestResult
 }
-
-// missingSuffix ends the message of a *proc.MissingError, which run
-// reports as a batch's output line "testdex: PROGRAM<suffix>". Deriving it
-// from the type keeps the match in step with proc; a typed field on
-// run.Summary would be better (see the package's report).
-var missingSuffix = (&proc.MissingError{}).Error()
 
 func (c *collector) add(e testdex.Event) {
 	switch {
-	case e.ID == "" && e.Action == testdex.ActionOutput:
-		line := strings.TrimSuffix(e.Output, "\n")
-		if prog, ok := strings.CutSuffix(strings.TrimPrefix(line, "testdex: "), missingSuffix); ok && prog != "" && strings.HasPrefix(line, "testdex: ") {
-			c.missing = append(c.missing, prog+missingSuffix)
-		}
 	case e.ID == "":
 	case e.Action == testdex.ActionPass, e.Action == testdex.ActionFail, e.Action == testdex.ActionSkip:
 		if c.final == nil {

@@ -90,8 +90,8 @@ func (c Config) runTests(ctx context.Context, _ *mcp.CallToolRequest, in RunInpu
 			fmt.Fprintln(stderr, "testdex: warning: "+err.Error())
 		}
 	}
-	if len(col.missing) > 0 {
-		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(col.missing, "; "))
+	if len(sum.Missing) > 0 {
+		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
 	out := RunOutput{Exit: exitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped, Results: col.results()}
 	return textResult(format(stdout, stderr, sum, out.Exit)), out, nil
