@@ -45,7 +45,7 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 	if err == nil {
 		defer os.RemoveAll(scratch)
 	}
-	cmds, err := b.Setup.Runner.RunCommands(b.Project, b.Tests, lang.RunOptions{Extra: o.Extra, TestTimeout: o.TestTimeout, Dir: scratch})
+	cmds, err := b.Setup.Runner.RunCommands(b.Project, b.Tests, lang.RunOptions{Extra: o.Extra, TestTimeout: o.TestTimeout, Dir: scratch, Env: o.Env})
 	if err != nil {
 		st.batchFail(fmt.Sprintf("cannot build the %s command: %v", fw, err))
 		return

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"io"
+	"strings"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -31,6 +32,19 @@ type RunOptions struct {
 	TestTimeout time.Duration
 	// Dir is a scratch folder for result files, removed after the batch.
 	Dir string
+	// Env is the environment the commands will run with (KEY=VALUE), so a
+	// runner can respect the user's settings (CARGO_TARGET_DIR).
+	Env []string
+}
+
+// Getenv looks a variable up in o.Env.
+func (o RunOptions) Getenv(key string) string {
+	for i := len(o.Env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(o.Env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // RunEvent is an event in the framework's own terms: the core maps Scope

@@ -41,8 +41,8 @@ import (
 // the crate's tests in that folder, reused by every later run.
 type Runner struct {
 	Crate *Crate
-	// Getenv reads the user's environment; nil means os.Getenv. (The core
-	// does not pass the children's environment to RunCommands yet.)
+	// Getenv reads the user's environment; nil means the environment the
+	// core runs the commands with (RunOptions.Env).
 	Getenv func(string) string
 	// CacheDir is the user cache folder; nil means os.UserCacheDir.
 	CacheDir func() (string, error)
@@ -84,7 +84,7 @@ func (r Runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOp
 		return keys[i] < keys[j]
 	})
 	cargoExtra, testExtra := splitExtra(o.Extra)
-	env := r.env(p)
+	env := r.env(p, o)
 	var cmds []*lang.Command
 	for _, k := range keys {
 		s := byTarget[k]
@@ -163,10 +163,10 @@ func splitExtra(extra []string) (cargo, test []string) {
 // env returns CARGO_TARGET_DIR=<cache>/testdex/cargo-target/<crate>-<hash>
 // unless the user chose a target folder (see Runner) or there is no cache
 // folder.
-func (r Runner) env(p *lang.Project) []string {
+func (r Runner) env(p *lang.Project, o lang.RunOptions) []string {
 	getenv, cacheDir := r.Getenv, r.CacheDir
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = o.Getenv
 	}
 	if cacheDir == nil {
 		cacheDir = os.UserCacheDir
