@@ -15,14 +15,23 @@ import (
 type namer struct {
 	ids  map[string]string        // framework, scope, name -> ID
 	recs map[string]*testdex.Test // ID -> record
+	// methods maps framework, scope and a method name before its "(" to
+	// the IDs of the listed methods of that name, for runners that report
+	// a method without its parameter types (Surefire: "m" for
+	// m(TestInfo)).
+	methods map[string][]string
 }
 
 func newNamer(ix *index.Index) *namer {
-	n := &namer{ids: make(map[string]string, len(ix.Tests)), recs: make(map[string]*testdex.Test, len(ix.Tests))}
+	n := &namer{ids: make(map[string]string, len(ix.Tests)), recs: make(map[string]*testdex.Test, len(ix.Tests)), methods: map[string][]string{}}
 	for i := range ix.Tests {
 		t := &ix.Tests[i]
 		n.ids[key(t.Framework, t.Scope, t.Name)] = t.ID
 		n.recs[t.ID] = t
+		if base, _, ok := strings.Cut(t.Name, "("); ok && !strings.Contains(t.Name, ")[") && !t.Dynamic {
+			k := key(t.Framework, t.Scope, base)
+			n.methods[k] = append(n.methods[k], t.ID)
+		}
 	}
 	return n
 }
@@ -38,6 +47,18 @@ var separators = []string{"/", " > ", "::", "["}
 func (n *namer) id(fw testdex.Framework, scope, name string) string {
 	if id, ok := n.ids[key(fw, scope, name)]; ok {
 		return id
+	}
+	// m() or m()[i] reported for the one listed method m(Params).
+	if base, rest, ok := strings.Cut(name, "()"); ok && !strings.Contains(base, "(") {
+		if ids := n.methods[key(fw, scope, base)]; len(ids) == 1 {
+			if rest == "" {
+				return ids[0]
+			}
+			if id, ok := n.ids[key(fw, scope, n.recs[ids[0]].Name+rest)]; ok {
+				return id
+			}
+			return ids[0] + rest
+		}
 	}
 	for cut := len(name); cut > 0; {
 		best := -1

@@ -16,6 +16,9 @@ func TestNamerMapsUnknownNamesUnderTheirAncestor(t *testing.T) {
 		{ID: "a_test.go::TestEach", Framework: testdex.Go, Scope: "m", Name: "TestEach"},
 		{ID: "a_test.go::TestEach/{sku}", Framework: testdex.Go, Scope: "m", Name: "TestEach/{sku}", Dynamic: true},
 		{ID: "t.py::test_x", Framework: testdex.Pytest, Name: "tests/t.py::test_x"},
+		{ID: "C.java::C.withInfo(TestInfo)", Framework: testdex.JUnit, Scope: "a.C", Name: "withInfo(TestInfo)"},
+		{ID: "C.java::C.over(int)", Framework: testdex.JUnit, Scope: "a.C", Name: "over(int)"},
+		{ID: "C.java::C.over(String)", Framework: testdex.JUnit, Scope: "a.C", Name: "over(String)"},
 	}}
 	n := newNamer(ix)
 	for _, tc := range []struct {
@@ -27,6 +30,9 @@ func TestNamerMapsUnknownNamesUnderTheirAncestor(t *testing.T) {
 		{testdex.Go, "m", "TestEach/A-1/deeper", "a_test.go::TestEach/A-1/deeper"},
 		{testdex.Pytest, "", "tests/t.py::test_x[3]", "t.py::test_x[3]"},
 		{testdex.Go, "other", "TestNew", "other::TestNew"},
+		{testdex.JUnit, "a.C", "withInfo()", "C.java::C.withInfo(TestInfo)"},
+		{testdex.JUnit, "a.C", "withInfo()[2]", "C.java::C.withInfo(TestInfo)[2]"},
+		{testdex.JUnit, "a.C", "over()", "a.C::over()"}, // ambiguous: not guessed
 	} {
 		if got := n.id(tc.fw, tc.scope, tc.name); got != tc.want {
 			t.Errorf("id(%s %q %q) = %q, want %q", tc.fw, tc.scope, tc.name, got, tc.want)
