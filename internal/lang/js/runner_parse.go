@@ -3,6 +3,7 @@ package js
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -13,8 +14,10 @@ import (
 )
 
 // parser turns a JavaScript run into RunEvents: standard output becomes
-// batch output line by line; the reporter's events file (see runner),
-// read at Close, gives the tests' results. Results outside the selection
+// batch output line by line; the reporter's events file (see runner) gives
+// the tests' results, read as it grows (on every write to standard output)
+// and to its end at Close. Write and Close never overlap: Close comes after
+// the command and its output copying ended. Results outside the selection
 // are dropped (their failures become batch output), and every suite of
 // the selection that had no result of its own gets its children's: fail
 // if one failed, else pass if one passed, else skip.
@@ -23,6 +26,7 @@ type parser struct {
 	sel        map[string][]string // file -> selected names ("" for all); nil keeps all
 	emit       func(lang.RunEvent)
 	eventsFile string
+	offset     int64 // bytes of the events file already read
 	stdout     lines
 	events     lines
 	results    map[string]testdex.Action // scope \x00 name -> final action
@@ -38,19 +42,42 @@ func newParser(dir string, sel map[string][]string, emit func(lang.RunEvent)) *p
 	return ps
 }
 
-// Write takes the command's standard output.
-func (ps *parser) Write(b []byte) (int, error) { return ps.stdout.Write(b) }
+// Write takes the command's standard output, and reads the results the
+// reporter appended meanwhile.
+func (ps *parser) Write(b []byte) (int, error) {
+	n, err := ps.stdout.Write(b)
+	ps.readEvents()
+	return n, err
+}
+
+// readEvents feeds the events file's new bytes to the line splitter.
+func (ps *parser) readEvents() error {
+	if ps.eventsFile == "" {
+		return nil
+	}
+	f, err := os.Open(ps.eventsFile)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Seek(ps.offset, io.SeekStart); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(f)
+	ps.offset += int64(len(data))
+	ps.events.Write(data)
+	return err
+}
 
 // Close flushes standard output, reads the events file and settles the
 // suites.
 func (ps *parser) Close(int) error {
 	ps.stdout.flush()
-	if ps.eventsFile != "" {
-		data, err := os.ReadFile(ps.eventsFile)
-		if err != nil && !os.IsNotExist(err) {
-			return err
-		}
-		ps.events.Write(data)
+	if err := ps.readEvents(); err != nil {
+		return err
 	}
 	ps.events.flush()
 	ps.settleSuites()
