@@ -59,7 +59,7 @@ func addRun(s *mcp.Server, c Config) {
 // runTests adapts run.Run as 'testdex run' calls it: the same selection,
 // the same text view, the failures saved for last_test_failures and
 // 'testdex run --failed'.
-func (c Config) runTests(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
+func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
 	ix, paths, err := c.load(ctx, in.Paths)
 	if err != nil {
 		return nil, RunOutput{}, err
@@ -76,7 +76,7 @@ func (c Config) runTests(ctx context.Context, _ *mcp.CallToolRequest, in RunInpu
 	}
 	col := &collector{}
 	text := &report.Text{W: stdout}
-	o := run.Options{Timeout: timeout(in.Timeout), Jobs: c.Jobs, Env: c.Environ}
+	o := run.Options{Timeout: timeout(in.Timeout), Jobs: c.Jobs, Env: c.Environ, Live: progressFor(ctx, req, len(tests))}
 	sum, err := run.Run(ctx, ix, tests, o, run.HandlerFunc(func(e testdex.Event) error {
 		col.add(e)
 		return text.Event(e)
