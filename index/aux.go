@@ -17,16 +17,17 @@ import (
 // are keyed apart from candidates ("#aux") and count as seen, so they are
 // kept as long as they are used.
 type auxLoader struct {
-	root string
-	snap *cache.Snapshot
+	root    string
+	snap    *cache.Snapshot
+	checked int64 // the build's start, recorded on entries read now
 
 	mu    sync.Mutex
 	seen  map[string]bool
 	dirty bool
 }
 
-func newAuxLoader(root string, snap *cache.Snapshot) *auxLoader {
-	return &auxLoader{root: root, snap: snap, seen: map[string]bool{}}
+func newAuxLoader(root string, snap *cache.Snapshot, checked int64) *auxLoader {
+	return &auxLoader{root: root, snap: snap, checked: checked, seen: map[string]bool{}}
 }
 
 // load implements lang.Project.Load.
@@ -59,7 +60,7 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	} else {
 		res = safeExtract(ex, &lang.File{Rel: rel, Abs: abs, Data: data, Framework: ex.Framework(), Settings: s})
 	}
-	a.snap.Entries[key] = &cache.Entry{Size: size, MTime: mtime, Hash: sum, ExtractorKey: exKey, Result: res}
+	a.snap.Entries[key] = &cache.Entry{Size: size, MTime: mtime, Checked: a.checked, Hash: sum, ExtractorKey: exKey, Result: res}
 	a.dirty = true
 	return res, nil
 }

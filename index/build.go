@@ -144,13 +144,13 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 
 	snap := b.loadCache(ix)
 	t2 := time.Now()
-	results, err := level2(ctx, cands, snap, b.workers, b.opts.MaxFileSize)
+	results, err := level2(ctx, cands, snap, b.workers, b.opts.MaxFileSize, start.UnixNano())
 	if err != nil {
 		return nil, err
 	}
 	ix.Stats.Extract = time.Since(t2)
 
-	aux := newAuxLoader(b.root, snap)
+	aux := newAuxLoader(b.root, snap, start.UnixNano())
 	for _, p := range r.projects {
 		if p != nil {
 			p.Load = aux.load
@@ -171,7 +171,9 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 	l1 := newLevel1()
 	wo := walkOptions(b.cfg, b.workers)
 	if len(b.opts.Paths) == 0 {
-		return l1, true, l1.walk(ctx, b.root, wo, detectors)
+		// Only an unrestricted listing sees every entry: a --framework
+		// listing must not drop the other frameworks' cache entries.
+		return l1, b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo, detectors)
 	}
 	targets, err := resolveTargets(b.root, b.opts.Dir, b.opts.Paths)
 	if err != nil {
@@ -199,7 +201,7 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 	for _, d := range dirs {
 		wo.Within = append(wo.Within, d.rel)
 	}
-	return l1, len(dirs) == 1 && dirs[0].rel == ".", l1.walk(ctx, b.root, wo, detectors)
+	return l1, len(dirs) == 1 && dirs[0].rel == "." && b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo, detectors)
 }
 
 func (b *builder) loadCache(ix *Index) *cache.Snapshot {

@@ -31,7 +31,9 @@ func cacheKeys(c *candidate) (string, string) {
 }
 
 // level2 reads and parses every candidate, in parallel, reusing the cache.
-func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, workers int, maxSize int64) ([]fileResult, error) {
+// checked is the build's start (unix nanoseconds), recorded on every entry
+// whose content this build reads.
+func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, workers int, maxSize, checked int64) ([]fileResult, error) {
 	results := make([]fileResult, len(cands))
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers) // parsing is CPU-bound
@@ -40,7 +42,7 @@ func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, worker
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			results[i] = extractOne(&cands[i], snap, maxSize)
+			results[i] = extractOne(&cands[i], snap, maxSize, checked)
 			return nil
 		})
 	}
@@ -49,7 +51,7 @@ func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, worker
 
 // extractOne handles one candidate file. It only reads snap, which no
 // goroutine mutates during level 2.
-func extractOne(c *candidate, snap *cache.Snapshot, maxSize int64) fileResult {
+func extractOne(c *candidate, snap *cache.Snapshot, maxSize, checked int64) fileResult {
 	out := fileResult{cand: c}
 	key, exKey := cacheKeys(c)
 	info, err := os.Stat(c.abs)
@@ -76,7 +78,7 @@ func extractOne(c *candidate, snap *cache.Snapshot, maxSize int64) fileResult {
 		f := &lang.File{Rel: c.rel, Abs: c.abs, Data: data, Framework: c.setup.Framework, Settings: c.setup.Settings}
 		out.res = safeExtract(c.setup.Extractor, f)
 	}
-	out.fresh = &cache.Entry{Size: size, MTime: mtime, Hash: sum, ExtractorKey: exKey, Result: out.res}
+	out.fresh = &cache.Entry{Size: size, MTime: mtime, Checked: checked, Hash: sum, ExtractorKey: exKey, Result: out.res}
 	return out
 }
 

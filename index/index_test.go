@@ -330,3 +330,36 @@ func TestResolve(t *testing.T) {
 		t.Errorf("empty path: err = %v", err)
 	}
 }
+
+// TestCacheRacyEditSurvivesPartialListing: a same-size edit that keeps its
+// mtime, inside the racy window of the entry's last check, is still seen
+// after a listing of other paths (which must not vouch for the entry).
+func TestCacheRacyEditSurvivesPartialListing(t *testing.T) {
+	root, cacheDir := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":          "module m\n",
+		"a/a_test.go":     "package a\n\nimport \"testing\"\n\nfunc TestAAAA(t *testing.T) {}\n",
+		"other/o_test.go": "package other\n\nimport \"testing\"\n\nfunc TestO(t *testing.T) {}\n",
+	})
+	file := filepath.Join(root, "a", "a_test.go")
+	st, _ := os.Stat(file)
+	t0 := st.ModTime()
+	at := func(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
+	build := func(now func() time.Time, paths ...string) *Index {
+		ix, err := Build(context.Background(), Options{Root: root, CacheDir: cacheDir, Now: now, Paths: paths})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	build(at(500 * time.Millisecond)) // checked within the racy window
+	if err := os.WriteFile(file, []byte("package a\n\nimport \"testing\"\n\nfunc TestBBBB(t *testing.T) {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(file, t0, t0) // same size, same mtime
+	build(at(10*time.Second), "other")
+	ix := build(at(20 * time.Second))
+	if got := strings.Join(ids(ix.Tests), " "); !strings.Contains(got, "TestBBBB") {
+		t.Errorf("the edit was hidden by the cache: %s", got)
+	}
+}

@@ -70,7 +70,7 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 	byKey := map[string]int{}
 	for i := range ix.Tests {
 		ix.Tests[i].Seen = []string{SeenStatic}
-		byKey[runtimeKey(ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)] = i
+		byKey[runtimeKey(ix.Tests[i].Project, ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)] = i
 	}
 	reported := map[int]bool{}
 	var extra []testdex.Test
@@ -85,7 +85,7 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 			continue
 		}
 		for _, l := range listed {
-			if i, ok := byKey[runtimeKey(g.setup.Framework, l.Scope, l.Name)]; ok {
+			if i, ok := byKey[runtimeKey(displayRel(ix.Root, g.proj.Dir), g.setup.Framework, l.Scope, l.Name)]; ok {
 				reported[i] = true
 				continue
 			}
@@ -112,8 +112,10 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 	return cmp, nil
 }
 
-func runtimeKey(fw testdex.Framework, scope, name string) string {
-	return string(fw) + "\x00" + scope + "\x00" + name
+// runtimeKey identifies a test by project, framework, scope and name: two
+// projects' tests may share the rest.
+func runtimeKey(project string, fw testdex.Framework, scope, name string) string {
+	return project + "\x00" + string(fw) + "\x00" + scope + "\x00" + name
 }
 
 // runLister runs one group's listing command and parses its output.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -41,31 +42,49 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 	}
 	st.emit(testdex.Event{Action: testdex.ActionStart})
 	start := time.Now()
-	scratch, err := os.MkdirTemp("", "testdex-run-*")
-	if err == nil {
-		defer os.RemoveAll(scratch)
-	}
-	cmds, err := b.Setup.Runner.RunCommands(b.Project, b.Tests, lang.RunOptions{Extra: o.Extra, TestTimeout: o.TestTimeout, Dir: scratch, Env: o.Env})
-	if err != nil {
-		st.batchFail(fmt.Sprintf("cannot build the %s command: %v", fw, err))
-		return
-	}
-	exit := 0 // the first non-zero exit of the batch's commands
-	for _, c := range cmds {
-		code := st.runCommand(ctx, c)
-		if exit == 0 {
-			exit = code
-		}
-		if code != 0 && ctx.Err() != nil {
-			break
-		}
-	}
-	st.settle(ctx, exit)
+	exit := st.runAll(ctx)
+	st.settle(exit)
 	action := testdex.ActionPass
 	if st.failed || exit != 0 {
 		action = testdex.ActionFail
 	}
 	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds()})
+}
+
+// runAll builds and runs the batch's commands in order and returns the
+// first non-zero exit code. A command that cannot start (a missing
+// toolchain) ends the batch: st.broken says why, and settle gives every
+// test without a result that message, once.
+func (st *batchState) runAll(ctx context.Context) int {
+	scratch, err := os.MkdirTemp("", "testdex-run-*")
+	if err != nil {
+		st.broke(fmt.Sprintf("cannot create a scratch folder: %v", err))
+		return 1
+	}
+	defer os.RemoveAll(scratch)
+	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, st.b.Tests,
+		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env})
+	if err != nil {
+		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err))
+		return 1
+	}
+	exit := 0
+	for _, c := range cmds {
+		code := st.runCommand(ctx, c)
+		if exit == 0 {
+			exit = code
+		}
+		if st.broken != "" || ctx.Err() != nil {
+			break
+		}
+	}
+	return exit
+}
+
+// broke records why the batch cannot go on and says it once.
+func (st *batchState) broke(msg string) {
+	st.broken = msg
+	st.emit(testdex.Event{Action: testdex.ActionOutput, Output: "testdex: " + msg + "\n"})
 }
 
 // keepOutput caps a batch's output events at limit bytes, as proc caps
@@ -103,6 +122,11 @@ type batchState struct {
 	done      map[string]bool
 	failed    bool
 	timeout   bool
+	// cancelled is true when the caller cancelled the run (Ctrl-C), as
+	// opposed to the run's own timeout.
+	cancelled bool
+	// broken says why the batch stopped early ("" when it did not).
+	broken string
 }
 
 func (st *batchState) track(e testdex.Event) {
@@ -130,37 +154,49 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	switch {
 	case errors.As(err, &missing):
 		st.sum.addMissing(missing.Error())
-		st.batchFail(missing.Error())
+		st.broke(missing.Error())
 		return 127
 	case err != nil:
-		st.batchFail(err.Error())
+		st.broke(err.Error())
 		return 1
 	}
-	parser.Close(res.ExitCode)
+	if err := parser.Close(res.ExitCode); err != nil {
+		st.emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: reading the %s results: %v\n", st.b.Setup.Framework, err)})
+	}
 	stderr.flush()
 	for _, l := range res.Leaked {
 		st.emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
 		st.sum.addLeak(st.b.Name, l)
 	}
-	if res.TimedOut || ctx.Err() != nil {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		st.cancelled = true
+	case res.TimedOut || ctx.Err() != nil:
 		st.timeout = true
 	}
 	return res.ExitCode
 }
 
-// settle gives every selected test that got no result one: timed out,
-// failed with the batch, or not run.
-func (st *batchState) settle(ctx context.Context, exit int) {
+// settle gives every selected test that got no result one: the batch's
+// breakdown, a timeout or cancellation, a failed runner, or "no result".
+// Tests that started and never ended were cut short; they are settled in
+// ID order so the stream stays stable.
+func (st *batchState) settle(exit int) {
+	limit := st.o.Timeout.Round(time.Second)
 	for _, t := range st.b.Tests {
 		if st.done[t.ID] {
 			continue
 		}
 		e := testdex.Event{Action: testdex.ActionFail, ID: t.ID, File: t.File, Line: t.Line}
 		switch {
+		case st.broken != "":
+			e.Message = st.broken
+		case st.cancelled:
+			e.Message = "not finished: the run was cancelled"
 		case st.timeout && st.started[t.ID]:
-			e.Message = fmt.Sprintf("timed out after %v", st.o.Timeout.Round(time.Second))
+			e.Message = fmt.Sprintf("timed out after %v", limit)
 		case st.timeout:
-			e.Message = fmt.Sprintf("not run: the run timed out after %v", st.o.Timeout.Round(time.Second))
+			e.Message = fmt.Sprintf("not run: the run timed out after %v", limit)
 		case exit != 0:
 			e.Message = fmt.Sprintf("no result: the %s runner exited %d (see the batch output)", st.b.Setup.Framework, exit)
 		default:
@@ -168,18 +204,22 @@ func (st *batchState) settle(ctx context.Context, exit int) {
 		}
 		st.emit(e)
 	}
-	// Tests that started and never ended were cut short.
+	if !st.timeout && !st.cancelled {
+		return
+	}
+	var cut []string
 	for id := range st.started {
-		if !st.done[id] && st.timeout {
-			st.emit(testdex.Event{Action: testdex.ActionFail, ID: id, Message: fmt.Sprintf("timed out after %v", st.o.Timeout.Round(time.Second))})
+		if !st.done[id] {
+			cut = append(cut, id)
 		}
 	}
-}
-
-func (st *batchState) batchFail(msg string) {
-	st.emit(testdex.Event{Action: testdex.ActionOutput, Output: "testdex: " + msg + "\n"})
-	for _, t := range st.b.Tests {
-		st.emit(testdex.Event{Action: testdex.ActionFail, ID: t.ID, File: t.File, Line: t.Line, Message: msg})
+	sort.Strings(cut)
+	for _, id := range cut {
+		msg := fmt.Sprintf("timed out after %v", limit)
+		if st.cancelled {
+			msg = "not finished: the run was cancelled"
+		}
+		st.emit(testdex.Event{Action: testdex.ActionFail, ID: id, Message: msg})
 	}
 }
 

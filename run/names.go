@@ -26,35 +26,38 @@ func newNamer(ix *index.Index) *namer {
 	n := &namer{ids: make(map[string]string, len(ix.Tests)), recs: make(map[string]*testdex.Test, len(ix.Tests)), methods: map[string][]string{}}
 	for i := range ix.Tests {
 		t := &ix.Tests[i]
-		n.ids[key(t.Framework, t.Scope, t.Name)] = t.ID
+		n.ids[key(t.Project, t.Framework, t.Scope, t.Name)] = t.ID
 		n.recs[t.ID] = t
 		if base, _, ok := strings.Cut(t.Name, "("); ok && !strings.Contains(t.Name, ")[") && !t.Dynamic {
-			k := key(t.Framework, t.Scope, base)
+			k := key(t.Project, t.Framework, t.Scope, base)
 			n.methods[k] = append(n.methods[k], t.ID)
 		}
 	}
 	return n
 }
 
-func key(fw testdex.Framework, scope, name string) string {
-	return string(fw) + "\x00" + scope + "\x00" + name
+// key identifies a test by project folder, framework, scope and name: in a
+// monorepo two projects' pytest tests may share a node ID, and two crates
+// their src/lib.rs scope.
+func key(project string, fw testdex.Framework, scope, name string) string {
+	return project + "\x00" + string(fw) + "\x00" + scope + "\x00" + name
 }
 
 // separators end a parent's name inside a child's, across frameworks.
 var separators = []string{"/", " > ", "::", "["}
 
 // id returns the ID of a reported test.
-func (n *namer) id(fw testdex.Framework, scope, name string) string {
-	if id, ok := n.ids[key(fw, scope, name)]; ok {
+func (n *namer) id(project string, fw testdex.Framework, scope, name string) string {
+	if id, ok := n.ids[key(project, fw, scope, name)]; ok {
 		return id
 	}
 	// m() or m()[i] reported for the one listed method m(Params).
 	if base, rest, ok := strings.Cut(name, "()"); ok && !strings.Contains(base, "(") {
-		if ids := n.methods[key(fw, scope, base)]; len(ids) == 1 {
+		if ids := n.methods[key(project, fw, scope, base)]; len(ids) == 1 {
 			if rest == "" {
 				return ids[0]
 			}
-			if id, ok := n.ids[key(fw, scope, n.recs[ids[0]].Name+rest)]; ok {
+			if id, ok := n.ids[key(project, fw, scope, n.recs[ids[0]].Name+rest)]; ok {
 				return id
 			}
 			return ids[0] + rest
@@ -70,7 +73,7 @@ func (n *namer) id(fw testdex.Framework, scope, name string) string {
 		if best <= 0 {
 			break
 		}
-		if id, ok := n.ids[key(fw, scope, name[:best])]; ok {
+		if id, ok := n.ids[key(project, fw, scope, name[:best])]; ok {
 			return id + name[best:]
 		}
 		cut = best
@@ -82,7 +85,7 @@ func (n *namer) id(fw testdex.Framework, scope, name string) string {
 func (n *namer) event(b *index.Batch, r lang.RunEvent) testdex.Event {
 	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line}
 	if r.Name != "" {
-		e.ID = n.id(b.Setup.Framework, r.Scope, r.Name)
+		e.ID = n.id(b.Dir, b.Setup.Framework, r.Scope, r.Name)
 	}
 	if r.File != "" {
 		e.File = strings.TrimPrefix(b.Dir+"/"+r.File, "./")

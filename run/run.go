@@ -30,8 +30,8 @@ type Options struct {
 	TestTimeout time.Duration
 	// Jobs is the number of batches run at once; <= 0 means 1.
 	Jobs int
-	// Env is the children's environment; nil means an empty one (callers
-	// pass os.Environ()).
+	// Env is the children's environment; nil means an empty one (no PATH:
+	// callers pass os.Environ()).
 	Env []string
 	// Cap limits each captured output stream; 0 means proc.DefaultCap.
 	Cap int
@@ -56,10 +56,13 @@ type HandlerFunc func(testdex.Event) error
 func (f HandlerFunc) Event(e testdex.Event) error { return f(e) }
 
 // Run runs the selected records and returns the outcome. Per-test
-// failures, timeouts and missing toolchains are part of the Summary; the
-// error is non-nil only for a handler that fails or a cancelled context.
+// failures, timeouts and missing toolchains are part of the Summary. The
+// error is non-nil for a handler that fails (nil Summary) or a context the
+// caller cancelled (the Summary of what ran, its unfinished tests failed
+// as "not finished"). Run returns only when every child has ended.
 func Run(ctx context.Context, ix *index.Index, selected []testdex.Test, o Options, h Handler) (*Summary, error) {
 	o = o.withDefaults()
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	batches, unrunnable := ix.Plan(selected)
@@ -80,28 +83,43 @@ func Run(ctx context.Context, ix *index.Index, selected []testdex.Test, o Option
 			})
 		}
 	}()
-	for _, t := range unrunnable {
-		sum.add(testdex.Event{Action: testdex.ActionSkip, ID: t.ID, Framework: t.Framework, Time: o.Now(),
-			Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)})
+	herr := deliver(h, o, unrunnable, outs, sum)
+	if herr != nil {
+		cancel() // stop the batches, then wait for them: nothing outlives Run
 	}
+	for _, out := range outs {
+		<-out.ready
+	}
+	if herr != nil {
+		return nil, herr
+	}
+	sum.finish(ctx)
+	if err := parent.Err(); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// deliver hands the events to h: the unrunnable records first, then each
+// batch's events in plan order, as each batch finishes.
+func deliver(h Handler, o Options, unrunnable []testdex.Test, outs []*batchOutput, sum *Summary) error {
 	for _, t := range unrunnable {
-		if err := h.Event(testdex.Event{Time: o.Now(), Action: testdex.ActionSkip, ID: t.ID, Framework: t.Framework,
-			Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)}); err != nil {
-			return nil, err
+		e := testdex.Event{Time: o.Now(), Action: testdex.ActionSkip, ID: t.ID, Framework: t.Framework,
+			Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)}
+		sum.add(e)
+		if err := h.Event(e); err != nil {
+			return err
 		}
 	}
 	for _, out := range outs {
 		<-out.ready
 		for _, e := range out.events {
 			if err := h.Event(e); err != nil {
-				cancel()
-				return nil, err
+				return err
 			}
 		}
 	}
-	_ = g.Wait()
-	sum.finish(ctx)
-	return sum, nil
+	return nil
 }
 
 func (o Options) withDefaults() Options {
@@ -116,6 +134,14 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if live := o.Live; live != nil { // one at a time across batches, as documented
+		var mu sync.Mutex
+		o.Live = func(e testdex.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			live(e)
+		}
 	}
 	return o
 }

@@ -34,7 +34,7 @@ func TestNamerMapsUnknownNamesUnderTheirAncestor(t *testing.T) {
 		{testdex.JUnit, "a.C", "withInfo()[2]", "C.java::C.withInfo(TestInfo)[2]"},
 		{testdex.JUnit, "a.C", "over()", "a.C::over()"}, // ambiguous: not guessed
 	} {
-		if got := n.id(tc.fw, tc.scope, tc.name); got != tc.want {
+		if got := n.id("", tc.fw, tc.scope, tc.name); got != tc.want {
 			t.Errorf("id(%s %q %q) = %q, want %q", tc.fw, tc.scope, tc.name, got, tc.want)
 		}
 	}

@@ -18,8 +18,8 @@ type Summary struct {
 	Passed, Failed, Skipped int
 	// Failures are the failed tests in the order they failed.
 	Failures []Failure
-	// BatchesFailed counts batches whose runner failed as a whole (a build
-	// error, a missing toolchain), beside their tests' own results.
+	// BatchesFailed counts batches that ended in failure: a failing test,
+	// a build error, a missing toolchain, a runner that exited non-zero.
 	BatchesFailed int
 	// TimedOut is true when the whole run hit its timeout.
 	TimedOut bool

@@ -2,11 +2,13 @@
 // unchanged tree only walks and stats.
 //
 // One snapshot file per listed root holds, for every candidate file, its
-// size, modification time, content hash, the extractor's CacheKey and the
-// extracted result. A file whose size and mtime match, and whose mtime is
-// safely older than the snapshot (git's "racily clean" rule), is trusted
-// without being read; otherwise it is read and hashed, and a matching hash
-// still reuses the result.
+// size, modification time, content hash, the extractor's CacheKey, the
+// extracted result and when its content was last checked. A file whose size
+// and mtime match, and whose mtime is safely older than that check (git's
+// "racily clean" rule, kept per entry so that a listing of a few paths
+// cannot vouch for entries it did not check), is trusted without being
+// read; otherwise it is read and hashed, and a matching hash still reuses
+// the result.
 //
 // Why a snapshot file rather than bbolt (measured fast in STACK.md): a
 // listing reads every entry and rewrites only when something changed, so
@@ -34,14 +36,17 @@ import (
 
 // formatVersion changes whenever the encoding changes; older snapshots are
 // then ignored.
-const formatVersion = 2
+const formatVersion = 3
 
 var magic = []byte("TDXC")
 
 // Entry is the cached state of one (file, framework) pair.
 type Entry struct {
-	Size         int64
-	MTime        int64 // unix nanoseconds
+	Size  int64
+	MTime int64 // unix nanoseconds
+	// Checked is when the content was last read and hashed (unix
+	// nanoseconds, the start of that build); 0 means never trusted by stat.
+	Checked      int64
 	Hash         uint64
 	ExtractorKey string
 	Result       lang.Result
@@ -51,15 +56,15 @@ type Entry struct {
 // ready to use; it is not safe for concurrent mutation.
 type Snapshot struct {
 	// Written is when the build that produced the snapshot started (unix
-	// nanoseconds); files modified at or after Written-Racy are re-hashed.
+	// nanoseconds), for information; trust is decided per entry.
 	Written int64
 	Entries map[string]*Entry
 	// Dropped counts entries discarded as damaged while loading.
 	Dropped int
 }
 
-// Racy is the window before Written in which a matching mtime is not
-// trusted, covering coarse file system timestamps.
+// Racy is the window before an entry's Checked time in which a matching
+// mtime is not trusted, covering coarse file system timestamps.
 const Racy int64 = 2e9
 
 // Key is the map key of a file's entry for one framework.
@@ -71,7 +76,7 @@ func (s *Snapshot) Trusted(key string, size, mtime int64, extractorKey string) *
 	if e == nil || e.Size != size || e.MTime != mtime || e.ExtractorKey != extractorKey {
 		return nil
 	}
-	if mtime >= s.Written-Racy {
+	if mtime >= e.Checked-Racy {
 		return nil
 	}
 	return e

@@ -15,7 +15,7 @@ import (
 func sample() *Snapshot {
 	yes := true
 	return &Snapshot{Written: 5e9 + 123, Entries: map[string]*Entry{
-		Key("a_test.go", "go"): {Size: 10, MTime: 1e9, Hash: 0xdeadbeef, ExtractorKey: "go/1", Result: lang.Result{
+		Key("a_test.go", "go"): {Size: 10, MTime: 1e9, Checked: 5e9, Hash: 0xdeadbeef, ExtractorKey: "go/1", Result: lang.Result{
 			Package: "a_test",
 			Facts:   []byte("mod tests;"),
 			Tests: []lang.Test{
@@ -85,9 +85,9 @@ func TestRacyEntriesAreNotTrusted(t *testing.T) {
 	if s.Trusted(k, 10, 1e9, "go/1") == nil {
 		t.Error("old entry not trusted")
 	}
-	s.Written = 1e9 + Racy/2
+	s.Entries[k].Checked = 1e9 + Racy/2
 	if s.Trusted(k, 10, 1e9, "go/1") != nil {
-		t.Error("entry modified within the racy window was trusted")
+		t.Error("entry modified within the racy window of its check was trusted")
 	}
 	if s.Matching(k, 0xdeadbeef, "go/1") == nil || s.Matching(k, 0xdeadbeef, "go/2") != nil {
 		t.Error("Matching ignores hash or extractor key")

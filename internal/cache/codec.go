@@ -115,6 +115,7 @@ func (r *reader) strs() []string {
 func encodeEntry(w *writer, e *Entry) {
 	w.varint(e.Size)
 	w.varint(e.MTime)
+	w.varint(e.Checked)
 	var h [8]byte
 	binary.LittleEndian.PutUint64(h[:], e.Hash)
 	w.b.Write(h[:])
@@ -158,7 +159,7 @@ func encodeTest(w *writer, t *lang.Test) {
 }
 
 func decodeEntry(r *reader) *Entry {
-	e := &Entry{Size: r.varint(), MTime: r.varint()}
+	e := &Entry{Size: r.varint(), MTime: r.varint(), Checked: r.varint()}
 	if h := r.bytes(8); h != nil {
 		e.Hash = binary.LittleEndian.Uint64(h)
 	}

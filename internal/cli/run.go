@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -69,6 +70,9 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		if sel, err = failedIDs(store, ix.Root); err != nil {
 			return err
 		}
+		if sel = stillListed(ix, env, sel); len(sel) == 0 {
+			return &ExitError{Code: ExitNoTests, Err: errors.New("none of the last run's failures is still listed (run 'testdex list' to see test IDs)")}
+		}
 	}
 	tests, err := selectTests(ix, env, sel)
 	if err != nil {
@@ -116,7 +120,8 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test
 		})
 	}))
 	prog.finish()
-	if err != nil {
+	interrupted := errors.Is(err, context.Canceled) && sum != nil
+	if err != nil && !interrupted {
 		return err
 	}
 	if text != nil {
@@ -130,6 +135,9 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test
 		if err := writeFileAtomic(abs(env, f.junit), func(w io.Writer) error { _, err := junit.WriteTo(w); return err }); err != nil {
 			return err
 		}
+	}
+	if interrupted { // the saved failures of the last complete run stay
+		return &ExitError{Code: ExitFailed, Err: errors.New("interrupted")}
 	}
 	if store != "" {
 		if err := run.SaveFailures(store, ix.Root, sum.Failures); err != nil {
@@ -186,6 +194,21 @@ func absUnder(env *Env, root, p string) string {
 func isPath(env *Env, root, p string) bool {
 	_, err := os.Stat(absUnder(env, root, p))
 	return err == nil
+}
+
+// stillListed keeps the failed IDs that still name a test (listed, or a
+// row under a listed test); a test renamed or removed since is reported
+// and left out rather than failing the whole rerun.
+func stillListed(ix *index.Index, env *Env, ids []string) []string {
+	var keep []string
+	for _, id := range ids {
+		if _, err := ix.Resolve([]string{id}, nil); err != nil {
+			fmt.Fprintf(env.Stderr, "testdex: warning: %s failed last time but is no longer listed; not rerun\n", id)
+			continue
+		}
+		keep = append(keep, id)
+	}
+	return keep
 }
 
 func failedIDs(store, root string) ([]string, error) {

@@ -14,7 +14,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -74,7 +77,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	if len(s.Args) == 0 {
 		return nil, errors.New("run: empty command")
 	}
-	path, err := exec.LookPath(s.Args[0])
+	path, err := lookPath(s.Args[0], s.Env)
 	if err != nil {
 		return nil, &MissingError{Program: s.Args[0]}
 	}
@@ -114,6 +117,29 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		return res, fmt.Errorf("run %s: %w", s.Args[0], err)
 	}
 	return res, nil
+}
+
+// lookPath finds a program the way the child's environment would: in the
+// PATH of env when it sets one, else in testdex's own.
+func lookPath(prog string, env []string) (string, error) {
+	if strings.Contains(prog, "/") {
+		return exec.LookPath(prog)
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "PATH="); ok {
+			for _, dir := range filepath.SplitList(v) {
+				if dir == "" {
+					dir = "."
+				}
+				p := filepath.Join(dir, prog)
+				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+					return p, nil
+				}
+			}
+			return "", exec.ErrNotFound
+		}
+	}
+	return exec.LookPath(prog)
 }
 
 // terminate sends SIGTERM to the child's group and, if the child is still

@@ -114,3 +114,17 @@ func TestStreamingTee(t *testing.T) {
 		t.Errorf("tee %q, captured %q", sb.String(), res.Stdout)
 	}
 }
+
+// TestLookPathUsesTheChildsPATH: a program is looked up in the PATH the
+// child gets, not testdex's own.
+func TestLookPathUsesTheChildsPATH(t *testing.T) {
+	_, err := Run(context.Background(), Spec{Args: []string{"sh", "-c", "true"}, Env: []string{"PATH=/nonexistent"}})
+	var m *MissingError
+	if !errors.As(err, &m) {
+		t.Errorf("sh found without a PATH that holds it: err = %v", err)
+	}
+	res, err := Run(context.Background(), Spec{Args: []string{"sh", "-c", "exit 4"}, Env: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil || res.ExitCode != 4 {
+		t.Errorf("sh in the child's PATH: %v, %+v", err, res)
+	}
+}
