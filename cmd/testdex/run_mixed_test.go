@@ -37,10 +37,22 @@ func TestRunMixedRepository(t *testing.T) {
 		}
 	}
 	goTest := filepath.Join(root, "go", "run_test.go")
-	data, _ := os.ReadFile(goTest)
-	data = bytes.ReplaceAll(data, []byte(`os.Getenv("TESTDEX_FIXTURE_HANG")`), []byte(`os.Getenv("MIXED_HANG")`))
-	data = bytes.ReplaceAll(data, []byte(`time.Sleep(time.Hour)`), []byte(`exec.Command("sleep", "317").Start(); time.Sleep(time.Hour)`))
-	os.WriteFile(goTest, data, 0o644)
+	data, err := os.ReadFile(goTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range [][2]string{
+		{`os.Getenv("TESTDEX_FIXTURE_HANG")`, `os.Getenv("MIXED_HANG")`},
+		{`time.Sleep(time.Hour)`, `exec.Command("sleep", "317").Start(); time.Sleep(time.Hour)`},
+	} {
+		if !bytes.Contains(data, []byte(r[0])) {
+			t.Fatalf("the Go run fixture changed: %q is gone; update this test", r[0])
+		}
+		data = bytes.ReplaceAll(data, []byte(r[0]), []byte(r[1]))
+	}
+	if err := os.WriteFile(goTest, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	cache := t.TempDir()
 	hang := "MIXED_HANG=1"
@@ -62,9 +74,7 @@ func TestRunMixedRepository(t *testing.T) {
 		t.Fatalf("exit %d, want 1\n%s", code, errs)
 	}
 	results := map[string]testdex.Event{}
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var e testdex.Event
-		json.Unmarshal([]byte(l), &e)
+	for _, e := range events(t, out) {
 		if e.ID != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip) {
 			results[e.ID] = e
 		}
@@ -90,10 +100,15 @@ func TestRunMixedRepository(t *testing.T) {
 	// failures lists exactly the failed tests (parents that failed only
 	// through a row are left to the row).
 	code, out, _ = td("failures", "--json")
+	if code != 0 {
+		t.Fatalf("failures: exit %d", code)
+	}
 	failed := map[string]bool{}
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var f struct{ ID string }
-		json.Unmarshal([]byte(l), &f)
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatalf("bad failure record %q: %v", l, err)
+		}
 		failed[f.ID] = true
 		if results[f.ID].Action != testdex.ActionFail {
 			t.Errorf("failures lists %s, which did not fail", f.ID)
@@ -109,9 +124,7 @@ func TestRunMixedRepository(t *testing.T) {
 	// (the hang, rerun without its variable, skips).
 	hang = "MIXED_HANG="
 	code, out, _ = td("run", "--failed", "--json", "-j", "4")
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var e testdex.Event
-		json.Unmarshal([]byte(l), &e)
+	for _, e := range events(t, out) {
 		if e.ID != "" && e.Action == testdex.ActionRun && results[e.ID].Action == testdex.ActionPass {
 			t.Errorf("run --failed ran %s, which passed", e.ID)
 		}

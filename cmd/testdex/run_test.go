@@ -89,7 +89,9 @@ func TestRunGo(t *testing.T) {
 	var ids []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var f struct{ ID, File, Message string }
-		json.Unmarshal([]byte(l), &f)
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatalf("bad failure record %q: %v", l, err)
+		}
 		ids = append(ids, f.ID+" "+f.File+" "+f.Message)
 	}
 	sort.Strings(ids)
