@@ -23,8 +23,13 @@ and prints the differences:
   runtime-only  a test the framework reported that no record names
 
 Runtime tests covered by a dynamic record are counted, not listed.
+Frameworks that cannot list their own tests (semtest, skilltest, JUnit in
+Gradle projects) are not compared.
+
 Exit status: 0 when both agree, 1 when they differ or a framework's
-listing failed, 2 when there are no tests.`,
+listing failed, 2 when there are no tests, 3 for a usage error (bad flag,
+configuration, or a named path that does not exist or lies outside the
+root).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ix, err := index.Build(cmd.Context(), g.indexOptions(env, args))
 			if err != nil {

@@ -34,7 +34,10 @@ func newListCmd(env *Env, g *globals) *cobra.Command {
 		Use:   "list [PATH...]",
 		Short: "List the tests under the root, or under the named files and folders",
 		Long: `List discovers tests without running any code: Go tests, benchmarks,
-fuzz targets, examples and their subtests; markdown spec files.
+fuzz targets, examples and their subtests; pytest and unittest tests;
+Jest, Vitest, Mocha and node:test suites and tests; cargo unit,
+integration and doc tests; JUnit 4 and 5 tests; markdown spec files
+(semtest); skill-test modules and declared commands (skilltest).
 
 Exit status: 0 when tests were found, 2 when none were found or matched,
 3 for a usage error (bad flag, pattern, configuration or path).`,
@@ -42,8 +45,8 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print JSON Lines, one test record a line (schema version 1)")
-	fl.StringSliceVar(&f.frameworks, "framework", nil, "only these frameworks (go, semtest); repeatable or comma-separated")
-	fl.StringSliceVar(&f.kinds, "kind", nil, "only these kinds (test, subtest, benchmark, fuzz, example, spec)")
+	fl.StringSliceVar(&f.frameworks, "framework", nil, "only these frameworks (go, pytest, unittest, jest, vitest, mocha, node, cargo, junit, semtest, skilltest); repeatable or comma-separated")
+	fl.StringSliceVar(&f.kinds, "kind", nil, "only these kinds (test, subtest, suite, benchmark, fuzz, example, doctest, spec)")
 	fl.StringSliceVar(&f.tags, "tag", nil, "only tests carrying one of these tags")
 	fl.StringVarP(&f.name, "name", "n", "", "only tests whose name, or an ancestor's, matches this regular expression")
 	fl.BoolVar(&f.allPlatforms, "all-platforms", false, "list Go tests of every GOOS/GOARCH and build tag")
