@@ -1,84 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
 )
-
-// fixtureRunner copies testdata/run/NAME to a temp folder and returns a
-// function running testdex there with extra environment. It skips the
-// test when tool is not installed.
-func fixtureRunner(t *testing.T, name, tool string) func(env []string, args ...string) (int, string, string) {
-	t.Helper()
-	if _, err := exec.LookPath(tool); err != nil {
-		t.Skipf("%s is not installed (scripts/setup installs the toolchains)", tool)
-	}
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("../../testdata/run", name))); err != nil {
-		t.Fatal(err)
-	}
-	cache := t.TempDir()
-	return func(extra []string, args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		getenv := func(k string) string {
-			if k == "TESTDEX_CACHE_DIR" {
-				return cache
-			}
-			return os.Getenv(k)
-		}
-		code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv,
-			Environ: append(os.Environ(), extra...), Dir: dir})
-		return code, stdout.String(), stderr.String()
-	}
-}
-
-// failureLines returns `failures --json` as sorted "ID FILE:LINE MESSAGE"
-// lines, the message cut at its first line.
-func failureLines(t *testing.T, jsonl string) []string {
-	t.Helper()
-	var out []string
-	for _, l := range strings.Split(strings.TrimSpace(jsonl), "\n") {
-		var f struct {
-			ID, File, Message string
-			Line              int
-		}
-		if err := json.Unmarshal([]byte(l), &f); err != nil {
-			t.Fatalf("bad failure %q: %v", l, err)
-		}
-		msg, _, _ := strings.Cut(f.Message, "\n")
-		out = append(out, f.ID+" "+f.File+":"+itoa(f.Line)+" "+msg)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
-
-// checkFinals compares per-ID results with want, exactly.
-func checkFinals(t *testing.T, got, want map[string]testdex.Action) {
-	t.Helper()
-	for id, a := range want {
-		if got[id] != a {
-			t.Errorf("%s: %q, want %q", id, got[id], a)
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("results for %d tests, want %d: %v", len(got), len(want), got)
-	}
-}
 
 func TestRunCargo(t *testing.T) {
 	t.Setenv("CARGO_TARGET_DIR", t.TempDir()) // not the user cache

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -31,7 +29,7 @@ func nodeFixture(t *testing.T, name string) func(env []string, args ...string) (
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	copyNodeFixture(t, name, dir)
-	return rootRunner(t, dir)
+	return runnerIn(t, dir)
 }
 
 // copyNodeFixture copies testdata/run/node/<name> to dir with its
@@ -175,7 +173,7 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 		hang = append(hang, id+"hang", id+"top level")
 		leakLoud = append(leakLoud, id+"leak", id+"loud")
 	}
-	td := rootRunner(t, root)
+	td := runnerIn(t, root)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
 	code, out, errs := td(env, append([]string{"run", "--jobs", "4", "--timeout", "10s"}, hang...)...)
 	if code != cli.ExitFailed {
@@ -203,23 +201,5 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 	}
 	if out2, _ := exec.Command("pgrep", "-f", "sleep 31[1-4]").Output(); len(out2) > 0 {
 		t.Errorf("a process the tests started is still running: %s", out2)
-	}
-}
-
-// rootRunner runs testdex in root with its own cache.
-func rootRunner(t *testing.T, root string) func(env []string, args ...string) (int, string, string) {
-	t.Helper()
-	cache := t.TempDir()
-	return func(extra []string, args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		getenv := func(k string) string {
-			if k == "TESTDEX_CACHE_DIR" {
-				return cache
-			}
-			return os.Getenv(k)
-		}
-		code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv,
-			Environ: append(os.Environ(), extra...), Dir: root})
-		return code, stdout.String(), stderr.String()
 	}
 }

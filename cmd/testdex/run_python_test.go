@@ -1,14 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -20,67 +13,23 @@ import (
 // function running testdex there with extra environment. It skips when
 // python3 (or, for pytest, pytest) is absent: scripts/setup/python.sh
 // installs them.
-func pyFixture(t *testing.T, name string) func(env []string, args ...string) (int, string, string) {
+func pyFixture(t *testing.T, name string) cliFunc {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed")
-	}
 	if name == "python" && exec.Command("python3", "-c", "import pytest").Run() != nil {
 		t.Skip("pytest is not installed for python3 (run scripts/setup/python.sh)")
 	}
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("../../testdata/run", name))); err != nil {
-		t.Fatal(err)
-	}
-	cache := t.TempDir()
-	return func(extra []string, args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		getenv := func(k string) string {
-			if k == "TESTDEX_CACHE_DIR" {
-				return cache
-			}
-			return os.Getenv(k)
-		}
-		env := append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-		code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv,
-			Environ: append(env, extra...), Dir: dir})
-		return code, stdout.String(), stderr.String()
-	}
+	return fixtureRunner(t, name, "python3", "PYTHONDONTWRITEBYTECODE=1")
 }
 
 // pyFailures runs `testdex failures --json` and returns "ID FILE:LINE
 // MESSAGE" lines, sorted.
-func pyFailures(t *testing.T, td func([]string, ...string) (int, string, string)) []string {
+func pyFailures(t *testing.T, td cliFunc) []string {
 	t.Helper()
 	code, out, errs := td(nil, "failures", "--json")
 	if code != 0 {
 		t.Fatalf("failures: exit %d\n%s", code, errs)
 	}
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var f struct {
-			ID, File, Message string
-			Line              int
-		}
-		if err := json.Unmarshal([]byte(l), &f); err != nil {
-			t.Fatalf("bad failure %q: %v", l, err)
-		}
-		lines = append(lines, f.ID+" "+f.File+":"+strconv.Itoa(f.Line)+" "+f.Message)
-	}
-	sort.Strings(lines)
-	return lines
-}
-
-func pyCheckResults(t *testing.T, got, want map[string]testdex.Action) {
-	t.Helper()
-	for id, a := range want {
-		if got[id] != a {
-			t.Errorf("%s: %q, want %q", id, got[id], a)
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("results for %d tests, want %d: %v", len(got), len(want), got)
-	}
+	return failureLines(t, out)
 }
 
 func TestRunPytest(t *testing.T) {
@@ -89,7 +38,7 @@ func TestRunPytest(t *testing.T) {
 	if code != cli.ExitFailed {
 		t.Fatalf("run: exit %d, want 1\n%s%s", code, out, errs)
 	}
-	pyCheckResults(t, finals(t, out), map[string]testdex.Action{
+	checkFinals(t, finals(t, out), map[string]testdex.Action{
 		"test_run.py::test_pass": "pass", "test_run.py::test_fail": "fail",
 		"test_run.py::test_table": "fail", "test_run.py::test_table[good]": "pass", "test_run.py::test_table[bad]": "fail",
 		"test_run.py::test_skip": "skip", "test_run.py::test_xfail": "skip",
@@ -116,7 +65,7 @@ func TestRunPytest(t *testing.T) {
 
 	// A class record runs its methods and their rows.
 	code, out, _ = td(nil, "run", "--json", "test_run.py::TestGroup")
-	pyCheckResults(t, finals(t, out), map[string]testdex.Action{"test_run.py::TestGroup": "pass",
+	checkFinals(t, finals(t, out), map[string]testdex.Action{"test_run.py::TestGroup": "pass",
 		"test_run.py::TestGroup::test_one": "pass", "test_run.py::TestGroup::test_rows": "pass",
 		"test_run.py::TestGroup::test_rows[1]": "pass", "test_run.py::TestGroup::test_rows[2]": "pass"})
 	if code != 0 {
@@ -131,7 +80,7 @@ func TestRunUnittest(t *testing.T) {
 		t.Fatalf("run: exit %d, want 1\n%s%s", code, out, errs)
 	}
 	p := "pkg/test_run.py::"
-	pyCheckResults(t, finals(t, out), map[string]testdex.Action{
+	checkFinals(t, finals(t, out), map[string]testdex.Action{
 		p + "TestRun": "fail", p + "TestRun::test_pass": "pass", p + "TestRun::test_fail": "fail",
 		p + "TestRun::test_rows": "fail", p + "TestRun::test_skip": "skip", p + "TestRun::test_xfail": "skip",
 		p + "TestOther": "pass", p + "TestOther::test_ok": "pass",

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -27,19 +25,7 @@ func skillFixture(t *testing.T) (string, func(env []string, args ...string) (int
 	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/skilltest")); err != nil {
 		t.Fatal(err)
 	}
-	cache := t.TempDir()
-	return dir, func(extra []string, args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		getenv := func(k string) string {
-			if k == "TESTDEX_CACHE_DIR" {
-				return cache
-			}
-			return os.Getenv(k)
-		}
-		code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv,
-			Environ: append(os.Environ(), extra...), Dir: dir})
-		return code, stdout.String(), stderr.String()
-	}
+	return dir, runnerIn(t, dir)
 }
 
 // TestRunSkillTest runs the whole fixture: each module and command gets

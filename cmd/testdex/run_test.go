@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -17,28 +13,9 @@ import (
 
 // runFixture copies testdata/run/go to a temp folder and returns a
 // function running testdex there with extra environment.
-func runFixture(t *testing.T) func(env []string, args ...string) (int, string, string) {
+func runFixture(t *testing.T) cliFunc {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not installed")
-	}
-	dir := filepath.Join(t.TempDir(), "go")
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/go")); err != nil {
-		t.Fatal(err)
-	}
-	cache := t.TempDir()
-	return func(extra []string, args ...string) (int, string, string) {
-		var stdout, stderr bytes.Buffer
-		getenv := func(k string) string {
-			if k == "TESTDEX_CACHE_DIR" {
-				return cache
-			}
-			return os.Getenv(k)
-		}
-		code := cli.Main(context.Background(), args, cli.Env{Stdout: &stdout, Stderr: &stderr, Getenv: getenv,
-			Environ: append(os.Environ(), extra...), Dir: dir})
-		return code, stdout.String(), stderr.String()
-	}
+	return fixtureRunner(t, "go", "go")
 }
 
 // finals returns each test's final action from a JSON Lines event stream.
