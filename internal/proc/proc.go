@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -99,7 +100,8 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	cmd.Dir, cmd.Env = s.Dir, s.Env
 	cmd.Stdout, cmd.Stderr = tee(stdout, s.Stdout), tee(stderr, s.Stderr)
 	cmd.SysProcAttr = sysProcAttr()
-	cmd.Cancel = func() error { return terminate(cmd, grace) }
+	armed := &killTimer{}
+	cmd.Cancel = func() error { return terminate(cmd, grace, armed) }
 	// WaitDelay bounds the wait for pipes held open by grandchildren that
 	// survive the group kill (they cannot: the group is killed; belt and braces).
 	cmd.WaitDelay = grace + time.Second
@@ -112,6 +114,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	res.Leaked = leftovers(cmd.Process.Pid)
 	killGroup(cmd) // anything the child left behind in its group
+	armed.stop()
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil {
 		return res, fmt.Errorf("run %s: %w", s.Args[0], err)
@@ -142,16 +145,35 @@ func lookPath(prog string, env []string) (string, error) {
 	return exec.LookPath(prog)
 }
 
-// terminate sends SIGTERM to the child's group and, if the child is still
-// there after grace, SIGKILL.
-func terminate(cmd *exec.Cmd, grace time.Duration) error {
+// terminate sends SIGTERM to the child's group and arms a SIGKILL for
+// after grace; Run disarms it once the child has been waited for and the
+// group cleaned up, so the signal never reaches a process group ID the
+// system has since reused.
+func terminate(cmd *exec.Cmd, grace time.Duration, armed *killTimer) error {
 	pgid := cmd.Process.Pid
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	go func() {
-		time.Sleep(grace)
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	}()
+	armed.set(time.AfterFunc(grace, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }))
 	return nil
+}
+
+// killTimer holds the pending SIGKILL, if any; safe for concurrent use.
+type killTimer struct {
+	mu sync.Mutex
+	t  *time.Timer
+}
+
+func (k *killTimer) set(t *time.Timer) {
+	k.mu.Lock()
+	k.t = t
+	k.mu.Unlock()
+}
+
+func (k *killTimer) stop() {
+	k.mu.Lock()
+	if k.t != nil {
+		k.t.Stop()
+	}
+	k.mu.Unlock()
 }
 
 // killGroup kills whatever is left in the child's process group.
