@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
-	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -47,14 +45,6 @@ func (Extractor) Framework() testdex.Framework { return testdex.JUnit }
 // CacheKey names the extractor's version.
 func (Extractor) CacheKey() string { return "java/1" }
 
-// parsers keeps one tree-sitter parser per concurrent Extract call: a
-// parser is used by one goroutine at a time.
-var parsers = sync.Pool{New: func() any {
-	p := sitter.NewParser()
-	p.SetLanguage(tsgrammars.Java)
-	return p
-}}
-
 // Extract reads one file's tests. A file with a NUL byte is reported as
 // binary and not parsed; invalid UTF-8 and syntax errors are error
 // Problems carrying a line, with the tests that could still be read.
@@ -64,13 +54,11 @@ func (Extractor) Extract(f *lang.File) lang.Result {
 		res.Problems = append(res.Problems, problemAt(f.Data, i, "binary file (NUL byte); not Java source"))
 		return res
 	}
-	if !utf8.Valid(f.Data) {
-		res.Problems = append(res.Problems, problemAt(f.Data, firstInvalid(f.Data), "invalid UTF-8; names near it may be wrong (save the file as UTF-8)"))
+	if off, bad := tsgrammars.InvalidUTF8(f.Data); bad {
+		res.Problems = append(res.Problems, problemAt(f.Data, off, "invalid UTF-8; names near it may be wrong (save the file as UTF-8)"))
 	}
-	p := parsers.Get().(*sitter.Parser)
-	tree := p.Parse(nil, f.Data)
-	parsers.Put(p)
-	if tree == nil {
+	tree, err := tsgrammars.Parse(tsgrammars.Java, f.Data)
+	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "the Java parser gave up on this file"})
 		return res
 	}
@@ -100,19 +88,8 @@ func filterOf(s lang.Settings) string {
 	return "surefire"
 }
 
-func firstInvalid(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return 0
-}
-
 func problemAt(data []byte, off int, msg string) testdex.Problem {
-	return testdex.Problem{Severity: testdex.SevError, Line: bytes.Count(data[:off], []byte{'\n'}) + 1, Message: msg}
+	return testdex.Problem{Severity: testdex.SevError, Line: tsgrammars.Line(data, off), Message: msg}
 }
 
 // syntaxProblem locates the first ERROR or MISSING node, descending only

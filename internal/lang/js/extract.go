@@ -2,7 +2,6 @@ package js
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"path"
 	"sync"
@@ -49,22 +48,11 @@ func grammar(name string) *sitter.Language {
 	return tsgrammars.JavaScript
 }
 
-// parsers holds one pool of parsers per grammar: a parser is used by one
-// goroutine at a time.
-var parsers sync.Map // *sitter.Language -> *sync.Pool
-
 // queries holds the compiled call query per grammar, compiled once.
 var queries sync.Map // *sitter.Language -> *sitter.Query
 
 func parse(lang *sitter.Language, data []byte) (*sitter.Tree, error) {
-	pool, _ := parsers.LoadOrStore(lang, &sync.Pool{New: func() any {
-		p := sitter.NewParser()
-		p.SetLanguage(lang)
-		return p
-	}})
-	p := pool.(*sync.Pool).Get().(*sitter.Parser)
-	defer pool.(*sync.Pool).Put(p)
-	return p.ParseCtx(context.Background(), nil, data)
+	return tsgrammars.Parse(lang, data)
 }
 
 func callQuery(lang *sitter.Language) (*sitter.Query, error) {
@@ -168,16 +156,6 @@ func syntaxAt(n *sitter.Node) testdex.Problem {
 }
 
 func badUTF8Line(data []byte) int {
-	line := 1
-	for len(data) > 0 {
-		r, size := utf8.DecodeRune(data)
-		if r == utf8.RuneError && size <= 1 {
-			return line
-		}
-		if r == '\n' {
-			line++
-		}
-		data = data[size:]
-	}
-	return line
+	off, _ := tsgrammars.InvalidUTF8(data)
+	return tsgrammars.Line(data, off)
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
-	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -44,12 +42,6 @@ func (e Extractor) Framework() testdex.Framework {
 // CacheKey changes whenever the output of Extract may change.
 func (e Extractor) CacheKey() string { return "python/2/" + string(e.Framework()) }
 
-var parsers = sync.Pool{New: func() any {
-	p := sitter.NewParser()
-	p.SetLanguage(tsgrammars.Python)
-	return p
-}}
-
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
 // errors and invalid UTF-8 give an error Problem with the line and the
@@ -57,14 +49,14 @@ var parsers = sync.Pool{New: func() any {
 func (e Extractor) Extract(f *lang.File) lang.Result {
 	var res lang.Result
 	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
-		res.Problems = append(res.Problems, problem(lineOf(f.Data, i), "binary file (NUL byte): not Python source"))
+		res.Problems = append(res.Problems, problem(tsgrammars.Line(f.Data, i), "binary file (NUL byte): not Python source"))
 		return res
 	}
-	if !utf8.Valid(f.Data) {
-		res.Problems = append(res.Problems, problem(lineOf(f.Data, firstInvalid(f.Data)), "invalid UTF-8: Python source must be UTF-8 (names read from the rest may be wrong)"))
+	if off, bad := tsgrammars.InvalidUTF8(f.Data); bad {
+		res.Problems = append(res.Problems, problem(tsgrammars.Line(f.Data, off), "invalid UTF-8: Python source must be UTF-8 (names read from the rest may be wrong)"))
 	}
-	p := parsers.Get().(*sitter.Parser)
-	defer parsers.Put(p)
+	p, release := tsgrammars.Parser(tsgrammars.Python)
+	defer release()
 	tree, err := p.ParseCtx(context.Background(), nil, f.Data)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
@@ -97,19 +89,6 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 
 func problem(line int, msg string) testdex.Problem {
 	return testdex.Problem{Severity: testdex.SevError, Line: line, Message: msg}
-}
-
-func lineOf(data []byte, off int) int { return bytes.Count(data[:off], []byte("\n")) + 1 }
-
-func firstInvalid(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return 0
 }
 
 // firstError finds the first ERROR or MISSING node, descending only along

@@ -2,9 +2,7 @@ package rust
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"sync"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -34,13 +32,6 @@ func (Extractor) Framework() testdex.Framework { return testdex.Cargo }
 // CacheKey changes whenever the extractor's output does.
 func (Extractor) CacheKey() string { return "rust/3" }
 
-// parsers holds idle parsers: each is used by one goroutine at a time.
-var parsers = sync.Pool{New: func() any {
-	p := sitter.NewParser()
-	p.SetLanguage(tsgrammars.Rust)
-	return p
-}}
-
 // Extract parses f and returns its tests and module facts. It never
 // panics: invalid UTF-8 or NUL bytes give an error Problem and no tests; a
 // syntax error gives an error Problem with its line and the tests read
@@ -54,9 +45,7 @@ func (e Extractor) Extract(f *lang.File) (res lang.Result) {
 	if bytes.IndexByte(f.Data, 0) >= 0 || !utf8.Valid(f.Data) {
 		return lang.Result{Problems: []testdex.Problem{problem(0, "not a Rust source (binary or invalid UTF-8); rustc would reject it too")}}
 	}
-	p := parsers.Get().(*sitter.Parser)
-	defer parsers.Put(p)
-	tree, err := p.ParseCtx(context.Background(), nil, f.Data)
+	tree, err := tsgrammars.Parse(tsgrammars.Rust, f.Data)
 	if err != nil {
 		return lang.Result{Problems: []testdex.Problem{problem(0, "cannot parse: "+err.Error())}}
 	}

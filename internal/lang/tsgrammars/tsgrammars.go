@@ -8,6 +8,11 @@
 package tsgrammars
 
 import (
+	"bytes"
+	"context"
+	"sync"
+	"unicode/utf8"
+
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/javascript"
@@ -29,3 +34,50 @@ var (
 
 // Language is re-exported so callers need not import the binding for it.
 type Language = sitter.Language
+
+// pools holds idle parsers per grammar: a parser serves one goroutine at
+// a time, and making one per file would cost more than the parse of a
+// small file.
+var pools sync.Map // *Language -> *sync.Pool
+
+// Parser returns an idle parser set to l and the function that gives it
+// back; the caller must not use the parser after calling it.
+func Parser(l *Language) (*sitter.Parser, func()) {
+	v, ok := pools.Load(l)
+	if !ok {
+		v, _ = pools.LoadOrStore(l, &sync.Pool{New: func() any {
+			p := sitter.NewParser()
+			p.SetLanguage(l)
+			return p
+		}})
+	}
+	pool := v.(*sync.Pool)
+	p := pool.Get().(*sitter.Parser)
+	return p, func() { pool.Put(p) }
+}
+
+// Parse parses data with a pooled parser. The caller closes the tree.
+func Parse(l *Language, data []byte) (*sitter.Tree, error) {
+	p, release := Parser(l)
+	defer release()
+	return p.ParseCtx(context.Background(), nil, data)
+}
+
+// InvalidUTF8 returns the offset of data's first byte that is not valid
+// UTF-8, and false when all of it is valid.
+func InvalidUTF8(data []byte) (int, bool) {
+	if utf8.Valid(data) {
+		return 0, false
+	}
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i, true
+		}
+		i += n
+	}
+	return 0, false
+}
+
+// Line is the 1-based line of byte offset off in data.
+func Line(data []byte, off int) int { return bytes.Count(data[:off], []byte{'\n'}) + 1 }
