@@ -100,8 +100,9 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 		ix.Tests[i].Seen = []string{SeenStatic, SeenRuntime}
 		cmp.Confirmed++
 	}
+	dyn := ix.dynamicIndex()
 	for _, t := range extra {
-		if ix.coveredByDynamic(t) {
+		if dyn.covers(t) {
 			cmp.Covered++
 		} else {
 			cmp.RuntimeOnly = append(cmp.RuntimeOnly, t)
@@ -205,34 +206,51 @@ func (ix *Index) runtimeRecord(g *group, l lang.Listed) testdex.Test {
 		File: file, Tags: []string{}, Project: dir, Seen: []string{SeenRuntime}}
 }
 
-// coveredByDynamic reports whether a runtime-only test falls under a
-// dynamic static record of the same framework and scope: its name starts
-// with the dynamic record's parent's name. A dynamic record at top level
-// stands for unknown tests anywhere in its scope (a file, a package); where
-// the scope is empty (pytest, unittest) it covers the names that start
-// with the literal text before its first placeholder.
-func (ix *Index) coveredByDynamic(t testdex.Test) bool {
-	names := map[string]string{}
+// dynamicCover is what the dynamic records of an index cover, built once
+// per comparison: a runtime-only test is covered when, in its framework
+// and scope, its name starts with a dynamic record's parent's name. A
+// dynamic record at top level stands for unknown tests anywhere in its
+// scope (a file, a package); where the scope is empty (pytest, unittest)
+// it covers the names that start with the literal text before its first
+// placeholder.
+type dynamicCover map[string][]string // framework, scope -> prefixes ("" covers all)
+
+func (ix *Index) dynamicIndex() dynamicCover {
+	names := make(map[string]string, len(ix.Tests))
 	for _, d := range ix.Tests {
 		names[d.ID] = d.Name
 	}
+	out := dynamicCover{}
 	for _, d := range ix.Tests {
-		if !d.Dynamic || d.Framework != t.Framework || d.Scope != t.Scope {
+		if !d.Dynamic {
 			continue
 		}
 		var prefix string
 		switch {
 		case d.Parent != "":
-			prefix = names[d.Parent]
+			if prefix = names[d.Parent]; prefix == "" {
+				continue
+			}
 		case d.Scope != "":
-			return true
+			prefix = ""
 		default:
 			prefix = d.Name
 			if i := strings.IndexAny(prefix, "{$%"); i >= 0 {
 				prefix = prefix[:i]
 			}
+			if prefix == "" {
+				continue
+			}
 		}
-		if prefix != "" && strings.HasPrefix(t.Name, prefix) && t.Name != prefix {
+		k := string(d.Framework) + "\x00" + d.Scope
+		out[k] = append(out[k], prefix)
+	}
+	return out
+}
+
+func (c dynamicCover) covers(t testdex.Test) bool {
+	for _, prefix := range c[string(t.Framework)+"\x00"+t.Scope] {
+		if prefix == "" || (strings.HasPrefix(t.Name, prefix) && t.Name != prefix) {
 			return true
 		}
 	}
