@@ -17,7 +17,28 @@ const (
 	ActionSkip   Action = "skip"   // it was skipped
 	ActionOutput Action = "output" // it printed Output
 	ActionBench  Action = "bench"  // a benchmark printed its result
+
+	// ActionUnreported ends a listed test the runner never reported: it is
+	// neither a pass, a failure nor a skip (the runner's report is the
+	// truth of what ran). Message says why, where known ("the runner did
+	// not report it", "the batch failed before it ran").
+	ActionUnreported Action = "unreported"
+	// ActionError is a batch's runner failing without per-test results (a
+	// crash, a missing module, a build error, a missing toolchain): one
+	// event with an empty ID, Message holding the runner's own words. It
+	// fails the run; it is not a failure of each selected test.
+	ActionError Action = "error"
 )
+
+// Final reports whether a is a test's final result: pass, fail, skip or
+// unreported.
+func (a Action) Final() bool {
+	switch a {
+	case ActionPass, ActionFail, ActionSkip, ActionUnreported:
+		return true
+	}
+	return false
+}
 
 // Event is one step of a test run. Every framework's output is turned into
 // this one stream, and every output format (the terminal view, JSON Lines,
@@ -33,6 +54,16 @@ type Event struct {
 	Framework Framework `json:"framework,omitempty"`
 	// Batch names the batch: its project folder and framework ("svc go").
 	Batch string `json:"batch,omitempty"`
+	// Scope and Name are the test's scope and name in the runner's own
+	// terms, as in the listing's records (Go: the import path and
+	// TestFoo/sub; pytest: "" and the node ID); empty on batch events.
+	Scope string `json:"scope,omitempty"`
+	Name  string `json:"name,omitempty"`
+	// Kind is the test's kind when known (benchmark, subtest, ...).
+	Kind Kind `json:"kind,omitempty"`
+	// Seen is ["runtime"] for a test the listing did not hold: the runner
+	// reported it and testdex named it by the listing's rules.
+	Seen []string `json:"seen,omitempty"`
 	// Elapsed is the duration in seconds, on pass, fail and skip.
 	Elapsed float64 `json:"elapsed,omitempty"`
 	Output  string  `json:"output,omitempty"`
