@@ -72,4 +72,25 @@ type Event struct {
 	Message string `json:"message,omitempty"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
+	// Cause classifies an error event: CauseTimeout, CauseCancelled,
+	// CauseToolchain (the runner is missing) or CauseRunner (it failed
+	// without per-test results).
+	Cause string `json:"cause,omitempty"`
+	// Leaked are the processes a batch left running, which were killed; on
+	// the batch's final event.
+	Leaked []Process `json:"leaked,omitempty"`
+}
+
+// The causes of an error event.
+const (
+	CauseTimeout   = "timeout"
+	CauseCancelled = "cancelled"
+	CauseToolchain = "toolchain"
+	CauseRunner    = "runner"
+)
+
+// Process is a process a batch left behind.
+type Process struct {
+	PID     int    `json:"pid"`
+	Command string `json:"command"`
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -301,9 +302,10 @@ func TestGoFuzzCorpus(t *testing.T) {
 	}
 }
 
-// TestResolve selects IDs with their descendants, paths, and an ID known
-// only at run time (a row under a dynamic record) under its listed
-// ancestor; an ID under nothing listed is a NoMatchError.
+// TestResolve keeps paths as paths and IDs as records: listed, or made by
+// the ID rules under their listed ancestor (a row known only at run time)
+// or at the top of a listed file; an ID whose file is no test file is a
+// NoMatchError, as is a path without test files.
 func TestResolve(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, monorepo)
@@ -311,23 +313,71 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ix.Resolve([]string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y/runtime_only"}, []string{"docs"})
+	got, err := ix.Resolve([]string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y/runtime_only", "svc/a_test.go::TestNew"}, []string{"docs/"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y", "svc/a_test.go::TestA/x_y/runtime_only", "docs/intro.spec.md"}
-	if !reflect.DeepEqual(ids(got), want) {
-		t.Errorf("Resolve = %q, want %q", ids(got), want)
+	want := []string{"svc/a_test.go::TestA", "svc/a_test.go::TestA/x_y/runtime_only", "svc/a_test.go::TestNew"}
+	if !reflect.DeepEqual(ids(got.Tests), want) || !reflect.DeepEqual(got.Paths, []string{"docs"}) {
+		t.Errorf("Resolve = %q %q, want %q [docs]", ids(got.Tests), got.Paths, want)
 	}
-	if r := got[2]; r.Name != "TestA/x_y/runtime_only" || r.Parent != "svc/a_test.go::TestA/x_y" || r.Scope != "example.com/svc" || r.Run != "" {
-		t.Errorf("runtime-only record = %+v", r)
+	if r := got.Tests[1]; r.Name != "TestA/x_y/runtime_only" || r.Parent != "svc/a_test.go::TestA/x_y" || r.Scope != "example.com/svc" || r.Kind != testdex.KindSubtest {
+		t.Errorf("row record = %+v", r)
+	}
+	if r := got.Tests[2]; r.Name != "TestNew" || r.Parent != "" || r.Scope != "example.com/svc" || r.Project != "svc" {
+		t.Errorf("top-level record = %+v", r)
 	}
 	var nm *NoMatchError
-	if _, err := ix.Resolve([]string{"nowhere::TestZ"}, nil); !errors.As(err, &nm) || nm.ID != "nowhere::TestZ" {
+	if _, err := ix.Resolve([]string{"nowhere::TestZ"}, nil); !errors.As(err, &nm) || nm.ID != "nowhere::TestZ" || err.Error() != `no test matches "nowhere::TestZ"` {
 		t.Errorf("unknown ID: err = %v", err)
 	}
 	if _, err := ix.Resolve(nil, []string{"lib/none"}); !errors.As(err, &nm) {
 		t.Errorf("empty path: err = %v", err)
+	}
+}
+
+// TestPlan: a path over a project runs it whole, a path inside one is
+// handed over relative to it, an ID under a selected path or ancestor is
+// not named again, and specs are unrunnable.
+func TestPlan(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, monorepo)
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := ix.Resolve([]string{"svc/a_test.go::TestA/x_y", "lib/broken_test.go::TestOK", "svc/inner/b_test.go::TestB"}, []string{"svc/inner", "docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := ix.Plan(sel)
+	var got []string
+	for _, b := range plan.Batches {
+		s := b.Name + ":"
+		for _, p := range b.Selection.Paths {
+			s += fmt.Sprintf(" path=%s(dir=%v,%d)", p.Path, p.Dir, len(p.Tests))
+		}
+		for _, t := range b.Selection.Tests {
+			s += " id=" + t.ID
+		}
+		s += fmt.Sprintf(" expected=%d", len(b.Expected))
+		got = append(got, s)
+	}
+	want := []string{
+		"lib go: id=lib/broken_test.go::TestOK expected=1",
+		"svc go: path=inner(dir=true,1) id=svc/a_test.go::TestA/x_y expected=2",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan:\n got %q\nwant %q", got, want)
+	}
+	if len(plan.Unrunnable) != 1 || plan.Unrunnable[0].ID != "docs/intro.spec.md" {
+		t.Errorf("unrunnable = %v", ids(plan.Unrunnable))
+	}
+	all, _ := ix.Resolve(nil, nil)
+	for _, b := range ix.Plan(all).Batches {
+		if len(b.Selection.Paths) != 1 || !b.Selection.Whole() {
+			t.Errorf("everything: batch %s selection %+v", b.Name, b.Selection)
+		}
 	}
 }
 

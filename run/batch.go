@@ -18,9 +18,9 @@ import (
 )
 
 // runBatch runs one batch's commands in order and records its events.
-func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out *batchOutput, sum *Summary) {
+func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer, out *batchOutput) {
 	fw := b.Setup.Framework
-	st := &batchState{b: b, o: o, names: names, out: out, sum: sum, started: map[string]bool{}, done: map[string]bool{}}
+	st := &batchState{b: b, o: o, names: names, out: out, started: map[string]bool{}, done: map[string]bool{}, parents: map[string]string{}}
 	var mu sync.Mutex // parsers and the stderr writer emit from different goroutines
 	limit := o.Cap
 	if limit <= 0 {
@@ -29,13 +29,15 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 	st.emit = func(e testdex.Event) {
 		mu.Lock()
 		defer mu.Unlock()
+		if e.Action == testdex.ActionOutput && e.ID == "" {
+			st.tail.add(e.Output)
+		}
 		if e.Action == testdex.ActionOutput && !st.keepOutput(e, limit) {
 			return
 		}
 		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
 		st.track(e)
 		out.add(e)
-		sum.add(e)
 		if o.Live != nil {
 			o.Live(e)
 		}
@@ -45,27 +47,26 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *namer, out 
 	exit := st.runAll(ctx)
 	st.settle(exit)
 	action := testdex.ActionPass
-	if st.failed || exit != 0 {
+	if st.failed || st.errored {
 		action = testdex.ActionFail
 	}
-	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds()})
+	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds(), Leaked: st.leaked})
 }
 
 // runAll builds and runs the batch's commands in order and returns the
 // first non-zero exit code. A command that cannot start (a missing
-// toolchain) ends the batch: st.broken says why, and settle gives every
-// test without a result that message, once.
+// toolchain) ends the batch: st.broken says why.
 func (st *batchState) runAll(ctx context.Context) int {
 	scratch, err := os.MkdirTemp("", "testdex-run-*")
 	if err != nil {
-		st.broke(fmt.Sprintf("cannot create a scratch folder: %v", err))
+		st.broke(fmt.Sprintf("cannot create a scratch folder: %v", err), testdex.CauseRunner)
 		return 1
 	}
 	defer os.RemoveAll(scratch)
-	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, st.b.Tests,
-		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env})
+	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, &st.b.Selection,
+		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench})
 	if err != nil {
-		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err))
+		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err), testdex.CauseRunner)
 		return 1
 	}
 	exit := 0
@@ -81,10 +82,9 @@ func (st *batchState) runAll(ctx context.Context) int {
 	return exit
 }
 
-// broke records why the batch cannot go on and says it once.
-func (st *batchState) broke(msg string) {
-	st.broken = msg
-	st.emit(testdex.Event{Action: testdex.ActionOutput, Output: "testdex: " + msg + "\n"})
+// broke records why the batch cannot go on.
+func (st *batchState) broke(msg, cause string) {
+	st.broken, st.cause = msg, cause
 }
 
 // keepOutput caps a batch's output events at limit bytes, as proc caps
@@ -114,19 +114,26 @@ type batchState struct {
 	truncated bool // the output cap was reached
 	b         *index.Batch
 	o         Options
-	names     *namer
+	names     *index.Namer
 	out       *batchOutput
-	sum       *Summary
 	emit      func(testdex.Event)
 	started   map[string]bool
 	done      map[string]bool
-	failed    bool
-	timeout   bool
+	// parents maps a reported test's ID to its parent's, for the tests the
+	// listing does not hold (the listed ones have Parent).
+	parents map[string]string
+	failed  bool // a test failed
+	errored bool // the batch failed without per-test results
+	timeout bool
 	// cancelled is true when the caller cancelled the run (Ctrl-C), as
 	// opposed to the run's own timeout.
 	cancelled bool
-	// broken says why the batch stopped early ("" when it did not).
-	broken string
+	// broken says why the batch stopped early ("" when it did not), and
+	// cause classifies it.
+	broken, cause string
+	lastCmd       string // the first command that exited non-zero
+	leaked        []testdex.Process
+	tail          tailLines // the last lines of the batch's own output
 }
 
 func (st *batchState) track(e testdex.Event) {
@@ -137,15 +144,48 @@ func (st *batchState) track(e testdex.Event) {
 		st.done[e.ID] = true
 	case testdex.ActionFail:
 		st.done[e.ID] = true
-		st.failed = true
+		if e.ID != "" {
+			st.failed = true
+		}
 	}
 }
+
+// event turns a runner's event into a testdex event named by the ID rules.
+func (st *batchState) event(r lang.RunEvent) testdex.Event {
+	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line}
+	if r.File != "" {
+		e.File = joinRel(st.b.Dir, r.File)
+	}
+	if r.Name == "" {
+		return e
+	}
+	decl := ""
+	if r.Decl != "" {
+		decl = joinRel(st.b.Dir, r.Decl)
+	}
+	t, listed := st.names.Record(index.Result{Project: st.b.Dir, Framework: st.b.Setup.Framework, Scope: r.Scope, Name: r.Name, File: decl, Kind: r.Kind})
+	e.ID, e.Scope, e.Name, e.Kind = t.ID, t.Scope, t.Name, t.Kind
+	if r.Kind != "" {
+		e.Kind = r.Kind
+	}
+	if !listed {
+		e.Seen = t.Seen
+		st.parents[t.ID] = t.Parent
+	}
+	if e.Action == testdex.ActionFail && e.File == "" {
+		e.File, e.Line = t.File, t.Line
+	}
+	return e
+}
+
+// joinRel joins a root-relative project folder and a project-relative path.
+func joinRel(dir, rel string) string { return strings.TrimPrefix(dir+"/"+rel, "./") }
 
 // runCommand runs one command of the batch; it returns its exit code (-1
 // when killed).
 func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	deadline, _ := ctx.Deadline()
-	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) { st.emit(st.names.event(st.b, r)) })
+	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) { st.emit(st.event(r)) })
 	stderr := &lineWriter{emit: func(s string) { st.emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
 	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
@@ -153,11 +193,10 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	var missing *proc.MissingError
 	switch {
 	case errors.As(err, &missing):
-		st.sum.addMissing(missing.Error())
-		st.broke(missing.Error())
+		st.broke(missing.Error(), testdex.CauseToolchain)
 		return 127
 	case err != nil:
-		st.broke(err.Error())
+		st.broke(err.Error(), testdex.CauseRunner)
 		return 1
 	}
 	if err := parser.Close(res.ExitCode); err != nil {
@@ -166,7 +205,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	stderr.flush()
 	for _, l := range res.Leaked {
 		st.emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
-		st.sum.addLeak(st.b.Name, l)
+		st.leaked = append(st.leaked, testdex.Process{PID: l.PID, Command: l.Command})
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
@@ -174,39 +213,19 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	case res.TimedOut || ctx.Err() != nil:
 		st.timeout = true
 	}
+	if res.ExitCode != 0 && st.lastCmd == "" {
+		st.lastCmd = strings.Join(c.Args, " ")
+	}
 	return res.ExitCode
 }
 
-// settle gives every selected test that got no result one: the batch's
-// breakdown, a timeout or cancellation, a failed runner, or "no result".
-// Tests that started and never ended were cut short; they are settled in
-// ID order so the stream stays stable.
+// settle ends the batch after its commands: tests that started and never
+// ended fail (cut by the timeout or a cancellation, or lost when the
+// runner died), a runner that failed without a failing test is one batch
+// error with its own words, and listed tests the runner never reported
+// are "unreported", in listing order.
 func (st *batchState) settle(exit int) {
 	limit := st.o.Timeout.Round(time.Second)
-	for _, t := range st.b.Tests {
-		if st.done[t.ID] {
-			continue
-		}
-		e := testdex.Event{Action: testdex.ActionFail, ID: t.ID, File: t.File, Line: t.Line}
-		switch {
-		case st.broken != "":
-			e.Message = st.broken
-		case st.cancelled:
-			e.Message = "not finished: the run was cancelled"
-		case st.timeout && st.started[t.ID]:
-			e.Message = fmt.Sprintf("timed out after %v", limit)
-		case st.timeout:
-			e.Message = fmt.Sprintf("not run: the run timed out after %v", limit)
-		case exit != 0:
-			e.Message = fmt.Sprintf("no result: the %s runner exited %d (see the batch output)", st.b.Setup.Framework, exit)
-		default:
-			e.Action, e.Message = testdex.ActionSkip, "the runner reported no result for it"
-		}
-		st.emit(e)
-	}
-	if !st.timeout && !st.cancelled {
-		return
-	}
 	var cut []string
 	for id := range st.started {
 		if !st.done[id] {
@@ -215,13 +234,123 @@ func (st *batchState) settle(exit int) {
 	}
 	sort.Strings(cut)
 	for _, id := range cut {
-		msg := fmt.Sprintf("timed out after %v", limit)
-		if st.cancelled {
+		msg := fmt.Sprintf("no result: the %s runner exited %d before reporting it (the test's process died or closed its output)", st.b.Setup.Framework, exit)
+		switch {
+		case st.cancelled:
 			msg = "not finished: the run was cancelled"
+		case st.timeout:
+			msg = fmt.Sprintf("timed out after %v", limit)
 		}
 		st.emit(testdex.Event{Action: testdex.ActionFail, ID: id, Message: msg})
 	}
+	st.batchError(exit, limit)
+	st.unreported()
 }
+
+// batchError emits the batch's error, if it failed without per-test
+// results.
+func (st *batchState) batchError(exit int, limit time.Duration) {
+	e := testdex.Event{Action: testdex.ActionError}
+	switch {
+	case st.broken != "":
+		e.Message, e.Cause = st.broken, st.cause
+	case st.cancelled:
+		e.Message, e.Cause = "cancelled", testdex.CauseCancelled
+	case st.timeout:
+		e.Message, e.Cause = fmt.Sprintf("timed out after %v", limit), testdex.CauseTimeout
+	case exit != 0 && !st.failed:
+		e.Message, e.Cause = st.runnerMessage(exit), testdex.CauseRunner
+	default:
+		return
+	}
+	st.errored = true
+	st.emit(e)
+}
+
+// runnerMessage is a failed runner's own account: its command, exit code
+// and the last lines of its output.
+func (st *batchState) runnerMessage(exit int) string {
+	msg := fmt.Sprintf("%s exited %d without reporting a failing test", st.lastCmd, exit)
+	if t := st.tail.String(); t != "" {
+		msg += ":\n" + t
+	}
+	return msg
+}
+
+// unreported ends each listed test of the selection that neither it nor a
+// test under it was reported: it is not a failure and not a skip. Dynamic
+// records stand for the rows the runner reported in their place, and a
+// record with listed children leaves the verdict to them.
+func (st *batchState) unreported() {
+	reached := map[string]bool{} // reported tests and their ancestors
+	byID := map[string]*testdex.Test{}
+	for _, t := range st.b.Expected {
+		byID[t.ID] = t
+	}
+	hasChild := map[string]bool{}
+	for _, t := range st.b.Expected {
+		if !t.Dynamic {
+			hasChild[t.Parent] = true
+		}
+	}
+	for id := range st.done {
+		for p := id; p != "" && !reached[p]; {
+			reached[p] = true
+			if t := byID[p]; t != nil {
+				p = t.Parent
+			} else {
+				p = st.parents[p]
+			}
+		}
+	}
+	reason := "the runner did not report it"
+	switch {
+	case st.broken != "", st.errored && !st.timeout && !st.cancelled:
+		reason = "not run: the batch failed (see its error)"
+	case st.timeout:
+		reason = "not run: the run timed out"
+	case st.cancelled:
+		reason = "not run: the run was cancelled"
+	}
+	named := map[string]bool{}
+	for _, t := range st.b.Selection.Tests {
+		named[t.ID] = true
+	}
+	for _, t := range st.b.Expected {
+		if reached[t.ID] || t.Dynamic || hasChild[t.ID] {
+			continue
+		}
+		if t.Kind == testdex.KindBenchmark && !st.o.Bench && !named[t.ID] {
+			continue // paths run no benchmarks unless asked (--bench), as go test does
+		}
+		st.emit(testdex.Event{Action: testdex.ActionUnreported, ID: t.ID, Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: reason})
+	}
+}
+
+// tailLines keeps the last lines of a stream, each cut to a readable size.
+type tailLines struct{ lines []string }
+
+const (
+	tailKeep    = 20
+	tailLineMax = 300
+)
+
+func (t *tailLines) add(s string) {
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if len(l) > tailLineMax {
+			l = l[:tailLineMax] + fmt.Sprintf("... [%d more bytes]", len(l)-tailLineMax)
+		}
+		t.lines = append(t.lines, l)
+		if len(t.lines) > tailKeep {
+			t.lines = t.lines[1:]
+		}
+	}
+}
+
+func (t *tailLines) String() string { return strings.Join(t.lines, "\n") }
 
 // lineWriter turns a stream into whole-line output events.
 type lineWriter struct {

@@ -23,18 +23,20 @@ const (
 type Options struct {
 	// Extra are arguments for the native runners (after "--").
 	Extra []string
-	// Timeout bounds the whole run; 0 means DefaultTimeout, and it is
-	// clamped to MaxTimeout.
+	// Timeout bounds the whole run; 0 means DefaultTimeout. Callers
+	// validate it against MaxTimeout (Run clamps it).
 	Timeout time.Duration
 	// TestTimeout is a per-test limit where the framework has one.
 	TestTimeout time.Duration
 	// Jobs is the number of batches run at once; <= 0 means 1.
 	Jobs int
 	// Env is the children's environment; nil means an empty one (no PATH:
-	// callers pass os.Environ()).
+	// callers pass os.Environ()). Nothing is added to it.
 	Env []string
 	// Cap limits each captured output stream; 0 means proc.DefaultCap.
 	Cap int
+	// Bench also runs the benchmarks under the selected paths (Go).
+	Bench bool
 	// Live, when set, receives every event as soon as it happens, from
 	// several goroutines one at a time, in no stable order (a progress
 	// line).
@@ -43,8 +45,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Handler receives a run's events in a stable order: batch by batch, in
-// plan order, each batch's events in the order they happened.
+// Handler receives a run's events in a stable order: the records testdex
+// cannot run, then batch by batch in plan order, each batch's events in
+// the order they happened.
 type Handler interface {
 	Event(e testdex.Event) error
 }
@@ -55,35 +58,34 @@ type HandlerFunc func(testdex.Event) error
 // Event calls f.
 func (f HandlerFunc) Event(e testdex.Event) error { return f(e) }
 
-// Run runs the selected records and returns the outcome. Per-test
-// failures, timeouts and missing toolchains are part of the Summary. The
-// error is non-nil for a handler that fails (nil Summary) or a context the
-// caller cancelled (the Summary of what ran, its unfinished tests failed
-// as "not finished"). Run returns only when every child has ended.
-func Run(ctx context.Context, ix *index.Index, selected []testdex.Test, o Options, h Handler) (*Summary, error) {
+// Run runs a plan and returns the outcome, which is the Summary of the
+// events h received. Per-test failures, batch errors, timeouts and missing
+// toolchains are part of the Summary. The error is non-nil for a handler
+// that fails (nil Summary) or a context the caller cancelled (the Summary
+// of what ran). Run returns only when every child has ended.
+func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Handler) (*Summary, error) {
 	o = o.withDefaults()
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	batches, unrunnable := ix.Plan(selected)
-	sum := newSummary(o.Timeout)
-	names := newNamer(ix)
-	outs := make([]*batchOutput, len(batches))
+	names := ix.NewNamer()
+	outs := make([]*batchOutput, len(plan.Batches))
 	for i := range outs {
 		outs[i] = &batchOutput{ready: make(chan struct{})}
 	}
 	var g errgroup.Group
 	g.SetLimit(o.Jobs) // each batch is a native runner using the machine's cores itself
 	go func() {
-		for i, b := range batches {
+		for i, b := range plan.Batches {
 			g.Go(func() error {
 				defer close(outs[i].ready)
-				runBatch(ctx, b, o, names, outs[i], sum)
+				runBatch(ctx, b, o, names, outs[i])
 				return nil
 			})
 		}
 	}()
-	herr := deliver(h, o, unrunnable, outs, sum)
+	sum := NewSummary()
+	herr := deliver(MultiHandler(sum, h), o, plan.Unrunnable, outs)
 	if herr != nil {
 		cancel() // stop the batches, then wait for them: nothing outlives Run
 	}
@@ -93,20 +95,64 @@ func Run(ctx context.Context, ix *index.Index, selected []testdex.Test, o Option
 	if herr != nil {
 		return nil, herr
 	}
-	sum.finish(ctx)
+	sum.Finish()
+	sum.Unmatched = unmatched(plan, sum)
 	if err := parent.Err(); err != nil {
 		return sum, err
 	}
 	return sum, nil
 }
 
+// MultiHandler delivers each event to every handler in turn, stopping at
+// the first error.
+func MultiHandler(hs ...Handler) Handler {
+	return HandlerFunc(func(e testdex.Event) error {
+		for _, h := range hs {
+			if err := h.Event(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// unmatched lists the IDs the plan named that nothing answered: neither
+// the test nor one under it was reported, and its batch did not fail.
+func unmatched(plan *index.Plan, sum *Summary) []string {
+	failed := map[string]bool{}
+	for _, e := range sum.Errors {
+		failed[e.Batch] = true
+	}
+	var out []string
+	for _, b := range plan.Batches {
+		if failed[b.Name] {
+			continue
+		}
+		for _, t := range b.Selection.Tests {
+			if !sum.reportedUnder(t.ID) {
+				out = append(out, t.ID)
+			}
+		}
+	}
+	return out
+}
+
+// reportedUnder reports whether the runner reported id or a test under it.
+func (s *Summary) reportedUnder(id string) bool {
+	for other, e := range s.result {
+		if e.Action != testdex.ActionUnreported && (other == id || isDescendant(other, id)) {
+			return true
+		}
+	}
+	return false
+}
+
 // deliver hands the events to h: the unrunnable records first, then each
 // batch's events in plan order, as each batch finishes.
-func deliver(h Handler, o Options, unrunnable []testdex.Test, outs []*batchOutput, sum *Summary) error {
+func deliver(h Handler, o Options, unrunnable []testdex.Test, outs []*batchOutput) error {
 	for _, t := range unrunnable {
-		e := testdex.Event{Time: o.Now(), Action: testdex.ActionSkip, ID: t.ID, Framework: t.Framework,
-			Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)}
-		sum.add(e)
+		e := testdex.Event{Time: o.Now(), Action: testdex.ActionUnreported, ID: t.ID, Framework: t.Framework,
+			Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)}
 		if err := h.Event(e); err != nil {
 			return err
 		}

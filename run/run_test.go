@@ -1,7 +1,7 @@
 package run
 
 import (
-	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -11,37 +11,13 @@ import (
 	"github.com/testdex/testdex/internal/proc"
 )
 
-func TestNamerMapsUnknownNamesUnderTheirAncestor(t *testing.T) {
-	ix := &index.Index{Tests: []testdex.Test{
-		{ID: "a_test.go::TestEach", Framework: testdex.Go, Scope: "m", Name: "TestEach"},
-		{ID: "a_test.go::TestEach/{sku}", Framework: testdex.Go, Scope: "m", Name: "TestEach/{sku}", Dynamic: true},
-		{ID: "t.py::test_x", Framework: testdex.Pytest, Name: "tests/t.py::test_x"},
-		{ID: "C.java::C.withInfo(TestInfo)", Framework: testdex.JUnit, Scope: "a.C", Name: "withInfo(TestInfo)"},
-		{ID: "C.java::C.over(int)", Framework: testdex.JUnit, Scope: "a.C", Name: "over(int)"},
-		{ID: "C.java::C.over(String)", Framework: testdex.JUnit, Scope: "a.C", Name: "over(String)"},
-	}}
-	n := newNamer(ix)
-	for _, tc := range []struct {
-		fw                testdex.Framework
-		scope, name, want string
-	}{
-		{testdex.Go, "m", "TestEach", "a_test.go::TestEach"},
-		{testdex.Go, "m", "TestEach/A-1", "a_test.go::TestEach/A-1"},
-		{testdex.Go, "m", "TestEach/A-1/deeper", "a_test.go::TestEach/A-1/deeper"},
-		{testdex.Pytest, "", "tests/t.py::test_x[3]", "t.py::test_x[3]"},
-		{testdex.Go, "other", "TestNew", "other::TestNew"},
-		{testdex.JUnit, "a.C", "withInfo()", "C.java::C.withInfo(TestInfo)"},
-		{testdex.JUnit, "a.C", "withInfo()[2]", "C.java::C.withInfo(TestInfo)[2]"},
-		{testdex.JUnit, "a.C", "over()", "a.C::over()"}, // ambiguous: not guessed
-	} {
-		if got := n.id("", tc.fw, tc.scope, tc.name); got != tc.want {
-			t.Errorf("id(%s %q %q) = %q, want %q", tc.fw, tc.scope, tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestSummaryKeepsLeafFailures(t *testing.T) {
-	s := newSummary(0)
+// TestSummaryCountsAndFailures: counts are the final results (a retried
+// test counts once), a parent failed only through a row is left to the row
+// in Failures but counted, suites count only with a failure of their own,
+// unreported tests are neither passed nor failed, and a batch error fails
+// the run.
+func TestSummaryCountsAndFailures(t *testing.T) {
+	s := NewSummary()
 	for _, e := range []testdex.Event{
 		{Action: testdex.ActionFail, ID: "f::TestT/bad", Message: "row failed"},
 		{Action: testdex.ActionFail, ID: "f::TestT"}, // only through its row
@@ -49,21 +25,29 @@ func TestSummaryKeepsLeafFailures(t *testing.T) {
 		{Action: testdex.ActionFail, ID: "f::TestU/x", Message: "and a child"},
 		{Action: testdex.ActionFail, ID: "f::TestFlaky", Message: "first try"},
 		{Action: testdex.ActionPass, ID: "f::TestFlaky"},
-		{Action: testdex.ActionFail, Batch: ". go"},
+		{Action: testdex.ActionPass, ID: "j::suite", Kind: testdex.KindSuite},
+		{Action: testdex.ActionFail, ID: "j::hooked", Kind: testdex.KindSuite, Message: "before all hook"},
+		{Action: testdex.ActionUnreported, ID: "f::TestGone", Message: "the runner did not report it"},
 	} {
-		s.add(e)
+		s.Event(e)
 	}
-	s.finish(context.Background())
+	s.Finish()
 	var ids []string
 	for _, f := range s.Failures {
 		ids = append(ids, f.ID)
 	}
-	want := []string{"f::TestT/bad", "f::TestU", "f::TestU/x"}
-	if len(ids) != len(want) || ids[0] != want[0] || ids[1] != want[1] || ids[2] != want[2] {
+	want := []string{"f::TestT/bad", "f::TestU", "f::TestU/x", "j::hooked"}
+	if !reflect.DeepEqual(ids, want) {
 		t.Errorf("failures = %q, want %q", ids, want)
 	}
-	if s.Failed != 4 || s.Passed != 1 || s.BatchesFailed != 1 || s.OK() {
+	if s.Failed != 5 || s.Passed != 1 || s.Unreported != 1 || s.OK() || ExitCode(s) != ExitFailed {
 		t.Errorf("counts: %+v", s)
+	}
+	ok := NewSummary()
+	ok.Event(testdex.Event{Action: testdex.ActionPass, ID: "a"})
+	ok.Event(testdex.Event{Action: testdex.ActionError, Batch: ". go", Cause: testdex.CauseTimeout, Message: "timed out after 1s"})
+	if ok.OK() || !ok.TimedOut || ExitCode(ok) != ExitTimeout || len(ok.Errors) != 1 {
+		t.Errorf("timeout: %+v", ok)
 	}
 }
 

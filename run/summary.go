@@ -1,48 +1,65 @@
 package run
 
 import (
-	"context"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/internal/proc"
 )
 
-// Summary is a run's outcome.
+// Summary is a run's outcome, computed from its event stream alone (it is
+// a Handler): a saved `testdex run --json` stream replayed into a fresh
+// Summary gives the same counts.
+//
+// Counts are of tests as the runners count them: every test a runner
+// reported a final result for, listed or not, and not the suites and
+// parametrized parents it does not report (a suite that failed with a
+// message of its own, as a failing hook, counts as a failure). A Go test
+// with subtests counts once for itself and once per subtest, as go test
+// reports each (gotestsum counts the same way).
 type Summary struct {
-	mu sync.Mutex
-	// Passed, Failed and Skipped count tests by their final result.
-	Passed, Failed, Skipped int
-	// Failures are the failed tests in the order they failed.
+	// Passed, Failed and Skipped count tests by their final result;
+	// Unreported counts listed tests the runner never reported (and those
+	// testdex cannot run): neither passed, failed nor skipped.
+	Passed, Failed, Skipped, Unreported int
+	// Failures are the failed tests in the order they failed: what
+	// `testdex failures` shows and `testdex run --failed` reruns.
 	Failures []Failure
-	// BatchesFailed counts batches that ended in failure: a failing test,
-	// a build error, a missing toolchain, a runner that exited non-zero.
-	BatchesFailed int
-	// TimedOut is true when the whole run hit its timeout.
+	// Errors are batches whose runner failed without per-test results (a
+	// build error, a missing toolchain, a crash, the timeout).
+	Errors []BatchError
+	// TimedOut is true when the run hit its timeout.
 	TimedOut bool
-	Timeout  time.Duration
 	// Leaked lists processes left behind by a runner, which were killed.
 	Leaked []LeakedProcess
-	// Missing lists the toolchains a batch could not start, each as
-	// proc.MissingError words it ("go not found in PATH (...)").
+	// Missing lists the toolchains a batch could not start, in the
+	// words of the error ("go not found in PATH (...)").
 	Missing []string
-	Start   time.Time
-	End     time.Time
+	// Unmatched are IDs named by the run that no runner reported, nor any
+	// test under them: they match no test (set by Run, not by the events).
+	Unmatched []string
+	Start     time.Time
+	End       time.Time
 
-	result map[string]testdex.Action
+	result map[string]testdex.Event // final event per test ID
+	order  []string                 // test IDs in the order they ended
 }
 
-// Failure is one failed test: what `testdex failures` shows and
-// `testdex run --failed` reruns.
+// Failure is one failed test.
 type Failure struct {
 	ID        string            `json:"id"`
 	Framework testdex.Framework `json:"framework"`
 	File      string            `json:"file,omitempty"`
 	Line      int               `json:"line,omitempty"`
 	Message   string            `json:"message,omitempty"`
+}
+
+// BatchError is a batch that failed without per-test results.
+type BatchError struct {
+	Batch   string `json:"batch"`
+	Cause   string `json:"cause"`
+	Message string `json:"message"`
 }
 
 // LeakedProcess is a process a batch left running.
@@ -52,90 +69,111 @@ type LeakedProcess struct {
 	Command string `json:"command"`
 }
 
-func newSummary(timeout time.Duration) *Summary {
-	return &Summary{Timeout: timeout, Start: time.Now(), result: map[string]testdex.Action{}}
-}
+// NewSummary returns an empty Summary, ready to receive events.
+func NewSummary() *Summary { return &Summary{result: map[string]testdex.Event{}} }
 
-// add records a test's final result; a later result replaces an earlier
-// one (a retried test).
-func (s *Summary) add(e testdex.Event) {
-	switch e.Action {
-	case testdex.ActionPass, testdex.ActionFail, testdex.ActionSkip:
-	default:
-		return
+// Event implements Handler. It is not safe for concurrent use: Run
+// delivers events one at a time.
+func (s *Summary) Event(e testdex.Event) error {
+	if s.result == nil {
+		s.result = map[string]testdex.Event{}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e.ID == "" {
-		if e.Action == testdex.ActionFail {
-			s.BatchesFailed++
-		}
-		return
+	if s.Start.IsZero() || e.Time.Before(s.Start) && !e.Time.IsZero() {
+		s.Start = e.Time
 	}
-	s.result[e.ID] = e.Action
-	if e.Action == testdex.ActionFail {
-		for _, f := range s.Failures {
-			if f.ID == e.ID {
-				return
+	if e.Time.After(s.End) {
+		s.End = e.Time
+	}
+	switch {
+	case e.Action == testdex.ActionError:
+		s.Errors = append(s.Errors, BatchError{Batch: e.Batch, Cause: e.Cause, Message: e.Message})
+		switch e.Cause {
+		case testdex.CauseTimeout:
+			s.TimedOut = true
+		case testdex.CauseToolchain:
+			if !contains(s.Missing, e.Message) {
+				s.Missing = append(s.Missing, e.Message)
 			}
 		}
-		s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, File: e.File, Line: e.Line, Message: e.Message})
+	case e.ID == "" && len(e.Leaked) > 0:
+		for _, l := range e.Leaked {
+			s.Leaked = append(s.Leaked, LeakedProcess{Batch: e.Batch, PID: l.PID, Command: l.Command})
+		}
+	case e.ID != "" && e.Action.Final():
+		old, ok := s.result[e.ID]
+		if !ok {
+			s.order = append(s.order, e.ID)
+		} else {
+			s.count(old, -1)
+		}
+		s.result[e.ID] = e // a later result replaces an earlier one (a retried test)
+		s.count(e, 1)
+	}
+	return nil
+}
+
+// count adds d to the count e's result falls in.
+func (s *Summary) count(e testdex.Event, d int) {
+	if e.Kind == testdex.KindSuite && (e.Action != testdex.ActionFail || e.Message == "") {
+		return // a suite's result is its tests'
+	}
+	switch e.Action {
+	case testdex.ActionPass:
+		s.Passed += d
+	case testdex.ActionSkip:
+		s.Skipped += d
+	case testdex.ActionUnreported:
+		s.Unreported += d
+	case testdex.ActionFail:
+		s.Failed += d
 	}
 }
 
-func (s *Summary) addMissing(msg string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, m := range s.Missing {
-		if m == msg {
-			return
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
 		}
 	}
-	s.Missing = append(s.Missing, msg)
+	return false
 }
 
-func (s *Summary) addLeak(batch string, l proc.Leak) {
-	s.mu.Lock()
-	s.Leaked = append(s.Leaked, LeakedProcess{Batch: batch, PID: l.PID, Command: l.Command})
-	s.mu.Unlock()
-}
-
-func (s *Summary) finish(ctx context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.End = time.Now()
-	s.TimedOut = ctx.Err() == context.DeadlineExceeded
-	s.Passed, s.Failed, s.Skipped = 0, 0, 0
-	for _, a := range s.result {
-		switch a {
-		case testdex.ActionPass:
-			s.Passed++
-		case testdex.ActionFail:
-			s.Failed++
-		case testdex.ActionSkip:
-			s.Skipped++
+// Finish completes the summary once the stream ended: the failures list
+// and the order of leaked processes.
+func (s *Summary) Finish() {
+	s.Failures = s.Failures[:0]
+	for _, id := range s.order {
+		e := s.result[id]
+		if e.Action == testdex.ActionFail && (e.Kind != testdex.KindSuite || e.Message != "") {
+			s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, File: e.File, Line: e.Line, Message: e.Message})
 		}
 	}
-	// A test that failed and later passed is no failure; a parent that
-	// failed only because a subtest or row did (no message of its own) is
-	// left to its failed descendants, so rerunning the failures reruns
-	// exactly them.
+	s.pruneParents()
+	sort.SliceStable(s.Leaked, func(i, j int) bool { return s.Leaked[i].PID < s.Leaked[j].PID })
+}
+
+// pruneParents leaves a parent that failed only because a subtest or row
+// did (no message of its own) to its failed descendants, so that
+// rerunning the failures reruns exactly them. It is still counted.
+func (s *Summary) pruneParents() {
+	failed := map[string]bool{}
+	for _, f := range s.Failures {
+		failed[f.ID] = true
+	}
 	kept := s.Failures[:0]
 	for _, f := range s.Failures {
-		if s.result[f.ID] == testdex.ActionFail && (f.Message != "" || !s.hasFailedDescendant(f.ID)) {
+		if f.Message != "" || !s.hasFailedDescendant(f.ID, failed) {
 			kept = append(kept, f)
 		}
 	}
 	s.Failures = kept
-	sort.SliceStable(s.Leaked, func(i, j int) bool { return s.Leaked[i].PID < s.Leaked[j].PID })
 }
 
-// OK reports whether everything selected passed or was skipped.
-func (s *Summary) OK() bool { return s.Failed == 0 && s.BatchesFailed == 0 && !s.TimedOut }
-
-func (s *Summary) hasFailedDescendant(id string) bool {
-	for _, f := range s.Failures {
-		if f.ID != id && s.result[f.ID] == testdex.ActionFail && isDescendant(f.ID, id) {
+// hasFailedDescendant looks for a failed ID extending id, by cutting
+// each failed ID back at its separators (linear in the failures).
+func (s *Summary) hasFailedDescendant(id string, failed map[string]bool) bool {
+	for other := range failed {
+		if len(other) > len(id) && isDescendant(other, id) {
 			return true
 		}
 	}
@@ -149,10 +187,26 @@ func isDescendant(child, parent string) bool {
 	if !ok || rest == "" {
 		return false
 	}
-	for _, sep := range append(separators, ".", "#") { // JUnit: Class.method()
+	for _, sep := range []string{"/", " > ", "::", "[", ".", "#"} {
 		if strings.HasPrefix(rest, sep) {
 			return true
 		}
 	}
 	return false
+}
+
+// OK reports whether nothing failed: no test failed and no batch failed
+// without results (the timeout included).
+func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Errors) == 0 }
+
+// Ran is the number of tests the runners reported.
+func (s *Summary) Ran() int { return s.Passed + s.Failed + s.Skipped }
+
+// Results returns each test's final event, in the order the tests ended.
+func (s *Summary) Results() []testdex.Event {
+	out := make([]testdex.Event, 0, len(s.order))
+	for _, id := range s.order {
+		out = append(out, s.result[id])
+	}
+	return out
 }

@@ -70,7 +70,11 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 	if err != nil {
 		return err
 	}
-	tests, err := ix.Select(index.Filter{Frameworks: fws, Kinds: kinds(f.kinds), Tags: f.tags, Name: f.name})
+	ks, err := kinds(f.kinds)
+	if err != nil {
+		return err
+	}
+	tests, err := ix.Select(index.Filter{Frameworks: fws, Kinds: ks, Tags: f.tags, Name: f.name})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -145,12 +149,24 @@ func frameworks(names []string) ([]testdex.Framework, error) {
 	return out, nil
 }
 
-func kinds(names []string) []testdex.Kind {
+var knownKinds = []testdex.Kind{testdex.KindTest, testdex.KindSubtest, testdex.KindSuite, testdex.KindBenchmark,
+	testdex.KindFuzz, testdex.KindExample, testdex.KindDoctest, testdex.KindSpec}
+
+// kinds parses --kind; an unknown kind is a usage error naming the known.
+func kinds(names []string) ([]testdex.Kind, error) {
 	var out []testdex.Kind
 	for _, n := range names {
-		out = append(out, testdex.Kind(n))
+		k := testdex.Kind(strings.TrimSpace(n))
+		if !slices.Contains(knownKinds, k) {
+			var known []string
+			for _, k := range knownKinds {
+				known = append(known, string(k))
+			}
+			return nil, usageErr("unknown kind %q (known: %s)", n, strings.Join(known, ", "))
+		}
+		out = append(out, k)
 	}
-	return out
+	return out, nil
 }
 
 func printProblems(w io.Writer, ps []testdex.Problem, quiet bool) {

@@ -27,6 +27,7 @@ type runFlags struct {
 	jobs        int
 	failed      bool
 	verbose     bool
+	bench       bool
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -34,13 +35,16 @@ func newRunCmd(env *Env, g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [ID|PATH...] [-- NATIVE-ARGS...]",
 		Short: "Run the tests with these IDs or under these paths through their native runners",
-		Long: `Run runs exactly the selected tests (IDs as 'testdex list' prints them,
-or files and folders) through their native runners, batched per project and
-framework, and reports every test under its ID. Arguments after -- go to
-the native runner.
+		Long: `Run runs the selected tests through their native runners, batched per
+project and framework, and reports every test the runners report under its
+ID. Files and folders are handed to the framework as paths (no argument
+runs each project as its own test command would); IDs, as 'testdex list'
+prints them, are handed over as names. Arguments after -- go to the native
+runner.
 
-Exit status: 0 when every selected test passed, 1 when one failed or the
-run timed out, 2 when nothing matched, 3 for a usage error.`,
+Exit status: 0 when every test that ran passed or was skipped, 1 when one
+failed or a runner failed without results, 2 when nothing matched, 3 for a
+usage error, 124 when the run timed out.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, env, g, f, args) },
 	}
 	fl := cmd.Flags()
@@ -48,48 +52,54 @@ run timed out, 2 when nothing matched, 3 for a usage error.`,
 	fl.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to this file")
 	fl.DurationVar(&f.timeout, "timeout", run.DefaultTimeout, "limit for the whole run (at most 30m)")
 	fl.DurationVar(&f.testTimeout, "test-timeout", 0, "per-test limit where the framework has one")
-	fl.IntVarP(&f.jobs, "jobs", "j", 0, "batches run at once (default: the number of cores)")
+	fl.IntVarP(&f.jobs, "jobs", "j", numCPU(), "batches run at once")
 	fl.BoolVar(&f.failed, "failed", false, "rerun exactly the tests that failed in the last run of this root")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also name passing and skipped tests")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also name passing, skipped and unreported tests")
+	fl.BoolVar(&f.bench, "bench", false, "also run the benchmarks under the selected paths (go test -bench .)")
 	return cmd
 }
 
+// check validates the flags before anything runs.
+func (f *runFlags) check() error {
+	switch {
+	case f.timeout <= 0 || f.timeout > run.MaxTimeout:
+		return usageErr("--timeout %v is out of range (more than 0, at most %v)", f.timeout, run.MaxTimeout)
+	case f.testTimeout < 0:
+		return usageErr("--test-timeout %v is negative", f.testTimeout)
+	case f.jobs < 1:
+		return usageErr("-j %d: at least 1 batch must run at once", f.jobs)
+	}
+	return nil
+}
+
 func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	sel, extra := args, []string(nil)
 	if at := cmd.ArgsLenAtDash(); at >= 0 {
 		sel, extra = args[:at], args[at:]
 	}
-	opts := g.indexOptions(env, nil)
-	ix, err := index.Build(cmd.Context(), opts)
+	if f.failed && len(sel) > 0 {
+		return usageErr("--failed reruns the last failures; it takes no IDs or paths")
+	}
+	ix, err := index.Build(cmd.Context(), g.indexOptions(env, nil))
 	if err != nil {
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	store := cacheDir(env)
-	if f.failed {
-		if sel, err = failedIDs(store, ix.Root); err != nil {
-			return err
-		}
-		if sel = stillListed(ix, env, sel); len(sel) == 0 {
-			return &ExitError{Code: ExitNoTests, Err: errors.New("none of the last run's failures is still listed (run 'testdex list' to see test IDs)")}
-		}
-	}
-	tests, err := selectTests(ix, env, sel)
+	ids, paths, err := splitArgs(ix, env, sel)
 	if err != nil {
 		return err
 	}
-	if f.timeout > run.MaxTimeout {
-		f.timeout = run.MaxTimeout
-	}
-	jobs := f.jobs
-	if jobs <= 0 {
-		jobs = numCPU()
-	}
-	return execute(cmd, env, ix, tests, run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: jobs, Env: env.Environ}, f, store)
+	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench}
+	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, CacheDir: cacheDir(env), Options: o,
+		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) }}
+	return execute(cmd, env, ix, req, f)
 }
 
-// execute runs the tests and reports them with the requested handlers.
-func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test, o run.Options, f *runFlags, store string) error {
+// execute runs the request and reports it with the requested handlers.
+func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *runFlags) error {
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
 	var handlers []run.Handler
@@ -107,14 +117,13 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test
 	var prog *progress
 	if !f.json {
 		prog = newProgress(env.Stderr)
-		o.Live = prog.event
+		req.Options.Live = prog.event
 	}
-	sum, err := run.Run(cmd.Context(), ix, tests, o, run.HandlerFunc(func(e testdex.Event) error {
+	all := run.MultiHandler(handlers...)
+	sum, err := run.Session(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {
 		return prog.around(func() error {
-			for _, h := range handlers {
-				if err := h.Event(e); err != nil {
-					return err
-				}
+			if err := all.Event(e); err != nil {
+				return err
 			}
 			return w.Flush()
 		})
@@ -122,63 +131,65 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, tests []testdex.Test
 	prog.finish()
 	interrupted := errors.Is(err, context.Canceled) && sum != nil
 	if err != nil && !interrupted {
-		return err
+		return selectionError(err)
 	}
 	if text != nil {
-		var leaked []string
-		for _, l := range sum.Leaked {
-			leaked = append(leaked, fmt.Sprintf("process %d (%s) from %s", l.PID, l.Command, l.Batch))
-		}
-		report.Summary(w, sum.Passed, sum.Failed, sum.Skipped, sum.TimedOut, sum.Timeout.String(), leaked, sum.End.Sub(sum.Start).Seconds())
+		report.Summary(w, sum, req.Options.Timeout)
 	}
 	if f.junit != "" {
 		if err := writeFileAtomic(abs(env, f.junit), func(w io.Writer) error { _, err := junit.WriteTo(w); return err }); err != nil {
 			return err
 		}
 	}
-	if interrupted { // the saved failures of the last complete run stay
+	if interrupted {
 		return &ExitError{Code: ExitFailed, Err: errors.New("interrupted")}
 	}
-	if store != "" {
-		if err := run.SaveFailures(store, ix.Root, sum.Failures); err != nil {
-			fmt.Fprintln(env.Stderr, "testdex: warning: "+err.Error())
-		}
+	switch code := run.ExitCode(sum); code {
+	case run.ExitPassed:
+		return nil
+	case run.ExitNoMatch:
+		return &ExitError{Code: code, Err: fmt.Errorf("no test matches %s (run 'testdex list' to see test IDs)", strings.Join(sum.Unmatched, ", "))}
+	default:
+		return &ExitError{Code: code}
 	}
-	if !sum.OK() {
-		return &ExitError{Code: ExitFailed}
-	}
-	return nil
 }
 
-// selectTests resolves the arguments: an ID as listed (its descendants run
-// with it), or a file or folder (every test under it); no argument selects
-// everything (index.Resolve).
-func selectTests(ix *index.Index, env *Env, args []string) ([]testdex.Test, error) {
+// selectionError gives a selection that matched nothing its exit code and
+// hint.
+func selectionError(err error) error {
+	var nm *index.NoMatchError
+	switch {
+	case errors.As(err, &nm):
+		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("%w (run 'testdex list' to see test IDs)", err)}
+	case errors.Is(err, run.ErrNoFailures):
+		return &ExitError{Code: ExitNoTests, Err: err}
+	}
+	return err
+}
+
+// splitArgs sorts the arguments into IDs and root-relative paths: an
+// argument that is a listed ID, or names an existing file or folder, or
+// else has the FILE::NAME form.
+func splitArgs(ix *index.Index, env *Env, args []string) (ids, paths []string, err error) {
 	known := make(map[string]bool, len(ix.Tests))
 	for _, t := range ix.Tests {
 		known[t.ID] = true
 	}
-	var ids, paths []string
 	for _, a := range args {
 		switch {
 		case known[a]:
 			ids = append(ids, a)
 		case isPath(env, ix.Root, a):
 			rel, err := filepath.Rel(ix.Root, absUnder(env, ix.Root, a))
-			if err != nil || strings.HasPrefix(rel, "..") {
-				return nil, usageErr("%s is outside the root %s (pass --root to run another tree)", a, ix.Root)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return nil, nil, usageErr("%s is outside the root %s (pass --root to run another tree)", a, ix.Root)
 			}
 			paths = append(paths, filepath.ToSlash(rel))
 		default:
-			ids = append(ids, a) // unknown: Resolve reports it
+			ids = append(ids, a) // Resolve names it by the ID rules, or reports it
 		}
 	}
-	tests, err := ix.Resolve(ids, paths)
-	var nm *index.NoMatchError
-	if errors.As(err, &nm) {
-		return nil, &ExitError{Code: ExitNoTests, Err: fmt.Errorf("%w (run 'testdex list' to see test IDs)", err)}
-	}
-	return tests, err
+	return ids, paths, nil
 }
 
 func absUnder(env *Env, root, p string) string {
@@ -194,34 +205,4 @@ func absUnder(env *Env, root, p string) string {
 func isPath(env *Env, root, p string) bool {
 	_, err := os.Stat(absUnder(env, root, p))
 	return err == nil
-}
-
-// stillListed keeps the failed IDs that still name a test (listed, or a
-// row under a listed test); a test renamed or removed since is reported
-// and left out rather than failing the whole rerun.
-func stillListed(ix *index.Index, env *Env, ids []string) []string {
-	var keep []string
-	for _, id := range ids {
-		if _, err := ix.Resolve([]string{id}, nil); err != nil {
-			fmt.Fprintf(env.Stderr, "testdex: warning: %s failed last time but is no longer listed; not rerun\n", id)
-			continue
-		}
-		keep = append(keep, id)
-	}
-	return keep
-}
-
-func failedIDs(store, root string) ([]string, error) {
-	fs, err := run.LoadFailures(store, root)
-	if err != nil {
-		return nil, err
-	}
-	if len(fs) == 0 {
-		return nil, &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no failures recorded for %s (run 'testdex run' first)", root)}
-	}
-	var ids []string
-	for _, f := range fs {
-		ids = append(ids, f.ID)
-	}
-	return ids, nil
 }

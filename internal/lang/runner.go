@@ -14,13 +14,50 @@ import (
 // discovers tests: it receives the records `testdex list` printed.
 type Runner interface {
 	// RunCommands returns the commands, run one after the other, that run
-	// exactly tests, which all belong to project p and this framework. A
-	// test's descendants run with it; none of tests is a descendant of
-	// another. (Go needs one go test per set of packages sharing a -run
-	// pattern; most frameworks need one command.)
-	RunCommands(p *Project, tests []*testdex.Test, o RunOptions) ([]*Command, error)
+	// what sel selects in project p, all of this framework. A test's
+	// descendants run with it. (Go needs one go test per set of packages
+	// sharing a -run pattern; most frameworks need one command.)
+	RunCommands(p *Project, sel *Selection, o RunOptions) ([]*Command, error)
 	// NewParser returns a parser of that command's standard output.
 	NewParser(p *Project, cmd *Command, emit func(RunEvent)) Parser
+}
+
+// Selection is what one batch runs, in the terms the user chose it: the
+// whole project, paths, or tests by ID. Paths are handed to the framework
+// as paths and IDs as names, so "run this folder" runs what the framework
+// finds there (its own configuration decides), not what the listing saw.
+type Selection struct {
+	// Paths are project-relative, slash-separated files and folders whose
+	// tests run whole; "." is the whole project, run as its own test
+	// command runs it (no path and no name handed to the framework). Each
+	// carries the top-level listed records under it, for a runner that
+	// cannot take such a path (go test takes packages, not files).
+	Paths []PathSelection
+	// Tests are records named by ID, selected by name. None lies under one
+	// of Paths and none is a descendant of another; a record may be one the
+	// listing does not hold (a row known only at run time, Seen runtime).
+	Tests []*testdex.Test
+}
+
+// PathSelection is one path of a Selection.
+type PathSelection struct {
+	Path string // project-relative, slash-separated
+	Dir  bool   // a folder, run with everything below it
+	// Tests are the listed top-level records under Path.
+	Tests []*testdex.Test
+}
+
+// Whole reports whether the selection is the whole project.
+func (s *Selection) Whole() bool { return len(s.Paths) == 1 && s.Paths[0].Path == "." }
+
+// Records returns the top-level records the selection names, the listed
+// ones under its paths included.
+func (s *Selection) Records() []*testdex.Test {
+	var out []*testdex.Test
+	for _, p := range s.Paths {
+		out = append(out, p.Tests...)
+	}
+	return append(out, s.Tests...)
 }
 
 // RunOptions are the user's settings for one batch.
@@ -35,6 +72,9 @@ type RunOptions struct {
 	// Env is the environment the commands will run with (KEY=VALUE), so a
 	// runner can respect the user's settings (CARGO_TARGET_DIR).
 	Env []string
+	// Bench also runs benchmarks under the selected paths (Go's -bench .);
+	// a benchmark named by ID runs whatever Bench says.
+	Bench bool
 }
 
 // Getenv looks a variable up in o.Env.
@@ -51,9 +91,15 @@ func (o RunOptions) Getenv(key string) string {
 // and Name (as in the static records) to the test's ID. An empty Name is
 // an event of the whole batch.
 type RunEvent struct {
-	Action  testdex.Action
-	Scope   string
-	Name    string
+	Action testdex.Action
+	Scope  string
+	Name   string
+	// Kind is the test's kind where the runner says (a suite, a benchmark);
+	// "" for an ordinary test.
+	Kind testdex.Kind
+	// Decl is the project-relative file declaring the test where the
+	// runner says and Scope and Name do not (unittest); "" otherwise.
+	Decl    string
 	Elapsed float64
 	Output  string
 	Message string

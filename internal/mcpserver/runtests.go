@@ -32,6 +32,10 @@ type RunOutput struct {
 	Passed   int  `json:"passed"`
 	Failed   int  `json:"failed"`
 	Skipped  int  `json:"skipped"`
+	// Unreported counts listed tests the runner never reported; Errors the
+	// batches whose runner failed without per-test results.
+	Unreported int `json:"unreported"`
+	Errors     int `json:"errors"`
 	// Results hold each test's final result, in the order they ended.
 	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended"`
 }
@@ -39,7 +43,7 @@ type RunOutput struct {
 // TestResult is one test's final result: pass, fail or skip.
 type TestResult struct {
 	ID      string         `json:"id"`
-	Action  testdex.Action `json:"action" jsonschema:"pass, fail or skip"`
+	Action  testdex.Action `json:"action" jsonschema:"pass, fail, skip or unreported (listed but the runner did not report it)"`
 	Elapsed float64        `json:"elapsed,omitempty" jsonschema:"seconds"`
 	Message string         `json:"message,omitempty" jsonschema:"the failure's or skip's reason"`
 	File    string         `json:"file,omitempty" jsonschema:"the failure's file, root-relative"`
@@ -64,37 +68,27 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	if err != nil {
 		return nil, RunOutput{}, err
 	}
-	tests, err := selectTests(ix, in.IDs, paths)
-	if err != nil {
-		return nil, RunOutput{}, err
-	}
 	stdout, stderr := &capped{}, &capped{}
 	for _, p := range ix.Problems {
 		if p.Severity == testdex.SevError {
 			fmt.Fprintln(stderr, "testdex: "+p.String())
 		}
 	}
-	col := &collector{}
 	text := &report.Text{W: stdout}
-	o := run.Options{Timeout: timeout(in.Timeout), Jobs: c.Jobs, Env: c.Environ, Live: progressFor(ctx, req, len(tests))}
-	sum, err := run.Run(ctx, ix, tests, o, run.HandlerFunc(func(e testdex.Event) error {
-		col.add(e)
-		return text.Event(e)
-	}))
+	limit := timeout(in.Timeout)
+	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Live: progressFor(ctx, req, len(ix.Tests))}
+	sum, err := run.Session(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, CacheDir: c.CacheDir, Options: o,
+		Warn: func(msg string) { fmt.Fprintln(stderr, "testdex: warning: "+msg) }}, text)
 	if err != nil {
-		return nil, RunOutput{}, err
+		return nil, RunOutput{}, selectionError(err)
 	}
-	report.Summary(stdout, sum.Passed, sum.Failed, sum.Skipped, sum.TimedOut, sum.Timeout.String(), leaks(sum), sum.End.Sub(sum.Start).Seconds())
-	if c.CacheDir != "" {
-		if err := run.SaveFailures(c.CacheDir, ix.Root, sum.Failures); err != nil {
-			fmt.Fprintln(stderr, "testdex: warning: "+err.Error())
-		}
-	}
+	report.Summary(stdout, sum, limit)
 	if len(sum.Missing) > 0 {
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
-	out := RunOutput{Exit: exitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped, Results: col.results()}
-	return textResult(format(stdout, stderr, sum, out.Exit)), out, nil
+	out := RunOutput{Exit: run.ExitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
+		Unreported: sum.Unreported, Errors: len(sum.Errors), Results: results(sum)}
+	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
 }
 
 // timeout turns the tool's seconds into the run's limit: 0 or less is
@@ -106,27 +100,15 @@ func timeout(seconds float64) time.Duration {
 	return min(time.Duration(seconds*float64(time.Second)), run.MaxTimeout)
 }
 
-// exitCode is seed 004's exit status of a run.
-func exitCode(sum *run.Summary) int {
-	switch {
-	case sum.TimedOut:
-		return 124
-	case !sum.OK():
-		return 1
-	}
-	return 0
-}
-
-// selectTests resolves ids and root-relative paths as 'testdex run' does
-// (index.Resolve), with the hint an agent needs.
-func selectTests(ix *index.Index, ids, paths []string) ([]testdex.Test, error) {
-	tests, err := ix.Resolve(ids, paths)
+// selectionError words a selection that matched nothing with the hint an
+// agent needs.
+func selectionError(err error) error {
 	var nm *index.NoMatchError
 	switch {
 	case errors.As(err, &nm) && nm.ID != "":
-		return nil, fmt.Errorf("%w (call discover_tests to see test IDs)", err)
+		return fmt.Errorf("%w (call discover_tests to see test IDs)", err)
 	case errors.As(err, &nm):
-		return nil, fmt.Errorf("%w (call discover_tests to see the test files)", err)
+		return fmt.Errorf("%w (call discover_tests to see the test files)", err)
 	}
-	return tests, err
+	return err
 }

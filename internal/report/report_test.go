@@ -3,10 +3,13 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/run"
 )
 
 var stream = []testdex.Event{
@@ -57,9 +60,16 @@ func TestReplay(t *testing.T) {
 }
 
 func TestSummaryLine(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	sum := run.NewSummary()
+	for i, a := range []testdex.Action{"pass", "pass", "pass", "fail", "skip", "skip", "unreported"} {
+		sum.Event(testdex.Event{Time: start.Add(time.Duration(i) * 250 * time.Millisecond), Action: a, ID: fmt.Sprint("t", i), Message: "m"})
+	}
+	sum.Event(testdex.Event{Time: start, Action: testdex.ActionError, Batch: ". go", Cause: testdex.CauseRunner, Message: "go test exited 2"})
+	sum.Finish()
 	var b bytes.Buffer
-	Summary(&b, 3, 1, 2, false, "5m0s", nil, 1.25)
-	if b.String() != "ran 6 tests in 1.2s\n3 passed, 1 failed, 2 skipped\n" {
-		t.Errorf("summary = %q", b.String())
+	Summary(&b, sum, 5*time.Minute)
+	if want := "ran 6 tests in 1.5s\n3 passed, 1 failed, 2 skipped, 1 not reported, 1 batch error\n"; b.String() != want {
+		t.Errorf("summary = %q, want %q", b.String(), want)
 	}
 }

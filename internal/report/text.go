@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/run"
 )
 
 // Text is the human view: a line per batch, every failure with its
@@ -20,6 +22,7 @@ type Text struct {
 
 	out      map[string]*strings.Builder // per test, until it ends
 	batchOut strings.Builder
+	errored  bool // the batch's error was shown (its output is in it)
 }
 
 const maxShown = 64 << 10 // bytes of a failed test's output shown
@@ -43,8 +46,12 @@ func (t *Text) Event(e testdex.Event) error {
 		if b.Len() < maxShown {
 			b.WriteString(e.Output)
 		}
+	case e.Action == testdex.ActionError:
+		t.batchError(e)
 	case e.ID == "":
 		return t.batch(e)
+	case e.Action == testdex.ActionUnreported && t.Verbose:
+		fmt.Fprintf(t.W, "--- NOT REPORTED: %s %s\n", e.ID, e.Message)
 	case e.Action == testdex.ActionFail:
 		t.fail(e)
 	case e.Action == testdex.ActionPass && t.Verbose:
@@ -77,14 +84,25 @@ func (t *Text) fail(e testdex.Event) {
 	}
 }
 
+// batchError shows a batch that failed without per-test results: the
+// runner's own words, indented.
+func (t *Text) batchError(e testdex.Event) {
+	fmt.Fprintf(t.W, "--- ERROR: %s\n", e.Batch)
+	for _, l := range strings.Split(strings.TrimRight(e.Message, "\n"), "\n") {
+		fmt.Fprintf(t.W, "    %s\n", l)
+	}
+	t.errored = true
+}
+
 func (t *Text) batch(e testdex.Event) error {
 	switch e.Action {
 	case testdex.ActionStart:
 		t.batchOut.Reset()
+		t.errored = false
 	case testdex.ActionPass:
 		fmt.Fprintf(t.W, "ok    %s (%.1fs)\n", e.Batch, e.Elapsed)
 	case testdex.ActionFail:
-		if s := strings.TrimRight(t.batchOut.String(), "\n"); s != "" {
+		if s := strings.TrimRight(t.batchOut.String(), "\n"); s != "" && !t.errored {
 			for _, l := range strings.Split(s, "\n") {
 				fmt.Fprintf(t.W, "    > %s\n", l)
 			}
@@ -95,15 +113,29 @@ func (t *Text) batch(e testdex.Event) error {
 }
 
 // Summary prints the closing lines: leaked processes, a timeout, the
-// duration, then the counts alone on the last line, as "N passed, N
-// failed, N skipped" (the form CI systems read).
-func Summary(w io.Writer, passed, failed, skipped int, timedOut bool, timeout string, leaked []string, elapsed float64) {
-	for _, l := range leaked {
-		fmt.Fprintf(w, "leaked: %s (killed)\n", l)
+// number of tests the runners reported and the duration, then the counts
+// alone on the last line, "N passed, N failed, N skipped" (the form CI
+// systems read), followed by the tests not reported and the batch errors
+// when there are any.
+func Summary(w io.Writer, s *run.Summary, timeout time.Duration) {
+	for _, l := range s.Leaked {
+		fmt.Fprintf(w, "leaked: process %d (%s) from %s (killed)\n", l.PID, l.Command, l.Batch)
 	}
-	if timedOut {
+	if s.TimedOut {
 		fmt.Fprintf(w, "timed out after %s\n", timeout)
 	}
-	fmt.Fprintf(w, "ran %d tests in %.1fs\n", passed+failed+skipped, elapsed)
-	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", passed, failed, skipped)
+	for _, id := range s.Unmatched {
+		fmt.Fprintf(w, "no test matches %s: the runner ran nothing under it\n", id)
+	}
+	fmt.Fprintf(w, "ran %d tests in %.1fs\n", s.Ran(), s.End.Sub(s.Start).Seconds())
+	fmt.Fprintf(w, "%d passed, %d failed, %d skipped", s.Passed, s.Failed, s.Skipped)
+	if s.Unreported > 0 {
+		fmt.Fprintf(w, ", %d not reported", s.Unreported)
+	}
+	if n := len(s.Errors); n == 1 {
+		fmt.Fprint(w, ", 1 batch error")
+	} else if n > 1 {
+		fmt.Fprintf(w, ", %d batch errors", n)
+	}
+	fmt.Fprintln(w)
 }

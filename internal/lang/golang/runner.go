@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,33 +20,87 @@ import (
 // of its command), and parses the test2json stream.
 type runner struct{}
 
-// RunCommands builds the go test commands. Tests, fuzz seeds and examples
-// are selected with -run; benchmarks with -bench (and -run '^$' when only
-// benchmarks are selected). Extra arguments go before the packages.
-func (runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
-	type sel struct{ run, bench []string }
-	byPkg := map[string]*sel{}
-	for _, t := range tests {
-		s := byPkg[t.Scope]
-		if s == nil {
-			s = &sel{}
-			byPkg[t.Scope] = s
+// RunCommands builds the go test commands. A folder runs as the package
+// pattern ./dir/... ("." as ./..., as `go test ./...` does), a file as its
+// package with a -run pattern over the file's top-level tests (go test
+// selects packages, not files), and tests named by ID as before: their -run
+// patterns, one go test per set of packages sharing them. Benchmarks run
+// when named by ID (-bench, with -run '^$' when only benchmarks are named),
+// or under paths when o.Bench is set (-bench .); `go test ./...` runs none.
+// Extra arguments go before the packages.
+func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	groups := map[string][]string{} // run \x00 bench (each "|"-joined) -> packages
+	add := func(run, bench []string, pkg string) {
+		k := strings.Join(run, "|") + "\x00" + strings.Join(bench, "|")
+		if !slices.Contains(groups[k], pkg) {
+			groups[k] = append(groups[k], pkg)
 		}
+	}
+	var benchAll []string
+	if o.Bench {
+		benchAll = []string{"."}
+	}
+	byPkg := map[string]*goPats{}
+	named := func(pkg string) *goPats {
+		if byPkg[pkg] == nil {
+			byPkg[pkg] = &goPats{}
+		}
+		return byPkg[pkg]
+	}
+	for _, ps := range sel.Paths {
+		switch {
+		case ps.Path == ".":
+			add(nil, benchAll, "./...")
+		case ps.Dir:
+			add(nil, benchAll, "./"+ps.Path+"/...")
+		default:
+			fileSelection(ps, o.Bench, named)
+			if len(ps.Tests) == 0 { // nothing listed: the whole package
+				add(nil, benchAll, "./"+path.Dir(ps.Path))
+			}
+		}
+	}
+	for _, t := range sel.Tests {
 		pat := t.Run
-		if pat == "" { // a subtest known only at run time
+		if pat == "" { // a test known only at run time
 			pat = runPattern(t.Name)
 		}
+		n := named(t.Scope)
 		if t.Kind == testdex.KindBenchmark {
-			s.bench = append(s.bench, pat)
+			n.bench = append(n.bench, pat)
 		} else {
-			s.run = append(s.run, pat)
+			n.run = append(n.run, pat)
 		}
 	}
-	groups := map[string][]string{} // selection -> packages
-	for pkg, s := range byPkg {
-		key := strings.Join(s.run, "|") + "\x00" + strings.Join(s.bench, "|")
-		groups[key] = append(groups[key], pkg)
+	for pkg, n := range byPkg {
+		run := n.run
+		if len(run) == 0 && len(n.bench) > 0 {
+			run = []string{"^$"}
+		}
+		add(run, n.bench, pkg)
 	}
+	return goCommands(p, groups, o), nil
+}
+
+// goPats are the -run and -bench patterns of one package.
+type goPats struct{ run, bench []string }
+
+// fileSelection names a file's top-level tests (and its benchmarks when
+// bench is set) in its package.
+func fileSelection(ps lang.PathSelection, bench bool, named func(string) *goPats) {
+	for _, t := range ps.Tests {
+		switch {
+		case t.Run == "" || t.Dynamic:
+		case t.Kind != testdex.KindBenchmark:
+			named(t.Scope).run = append(named(t.Scope).run, t.Run)
+		case bench:
+			named(t.Scope).bench = append(named(t.Scope).bench, t.Run)
+		}
+	}
+}
+
+// goCommands renders the groups as go test commands, in a stable order.
+func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) []*lang.Command {
 	keys := make([]string, 0, len(groups))
 	for k := range groups {
 		keys = append(keys, k)
@@ -55,11 +110,8 @@ func (runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOpti
 	for _, k := range keys {
 		run, bench, _ := strings.Cut(k, "\x00")
 		args := []string{"go", "test", "-json", "-count=1"}
-		switch {
-		case run != "":
+		if run != "" {
 			args = append(args, "-run", run)
-		case bench != "":
-			args = append(args, "-run", "^$")
 		}
 		if bench != "" {
 			args = append(args, "-bench", bench)
@@ -73,12 +125,12 @@ func (runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOpti
 		args = append(args, pkgs...)
 		cmds = append(cmds, &lang.Command{Args: args, Dir: p.Dir})
 	}
-	return cmds, nil
+	return cmds
 }
 
 // NewParser returns a streaming parser of go test -json output.
 func (runner) NewParser(p *lang.Project, _ *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	return &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}}
+	return &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}}
 }
 
 // jsonParser turns test2json events into RunEvents. It is an io.Writer
@@ -88,6 +140,16 @@ type jsonParser struct {
 	emit    func(lang.RunEvent)
 	partial []byte
 	out     map[string]*bytes.Buffer // per test, for the failure message
+	// bench is the running benchmark of each package and the figures it
+	// printed: test2json reports a benchmark's run and failure but not its
+	// pass, which is its figures line followed by the next benchmark or
+	// the package's end.
+	bench map[string]*benchState
+}
+
+type benchState struct {
+	name    string
+	figures string
 }
 
 type goEvent struct {
@@ -138,6 +200,10 @@ func (j *jsonParser) line(l []byte) {
 		return
 	}
 	ev := lang.RunEvent{Action: testdex.Action(e.Action), Scope: e.Package, Name: e.Test, Elapsed: e.Elapsed, Output: e.Output}
+	if isBenchmark(e.Test) {
+		ev.Kind = testdex.KindBenchmark
+	}
+	j.followBench(e)
 	key := e.Package + "\x00" + e.Test
 	switch {
 	case e.Action == "output" && e.Test != "":
@@ -162,6 +228,45 @@ func (j *jsonParser) line(l []byte) {
 		delete(j.out, key)
 	}
 	j.emit(ev)
+}
+
+// isBenchmark reports whether a test2json name is a benchmark's (top level
+// or a sub-benchmark).
+func isBenchmark(name string) bool { return strings.HasPrefix(name, "Benchmark") }
+
+// benchFigures matches a benchmark's result line, "BenchmarkX-2  \t 100\t
+// 3.3 ns/op ...", possibly split after the name.
+var benchFigures = regexp.MustCompile(`^\s*\d+\s+[\d.]+ ns/op`)
+
+// followBench passes a benchmark that printed its figures when the next
+// test starts or its package ends; one that ended otherwise (a failure)
+// reports itself.
+func (j *jsonParser) followBench(e goEvent) {
+	cur := j.bench[e.Package]
+	switch {
+	case cur != nil && e.Test == cur.name && e.Action == "output":
+		line := strings.TrimSpace(e.Output)
+		if rest, ok := strings.CutPrefix(line, cur.name); ok { // "BenchmarkX-2 \t 100 \t ..."
+			if i := strings.IndexAny(rest, " \t"); i >= 0 && strings.TrimLeft(rest[:i], "-0123456789") == "" {
+				line = strings.TrimSpace(rest[i:])
+			}
+		}
+		if benchFigures.MatchString(line) {
+			cur.figures = strings.Join(strings.Fields(line), " ")
+		}
+		return
+	case cur != nil && e.Test == cur.name && (e.Action == "fail" || e.Action == "pass" || e.Action == "skip"):
+		delete(j.bench, e.Package)
+		return
+	case cur != nil && (e.Action == "run" && e.Test != cur.name || e.Test == "" && (e.Action == "pass" || e.Action == "fail")):
+		delete(j.bench, e.Package)
+		if cur.figures != "" {
+			j.emit(lang.RunEvent{Action: testdex.ActionPass, Scope: e.Package, Name: cur.name, Kind: testdex.KindBenchmark, Message: cur.figures})
+		}
+	}
+	if e.Action == "run" && isBenchmark(e.Test) {
+		j.bench[e.Package] = &benchState{name: e.Test}
+	}
 }
 
 // pkgDir is a package's folder relative to the module.

@@ -3,6 +3,7 @@ package golang
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
@@ -72,7 +73,7 @@ func TestRunCommands(t *testing.T) {
 		{Scope: "m/b", Run: "^TestB$/^x$", Kind: testdex.KindSubtest},
 		{Scope: "m/c", Run: "^TestB$/^x$", Kind: testdex.KindSubtest},
 	}
-	cmds, err := runner{}.RunCommands(p, tests, lang.RunOptions{Extra: []string{"-race"}})
+	cmds, err := runner{}.RunCommands(p, &lang.Selection{Tests: tests}, lang.RunOptions{Extra: []string{"-race"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,5 +87,74 @@ func TestRunCommands(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("commands:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRunCommandsPaths hands folders to go test as package patterns (no
+// benchmarks unless asked), and a file as its package with its tests'
+// patterns.
+func TestRunCommandsPaths(t *testing.T) {
+	p := &lang.Project{Dir: "/m", Name: "m"}
+	file := []*testdex.Test{{Scope: "m/a", Run: "^TestA$", Kind: testdex.KindTest},
+		{Scope: "m/a", Run: "^BenchmarkA$", Kind: testdex.KindBenchmark}}
+	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}, {Path: "b", Dir: true}, {Path: "a/a_test.go", Tests: file}}}
+	for _, c := range []struct {
+		bench bool
+		want  [][]string
+	}{
+		{false, [][]string{
+			{"go", "test", "-json", "-count=1", "./...", "./b/..."},
+			{"go", "test", "-json", "-count=1", "-run", "^TestA$", "m/a"},
+		}},
+		{true, [][]string{
+			{"go", "test", "-json", "-count=1", "-bench", ".", "./...", "./b/..."},
+			{"go", "test", "-json", "-count=1", "-run", "^TestA$", "-bench", "^BenchmarkA$", "m/a"},
+		}},
+	} {
+		cmds, err := runner{}.RunCommands(p, sel, lang.RunOptions{Bench: c.bench})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][]string
+		for _, c := range cmds {
+			got = append(got, c.Args)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("bench %v:\n got %q\nwant %q", c.bench, got, c.want)
+		}
+	}
+}
+
+// testdata/bench.jsonl was recorded with:
+//
+//	cd testdata/benchmod && go test -json -count=1 -run '^$' -bench . -benchtime 100x . > ../bench.jsonl
+//
+// test2json reports no pass for a benchmark: the parser passes one when its
+// figures were printed, with the figures as the message, in every chunk size.
+func TestParserBenchmarks(t *testing.T) {
+	data, err := os.ReadFile("testdata/bench.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, chunk := range []int{1, 5, 64, len(data)} {
+		var evs []lang.RunEvent
+		ps := runner{}.NewParser(&lang.Project{Name: "gb"}, nil, func(e lang.RunEvent) { evs = append(evs, e) })
+		for i := 0; i < len(data); i += chunk {
+			ps.Write(data[i:min(i+chunk, len(data))])
+		}
+		ps.Close(1)
+		got := map[string]string{}
+		for _, e := range evs {
+			if e.Action.Final() {
+				if e.Kind != testdex.KindBenchmark {
+					t.Errorf("chunk %d: %s has kind %q", chunk, e.Name, e.Kind)
+				}
+				got[e.Name] = string(e.Action) + " " + strings.Fields(e.Message + " -")[0]
+			}
+		}
+		want := map[string]string{"BenchmarkB": "pass 100", "BenchmarkC": "pass 100", "BenchmarkD": "fail no"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("chunk %d: results %v, want %v", chunk, got, want)
+		}
 	}
 }

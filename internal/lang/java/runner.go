@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -21,7 +20,8 @@ import (
 type Runner struct{}
 
 // RunCommands returns the one mvn command running tests.
-func (Runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
+func (Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	tests := sel.Records()
 	if p.Manifest != "pom.xml" {
 		return nil, fmt.Errorf("testdex runs JUnit tests through Maven only; %s has %q (run the tests with Gradle itself)", p.Dir, p.Manifest)
 	}

@@ -73,7 +73,7 @@ func TestRunCommands(t *testing.T) {
 	tests := []*testdex.Test{
 		{Run: "a.BTest#m"}, {Run: "a.BTest#n"}, {Run: "a.BTest#n"}, {Run: "a.CTest"}, {Run: "a.DTest#x"},
 	}
-	cmds, err := Runner{}.RunCommands(p, tests, lang.RunOptions{Extra: []string{"-o"}})
+	cmds, err := Runner{}.RunCommands(p, &lang.Selection{Tests: tests}, lang.RunOptions{Extra: []string{"-o"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRunCommands(t *testing.T) {
 	if c := selectedClasses(cmds[0]); !reflect.DeepEqual(c, []string{"a.CTest"}) {
 		t.Errorf("whole classes %q", c)
 	}
-	if _, err := (Runner{}).RunCommands(&lang.Project{Manifest: "build.gradle"}, tests, lang.RunOptions{}); err == nil {
+	if _, err := (Runner{}).RunCommands(&lang.Project{Manifest: "build.gradle"}, &lang.Selection{Tests: tests}, lang.RunOptions{}); err == nil {
 		t.Error("a Gradle project gave no error")
 	}
 }

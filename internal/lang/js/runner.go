@@ -51,7 +51,8 @@ const (
 // one command running the selected records' files with their union
 // pattern. A record without a pattern (a dynamic name at top level) runs
 // its whole file.
-func (r runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
+func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	tests := sel.Records()
 	if o.Dir == "" {
 		return nil, fmt.Errorf("no scratch folder for the %s reporter (the core must set RunOptions.Dir)", r.fw)
 	}
@@ -59,9 +60,9 @@ func (r runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOp
 	if err := os.WriteFile(reporter, []byte(reporterSource[r.fw]), 0o644); err != nil {
 		return nil, fmt.Errorf("write the %s reporter: %w", r.fw, err)
 	}
-	sel, files, pattern := selection(tests)
+	chosen, files, pattern := selection(tests)
 	selFile := filepath.Join(o.Dir, "selection.json")
-	data, _ := json.Marshal(sel)
+	data, _ := json.Marshal(chosen)
 	if err := os.WriteFile(selFile, data, 0o644); err != nil {
 		return nil, fmt.Errorf("write the %s selection: %w", r.fw, err)
 	}

@@ -42,7 +42,7 @@ func TestRecordRuns(t *testing.T) {
 		dir, _ := filepath.Abs(filepath.Join("../../../testdata/run/node", f.dir))
 		scratch := t.TempDir()
 		tests := []*testdex.Test{{Scope: f.file, Dynamic: true}}
-		cmds, err := runnerFor(f.fw).RunCommands(&lang.Project{Dir: dir}, tests, lang.RunOptions{Dir: scratch})
+		cmds, err := runnerFor(f.fw).RunCommands(&lang.Project{Dir: dir}, &lang.Selection{Tests: tests}, lang.RunOptions{Dir: scratch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestRunCommands(t *testing.T) {
 			"--test-name-pattern=^s t$|^s( |$)|^x$", "--test-timeout=2000", "--bail", "a.test.js", "b.test.js"},
 	}
 	for fw, w := range want {
-		cmds, err := runnerFor(fw).RunCommands(&lang.Project{Dir: "/p"}, tests, lang.RunOptions{Dir: dir, Extra: []string{"--bail"}, TestTimeout: 2e9})
+		cmds, err := runnerFor(fw).RunCommands(&lang.Project{Dir: "/p"}, &lang.Selection{Tests: tests}, lang.RunOptions{Dir: dir, Extra: []string{"--bail"}, TestTimeout: 2e9})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,8 @@ type pytestRunner struct{ rootRel string }
 // arguments, and the node IDs, read from a file in o.Dir so that no
 // selection is too long for a command line. A class or function's node ID
 // selects its rows; a row's selects the row.
-func (r pytestRunner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
+func (r pytestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	tests := sel.Records()
 	driver, ids, err := writeDriver(o.Dir, "testdex_pytest.py", pytestDriver, tests)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,8 @@ type unittestRunner struct{}
 
 // RunCommands returns one command: the driver and the names file; Extra
 // arguments are ignored, unittest's loader has no options to take them.
-func (unittestRunner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
+func (unittestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	tests := sel.Records()
 	driver, ids, err := writeDriver(o.Dir, "testdex_unittest.py", unittestDriver, tests)
 	if err != nil {
 		return nil, err

@@ -129,7 +129,7 @@ func TestRunCommands(t *testing.T) {
 	dir := t.TempDir()
 	tests := []*testdex.Test{{Name: "t.py::a", Run: "t.py::a"}, {Name: "t.py::C", Run: "t.py::C"}, {Name: "t.py::b[x]", Run: "t.py::b[x]"}}
 	o := lang.RunOptions{Dir: dir, Extra: []string{"-x"}, TestTimeout: 1500 * time.Millisecond}
-	cmds, err := pytestRunner{rootRel: ".."}.RunCommands(&lang.Project{Dir: "/r/p"}, tests, o)
+	cmds, err := pytestRunner{rootRel: ".."}.RunCommands(&lang.Project{Dir: "/r/p"}, &lang.Selection{Tests: tests}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestRunCommands(t *testing.T) {
 	if ids, _ := os.ReadFile(filepath.Join(dir, "testdex_pytest_ids.txt")); string(ids) != "t.py::a\nt.py::C\nt.py::b[x]\n" {
 		t.Errorf("ids file %q", ids)
 	}
-	if _, err := (unittestRunner{}).RunCommands(&lang.Project{Dir: "/r"}, tests, lang.RunOptions{}); err == nil {
+	if _, err := (unittestRunner{}).RunCommands(&lang.Project{Dir: "/r"}, &lang.Selection{Tests: tests}, lang.RunOptions{}); err == nil {
 		t.Error("no scratch folder: want an error")
 	}
 }

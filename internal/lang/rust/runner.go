@@ -50,9 +50,10 @@ type Runner struct {
 
 // RunCommands returns the cargo test commands for tests, ordered by target
 // root, the doc tests last.
-func (r Runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
-	type sel struct{ exact, prefix []string }
-	byTarget := map[string]*sel{} // target flags, space-separated
+func (r Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	tests := sel.Records()
+	type filters struct{ exact, prefix []string }
+	byTarget := map[string]*filters{} // target flags, space-separated
 	for _, t := range tests {
 		flags, err := r.targetFlags(t)
 		if err != nil {
@@ -61,7 +62,7 @@ func (r Runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOp
 		k := strings.Join(flags, " ")
 		s := byTarget[k]
 		if s == nil {
-			s = &sel{}
+			s = &filters{}
 			byTarget[k] = s
 		}
 		switch {

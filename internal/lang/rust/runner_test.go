@@ -116,7 +116,7 @@ func TestRunCommands(t *testing.T) {
 		{Scope: "src/lib.rs", Name: "m::{closure_test!}", Kind: testdex.KindTest, Dynamic: true},
 	}
 	r := Runner{Crate: runCrate, Getenv: func(string) string { return "" }, CacheDir: func() (string, error) { return "/cache", nil }}
-	cmds, err := r.RunCommands(p, tests, lang.RunOptions{Extra: []string{"--release", "--", "--nocapture"}})
+	cmds, err := r.RunCommands(p, &lang.Selection{Tests: tests}, lang.RunOptions{Extra: []string{"--release", "--", "--nocapture"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +138,10 @@ func TestRunCommands(t *testing.T) {
 		t.Errorf("env %q", env)
 	}
 	r.Getenv = func(k string) string { return map[string]string{"CARGO_TARGET_DIR": "/mine"}[k] }
-	if cmds, _ := r.RunCommands(p, tests[:1], lang.RunOptions{}); cmds[0].Env != nil {
+	if cmds, _ := r.RunCommands(p, &lang.Selection{Tests: tests[:1]}, lang.RunOptions{}); cmds[0].Env != nil {
 		t.Errorf("the user's CARGO_TARGET_DIR is overridden: %q", cmds[0].Env)
 	}
-	if _, err := r.RunCommands(p, []*testdex.Test{{Scope: "src/gone.rs", Name: "x", Run: "x"}}, lang.RunOptions{}); err == nil {
+	if _, err := r.RunCommands(p, &lang.Selection{Tests: []*testdex.Test{{Scope: "src/gone.rs", Name: "x", Run: "x"}}}, lang.RunOptions{}); err == nil {
 		t.Error("a record of an unknown target gave no error")
 	}
 }

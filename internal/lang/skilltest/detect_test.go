@@ -80,7 +80,7 @@ func TestRunCommands(t *testing.T) {
 		{File: "s/a.tests.mjs", Scope: "s", Name: "a.tests.mjs"},
 		{File: "testdex.toml", Scope: "testdex.toml", Name: "make"},
 	}
-	cmds, err := r.RunCommands(&lang.Project{Dir: "/r"}, tests, lang.RunOptions{Dir: scratch, Extra: []string{"--x"}})
+	cmds, err := r.RunCommands(&lang.Project{Dir: "/r"}, &lang.Selection{Tests: tests}, lang.RunOptions{Dir: scratch, Extra: []string{"--x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestRunCommands(t *testing.T) {
 	if data, err := os.ReadFile(wrapperPath); err != nil || len(data) == 0 {
 		t.Errorf("wrapper not written: %v", err)
 	}
-	if _, err := r.RunCommands(&lang.Project{Dir: "/r"}, []*testdex.Test{{File: "testdex.toml", Name: "gone"}}, lang.RunOptions{Dir: scratch}); err == nil {
+	if _, err := r.RunCommands(&lang.Project{Dir: "/r"}, &lang.Selection{Tests: []*testdex.Test{{File: "testdex.toml", Name: "gone"}}}, lang.RunOptions{Dir: scratch}); err == nil {
 		t.Error("a command no longer declared: no error")
 	}
 }

@@ -26,7 +26,7 @@ func runModule(t *testing.T, src string, limit time.Duration) []lang.RunEvent {
 	}
 	p := &lang.Project{Dir: root}
 	r := &runner{}
-	cmds, err := r.RunCommands(p, []*testdex.Test{{File: "m.tests.mjs", Scope: ".", Name: "m.tests.mjs"}}, lang.RunOptions{Dir: t.TempDir(), TestTimeout: limit})
+	cmds, err := r.RunCommands(p, &lang.Selection{Tests: []*testdex.Test{{File: "m.tests.mjs", Scope: ".", Name: "m.tests.mjs"}}}, lang.RunOptions{Dir: t.TempDir(), TestTimeout: limit})
 	if err != nil || len(cmds) != 1 {
 		t.Fatalf("RunCommands: %v, %d commands", err, len(cmds))
 	}

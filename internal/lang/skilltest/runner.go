@@ -46,7 +46,8 @@ type runner struct {
 // for a command (run from the root; a relative first word with a slash is
 // made absolute). Extra arguments are appended to declared commands' argv
 // and passed to node before the wrapper for modules.
-func (r *runner) RunCommands(p *lang.Project, tests []*testdex.Test, o lang.RunOptions) ([]*lang.Command, error) {
+func (r *runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	tests := sel.Records()
 	wrapperPath := filepath.Join(o.Dir, "skilltest-wrapper.mjs")
 	var cmds []*lang.Command
 	wrote := false

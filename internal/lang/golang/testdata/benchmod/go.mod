@@ -1,0 +1,2 @@
+module gb
+go 1.22

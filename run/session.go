@@ -1,0 +1,144 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/testdex/testdex/index"
+)
+
+// The exit codes of a run, for the CLI and the MCP server alike (seed 003's
+// 0, 1, 2 and seed 004's 124 for a timeout, as timeout(1) uses it).
+const (
+	ExitPassed  = 0   // every test that ran passed or was skipped
+	ExitFailed  = 1   // a test failed, or a batch failed without results
+	ExitNoMatch = 2   // a named ID matched no test the runner reported
+	ExitTimeout = 124 // the run hit its timeout
+)
+
+// Request is one run as `testdex run` and the MCP run_tests tool ask for
+// it: the same selection rules, plan, failure store and exit code.
+type Request struct {
+	// IDs and Paths select as index.Resolve does; Paths are root-relative.
+	IDs   []string
+	Paths []string
+	// Failed reruns the failures of the last run of the root (IDs and
+	// Paths are then ignored).
+	Failed bool
+	// CacheDir keeps the failures per root; "" keeps none.
+	CacheDir string
+	Options  Options
+	// Warn receives warnings (a failure no longer listed); nil drops them.
+	Warn func(string)
+}
+
+// ErrNoFailures is returned for Failed when the last run had none.
+var ErrNoFailures = errors.New("no failures recorded")
+
+// Session runs a request over ix: resolve, refuse tests whose real file
+// lies outside the root, plan, run, and keep the failures for
+// `testdex failures`, `run --failed` and last_test_failures. A selection
+// that matches nothing is an *index.NoMatchError or *index.NoTestsError,
+// for the caller to word with its hint.
+func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Summary, error) {
+	ids, paths := req.IDs, req.Paths
+	if req.Failed {
+		var err error
+		if ids, err = req.failedIDs(ix); err != nil {
+			return nil, err
+		}
+		paths = nil
+	}
+	sel, err := ix.Resolve(ids, paths)
+	if err != nil {
+		return nil, err
+	}
+	if err := contained(ix.Root, sel); err != nil {
+		return nil, err
+	}
+	sum, err := Run(ctx, ix, ix.Plan(sel), req.Options, h)
+	if err != nil {
+		return sum, err // a cancelled run keeps the saved failures of the last complete one
+	}
+	if req.CacheDir != "" {
+		if err := SaveFailures(req.CacheDir, ix.Root, sum.Failures); err != nil && req.Warn != nil {
+			req.Warn(err.Error())
+		}
+	}
+	return sum, nil
+}
+
+// ExitCode is the exit status of a finished run.
+func ExitCode(sum *Summary) int {
+	switch {
+	case sum.TimedOut:
+		return ExitTimeout
+	case !sum.OK():
+		return ExitFailed
+	case len(sum.Unmatched) > 0:
+		return ExitNoMatch
+	}
+	return ExitPassed
+}
+
+// failedIDs returns the last run's failures still named by the listing.
+func (req Request) failedIDs(ix *index.Index) ([]string, error) {
+	fs, err := LoadFailures(req.CacheDir, ix.Root)
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) == 0 {
+		return nil, fmt.Errorf("%w for %s (run the tests first)", ErrNoFailures, ix.Root)
+	}
+	n := ix.NewNamer()
+	var ids []string
+	for _, f := range fs {
+		if _, ok := n.ForID(f.ID); !ok {
+			if req.Warn != nil {
+				req.Warn(fmt.Sprintf("%s failed last time but its file is no longer listed; not rerun", f.ID))
+			}
+			continue
+		}
+		ids = append(ids, f.ID)
+	}
+	if len(ids) == 0 {
+		return nil, &index.NoMatchError{ID: fs[0].ID}
+	}
+	return ids, nil
+}
+
+// contained refuses a selection naming a test whose file's real path lies
+// outside the root (a symlinked folder): testdex runs only the tree it was
+// given.
+func contained(root string, sel *index.Selection) error {
+	check := func(rel string) error {
+		real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil // a file gone since the listing: the runner will say so
+		}
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			realRoot = root
+		}
+		if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("%s is outside the root %s (it resolves to %s); testdex runs only the tree it was given", rel, root, real)
+		}
+		return nil
+	}
+	for _, p := range sel.Paths {
+		if err := check(p); err != nil {
+			return err
+		}
+	}
+	for _, t := range sel.Tests {
+		if t.File != "" {
+			if err := check(t.File); err != nil {
+				return fmt.Errorf("test %s: %w", t.ID, err)
+			}
+		}
+	}
+	return nil
+}
