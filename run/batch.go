@@ -65,7 +65,11 @@ func (st *batchState) runAll(ctx context.Context) int {
 	defer os.RemoveAll(scratch)
 	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, &st.b.Selection,
 		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench})
-	if err != nil {
+	switch {
+	case errors.Is(err, lang.ErrNotInstalled):
+		st.broke(err.Error(), testdex.CauseToolchain)
+		return 127
+	case err != nil:
 		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err), testdex.CauseRunner)
 		return 1
 	}

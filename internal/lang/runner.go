@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"io"
 	"strings"
 	"time"
@@ -21,6 +22,12 @@ type Runner interface {
 	// NewParser returns a parser of that command's standard output.
 	NewParser(p *Project, cmd *Command, emit func(RunEvent)) Parser
 }
+
+// ErrNotInstalled marks a RunCommands error saying the framework's runner
+// is not installed where the project would use it (node_modules/.bin, the
+// project's virtualenv): the core reports it once, as a missing
+// toolchain, with the runner's fix ("run npm install in web/").
+var ErrNotInstalled = errors.New("not installed")
 
 // Selection is what one batch runs, in the terms the user chose it: the
 // whole project, paths, or tests by ID. Paths are handed to the framework
