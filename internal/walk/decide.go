@@ -14,13 +14,15 @@ import (
 // config is what every decision of one walk depends on. It is read-only
 // once built, so workers share it.
 type config struct {
-	root string // the cleaned root
-	opts Options
-	skip map[string]bool
+	root     string // the cleaned root
+	realRoot string // root with its symlinks resolved, absolute
+	opts     Options
+	skip     map[string]bool
 }
 
 func newConfig(root string, opts Options) *config {
-	return &config{root: filepath.Clean(root), opts: opts, skip: opts.skipSet()}
+	root = filepath.Clean(root)
+	return &config{root: root, realRoot: realRoot(root), opts: opts, skip: opts.skipSet()}
 }
 
 // abs returns the file system path of the root-relative path rel.

@@ -45,10 +45,13 @@ type walker struct {
 // skipped folder is seen. The root's own name is never judged. Ignore files
 // above root are not read, nor the user's global core.excludesFile, so the
 // result depends on the tree alone. Symlinks to folders are followed, except
-// into a folder that is already one of their ancestors.
+// into a folder that is already one of their ancestors and to a folder whose
+// real path (every symlink resolved, the root's included) lies outside the
+// root: a link to "/" would otherwise walk the whole machine. Symlinks to
+// files are visited wherever they point.
 //
-// Problems (unreadable folders, broken symlinks, symlink loops, unusable
-// ignore lines) come back as data with root-relative paths, sorted by path,
+// Problems (unreadable folders, broken symlinks, symlink loops, symlinks
+// leaving the root, unusable ignore lines) come back as data with root-relative paths, sorted by path,
 // and the walk goes on. The error is non-nil only when root itself cannot be
 // walked, ctx is cancelled, or visit fails.
 func Walk(ctx context.Context, root string, opts Options, visit func(rel string, d fs.DirEntry) error) ([]testdex.Problem, error) {
@@ -181,7 +184,8 @@ func (w *walker) onFile(parent *dirState, name, rel string, d fs.DirEntry) error
 }
 
 // onLink follows a symlink: to a file it is visited like one, to a folder
-// it is entered unless that would loop; a dangling link is a warning.
+// it is entered unless its real target lies outside the root or that would
+// loop (both warnings, as is a dangling link).
 func (w *walker) onLink(parent *dirState, p, name, rel string, d fs.DirEntry) error {
 	fi, err := fastwalk.StatDirEntry(p, d)
 	if err != nil {
@@ -205,6 +209,10 @@ func (w *walker) onLink(parent *dirState, p, name, rel string, d fs.DirEntry) er
 		if w.decide(parent, name, rel, true).why != keep {
 			return nil
 		}
+	}
+	if msg := w.escape(p); msg != "" {
+		w.report(testdex.Problem{Severity: testdex.SevWarning, Path: rel, Message: msg})
+		return nil
 	}
 	if anc := w.ancestor(parent, fi); anc != nil {
 		w.report(testdex.Problem{Severity: testdex.SevWarning, Path: rel,

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/testdex/testdex"
 )
@@ -162,6 +163,80 @@ func TestWalkSymlinks(t *testing.T) {
 	if !slices.Equal(saw, wantProbs) {
 		t.Errorf("problems %q\nwant     %q\n%v", saw, wantProbs, probs)
 	}
+}
+
+// TestWalkSymlinkLeavingTheRoot: a symlink to "/" and one to a folder
+// beside the root are warnings and not followed, the test file beside them
+// is listed, a link inside the root still works, and a symlinked root is
+// judged by its real path. A regression walks the whole machine, so the walk
+// runs under a deadline and fails rather than hangs.
+func TestWalkSymlinkLeavingTheRoot(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "repo")
+	makeTree(t, base, map[string]string{
+		"outside/o_test.go":    "",
+		"repo/a_test.go":       "",
+		"repo/slash":           "->/",
+		"repo/beside":          "->../outside",
+		"repo/sub/inner":       "->../pkg",
+		"repo/pkg/p_test.go":   "",
+		"repo/pkg/via/outside": "->../../beside",
+		"link":                 "->repo",
+	})
+	want := []string{"a_test.go", "pkg/p_test.go", "sub/inner/p_test.go"}
+	wantProbs := []string{
+		"beside: symlink to " + filepath.Join(realBase(t, base), "outside") + " leaves the root; not followed",
+		"pkg/via/outside: symlink to " + filepath.Join(realBase(t, base), "outside") + " leaves the root; not followed",
+		"slash: symlink to / leaves the root; not followed",
+		"sub/inner/via/outside: symlink to " + filepath.Join(realBase(t, base), "outside") + " leaves the root; not followed",
+	}
+	for _, r := range []string{root, filepath.Join(base, "link")} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		var mu sync.Mutex
+		var got []string
+		probs, err := Walk(ctx, r, Options{}, func(rel string, d fs.DirEntry) error {
+			mu.Lock()
+			got = append(got, rel)
+			mu.Unlock()
+			return nil
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("walk %s: %v (a symlink leaving the root was followed?)", r, err)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("walk %s: visited %q\nwant %q", r, got, want)
+		}
+		var saw []string
+		for _, p := range probs {
+			if p.Severity != testdex.SevWarning {
+				t.Errorf("%v: want a warning", p)
+			}
+			saw = append(saw, p.Path+": "+p.Message)
+		}
+		if !slices.Equal(saw, wantProbs) {
+			t.Errorf("walk %s: problems\n%q\nwant\n%q", r, saw, wantProbs)
+		}
+	}
+	skipped, reason, err := Explain(root, "slash/etc", Options{})
+	if err != nil || !skipped || reason != "inside slash: symlink to / leaves the root; not followed" {
+		t.Errorf("Explain(slash/etc) = %v, %q, %v", skipped, reason, err)
+	}
+	if skipped, _, err := Explain(root, "sub/inner/p_test.go", Options{}); err != nil || skipped {
+		t.Errorf("Explain(sub/inner/p_test.go) = %v, %v; want kept", skipped, err)
+	}
+}
+
+// realBase returns dir with its symlinks resolved (a temp folder may sit
+// behind one, as /tmp does on macOS).
+func realBase(t *testing.T, dir string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func TestWalkUnreadable(t *testing.T) {
