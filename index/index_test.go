@@ -2,8 +2,8 @@ package index
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"

@@ -74,6 +74,7 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 	}
 	reported := map[int]bool{}
 	var extra []testdex.Test
+	n := ix.NewNamer()
 	for _, g := range ix.groups {
 		if g.setup.Lister == nil {
 			continue
@@ -89,7 +90,7 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 				reported[i] = true
 				continue
 			}
-			extra = append(extra, ix.runtimeRecord(g, l))
+			extra = append(extra, ix.runtimeRecord(n, g, l))
 		}
 		ix.judge(g, reported, cmp)
 	}
@@ -183,27 +184,26 @@ func (ix *Index) judge(g *group, reported map[int]bool, cmp *Comparison) {
 	}
 }
 
-// runtimeRecord makes a record for a test only the framework reported.
-func (ix *Index) runtimeRecord(g *group, l lang.Listed) testdex.Test {
+// runtimeRecord makes a record for a test only the framework reported, by
+// the ID rules every command uses (index/ids.go): under its nearest listed
+// ancestor, or at the top of its file, with Seen ["runtime"].
+func (ix *Index) runtimeRecord(n *Namer, g *group, l lang.Listed) testdex.Test {
 	dir := displayRel(ix.Root, g.proj.Dir)
 	file := ""
 	if l.File != "" {
-		file = strings.TrimPrefix(dir+"/"+l.File, "./")
+		file = joinRel(dir, l.File)
 	}
-	key := l.Name
-	if l.Scope != "" {
-		key = l.Scope + testdex.IDSep + l.Name
+	t, _ := n.Record(Result{Project: dir, Framework: g.setup.Framework, Scope: l.Scope, Name: l.Name, File: file, Kind: l.Kind})
+	t.Seen = []string{SeenRuntime}
+	return t
+}
+
+// joinRel joins a root-relative folder and a path relative to it.
+func joinRel(dir, rel string) string {
+	if dir == "." || dir == "" {
+		return rel
 	}
-	base := file
-	if base == "" {
-		base = dir
-	}
-	kind := l.Kind
-	if kind == "" {
-		kind = testdex.KindTest
-	}
-	return testdex.Test{ID: testdex.MakeID(base, key), Framework: g.setup.Framework, Kind: kind, Scope: l.Scope, Name: l.Name,
-		File: file, Tags: []string{}, Project: dir, Seen: []string{SeenRuntime}}
+	return dir + "/" + rel
 }
 
 // dynamicCover is what the dynamic records of an index cover, built once
