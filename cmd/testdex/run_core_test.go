@@ -78,9 +78,10 @@ func TestRunMonorepoSameNames(t *testing.T) {
 	}
 }
 
-// TestRunMissingToolchainFailsEachTestOnce: a batch of several commands
-// whose toolchain is missing fails each selected test once, naming it.
-func TestRunMissingToolchainFailsEachTestOnce(t *testing.T) {
+// TestRunMissingToolchainIsOneError: a batch whose toolchain is missing
+// is one error naming it, not a failure of each selected test; the listed
+// tests are unreported, and the run fails.
+func TestRunMissingToolchainIsOneError(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cargo")
 	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/cargo")); err != nil {
 		t.Fatal(err)
@@ -89,22 +90,26 @@ func TestRunMissingToolchainFailsEachTestOnce(t *testing.T) {
 	if code != cli.ExitFailed {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	fails := map[string]int{}
+	var errs, unreported int
 	for _, e := range events(t, out) {
-		if e.ID != "" && e.Action == testdex.ActionFail {
-			fails[e.ID]++
-			if !strings.Contains(e.Message, "cargo not found in PATH") {
-				t.Errorf("%s: message %q does not name cargo", e.ID, e.Message)
+		switch {
+		case e.Action == testdex.ActionFail && e.ID != "":
+			t.Errorf("%s failed (%s): a missing toolchain fails no test", e.ID, e.Message)
+		case e.Action == testdex.ActionError:
+			errs++
+			if !strings.Contains(e.Message, "cargo not found in PATH") || e.Cause != testdex.CauseToolchain {
+				t.Errorf("error %q (cause %s) does not name cargo", e.Message, e.Cause)
 			}
+		case e.Action == testdex.ActionUnreported:
+			unreported++
 		}
 	}
-	if len(fails) == 0 {
-		t.Fatal("no test failed")
+	if errs != 1 || unreported == 0 {
+		t.Errorf("%d errors, %d unreported; want 1 error and every listed test unreported", errs, unreported)
 	}
-	for id, n := range fails {
-		if n != 1 {
-			t.Errorf("%s failed %d times", id, n)
-		}
+	code, text, _ := cliIn(t, dir, []string{"PATH=/nonexistent"}, "run")
+	if code != cli.ExitFailed || !strings.Contains(text, "--- ERROR: . cargo") || strings.Count(text, "cargo not found in PATH") != 1 {
+		t.Errorf("text view (exit %d):\n%s", code, text)
 	}
 }
 

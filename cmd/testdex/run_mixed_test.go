@@ -12,12 +12,14 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/run"
 )
 
 // TestRunMixedRepository is the scenario testdex run is judged on: one
 // repository mixing Go, pytest, node:test and cargo tests that pass, fail
 // and hang. The Go fixture's hanging test (only it: the copy reads its own
-// variable) also leaves a child behind. testdex run must exit 1 and report
+// variable) also leaves a child behind. testdex run must exit 124 (the
+// timeout) and report
 // every test under its listed ID with its own outcome; the hang must be
 // killed with its child and nothing left running; failures must list
 // exactly the failures and run --failed rerun exactly them.
@@ -70,8 +72,8 @@ func TestRunMixedRepository(t *testing.T) {
 	}
 
 	code, out, errs := td("run", "--json", "-j", "4", "--timeout", "20s")
-	if code != cli.ExitFailed {
-		t.Fatalf("exit %d, want 1\n%s", code, errs)
+	if code != run.ExitTimeout {
+		t.Fatalf("exit %d, want %d (the hang times out)\n%s", code, run.ExitTimeout, errs)
 	}
 	results := map[string]testdex.Event{}
 	for _, e := range events(t, out) {
