@@ -1,7 +1,10 @@
 package index
 
 import (
+	"bytes"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -232,7 +235,11 @@ func (n *Namer) topFile(r Result) string {
 	case testdex.Jest, testdex.Vitest, testdex.Mocha, testdex.NodeTest, testdex.Cargo:
 		return rootRel(dir, r.Scope)
 	case testdex.Go:
-		return n.goPackageDir(r)
+		dir := n.goPackageDir(r)
+		if f := n.goDeclaringFile(dir, r.Name); f != "" {
+			return f
+		}
+		return dir
 	case testdex.Unittest:
 		mod := r.Name
 		for i := 0; i < 2; i++ { // module.Class.method
@@ -246,6 +253,26 @@ func (n *Namer) topFile(r Result) string {
 		return rootRel(dir, "src/test/java/"+strings.ReplaceAll(outer, ".", "/")+".java")
 	}
 	return dir
+}
+
+// goDeclaringFile finds, among the candidate files of a package folder,
+// the one declaring a test the listing does not hold (a file a build
+// constraint left out of the listing, run with -tags): the first whose
+// source has "func NAME(" for the test's top-level name. "" when none
+// does. It reads files only for tests the runner alone reported.
+func (n *Namer) goDeclaringFile(dir, name string) string {
+	top, _, _ := strings.Cut(name, "/")
+	decl := []byte("func " + top + "(")
+	for _, f := range n.ix.Files {
+		if f.Framework != testdex.Go || path.Dir(f.Path) != dir {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(n.ix.Root, filepath.FromSlash(f.Path)))
+		if err == nil && bytes.Contains(data, decl) {
+			return f.Path
+		}
+	}
+	return ""
 }
 
 // goPackageDir is the root-relative folder of a Go package: that of a

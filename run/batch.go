@@ -327,7 +327,11 @@ func (st *batchState) unreported() {
 		if t.Kind == testdex.KindBenchmark && !st.o.Bench && !named[t.ID] {
 			continue // paths run no benchmarks unless asked (--bench), as go test does
 		}
-		st.emit(testdex.Event{Action: testdex.ActionUnreported, ID: t.ID, Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: reason})
+		why := reason
+		if t.Kind == testdex.KindBenchmark && st.failed && reason == "the runner did not report it" {
+			why = "not run: go test runs a package's benchmarks only when its tests pass"
+		}
+		st.emit(testdex.Event{Action: testdex.ActionUnreported, ID: t.ID, Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: why})
 	}
 }
 

@@ -107,7 +107,8 @@ func isFlagError(err error) bool {
 	s := err.Error()
 	return strings.HasPrefix(s, "unknown flag") || strings.HasPrefix(s, "unknown shorthand") ||
 		strings.HasPrefix(s, "unknown command") || strings.Contains(s, "flag needs an argument") ||
-		strings.HasPrefix(s, "invalid argument") || strings.Contains(s, "accepts ")
+		strings.HasPrefix(s, "invalid argument") || strings.Contains(s, "accepts ") ||
+		strings.HasPrefix(s, "requires at least")
 }
 
 // globals are the flags every subcommand shares.
