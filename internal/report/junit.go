@@ -5,17 +5,37 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/testdex/testdex"
 )
 
 // JUnit collects a run into JUnit XML, the format CI systems read: one
-// testsuite per batch, one testcase per test (classname: the file, name:
-// the rest of the ID), failures with their message and output.
+// testsuite per batch and one testcase per test the runner reported, as
+// run.Summary counts them (classname: the file, name: the rest of the ID),
+// failures with their message and output.
+//
+//   - A suite (a describe block, a test class) is a testcase only when it
+//     failed with a message of its own (a failing hook); otherwise its
+//     tests say it.
+//   - A batch whose runner failed without results (an error event) is a
+//     testcase named after the batch (classname and name: the batch) with
+//     an <error> element: type is the cause, message the first line of
+//     the runner's words, the body all of them. CI shows it as an error.
+//   - A listed test the runner never reported is not a testcase: it did not
+//     run, so it is neither a failure nor a skip (a <skipped> would count it
+//     as one). Its suite's <system-out> names it with the reason, so it
+//     stays visible.
+//
+// Text is escaped as the text view escapes it (XML cannot hold most
+// control characters); a test's output is kept up to 64 KB.
 type JUnit struct {
-	suites []*junitSuite
-	bySeen map[string]*junitSuite
-	out    map[string]*strings.Builder
+	suites  []*junitSuite
+	byBatch map[string]*junitSuite
+	out     map[string]*strings.Builder
+	// errored is each batch's error testcase, until the batch's end gives
+	// it a time.
+	errored map[string]*junitCase
 }
 
 type junitSuites struct {
@@ -24,42 +44,55 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Cases    []*junitCase `xml:"testcase"`
+	Name      string       `xml:"name,attr"`
+	Tests     int          `xml:"tests,attr"`
+	Failures  int          `xml:"failures,attr"`
+	Errors    int          `xml:"errors,attr"`
+	Skipped   int          `xml:"skipped,attr"`
+	Time      string       `xml:"time,attr"`
+	Cases     []*junitCase `xml:"testcase"`
+	SystemOut *junitText   `xml:"system-out,omitempty"`
 }
 
 type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
 	Time      string        `xml:"time,attr"`
+	Error     *junitMessage `xml:"error,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
+	SystemOut *junitText    `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
 	Message string `xml:"message,attr,omitempty"`
-	Body    string `xml:",chardata"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",cdata"`
 }
+
+// junitText is text kept as CDATA, so that its lines stay lines.
+type junitText struct {
+	Text string `xml:",cdata"`
+}
+
+// maxJUnitOutput bounds the bytes of a test's output kept in the report.
+const maxJUnitOutput = 64 << 10
 
 // Event implements run.Handler.
 func (j *JUnit) Event(e testdex.Event) error {
-	if j.bySeen == nil {
-		j.bySeen, j.out = map[string]*junitSuite{}, map[string]*strings.Builder{}
-	}
-	s := j.bySeen[e.Batch]
-	if s == nil {
-		s = &junitSuite{Name: e.Batch}
-		j.bySeen[e.Batch] = s
-		j.suites = append(j.suites, s)
+	if j.byBatch == nil {
+		j.byBatch, j.out, j.errored = map[string]*junitSuite{}, map[string]*strings.Builder{}, map[string]*junitCase{}
 	}
 	switch {
+	case e.Action == testdex.ActionError:
+		j.batchError(e)
 	case e.ID == "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail):
-		s.Time = fmt.Sprintf("%.3f", e.Elapsed)
+		t := seconds(e.Elapsed)
+		j.suite(e).Time = t
+		if c := j.errored[e.Batch]; c != nil {
+			c.Time = t
+			delete(j.errored, e.Batch)
+		}
 	case e.ID == "":
 	case e.Action == testdex.ActionOutput:
 		b := j.out[e.ID]
@@ -67,32 +100,86 @@ func (j *JUnit) Event(e testdex.Event) error {
 			b = &strings.Builder{}
 			j.out[e.ID] = b
 		}
-		if b.Len() < maxShown {
-			b.WriteString(e.Output)
+		n := min(len(e.Output), maxJUnitOutput-b.Len())
+		for n > 0 && n < len(e.Output) && !utf8.RuneStart(e.Output[n]) {
+			n-- // cut on a rune boundary
 		}
-	case e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip:
-		file, name := testdex.SplitID(e.ID)
-		c := &junitCase{Classname: file, Name: name, Time: fmt.Sprintf("%.3f", e.Elapsed)}
-		if name == "" {
-			c.Name = file
+		b.WriteString(e.Output[:n])
+	case e.Action == testdex.ActionUnreported:
+		s := j.suite(e)
+		if s.SystemOut == nil {
+			s.SystemOut = &junitText{}
 		}
-		if b := j.out[e.ID]; b != nil {
-			c.SystemOut = b.String()
-			delete(j.out, e.ID)
-		}
-		s.Tests++
-		switch e.Action {
-		case testdex.ActionFail:
-			s.Failures++
-			c.Failure = &junitMessage{Message: e.Message, Body: c.SystemOut}
-		case testdex.ActionSkip:
-			s.Skipped++
-			c.Skipped = &junitMessage{Message: e.Message}
-		}
-		s.Cases = append(s.Cases, c)
+		s.SystemOut.Text += fmt.Sprintf("not reported: %s: %s\n", Escape(e.ID), Escape(e.Message))
+	case e.Action.Final():
+		j.result(e)
+	}
+	if e.Action.Final() {
+		delete(j.out, e.ID)
 	}
 	return nil
 }
+
+// suite returns the event's batch's testsuite, creating it. Events of no
+// batch (the tests testdex cannot run) go to a suite named "not run".
+func (j *JUnit) suite(e testdex.Event) *junitSuite {
+	name := e.Batch
+	if name == "" {
+		name = "not run"
+	}
+	s := j.byBatch[name]
+	if s == nil {
+		s = &junitSuite{Name: Escape(name), Time: seconds(0)}
+		j.byBatch[name] = s
+		j.suites = append(j.suites, s)
+	}
+	return s
+}
+
+// result adds a test's final pass, fail or skip as a testcase.
+func (j *JUnit) result(e testdex.Event) {
+	if e.Kind == testdex.KindSuite && (e.Action != testdex.ActionFail || e.Message == "") {
+		return // a suite's result is its tests'
+	}
+	s := j.suite(e)
+	file, name := testdex.SplitID(e.ID)
+	if name == "" {
+		name = file
+	}
+	c := &junitCase{Classname: Escape(file), Name: Escape(name), Time: seconds(e.Elapsed)}
+	out := ""
+	if b := j.out[e.ID]; b != nil {
+		out = escapeBlock(b.String())
+	}
+	if out != "" && e.Action != testdex.ActionFail {
+		c.SystemOut = &junitText{out}
+	}
+	s.Tests++
+	switch e.Action {
+	case testdex.ActionFail:
+		s.Failures++
+		c.Failure = &junitMessage{Message: escapeBlock(e.Message), Body: out}
+	case testdex.ActionSkip:
+		s.Skipped++
+		c.Skipped = &junitMessage{Message: escapeBlock(e.Message)}
+	}
+	s.Cases = append(s.Cases, c)
+}
+
+// batchError adds a batch's error as a testcase of its own.
+func (j *JUnit) batchError(e testdex.Event) {
+	s := j.suite(e)
+	first, _, _ := strings.Cut(e.Message, "\n")
+	name := Escape(e.Batch)
+	c := &junitCase{Classname: name, Name: name, Time: seconds(0),
+		Error: &junitMessage{Message: Escape(first), Type: e.Cause, Body: escapeBlock(e.Message)}}
+	s.Tests++
+	s.Errors++
+	s.Cases = append(s.Cases, c)
+	j.errored[e.Batch] = c
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
 
 // WriteTo writes the XML document.
 func (j *JUnit) WriteTo(w io.Writer) (int64, error) {

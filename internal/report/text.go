@@ -6,136 +6,152 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/run"
 )
 
-// Text is the human view: a line per batch, every failure with its
-// location, message and output, and a closing count line
-// ("12 passed, 1 failed, 2 skipped"). Verbose also names passing tests.
+// Text is the human view: a line per batch; every failed test with its
+// location, its message and the last lines of its own output; every batch
+// whose runner failed without results with the runner's own words; and,
+// from Summary, the closing lines. Verbose also names the passing,
+// skipped and unreported tests.
+//
+// The view is for reading, not for machines (--json is): everything a test
+// or a runner wrote is escaped (see Escape), a message's continuation
+// lines are indented under its first, and a failure shows at most its
+// output's last 50 lines, each cut at 500 bytes, with a note of what was
+// left out. A batch's own output (not a test's) is not shown: when the
+// runner failed without results its error event carries its last lines.
+// Color paints the outcomes with ANSI colours.
+//
+// The zero value with W set is a plain view. Events must come as Run
+// delivers them, batch after batch.
 type Text struct {
 	W       io.Writer
 	Verbose bool
+	Color   bool
 
-	out      map[string]*strings.Builder // per test, until it ends
-	batchOut strings.Builder
-	errored  bool // the batch's error was shown (its output is in it)
+	out map[string]*outputTail // per test of the current batch, until it ends
 }
 
-const maxShown = 64 << 10 // bytes of a failed test's output shown
-
-// Event implements run.Handler.
+// Event implements run.Handler. Write errors are not returned: the caller
+// owns W and sees them there.
 func (t *Text) Event(e testdex.Event) error {
-	if t.out == nil {
-		t.out = map[string]*strings.Builder{}
-	}
+	p := palette{t.Color}
 	switch {
-	case e.Action == testdex.ActionOutput && e.ID == "":
-		if t.batchOut.Len() < maxShown {
-			t.batchOut.WriteString(e.Output)
-		}
 	case e.Action == testdex.ActionOutput:
-		b := t.out[e.ID]
-		if b == nil {
-			b = &strings.Builder{}
-			t.out[e.ID] = b
-		}
-		if b.Len() < maxShown {
-			b.WriteString(e.Output)
+		if e.ID != "" {
+			t.tail(e.ID).write(e.Output)
 		}
 	case e.Action == testdex.ActionError:
-		t.batchError(e)
+		t.header(p.fail("--- ERROR:"), Escape(e.Batch), "")
+		t.indented(messageLines(e.Message))
 	case e.ID == "":
-		return t.batch(e)
-	case e.Action == testdex.ActionUnreported && t.Verbose:
-		fmt.Fprintf(t.W, "--- NOT REPORTED: %s %s\n", e.ID, e.Message)
+		t.batch(p, e)
 	case e.Action == testdex.ActionFail:
-		t.fail(e)
-	case e.Action == testdex.ActionPass && t.Verbose:
-		fmt.Fprintf(t.W, "--- PASS: %s (%.2fs)\n", e.ID, e.Elapsed)
-	case e.Action == testdex.ActionSkip && t.Verbose:
-		fmt.Fprintf(t.W, "--- SKIP: %s %s\n", e.ID, e.Message)
+		if e.Kind != testdex.KindSuite || e.Message != "" { // else its tests' failures say it
+			t.fail(p, e)
+		}
+	case !t.Verbose:
+	case e.Action == testdex.ActionPass:
+		t.header(p.pass("--- PASS:"), fmt.Sprintf("%s (%.2fs)", Escape(e.ID), e.Elapsed), "")
+	case e.Action == testdex.ActionSkip:
+		t.header(p.skip("--- SKIP:"), Escape(e.ID), e.Message)
+	case e.Action == testdex.ActionUnreported:
+		t.header(p.quiet("--- NOT REPORTED:"), Escape(e.ID), e.Message)
 	}
-	if e.Action == testdex.ActionPass || e.Action == testdex.ActionSkip || e.Action == testdex.ActionFail {
+	if e.Action.Final() {
 		delete(t.out, e.ID)
 	}
 	return nil
 }
 
-func (t *Text) fail(e testdex.Event) {
+func (t *Text) tail(id string) *outputTail {
+	if t.out == nil {
+		t.out = map[string]*outputTail{}
+	}
+	o := t.out[id]
+	if o == nil {
+		o = &outputTail{}
+		t.out[id] = o
+	}
+	return o
+}
+
+// fail shows a failed test: its ID, location and time, its message and
+// the end of its output.
+func (t *Text) fail(p palette, e testdex.Event) {
 	loc := ""
 	if e.File != "" {
-		loc = " " + e.File
+		loc = " " + Escape(e.File)
 		if e.Line > 0 {
 			loc += fmt.Sprintf(":%d", e.Line)
 		}
 	}
-	fmt.Fprintf(t.W, "--- FAIL: %s%s (%.2fs)\n", e.ID, loc, e.Elapsed)
-	if e.Message != "" {
-		fmt.Fprintf(t.W, "    %s\n", e.Message)
-	}
-	if b := t.out[e.ID]; b != nil && b.Len() > 0 {
-		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-			fmt.Fprintf(t.W, "    | %s\n", l)
+	t.header(p.fail("--- FAIL:"), fmt.Sprintf("%s%s (%.2fs)", Escape(e.ID), loc, e.Elapsed), "")
+	t.indented(messageLines(e.Message))
+	for _, l := range t.out[e.ID].shown() {
+		if l == "" {
+			fmt.Fprintf(t.W, "    %s\n", p.quiet("|"))
+			continue
 		}
+		fmt.Fprintf(t.W, "    %s %s\n", p.quiet("|"), Escape(l))
 	}
 }
 
-// batchError shows a batch that failed without per-test results: the
-// runner's own words, indented.
-func (t *Text) batchError(e testdex.Event) {
-	fmt.Fprintf(t.W, "--- ERROR: %s\n", e.Batch)
-	for _, l := range strings.Split(strings.TrimRight(e.Message, "\n"), "\n") {
+// batch shows a batch's end.
+func (t *Text) batch(p palette, e testdex.Event) {
+	switch e.Action {
+	case testdex.ActionPass:
+		fmt.Fprintf(t.W, "%s    %s (%.1fs)\n", p.pass("ok"), Escape(e.Batch), e.Elapsed)
+	case testdex.ActionFail:
+		fmt.Fprintf(t.W, "%s  %s (%.1fs)\n", p.fail("FAIL"), Escape(e.Batch), e.Elapsed)
+	default:
+		return
+	}
+	clear(t.out) // what the batch's unfinished tests printed
+}
+
+// header writes "LABEL SUBJECT", followed on the same line by the first
+// line of msg, and msg's other lines indented under it.
+func (t *Text) header(label, subject, msg string) {
+	ls := messageLines(msg)
+	if len(ls) == 0 {
+		fmt.Fprintf(t.W, "%s %s\n", label, subject)
+		return
+	}
+	fmt.Fprintf(t.W, "%s %s %s\n", label, subject, ls[0])
+	t.indented(ls[1:])
+}
+
+// indented writes each line indented by four spaces.
+func (t *Text) indented(ls []string) {
+	for _, l := range ls {
+		if l == "" {
+			fmt.Fprintln(t.W)
+			continue
+		}
 		fmt.Fprintf(t.W, "    %s\n", l)
 	}
-	t.errored = true
 }
 
-func (t *Text) batch(e testdex.Event) error {
-	switch e.Action {
-	case testdex.ActionStart:
-		t.batchOut.Reset()
-		t.errored = false
-	case testdex.ActionPass:
-		fmt.Fprintf(t.W, "ok    %s (%.1fs)\n", e.Batch, e.Elapsed)
-	case testdex.ActionFail:
-		if s := strings.TrimRight(t.batchOut.String(), "\n"); s != "" && !t.errored {
-			for _, l := range strings.Split(s, "\n") {
-				fmt.Fprintf(t.W, "    > %s\n", l)
-			}
-		}
-		fmt.Fprintf(t.W, "FAIL  %s (%.1fs)\n", e.Batch, e.Elapsed)
-	}
-	return nil
-}
+// maxMessageLines bounds the lines of a message the view shows (the
+// first ones: a message's head says what went wrong).
+const maxMessageLines = 50
 
-// Summary prints the closing lines: leaked processes, a timeout, the
-// number of tests the runners reported and the duration, then the counts
-// alone on the last line, "N passed, N failed, N skipped" (the form CI
-// systems read), followed by the tests not reported and the batch errors
-// when there are any.
-func Summary(w io.Writer, s *run.Summary, timeout time.Duration) {
-	for _, l := range s.Leaked {
-		fmt.Fprintf(w, "leaked: process %d (%s) from %s (killed)\n", l.PID, l.Command, l.Batch)
+// messageLines returns a message's lines for display: escaped, each cut at
+// shownLineBytes, the first maxMessageLines of them.
+func messageLines(msg string) []string {
+	ls := lines(msg)
+	more := 0
+	if len(ls) > maxMessageLines {
+		ls, more = ls[:maxMessageLines], len(ls)-maxMessageLines
 	}
-	if s.TimedOut {
-		fmt.Fprintf(w, "timed out after %s\n", timeout)
+	for i, l := range ls {
+		ls[i] = Escape(cutLine(l, len(l)))
 	}
-	for _, id := range s.Unmatched {
-		fmt.Fprintf(w, "no test matches %s: the runner ran nothing under it\n", id)
+	if more > 0 {
+		ls = append(ls, fmt.Sprintf("[... %d more lines; testdex run --json has the whole message]", more))
 	}
-	fmt.Fprintf(w, "ran %d tests in %.1fs\n", s.Ran(), s.End.Sub(s.Start).Seconds())
-	fmt.Fprintf(w, "%d passed, %d failed, %d skipped", s.Passed, s.Failed, s.Skipped)
-	if s.Unreported > 0 {
-		fmt.Fprintf(w, ", %d not reported", s.Unreported)
-	}
-	if n := len(s.Errors); n == 1 {
-		fmt.Fprint(w, ", 1 batch error")
-	} else if n > 1 {
-		fmt.Fprintf(w, ", %d batch errors", n)
-	}
-	fmt.Fprintln(w)
+	return ls
 }

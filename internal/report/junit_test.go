@@ -1,0 +1,57 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+)
+
+// TestJUnitCases reads back the JUnit report of edge.jsonl and checks
+// what becomes a testcase: the tests the runner reported, a suite only
+// when it failed with its own message, a batch error as a testcase of its
+// own with an <error>; never a test the runner did not report.
+func TestJUnitCases(t *testing.T) {
+	var doc junitSuites
+	data := junitView(readStream(t, "testdata/edge.jsonl"))
+	if err := xml.Unmarshal(bytes.TrimPrefix(data, []byte(xml.Header)), &doc); err != nil {
+		t.Fatalf("invalid XML: %v\n%s", err, data)
+	}
+	cases := map[string]*junitCase{}
+	for _, s := range doc.Suites {
+		errors := 0
+		for _, c := range s.Cases {
+			cases[c.Classname+"|"+c.Name] = c
+			if c.Error != nil {
+				errors++
+			}
+		}
+		if s.Tests != len(s.Cases) || s.Errors != errors {
+			t.Errorf("suite %q: tests=%d errors=%d for %d cases, %d errors", s.Name, s.Tests, s.Errors, len(s.Cases), errors)
+		}
+	}
+	if c := cases["web/hooks.test.js|db"]; c == nil || c.Failure == nil || c.Failure.Message != "beforeAll hook: connection refused" {
+		t.Errorf("a suite failing with its own message is not a failed testcase: %+v", c)
+	}
+	if c := cases["web/cart.test.js|cart"]; c != nil {
+		t.Errorf("a suite failing through its tests is a testcase: %+v", c)
+	}
+	for _, unreported := range []string{"web/cart.test.js|sku {sku}", "api/test_slow.py|test_after", "specs/checkout.spec.md|specs/checkout.spec.md"} {
+		if c := cases[unreported]; c != nil {
+			t.Errorf("unreported %s is a testcase: %+v", unreported, c)
+		}
+	}
+	if !strings.Contains(string(data), "not reported: web/cart.test.js::sku {sku}: the runner did not report it") {
+		t.Errorf("the suite's output does not name the unreported test")
+	}
+	c := cases[". cargo|. cargo"]
+	if c == nil || c.Error == nil || c.Error.Type != "toolchain" || !strings.HasPrefix(c.Error.Message, "cargo not found in PATH") {
+		t.Fatalf("the batch error is not an <error> testcase: %+v", c)
+	}
+	if c := cases["api pytest|api pytest"]; c == nil || c.Error == nil || c.Time != "5.000" {
+		t.Errorf("the timed out batch's error testcase = %+v, want an error timed as its batch", c)
+	}
+	if c := cases["web/cart.test.js|cart > totals \\x1b[31mred\\x1b[0m"]; c == nil || !strings.Contains(c.Failure.Body, `\x1b]0;title\x07`) {
+		t.Errorf("control characters are not escaped in the testcase: %+v", c)
+	}
+}

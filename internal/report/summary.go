@@ -1,0 +1,62 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/testdex/testdex/run"
+)
+
+// Summary prints the closing lines, without colour: leaked processes, a
+// timeout, the IDs that matched nothing, the number of tests the runners
+// reported and the duration, then the counts alone on the last line,
+// "N passed, N failed, N skipped" (the form CI systems read), followed by
+// the tests not reported and the batch errors when there are any.
+func Summary(w io.Writer, s *run.Summary, timeout time.Duration) {
+	summary(w, palette{}, s, timeout)
+}
+
+// Summary prints the closing lines (as the package's Summary does) to W,
+// in colour when Color is set: on the count line, each count that is not
+// zero in its outcome's colour.
+func (t *Text) Summary(s *run.Summary, timeout time.Duration) {
+	summary(t.W, palette{t.Color}, s, timeout)
+}
+
+func summary(w io.Writer, p palette, s *run.Summary, timeout time.Duration) {
+	for _, l := range s.Leaked {
+		fmt.Fprintf(w, "%s process %d (%s) from %s (killed)\n", p.skip("leaked:"), l.PID, Escape(l.Command), Escape(l.Batch))
+	}
+	if s.TimedOut {
+		fmt.Fprintln(w, p.fail(fmt.Sprintf("timed out after %s", timeout)))
+	}
+	for _, id := range s.Unmatched {
+		fmt.Fprintf(w, "no test matches %s: the runner ran nothing under it\n", Escape(id))
+	}
+	fmt.Fprintf(w, "ran %d tests in %.1fs\n", s.Ran(), s.End.Sub(s.Start).Seconds())
+	counts := []string{
+		count(p.pass, s.Passed, "passed"),
+		count(p.fail, s.Failed, "failed"),
+		count(p.skip, s.Skipped, "skipped"),
+	}
+	if s.Unreported > 0 {
+		counts = append(counts, count(p.quiet, s.Unreported, "not reported"))
+	}
+	if n := len(s.Errors); n == 1 {
+		counts = append(counts, count(p.fail, 1, "batch error"))
+	} else if n > 1 {
+		counts = append(counts, count(p.fail, n, "batch errors"))
+	}
+	fmt.Fprintln(w, strings.Join(counts, ", "))
+}
+
+// count is "N what", painted when N is not zero.
+func count(paint func(string) string, n int, what string) string {
+	s := fmt.Sprintf("%d %s", n, what)
+	if n == 0 {
+		return s
+	}
+	return paint(s)
+}

@@ -1,0 +1,3 @@
+module example.com/reportfixture
+
+go 1.22

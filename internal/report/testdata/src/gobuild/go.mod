@@ -1,0 +1,3 @@
+module example.com/reportbuild
+
+go 1.22
