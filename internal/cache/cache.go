@@ -26,6 +26,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -106,23 +107,74 @@ func NewStore(dir, root string) *Store {
 // Path is the snapshot file's location.
 func (st *Store) Path() string { return st.path }
 
+// maxSnapshot bounds the snapshot read into memory. A listing of a large
+// monorepo stays far below it; a larger file is treated as damaged.
+const maxSnapshot = 1 << 30
+
 // Load reads the snapshot. A missing file gives an empty snapshot and no
-// error; an unreadable header gives an empty snapshot and an error that
-// callers report as a warning; damaged entries are dropped and counted.
+// error; an unreadable or damaged header, or a snapshot that is not a
+// regular file of at most maxSnapshot bytes (a symbolic link, a device, a
+// FIFO), gives an empty snapshot and an error that callers report as a
+// warning, and the next Save replaces it; damaged entries are dropped and
+// counted.
 func (st *Store) Load() (*Snapshot, error) {
 	empty := &Snapshot{Entries: map[string]*Entry{}}
-	data, err := os.ReadFile(st.path)
+	data, err := st.read()
 	if errors.Is(err, os.ErrNotExist) {
 		return empty, nil
 	}
 	if err != nil {
-		return empty, fmt.Errorf("read cache: %w", err)
+		return empty, err
 	}
 	snap, err := decodeSnapshot(data)
 	if err != nil {
 		return empty, fmt.Errorf("cache %s is damaged (%v); rebuilding it", st.path, err)
 	}
 	return snap, nil
+}
+
+// read returns the snapshot's bytes without following a symbolic link,
+// opening anything but a regular file or reading more than its size.
+func (st *Store) read() ([]byte, error) {
+	fi, err := os.Lstat(st.path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	if err := st.regular(fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(st.path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read cache %s: %w; rebuilding it", st.path, err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	if err := st.regular(fi); err != nil { // replaced since the Lstat
+		return nil, err
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("cache %s is damaged (%v); rebuilding it", st.path, err)
+	}
+	return data, nil
+}
+
+// regular refuses a snapshot that is not a regular file of a sane size.
+func (st *Store) regular(fi os.FileInfo) error {
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("cache %s is a symbolic link, not a file testdex wrote; ignoring it and rebuilding it", st.path)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("cache %s is not a regular file (%s); ignoring it and rebuilding it", st.path, fi.Mode().Type())
+	case fi.Size() > maxSnapshot:
+		return fmt.Errorf("cache %s is %d bytes, more than the %d a snapshot may have; ignoring it and rebuilding it", st.path, fi.Size(), maxSnapshot)
+	}
+	return nil
 }
 
 // Save publishes snap atomically: it writes a temporary file beside the
