@@ -60,6 +60,9 @@ type Namer struct {
 	methods map[string][]*testdex.Test
 	// classes maps project and a JUnit class's binary name to its record.
 	classes map[string]*testdex.Test
+	// modules maps project, cargo target and module path to the file
+	// declaring the module's listed tests.
+	modules map[string]string
 	// prefixes maps project and framework to the root-relative folder that
 	// the framework's file-relative names start from (pytest's rootdir), as
 	// the listed records show it.
@@ -69,7 +72,7 @@ type Namer struct {
 // NewNamer indexes the listing for naming run results.
 func (ix *Index) NewNamer() *Namer {
 	n := &Namer{ix: ix, byKey: make(map[string]*testdex.Test, len(ix.Tests)), byID: make(map[string]*testdex.Test, len(ix.Tests)),
-		methods: map[string][]*testdex.Test{}, classes: map[string]*testdex.Test{}, prefixes: map[string]string{}}
+		methods: map[string][]*testdex.Test{}, classes: map[string]*testdex.Test{}, prefixes: map[string]string{}, modules: map[string]string{}}
 	for i := range ix.Tests {
 		t := &ix.Tests[i]
 		n.byID[t.ID] = t
@@ -84,6 +87,10 @@ func (ix *Index) NewNamer() *Namer {
 			} else if base, _, ok := strings.Cut(t.Name, "("); ok && !strings.Contains(t.Name, ")[") {
 				k := runtimeKey(t.Project, t.Framework, t.Scope, base)
 				n.methods[k] = append(n.methods[k], t)
+			}
+		case testdex.Cargo:
+			if i := strings.LastIndex(t.Name, "::"); i > 0 && t.Kind != testdex.KindDoctest {
+				n.modules[t.Project+"\x00"+t.Scope+"\x00"+t.Name[:i]] = t.File
 			}
 		case testdex.Pytest:
 			pk := t.Project + "\x00" + string(t.Framework)
@@ -176,15 +183,10 @@ func (n *Namer) junitMethod(r Result) *testdex.Test {
 // ancestor finds the nearest listed ancestor of a reported test and the
 // rest of the ID under it.
 func (n *Namer) ancestor(r Result) (*testdex.Test, string) {
-	if r.Framework == testdex.JUnit {
-		if c := n.classes[r.Project+"\x00"+r.Scope]; c != nil && r.Name != "" {
-			return c, "." + r.Name
-		}
-	}
 	for cut := len(r.Name); cut > 0; {
 		best := lastSeparator(r.Framework, r.Name[:cut])
 		if best <= 0 {
-			return nil, ""
+			break
 		}
 		if a := n.byKey[runtimeKey(r.Project, r.Framework, r.Scope, r.Name[:best])]; a != nil {
 			rest := r.Name[best:]
@@ -194,6 +196,11 @@ func (n *Namer) ancestor(r Result) (*testdex.Test, string) {
 			return a, rest
 		}
 		cut = best
+	}
+	if r.Framework == testdex.JUnit {
+		if c := n.classes[r.Project+"\x00"+r.Scope]; c != nil && r.Name != "" {
+			return c, "." + r.Name
+		}
 	}
 	return nil, ""
 }
@@ -232,7 +239,9 @@ func (n *Namer) topFile(r Result) string {
 			}
 			return path.Clean(prefix + file)
 		}
-	case testdex.Jest, testdex.Vitest, testdex.Mocha, testdex.NodeTest, testdex.Cargo:
+	case testdex.Cargo:
+		return n.cargoFile(r)
+	case testdex.Jest, testdex.Vitest, testdex.Mocha, testdex.NodeTest:
 		return rootRel(dir, r.Scope)
 	case testdex.Go:
 		dir := n.goPackageDir(r)
@@ -253,6 +262,33 @@ func (n *Namer) topFile(r Result) string {
 		return rootRel(dir, "src/test/java/"+strings.ReplaceAll(outer, ".", "/")+".java")
 	}
 	return dir
+}
+
+// cargoFile is the file declaring a cargo test: a doc test's is in its
+// name ("src/a.rs - item (line 3)", relative to the crate or its
+// workspace), another's is that of the innermost module of its path with a
+// listed test, else the target's root file (a module without any listed
+// test is not known here: its file is the Rust linker's fact, not kept in
+// the records).
+func (n *Namer) cargoFile(r Result) string {
+	if file, _, ok := strings.Cut(r.Name, " - "); ok && strings.HasSuffix(r.Name, ")") {
+		for _, f := range n.ix.Files {
+			if f.Project == r.Project && (f.Path == file || strings.HasSuffix(f.Path, "/"+file)) {
+				return f.Path
+			}
+		}
+	}
+	for mod := r.Name; ; {
+		i := strings.LastIndex(mod, "::")
+		if i <= 0 {
+			break
+		}
+		mod = mod[:i]
+		if f, ok := n.modules[r.Project+"\x00"+r.Scope+"\x00"+mod]; ok {
+			return f
+		}
+	}
+	return rootRel(r.Project, r.Scope)
 }
 
 // goDeclaringFile finds, among the candidate files of a package folder,

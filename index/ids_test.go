@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
@@ -136,4 +137,67 @@ func cutNode(name string) (file, rest string) {
 		}
 	}
 	return name, ""
+}
+
+// TestRuntimeIDEqualsListedID: a test the runner reports that the listing
+// missed gets the ID the listing would have given it. Every third leaf
+// record of each fixture is taken out of the index and reported as the
+// runner reports it (with the file where the runner names one: JavaScript
+// reporters and pytest do, go test and libtest do not).
+func TestRuntimeIDEqualsListedID(t *testing.T) {
+	for _, dir := range idFixtures {
+		root, _ := filepath.Abs(dir)
+		ix, err := Build(context.Background(), Options{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parents := map[string]bool{}
+		for _, r := range ix.Tests {
+			parents[r.Parent] = true
+		}
+		var removed []testdex.Test
+		kept := ix.Tests[:0:0]
+		for i, r := range ix.Tests {
+			leaf := !parents[r.ID] && !r.Dynamic && r.Framework != testdex.Semtest && r.Framework != testdex.SkillTest
+			if leaf && i%3 == 0 {
+				removed = append(removed, r)
+				continue
+			}
+			kept = append(kept, r)
+		}
+		ix.Tests = kept
+		n := ix.NewNamer()
+		for _, r := range removed {
+			res := Result{Project: r.Project, Framework: r.Framework, Scope: r.Scope, Name: r.Name, Kind: r.Kind}
+			switch r.Framework {
+			case testdex.Jest, testdex.Vitest, testdex.Mocha, testdex.NodeTest, testdex.Unittest:
+				res.File = r.File
+			}
+			got, _ := n.Record(res)
+			if r.Framework == testdex.Cargo && !sameModuleListed(kept, r) {
+				continue // the module's file is known only from its listed tests (see Namer.cargoFile)
+			}
+			if got.ID != r.ID {
+				t.Errorf("%s: %s %q %q reported at run time is %q; listed as %q", dir, r.Framework, r.Scope, r.Name, got.ID, r.ID)
+			}
+			if got.Parent != r.Parent && r.Framework != testdex.Cargo { // cargo: a macro's tests may list at top level in a module
+				t.Errorf("%s: %q's parent %q, listed %q", dir, r.ID, got.Parent, r.Parent)
+			}
+		}
+	}
+}
+
+// sameModuleListed reports whether a listed cargo record shares r's module
+// (or r is a doc test or at the top of its target).
+func sameModuleListed(listed []testdex.Test, r testdex.Test) bool {
+	i := strings.LastIndex(r.Name, "::")
+	if i < 0 || r.Kind == testdex.KindDoctest {
+		return true
+	}
+	for _, t := range listed {
+		if t.Framework == testdex.Cargo && t.Project == r.Project && strings.HasPrefix(t.Name, r.Name[:i]+"::") {
+			return true
+		}
+	}
+	return false
 }
