@@ -58,13 +58,18 @@ func (l pytestLister) ParseList(p *lang.Project, stdout, stderr []byte, exitCode
 		if !ok || strings.HasPrefix(line, " ") {
 			continue
 		}
+		// A row's parameters may hold "::" and "[": the path ends at the
+		// row's first "[".
+		params := ""
+		if j := strings.IndexByte(rest, '['); j > 0 && strings.HasSuffix(rest, "]") {
+			rest, params = rest[:j], rest[j:]
+		}
 		parts := strings.Split(rest, "::")
 		for i := 1; i < len(parts); i++ {
 			add(file, file+"::"+strings.Join(parts[:i], "::"), testdex.KindSuite)
 		}
-		last := parts[len(parts)-1]
-		if j := strings.IndexByte(last, '['); j > 0 && strings.HasSuffix(last, "]") {
-			add(file, file+"::"+strings.Join(append(parts[:len(parts)-1:len(parts)-1], last[:j]), "::"), testdex.KindTest)
+		if params != "" {
+			add(file, file+"::"+rest, testdex.KindTest)
 			add(file, line, testdex.KindSubtest)
 			continue
 		}
