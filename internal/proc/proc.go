@@ -4,6 +4,16 @@
 // started: SIGTERM to the group, a grace period, then SIGKILL. Output streams
 // are captured separately and capped.
 //
+// When the child has exited, whatever it left behind is killed and reported
+// as leaked: what stayed in its group, and on Linux what left the group
+// (setsid) but descends from it, which a process made a child subreaper
+// ([BecomeSubreaper], called from main) adopts when its parent exits. When
+// several children run at once, an adopted orphan is attributed by what a
+// poller saw descend from each child while it ran, else by its start time;
+// one that could be either of two running children's is killed when the
+// last of them ends (the reasons are at batch.adopts). A process that does
+// not descend from a child proc started is never touched.
+//
 // The seeds killed the direct child with SIGTERM only, which leaves
 // grandchildren running and cannot stop a child that ignores SIGTERM.
 package proc
@@ -53,8 +63,11 @@ type Result struct {
 	ExitCode       int
 	TimedOut       bool
 	Elapsed        time.Duration
-	// Leaked lists processes of the child's group still alive after the
-	// child exited (a test that spawned a daemon); they were killed.
+	// Leaked lists, by PID, the processes the child left alive when it
+	// exited or was killed (a test that spawned a daemon): those still in
+	// its process group and, on Linux, those that left the group (setsid)
+	// but descend from it (see BecomeSubreaper). They were killed. Nil
+	// when there were none.
 	Leaked []Leak
 }
 
@@ -102,18 +115,18 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	cmd.SysProcAttr = sysProcAttr()
 	armed := &killTimer{}
 	cmd.Cancel = func() error { return terminate(cmd, grace, armed) }
-	// WaitDelay bounds the wait for pipes held open by grandchildren that
-	// survive the group kill (they cannot: the group is killed; belt and braces).
+	// WaitDelay bounds the wait for pipes held open by processes that outlive
+	// the child (a daemon that left its group); finish kills them next.
 	cmd.WaitDelay = grace + time.Second
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	b, err := startTracked(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", s.Args[0], err)
 	}
 	err = cmd.Wait()
 	res := &Result{Stdout: stdout.bytes(), Stderr: stderr.bytes(), ExitCode: cmd.ProcessState.ExitCode(), Elapsed: time.Since(start)}
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
-	res.Leaked = leftovers(cmd.Process.Pid)
-	killGroup(cmd) // anything the child left behind in its group
+	res.Leaked = b.finish() // anything the child left behind, killed
 	armed.stop()
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) && ctx.Err() == nil {
@@ -174,13 +187,6 @@ func (k *killTimer) stop() {
 		k.t.Stop()
 	}
 	k.mu.Unlock()
-}
-
-// killGroup kills whatever is left in the child's process group.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
 }
 
 func tee(w, also io.Writer) io.Writer {
