@@ -28,6 +28,7 @@ type runFlags struct {
 	failed      bool
 	verbose     bool
 	bench       bool
+	color       colorMode
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -56,6 +57,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.failed, "failed", false, "rerun exactly the tests that failed in the last run of this root")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also name passing, skipped and unreported tests")
 	fl.BoolVar(&f.bench, "bench", false, "also run the benchmarks under the selected paths (go test -bench .)")
+	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	return cmd
 }
 
@@ -107,7 +109,7 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 	if f.json {
 		handlers = append(handlers, report.NewJSON(w))
 	} else {
-		text = &report.Text{W: w, Verbose: f.verbose}
+		text = &report.Text{W: w, Verbose: f.verbose, Color: f.color.enabled(env)}
 		handlers = append(handlers, text)
 	}
 	junit := &report.JUnit{}
@@ -134,7 +136,7 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 		return selectionError(err)
 	}
 	if text != nil {
-		report.Summary(w, sum, req.Options.Timeout)
+		text.Summary(sum, req.Options.Timeout)
 	}
 	if f.junit != "" {
 		if err := writeFileAtomic(abs(env, f.junit), func(w io.Writer) error { _, err := junit.WriteTo(w); return err }); err != nil {
