@@ -17,7 +17,11 @@ func newMCPCmd(env *Env, g *globals) *cobra.Command {
 agents. Its tools work in the root (the current folder, or --root):
 discover_tests lists tests, run_tests runs them as 'testdex run' does, and
 last_test_failures returns the failures of the last run of the root (shared
-with 'testdex failures'). Paths outside the root are refused.`,
+with 'testdex failures'). Paths outside the root are refused.
+
+Stdin carries one JSON-RPC message per line. A line that is not one (not
+JSON, not UTF-8, a batch, longer than 4 MiB) gets a JSON-RPC error reply and
+the server reads on; it ends when stdin ends.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := index.RootOf(g.root, env.Dir)

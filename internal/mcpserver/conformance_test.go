@@ -74,9 +74,11 @@ func conform(t *testing.T, file string) {
 	}
 }
 
-// exchange sends the client messages to a server over pipes, as the
-// stdio transport carries them, and returns the server's messages
-// indented, one after another.
+// exchange sends the client lines to a server over pipes, as the stdio
+// transport carries them, and returns the server's messages indented, one
+// after another. Each line is sent as it is, so the client section can
+// hold bad lines; after each line the server's messages are read up to
+// the reply it calls for (see replyID).
 func exchange(t *testing.T, root string, client []byte) []byte {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -88,32 +90,48 @@ func exchange(t *testing.T, root string, client []byte) []byte {
 	replies := bufio.NewScanner(outR)
 	replies.Buffer(nil, 16<<20)
 	var got bytes.Buffer
-	dec := json.NewDecoder(bytes.NewReader(client))
-	for dec.More() {
-		var msg json.RawMessage
-		if err := dec.Decode(&msg); err != nil {
-			t.Fatalf("client section: %v", err)
+	for _, line := range bytes.Split(client, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
 		}
-		var compact bytes.Buffer
-		json.Compact(&compact, msg)
-		inW.Write(append(compact.Bytes(), '\n'))
-		var head struct{ ID json.RawMessage }
-		json.Unmarshal(msg, &head)
-		for head.ID != nil && replies.Scan() {
-			line := strings.ReplaceAll(replies.Text(), root, "$ROOT")
+		inW.Write(append(line, '\n'))
+		id := replyID(line)
+		for id != nil && replies.Scan() {
+			text := strings.ReplaceAll(replies.Text(), root, "$ROOT")
 			var pretty bytes.Buffer
-			json.Indent(&pretty, []byte(line), "", "\t")
+			json.Indent(&pretty, []byte(text), "", "\t")
 			got.Write(append(pretty.Bytes(), '\n'))
 			var reply struct{ ID json.RawMessage }
-			json.Unmarshal([]byte(line), &reply)
-			if bytes.Equal(reply.ID, head.ID) {
+			json.Unmarshal([]byte(text), &reply)
+			if bytes.Equal(reply.ID, id) || (reply.ID == nil && string(id) == "null") {
 				break
 			}
 		}
 	}
 	inW.Close()
-	<-done
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
 	return got.Bytes()
+}
+
+// replyID is the id of the reply a client line calls for: its own id for
+// a request (a string or number id), none (nil) for a notification or a
+// response, and null for anything else, which the server refuses with an
+// error whose id is null.
+func replyID(line []byte) json.RawMessage {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(line, &msg) != nil {
+		return json.RawMessage("null")
+	}
+	id := msg["id"]
+	switch {
+	case len(id) > 0 && (id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')):
+		return id
+	case msg["result"] != nil || msg["error"] != nil || (msg["method"] != nil && (id == nil || string(id) == "null")):
+		return nil
+	}
+	return json.RawMessage("null")
 }
 
 // normalize re-indents a sequence of JSON values so formatting does not

@@ -51,13 +51,10 @@ func New(c Config) *mcp.Server {
 }
 
 // Serve runs the server over r and w (newline-delimited JSON-RPC, as the
-// stdio transport speaks) until the client disconnects or ctx ends.
+// stdio transport speaks) until r ends or ctx ends. A bad line (not JSON,
+// not UTF-8, a batch, over 4 MiB) is answered with a JSON-RPC error and
+// the server goes on reading (see lineTransport). Neither r nor w is
+// closed.
 func Serve(ctx context.Context, c Config, r io.Reader, w io.Writer) error {
-	t := &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopCloser{w}}
-	return New(c).Run(ctx, t)
+	return New(c).Run(ctx, &lineTransport{r: r, w: w})
 }
-
-// nopCloser leaves the caller's writer open when the session ends.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
