@@ -3,6 +3,9 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,7 +33,9 @@ func addDiscover(s *mcp.Server, c Config) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "discover_tests",
 		Description: "List the tests of the workspace root without running them: every framework's tests, subtests, " +
-			"table rows and specs, with their IDs (FILE::NAME), file, line, kind and tags.",
+			"table rows and specs, with their IDs (FILE::NAME), file, line, kind and tags. The text gives the counts " +
+			"and the first 200 IDs; the structured result has every record.",
+		InputSchema: inputSchema[DiscoverInput](),
 	}, c.discover)
 }
 
@@ -51,8 +56,14 @@ func (c Config) discover(ctx context.Context, _ *mcp.CallToolRequest, in Discove
 	return textResult(summarize(out)), out, nil
 }
 
-// summarize is the short text beside the records: counts by kind and
-// file, and the problems.
+// maxTextIDs bounds the IDs in discover_tests' text, which an agent reads
+// whole; the structured result has them all.
+const maxTextIDs = 200
+
+// summarize is the text beside the records: the counts; the first
+// maxTextIDs IDs, one a line (quoted when they hold control characters),
+// with a line saying how many more there are and how to narrow the
+// listing; then the problems.
 func summarize(out DiscoverOutput) string {
 	files := map[string]bool{}
 	var subtests, skipped int
@@ -65,14 +76,31 @@ func summarize(out DiscoverOutput) string {
 			skipped++
 		}
 	}
-	s := fmt.Sprintf("%d tests (%d nested), %d skipped, in %d files", len(out.Tests), subtests, skipped, len(files))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d tests (%d nested), %d skipped, in %d files", len(out.Tests), subtests, skipped, len(files))
+	for i, t := range out.Tests {
+		if i == maxTextIDs {
+			fmt.Fprintf(&b, "\n... and %d more (narrow with paths or filter, or read the structured result)", len(out.Tests)-i)
+			break
+		}
+		b.WriteString("\n" + textID(t.ID))
+	}
 	if len(out.Problems) > 0 {
-		s += fmt.Sprintf("; %d problems:", len(out.Problems))
+		fmt.Fprintf(&b, "\n%d problems:", len(out.Problems))
 		for _, p := range out.Problems {
-			s += "\n" + p.String()
+			b.WriteString("\n" + p.String())
 		}
 	}
-	return s
+	return b.String()
+}
+
+// textID is id as one line of text: quoted when it holds a control
+// character (a newline in a test name would otherwise split it).
+func textID(id string) string {
+	if strings.ContainsFunc(id, unicode.IsControl) {
+		return strconv.Quote(id)
+	}
+	return id
 }
 
 // textResult is a result whose content is text alone; the SDK adds the

@@ -3,12 +3,14 @@
 // logic: each tool is a thin adapter over package index (discovery) and
 // package run (execution), as the CLI is.
 //
+//	stdin ──► lineTransport ──► mcp.Server   (a bad line gets a JSON-RPC error; reading goes on)
+//
 //	client ──► initialize, tools/list, tools/call
 //	             │
 //	             ├─ discover_tests     ──► index.Build ──► Under, Select
-//	             ├─ run_tests          ──► index.Build ──► run.Run ──► report.Text
-//	             │                                     └─► run.SaveFailures
-//	             └─ last_test_failures ──► run.LoadFailures
+//	             ├─ run_tests          ──► index.Build ──► run.Session ──► report.Text
+//	             │                                     (which saves the failures)
+//	             └─ last_test_failures ──► run.FailuresFile, run.LoadFailures
 //
 // Every tool works in one root folder, the server's Config.Root; paths
 // outside it are refused. A failure the agent can act on (no project, a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,6 +18,9 @@ type FailuresInput struct{}
 
 // FailuresOutput is the last_test_failures tool's structured result.
 type FailuresOutput struct {
+	// Ran is false when no run of the root was recorded yet (Failures is
+	// then empty too): "no run yet" is not "the last run passed".
+	Ran      bool      `json:"ran" jsonschema:"whether a run of the workspace root was recorded; false means no run yet, not a passing run"`
 	Failures []Failure `json:"failures" jsonschema:"the failed tests of the last run, in the order they failed; empty when all passed or nothing ran yet"`
 }
 
@@ -38,7 +42,9 @@ func addFailures(s *mcp.Server, c Config) {
 
 // failures adapts run.LoadFailures. The failures are kept per root in the
 // cache folder, so they survive the session (seed 004 kept them in a
-// session slot) and are shared with the CLI.
+// session slot) and are shared with the CLI. Every run writes the file,
+// empty when all passed, so a missing file means no run yet (LoadFailures
+// returns none for both).
 func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresInput) (*mcp.CallToolResult, FailuresOutput, error) {
 	if c.CacheDir == "" {
 		return nil, FailuresOutput{}, errors.New("failures are not kept while the cache is off (unset TESTDEX_CACHE_DIR=off and run the tests again)")
@@ -47,11 +53,15 @@ func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresIn
 	if err != nil {
 		return nil, FailuresOutput{}, err
 	}
+	out := FailuresOutput{Failures: []Failure{}}
+	if _, err := os.Stat(run.FailuresFile(c.CacheDir, root)); errors.Is(err, os.ErrNotExist) {
+		return textResult("no run yet for this workspace root (call run_tests first)"), out, nil
+	}
 	fs, err := run.LoadFailures(c.CacheDir, root)
 	if err != nil {
 		return nil, FailuresOutput{}, err
 	}
-	out := FailuresOutput{Failures: []Failure{}}
+	out.Ran = true
 	var b strings.Builder
 	for _, f := range fs {
 		out.Failures = append(out.Failures, Failure{ID: f.ID, File: f.File, Line: f.Line, Message: f.Message})
@@ -61,6 +71,10 @@ func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresIn
 		}
 		fmt.Fprintf(&b, "%s  %s  %s\n", f.ID, loc, f.Message)
 	}
-	fmt.Fprintf(&b, "%d failures", len(fs))
+	if len(fs) == 0 {
+		b.WriteString("the last run had no failures")
+	} else {
+		fmt.Fprintf(&b, "%d failures in the last run", len(fs))
+	}
 	return textResult(b.String()), out, nil
 }

@@ -15,13 +15,19 @@ func TestGoFixture(t *testing.T) {
 	root := goFixture(t)
 	cs := connect(t, root, t.TempDir())
 
+	var fs mcpserver.FailuresOutput
+	if text, isErr := call(t, cs, "last_test_failures", nil, &fs); isErr || fs.Ran || len(fs.Failures) != 0 ||
+		text != "no run yet for this workspace root (call run_tests first)" {
+		t.Errorf("last_test_failures before a run: error %v, %+v, text %q", isErr, fs, text)
+	}
+
 	var disc mcpserver.DiscoverOutput
 	text, isErr := call(t, cs, "discover_tests", map[string]any{"filter": "TestTable", "paths": []string{"run_test.go"}}, &disc)
 	var ids []string
 	for _, r := range disc.Tests {
 		ids = append(ids, r.ID)
 	}
-	if isErr || text != "3 tests (2 nested), 0 skipped, in 1 files" ||
+	if isErr || text != "3 tests (2 nested), 0 skipped, in 1 files\nrun_test.go::TestTable\nrun_test.go::TestTable/good\nrun_test.go::TestTable/bad" ||
 		!slices.Equal(ids, []string{"run_test.go::TestTable", "run_test.go::TestTable/good", "run_test.go::TestTable/bad"}) {
 		t.Errorf("discover_tests: error %v, text %q, ids %v", isErr, text, ids)
 	}
@@ -51,14 +57,14 @@ func TestGoFixture(t *testing.T) {
 		}
 	}
 
-	var fs mcpserver.FailuresOutput
 	text, isErr = call(t, cs, "last_test_failures", nil, &fs)
 	var failed []string
 	for _, f := range fs.Failures {
 		failed = append(failed, f.ID+" "+f.File+" "+f.Message)
 	}
 	slices.Sort(failed)
-	if w := []string{"run_test.go::TestFail run_test.go got 1, want 2", "run_test.go::TestTable/bad run_test.go row failed"}; isErr || !slices.Equal(failed, w) {
+	if w := []string{"run_test.go::TestFail run_test.go got 1, want 2", "run_test.go::TestTable/bad run_test.go row failed"}; isErr || !fs.Ran ||
+		!slices.Equal(failed, w) || !strings.HasSuffix(text, "\n2 failures in the last run") {
 		t.Errorf("last_test_failures: error %v, %q, want %q\n%s", isErr, failed, w, text)
 	}
 
@@ -67,8 +73,8 @@ func TestGoFixture(t *testing.T) {
 	if isErr || ran.Exit != 0 || !strings.HasSuffix(text, "2 passed, 0 failed, 0 skipped\nexit: 0\n") {
 		t.Errorf("run_tests TestPass: error %v, exit %d, text:\n%s", isErr, ran.Exit, text)
 	}
-	if call(t, cs, "last_test_failures", nil, &fs); len(fs.Failures) != 0 {
-		t.Errorf("failures after a passing run: %v", fs.Failures)
+	if text, _ := call(t, cs, "last_test_failures", nil, &fs); !fs.Ran || len(fs.Failures) != 0 || text != "the last run had no failures" {
+		t.Errorf("failures after a passing run: %+v, text %q", fs, text)
 	}
 }
 

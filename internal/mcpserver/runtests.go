@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 type RunInput struct {
 	IDs     []string `json:"ids,omitempty" jsonschema:"test IDs as discover_tests gives them (FILE::NAME); each runs with its subtests"`
 	Paths   []string `json:"paths,omitempty" jsonschema:"files or folders whose tests run, relative to the workspace root; no ids and no paths runs everything"`
-	Timeout float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds; default 300, at most 1800"`
+	Timeout float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds, more than 0 and at most 1800; 0 or none means the default 300"`
 }
 
 // RunOutput is the run_tests tool's structured result.
@@ -57,7 +58,20 @@ func addRun(s *mcp.Server, c Config) {
 			"under its ID. The text is testdex's terminal view (failures with location, message and output; a count line), " +
 			"then '--- stderr ---' with discovery problems when there are any, 'timed out after Ns' on a timeout, and " +
 			"'exit: N' (0 passed, 1 a test failed, 124 timed out). Failing tests are a normal result, not an error.",
-	}, c.runTests)
+		InputSchema: inputSchema[RunInput](),
+	}, c.runTool)
+}
+
+// runTool checks the input and calls runTests with a context that ends
+// when it returns, which stops its progress notifications before the
+// result is sent.
+func (c Config) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
+	if err := checkTimeout(in.Timeout); err != nil {
+		return nil, RunOutput{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	return c.runTests(ctx, req, in)
 }
 
 // runTests adapts run.Run as 'testdex run' calls it: the same selection,
@@ -91,8 +105,19 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
 }
 
-// timeout turns the tool's seconds into the run's limit: 0 or less is
-// run.DefaultTimeout, and it is clamped to run.MaxTimeout.
+// checkTimeout refuses a timeout outside 0 to run.MaxTimeout seconds
+// (negative, NaN, infinite or too large) with the allowed range, rather
+// than clamping it silently; 0 is the default.
+func checkTimeout(seconds float64) error {
+	if math.IsNaN(seconds) || seconds < 0 || seconds > run.MaxTimeout.Seconds() {
+		return fmt.Errorf("timeout %g is out of range: give seconds from 0 to %g (0 or none means the default %g)",
+			seconds, run.MaxTimeout.Seconds(), run.DefaultTimeout.Seconds())
+	}
+	return nil
+}
+
+// timeout turns the tool's seconds, checked by checkTimeout, into the
+// run's limit: 0 is run.DefaultTimeout.
 func timeout(seconds float64) time.Duration {
 	if seconds <= 0 {
 		return run.DefaultTimeout
