@@ -2,7 +2,9 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +15,9 @@ import (
 )
 
 // TestRunTestsProgress: a client that sends a progress token with
-// run_tests receives progress notifications naming finished tests.
+// run_tests receives progress notifications, the first at once, with
+// done/total in the message and progress that never goes back. (The
+// cadence is TestProgressCadence's, on a fake clock.)
 func TestRunTestsProgress(t *testing.T) {
 	root := goFixture(t)
 	ctx := context.Background()
@@ -53,7 +57,13 @@ func TestRunTestsProgress(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) == 0 || got[0].ProgressToken != "tok-1" || got[0].Progress < 1 || got[0].Total != 2 {
+	if len(got) == 0 || got[0].Progress != 0 || !strings.HasPrefix(got[0].Message, "0/") {
 		t.Fatalf("progress notifications: %+v", got)
+	}
+	for i, n := range got {
+		if n.ProgressToken != "tok-1" || n.Total < n.Progress || (i > 0 && n.Progress < got[i-1].Progress) ||
+			!strings.HasPrefix(n.Message, fmt.Sprintf("%d/%d tests finished", int(n.Progress), int(n.Total))) {
+			t.Errorf("notification %d: %+v", i, n)
+		}
 	}
 }
