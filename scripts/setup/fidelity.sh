@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# scripts/setup/fidelity.sh installs the real projects of the fidelity suite
+# (internal/fidelity): one published package per framework, pinned by exact
+# version, fetched from its own registry with its tests, and its test
+# dependencies installed the way the project installs them. Each lands in
+# ${TESTDEX_FIDELITY_DIR:-$HOME/.cache/testdex-fidelity}/NAME, built in a
+# temporary folder and renamed into place, so a half-done install is never
+# taken for a finished one; a finished one carries a .fidelity-ok stamp and
+# is left alone (idempotent). Quiet on success; a failing step prints its
+# log. A missing toolchain skips its project (the suite then skips it too).
+# Keep the names and versions in step with internal/fidelity/projects.go.
+set -euo pipefail
+
+root="${TESTDEX_FIDELITY_DIR:-$HOME/.cache/testdex-fidelity}"
+mkdir -p "$root"
+# npm resolves dependency ranges as of this date, so a package without a
+# lock file installs the same tree on every machine.
+npm_before=2026-11-20
+stamp=".fidelity-ok"
+stamp_text="fidelity setup 1"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# step NAME CMD...: runs CMD quietly; on failure prints its output and fails.
+step() {
+	local name=$1
+	shift
+	if ! "$@" >"$log" 2>&1; then
+		echo "fidelity.sh: $name failed: $*" >&2
+		tail -40 "$log" >&2
+		return 1
+	fi
+}
+
+# install NAME FN: runs FN in a fresh folder unless NAME is already installed.
+install() {
+	local name=$1 fn=$2 dest="$root/$1"
+	if [ -f "$dest/$stamp" ] && [ "$(cat "$dest/$stamp")" = "$stamp_text" ]; then
+		return 0
+	fi
+	local work="$root/.tmp-$name"
+	rm -rf "$work" "$dest"
+	mkdir -p "$work"
+	# errexit is ignored inside an if or || condition, so the subshell runs
+	# as a plain command with its own set -e.
+	local rc=0
+	set +e
+	(
+		set -e
+		cd "$work"
+		"$fn"
+	)
+	rc=$?
+	set -e
+	if [ "$rc" -ne 0 ]; then
+		echo "fidelity.sh: $name not installed; its fidelity test will skip" >&2
+		rm -rf "$work"
+		return 1
+	fi
+	echo "$stamp_text" >"$work/$stamp"
+	mv "$work" "$dest"
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# npm_project SPEC [EXTRA...]: the package's tarball unpacked here, then its
+# dependencies and devDependencies (no lock file ships in npm tarballs) and
+# EXTRA packages. --ignore-scripts: the packages' prepare scripts build from
+# sources the tarball does not hold.
+npm_project() {
+	local spec=$1
+	shift
+	local tgz
+	step "npm pack $spec" npm pack "$spec" --silent
+	tgz=$(ls ./*.tgz)
+	tar xzf "$tgz" --strip-components=1
+	rm -f "$tgz"
+	step "npm install in $spec" npm install --no-audit --no-fund --ignore-scripts --loglevel=error \
+		--before="$npm_before" "$@"
+}
+
+# pip_sdist SPEC: the sdist unpacked here and a virtualenv in .venv.
+pip_sdist() {
+	local spec=$1 dl
+	dl=$(mktemp -d)
+	step "pip download $spec" python3 -m pip download --quiet --disable-pip-version-check \
+		--no-deps --no-binary :all: -d "$dl" "$spec"
+	tar xzf "$dl"/*.tar.gz --strip-components=1
+	rm -rf "$dl"
+	step "venv for $spec" python3 -m venv .venv
+}
+
+go_cmp() {
+	local dir
+	dir=$(cd / && GOFLAGS=-mod=mod go mod download -json github.com/google/go-cmp@v0.7.0 |
+		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[ -n "$dir" ] || { echo "fidelity.sh: go mod download github.com/google/go-cmp@v0.7.0 failed" >&2; return 1; }
+	cp -r "$dir"/. .
+	chmod -R u+w .
+	step "go test -run ^$ (go-cmp)" go test -count=1 -run '^$' ./...
+}
+
+itsdangerous() {
+	pip_sdist itsdangerous==2.2.0
+	# The project's own pinned test requirements, then the package itself.
+	step "pip install itsdangerous tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		-r requirements/tests.txt -e .
+}
+
+pyasn1() {
+	pip_sdist pyasn1==0.6.1
+	step "pip install pyasn1" .venv/bin/pip install --quiet --disable-pip-version-check -e .
+}
+
+jest_mock_extended() { npm_project jest-mock-extended@4.0.1; }
+
+json_schema_traverse() { npm_project json-schema-traverse@1.0.0; }
+
+light_my_request() { npm_project light-my-request@6.8.1; }
+
+# zod's tarball ships its 196 test files but no vitest (the monorepo root
+# holds it) and takes 159 s to run here; the suite keeps six of them (a
+# test.each table, describe titles built from data, nested describes) and
+# removes the rest, and installs vitest 3.2.4, the version the README's
+# listing measurements used.
+zod() {
+	npm_project zod@4.6.7 --no-save vitest@3.2.4
+	local keep=" src/v4/core/tests/polyfill-collision.test.ts src/v4/core/tests/locales/parity.test.ts src/v4/core/tests/locales/ru.test.ts src/v4/core/tests/locales/he.test.ts src/v4/core/tests/recursive-tuples.test.ts src/v4/mini/tests/deep-partial.test.ts "
+	local f
+	while IFS= read -r f; do
+		case "$keep" in *" ${f#./} "*) ;; *) rm -f "$f" ;; esac
+	done < <(find ./src -name '*.test.ts')
+}
+
+semver() {
+	# cargo has no download command: resolve the exact version in a
+	# throwaway package and copy the unpacked crate from cargo's registry.
+	local dl
+	dl=$(mktemp -d)
+	mkdir -p "$dl/src"
+	: >"$dl/src/lib.rs"
+	printf '[package]\nname = "dl"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nsemver = "=1.0.28"\n' >"$dl/Cargo.toml"
+	step "cargo fetch semver" cargo fetch --manifest-path "$dl/Cargo.toml"
+	rm -rf "$dl"
+	local src
+	src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/semver-1.0.28 | head -1)
+	cp -r "$src"/. .
+	# The crate ships its Cargo.lock; build the tests once so a run only runs.
+	step "cargo fetch (semver)" cargo fetch --locked
+	step "cargo test --no-run (semver)" cargo test --locked --no-run
+}
+
+# commons-cli's published pom, sources jar and test-sources jar, laid out as
+# its repository: Maven-generated META-INF left out (RAT rejects them), test
+# resources (non-Java files of the test jar) under src/test/resources.
+commons_cli() {
+	local v=1.9.0 m="mvn -q -B -Dstyle.color=never"
+	step "fetch commons-cli $v" $m dependency:copy -Dartifact=commons-cli:commons-cli:$v:pom -DoutputDirectory=.
+	step "fetch commons-cli $v sources" $m dependency:copy -Dartifact=commons-cli:commons-cli:$v:jar:sources -DoutputDirectory=.
+	step "fetch commons-cli $v test sources" $m dependency:copy -Dartifact=commons-cli:commons-cli:$v:jar:test-sources -DoutputDirectory=.
+	mv "commons-cli-$v.pom" pom.xml
+	mkdir -p src/main/java src/test/java src/test/resources
+	(cd src/main/java && unzip -q "../../../commons-cli-$v-sources.jar" && rm -rf META-INF)
+	(cd src/test/java && unzip -q "../../../commons-cli-$v-test-sources.jar" && rm -rf META-INF)
+	rm -f ./*.jar
+	(cd src/test/java && find . -type f ! -name '*.java' | while IFS= read -r f; do
+		mkdir -p "../resources/$(dirname "$f")"
+		mv "$f" "../resources/$f"
+	done)
+	# One full run puts every plugin (and Surefire's JUnit Platform provider)
+	# in the local repository.
+	step "mvn test (commons-cli)" $m test
+}
+
+status=0
+if have go; then install go-cmp go_cmp || status=1; fi
+if have python3; then
+	install itsdangerous itsdangerous || status=1
+	install pyasn1 pyasn1 || status=1
+fi
+if have npm; then
+	install jest-mock-extended jest_mock_extended || status=1
+	install zod zod || status=1
+	install json-schema-traverse json_schema_traverse || status=1
+	install light-my-request light_my_request || status=1
+fi
+if have cargo; then install semver semver || status=1; fi
+if have mvn && have java && have unzip; then install commons-cli commons_cli || status=1; fi
+exit $status
