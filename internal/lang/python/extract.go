@@ -3,6 +3,7 @@ package python
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -40,7 +41,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/2/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/3/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -83,6 +84,7 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	w.module(roots...)
 	w.dynamics(roots)
 	res.Tests = w.tests
+	res.Problems = append(res.Problems, w.problems...)
 	res.Facts = w.facts.encode()
 	return res
 }
@@ -135,6 +137,7 @@ type walker struct {
 	literals  map[string]*sitter.Node // module-level NAME = literal
 	defined   map[string]bool         // module-level def and class names
 	tests     []lang.Test
+	problems  []testdex.Problem // warnings about parts not read
 	seenFn    map[string]bool
 }
 
@@ -162,29 +165,70 @@ func (w *walker) text(n *sitter.Node) string {
 
 func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
 
+// maxBlocks bounds how deep statements descends into if, try and with
+// statements and their branches (each statement and each block count one).
+const maxBlocks = 8
+
 // statements yields the statements of a block, descending into if, try,
 // with and their else/except/finally branches: code that may define tests
-// at run time.
-func statements(n *sitter.Node, src []byte, depth int, yield func(*sitter.Node)) {
+// at run time. Definitions nested deeper than maxBlocks are not read, with
+// a warning.
+func (w *walker) statements(n *sitter.Node, depth int, yield func(*sitter.Node)) {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "if_statement":
-			if cond := c.ChildByFieldName("condition"); cond != nil && isMainCheck(cond.Content(src)) {
+			if cond := c.ChildByFieldName("condition"); cond != nil && isMainCheck(cond.Content(w.src)) {
 				continue // runs only as a script, never on import
 			}
-			if depth < 8 {
-				statements(c, src, depth+1, yield)
-			}
+			w.branch(c, depth, yield)
 		case "try_statement", "with_statement", "elif_clause", "else_clause",
 			"except_clause", "finally_clause", "block", "except_group_clause":
-			if depth < 8 {
-				statements(c, src, depth+1, yield)
-			}
+			w.branch(c, depth, yield)
 		default:
 			yield(c)
 		}
 	}
+}
+
+func (w *walker) branch(c *sitter.Node, depth int, yield func(*sitter.Node)) {
+	if depth < maxBlocks {
+		w.statements(c, depth+1, yield)
+		return
+	}
+	if d := firstDefinition(c); d != nil {
+		w.warnOnce(line(d), "definitions inside if, try and with statements nested this deep are not read; tests defined here are not listed (move them out)")
+	}
+}
+
+// firstDefinition returns the first function or class defined in n, nil
+// if none.
+func firstDefinition(n *sitter.Node) *sitter.Node {
+	cur := sitter.NewTreeCursor(n)
+	defer cur.Close()
+	for {
+		if c := cur.CurrentNode(); c.Type() == "function_definition" || c.Type() == "class_definition" {
+			return c
+		}
+		if cur.GoToFirstChild() {
+			continue
+		}
+		for !cur.GoToNextSibling() {
+			if !cur.GoToParent() { // the cursor cannot leave n
+				return nil
+			}
+		}
+	}
+}
+
+// warnOnce records a warning, once per message.
+func (w *walker) warnOnce(line int, msg string) {
+	for _, p := range w.problems {
+		if p.Message == msg {
+			return
+		}
+	}
+	w.problems = append(w.problems, testdex.Problem{Severity: testdex.SevWarning, Line: line, Message: msg})
 }
 
 // module walks the module level: imports and assignments first (marks and
@@ -200,7 +244,7 @@ func (w *walker) module(roots ...*sitter.Node) {
 // topLevel reads one tree's imports and assignments and collects its
 // definitions.
 func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
-	statements(root, w.src, 0, func(n *sitter.Node) {
+	w.statements(root, 0, func(n *sitter.Node) {
 		switch n.Type() {
 		case "import_statement", "import_from_statement":
 			w.imports(n)
@@ -413,9 +457,16 @@ func (w *walker) fixture(n, d *sitter.Node) {
 	}
 }
 
-// class records a class and its candidate methods in the facts.
+// maxClassDepth bounds the nesting of classes read (a class at module
+// level is at depth 0).
+const maxClassDepth = 20
+
+// class records a class and its candidate methods in the facts. A class
+// nested deeper than maxClassDepth is left out, with a warning; the
+// classes around it are kept.
 func (w *walker) class(n, d *sitter.Node, outer, depth int) {
-	if depth > 20 {
+	if depth > maxClassDepth {
+		w.warnOnce(line(d), fmt.Sprintf("classes nested more than %d deep are not read; this class and the tests in it are not listed (flatten the nesting)", maxClassDepth))
 		return
 	}
 	c := classFact{Name: w.text(d.ChildByFieldName("name")), Line: line(d), Outer: outer}
@@ -435,7 +486,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	}
 	var bodyMarks markSet
 	seen := map[string]bool{}
-	statements(body, w.src, 0, func(s *sitter.Node) {
+	w.statements(body, 0, func(s *sitter.Node) {
 		sd := definition(s)
 		switch {
 		case s.Type() == "expression_statement":

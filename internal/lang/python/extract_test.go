@@ -1,10 +1,12 @@
 package python
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -114,5 +116,45 @@ func TestReparseDropsBadMethod(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "T.test_a,T.test_c,U.test_d" {
 		t.Errorf("methods = %v, want T.test_a, T.test_c, U.test_d (problems %v)", got, r.Problems)
+	}
+}
+
+// TestDeepNestingWarns is issue 7's classes nested past maxClassDepth, and
+// definitions nested past maxBlocks in if/try/with: the file's other tests
+// and the classes within the limit are kept, and one warning names the
+// line where reading stopped.
+func TestDeepNestingWarns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("def test_top():\n    pass\n\n")
+	const depth = 25
+	for i := 0; i < depth; i++ {
+		in := strings.Repeat("    ", i)
+		fmt.Fprintf(&b, "%sclass TestC%d:\n%s    def test_m%d(self):\n%s        pass\n", in, i, in, i, in)
+	}
+	b.WriteString("\ndef test_bottom():\n    pass\n")
+	r := extract(b.String())
+	if got := strings.Join(names(r), ","); got != "test_top,test_bottom" {
+		t.Errorf("module-level tests = %q", got)
+	}
+	f := decodeFacts(r.Facts)
+	if len(f.Classes) != maxClassDepth+1 || f.Classes[maxClassDepth].Name != fmt.Sprintf("TestC%d", maxClassDepth) || len(f.Classes[maxClassDepth].Methods) != 1 {
+		t.Errorf("%d classes read, want the %d within the limit with their methods", len(f.Classes), maxClassDepth+1)
+	}
+	cutLine := 4 + 3*(maxClassDepth+1)
+	if len(r.Problems) != 1 || r.Problems[0].Severity != testdex.SevWarning || r.Problems[0].Line != cutLine || !strings.Contains(r.Problems[0].Message, "nested") {
+		t.Errorf("problems = %v, want one warning at line %d", r.Problems, cutLine)
+	}
+
+	src := "def test_top(): pass\n"
+	for i := 0; i < 6; i++ {
+		src += strings.Repeat("    ", i) + "if True:\n"
+	}
+	src += strings.Repeat("    ", 6) + "def test_deep(): pass\n"
+	r = extract(src)
+	if got := strings.Join(names(r), ","); got != "test_top" || len(r.Problems) != 1 || r.Problems[0].Line != 8 || r.Problems[0].Severity != testdex.SevWarning {
+		t.Errorf("deep if: tests %q, problems %v; want test_top and a warning at line 8", got, r.Problems)
+	}
+	if r := extract(strings.Replace(src, "def test_deep(): pass", "x = 1", 1)); len(r.Problems) != 0 {
+		t.Errorf("deep if without definitions: problems %v, want none", r.Problems)
 	}
 }
