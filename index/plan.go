@@ -36,6 +36,27 @@ type Plan struct {
 	Unrunnable []testdex.Test
 }
 
+// Leaves counts the listed leaf tests the plan expects: no suites or
+// parents with listed children, no dynamic records (their rows are known
+// only at run time), the records testdex cannot run included.
+func (p *Plan) Leaves() int {
+	n := len(p.Unrunnable)
+	for _, b := range p.Batches {
+		parents := map[string]bool{}
+		for _, t := range b.Expected {
+			if !t.Dynamic {
+				parents[t.Parent] = true
+			}
+		}
+		for _, t := range b.Expected {
+			if !t.Dynamic && !parents[t.ID] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Plan turns a selection into batches: a path covering a project runs the
 // project whole ("." to its runner), a path inside one is handed to its
 // framework as a project-relative path, and an ID names its test (a

@@ -37,6 +37,10 @@ type Options struct {
 	Cap int
 	// Bench also runs the benchmarks under the selected paths (Go).
 	Bench bool
+	// Planned, when set, is told once, before anything runs, how many
+	// tests the plan expects (listed leaf tests of the selection; the
+	// runners may report more or fewer).
+	Planned func(tests int)
 	// Live, when set, receives every event as soon as it happens, from
 	// several goroutines one at a time, in no stable order (a progress
 	// line).
@@ -69,6 +73,9 @@ func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Ha
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	names := ix.NewNamer()
+	if o.Planned != nil {
+		o.Planned(plan.Leaves())
+	}
 	outs := make([]*batchOutput, len(plan.Batches))
 	for i := range outs {
 		outs[i] = &batchOutput{ready: make(chan struct{})}

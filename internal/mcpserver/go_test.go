@@ -118,13 +118,20 @@ func TestRefused(t *testing.T) {
 		{"discover_tests", map[string]any{"paths": []string{"../"}}, "../ is outside the workspace root " + root},
 		{"run_tests", map[string]any{"paths": []string{"/etc"}}, "/etc is outside the workspace root " + root},
 		{"run_tests", map[string]any{"paths": []string{"nope"}}, "nope does not exist in the workspace root"},
-		{"run_tests", map[string]any{"ids": []string{"run_test.go::TestNope"}}, `no tests match "run_test.go::TestNope" (call discover_tests to see test IDs)`},
+		{"run_tests", map[string]any{"ids": []string{"nowhere_test.go::TestNope"}}, `no test matches "nowhere_test.go::TestNope" (call discover_tests to see test IDs)`},
 		{"discover_tests", map[string]any{"filter": "Test("}, `bad name pattern "Test("`},
 	} {
 		text, isErr := call(t, cs, c.tool, c.args, nil)
 		if !isErr || !strings.HasPrefix(text, c.want) {
 			t.Errorf("%s %v: error %v, text %q, want %q", c.tool, c.args, isErr, text, c.want)
 		}
+	}
+
+	// An ID in a listed file that names no test is asked of the runner:
+	// nothing ran under it, which the result says, with exit 2.
+	text, isErr := call(t, cs, "run_tests", map[string]any{"ids": []string{"run_test.go::TestNope"}}, nil)
+	if isErr || !strings.Contains(text, "no test matches run_test.go::TestNope") || !strings.HasSuffix(text, "exit: 2\n") {
+		t.Errorf("unknown test of a listed file: error %v, text %q", isErr, text)
 	}
 
 	empty := connect(t, t.TempDir(), t.TempDir())

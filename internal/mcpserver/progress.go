@@ -25,7 +25,7 @@ const (
 // started, and one each progressMax regardless, until ctx ends (runTool
 // ends it when the run returns). Without a token (or a session) it
 // returns nil.
-func progressFor(ctx context.Context, req *mcp.CallToolRequest, total int) func(testdex.Event) {
+func progressFor(ctx context.Context, req *mcp.CallToolRequest, total int) *progress {
 	if req == nil || req.Session == nil || req.Params == nil {
 		return nil
 	}
@@ -50,7 +50,28 @@ func progressFor(ctx context.Context, req *mcp.CallToolRequest, total int) func(
 			}
 		}
 	}()
+	return p
+}
+
+// live is the run's Live callback; nil for no progress.
+func (p *progress) live() func(testdex.Event) {
+	if p == nil {
+		return nil
+	}
 	return p.event
+}
+
+// planned is the run's Planned callback: the number of tests the plan
+// expects becomes the total.
+func (p *progress) planned() func(int) {
+	if p == nil {
+		return nil
+	}
+	return func(n int) {
+		p.mu.Lock()
+		p.total = n
+		p.mu.Unlock()
+	}
 }
 
 // progress keeps the state of a run for its notifications: the tests

@@ -90,7 +90,9 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	}
 	text := &report.Text{W: stdout}
 	limit := timeout(in.Timeout)
-	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Live: progressFor(ctx, req, len(ix.Tests))}
+	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ}
+	prog := progressFor(ctx, req, 0)
+	o.Live, o.Planned = prog.live(), prog.planned()
 	sum, err := run.Session(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, CacheDir: c.CacheDir, Options: o,
 		Warn: func(msg string) { fmt.Fprintln(stderr, "testdex: warning: "+msg) }}, text)
 	if err != nil {
