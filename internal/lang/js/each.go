@@ -106,26 +106,63 @@ func jestInterpolate(title string, row value, idx int) string {
 			keys = append(keys, strconv.Itoa(i))
 		}
 	}
-	quoted := make([]string, len(keys))
-	for i, k := range keys {
-		quoted[i] = regexp.QuoteMeta(k)
+	var b strings.Builder
+	for i := 0; i < len(title); {
+		n := variableAt(title[i:], keys)
+		if n == 0 {
+			b.WriteByte(title[i])
+			i++
+			continue
+		}
+		b.WriteString(interpolated(title[i:i+n], row))
+		i += n
 	}
-	re := regexp.MustCompile(`\$(` + strings.Join(quoted, "|") + `)[.\w]*`)
-	out := re.ReplaceAllStringFunc(title, func(m string) string {
-		v := row
-		for _, k := range strings.Split(m[1:], ".") {
-			next, ok := v.field(k)
-			if k == "" || !ok {
-				break
-			}
-			v = next
+	return strings.Replace(b.String(), "$#", strconv.Itoa(idx), 1)
+}
+
+// variableAt returns the length of the variable s starts with, 0 if none:
+// what jest-each's RegExp \$(key1|key2|...)[.\w]* matches there, the
+// first key that fits winning. It compares bytes rather than compile the
+// keys: they come from the source and may be anything, invalid UTF-8
+// included, which regexp refuses.
+func variableAt(s string, keys []string) int {
+	if s == "" || s[0] != '$' {
+		return 0
+	}
+	if len(keys) == 0 {
+		keys = []string{""} // new RegExp('\\$()[.\\w]*')
+	}
+	for _, k := range keys {
+		if !strings.HasPrefix(s[1:], k) {
+			continue
 		}
-		if v.isObject() {
-			return pretty(v, 0)
+		n := 1 + len(k)
+		for n < len(s) && (s[n] == '.' || s[n] == '_' || isAlnum(s[n])) {
+			n++
 		}
-		return must(v).jsString()
-	})
-	return strings.Replace(out, "$#", strconv.Itoa(idx), 1)
+		return n
+	}
+	return 0
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// interpolated is the value a $key.path variable m names in row.
+func interpolated(m string, row value) string {
+	v := row
+	for _, k := range strings.Split(m[1:], ".") {
+		next, ok := v.field(k)
+		if k == "" || !ok {
+			break
+		}
+		v = next
+	}
+	if v.isObject() {
+		return pretty(v, 0)
+	}
+	return must(v).jsString()
 }
 
 // templateRows turns a tagged template table (a | b, then ${} cells) into
