@@ -90,32 +90,6 @@ func (w *walker) ident(n *sitter.Node, depth int) value {
 	return value{str: name}
 }
 
-// localConst finds a const binding of name declared before n in a block
-// enclosing it (a table declared inside a describe callback).
-func (w *walker) localConst(n *sitter.Node, name string) *sitter.Node {
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		if p.Type() != "statement_block" {
-			continue
-		}
-		for i := 0; i < int(p.NamedChildCount()); i++ {
-			c := p.NamedChild(i)
-			if c.StartByte() >= n.StartByte() {
-				break
-			}
-			if c.Type() != "lexical_declaration" || c.ChildCount() == 0 || w.text(c.Child(0)) != "const" {
-				continue
-			}
-			for j := 0; j < int(c.NamedChildCount()); j++ {
-				d := c.NamedChild(j)
-				if id := d.ChildByFieldName("name"); d.Type() == "variable_declarator" && id != nil && w.text(id) == name {
-					return d.ChildByFieldName("value")
-				}
-			}
-		}
-	}
-	return nil
-}
-
 func (w *walker) unary(n *sitter.Node, depth int) value {
 	arg := w.eval(n.ChildByFieldName("argument"), depth+1)
 	op := n.ChildByFieldName("operator")

@@ -15,7 +15,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-2"
+const version = "js-3"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -23,7 +23,8 @@ const version = "js-2"
 // framework's own title formatting, and node:test subtests (t.test). It is
 // safe for concurrent use; the zero value is not usable, see [ExtractorFor].
 type Extractor struct {
-	fw testdex.Framework
+	fw       testdex.Framework
+	deepPath int // when not 0, replaces the constant deepPath (tests)
 }
 
 // ExtractorFor returns the extractor producing records of framework fw
@@ -48,12 +49,29 @@ func grammar(name string) *sitter.Language {
 	return tsgrammars.JavaScript
 }
 
-// queries holds the compiled call query per grammar, compiled once.
-var queries sync.Map // *sitter.Language -> *sitter.Query
-
 func parse(lang *sitter.Language, data []byte) (*sitter.Tree, error) {
 	return tsgrammars.Parse(lang, data)
 }
+
+// callSyms holds, per grammar, the symbols named call_expression.
+var callSyms sync.Map // *sitter.Language -> map[sitter.Symbol]bool
+
+func callSymbols(lang *sitter.Language) map[sitter.Symbol]bool {
+	if m, ok := callSyms.Load(lang); ok {
+		return m.(map[sitter.Symbol]bool)
+	}
+	m := map[sitter.Symbol]bool{}
+	for s := sitter.Symbol(0); uint32(s) < lang.SymbolCount(); s++ {
+		if lang.SymbolName(s) == "call_expression" && lang.SymbolType(s) == sitter.SymbolTypeRegular {
+			m[s] = true
+		}
+	}
+	callSyms.Store(lang, m)
+	return m
+}
+
+// queries holds the compiled call query per grammar, compiled once.
+var queries sync.Map // *sitter.Language -> *sitter.Query
 
 func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 	if q, ok := queries.Load(lang); ok {
@@ -76,8 +94,8 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
 		if r := recover(); r != nil {
-			res = lang.Result{Problems: []testdex.Problem{{Severity: testdex.SevError,
-				Message: fmt.Sprintf("internal error reading tests (please report it): %v", r)}}}
+			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
+				Message: fmt.Sprintf("internal error reading tests (please report it): %v", r)})}
 		}
 	}()
 	head := f.Data[:min(len(f.Data), 8000)]
@@ -120,8 +138,13 @@ func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 		return res
 	}
 	w := newWalker(x.fw, f.Data, root)
-	w.run(q)
+	defer w.close()
+	if x.deepPath != 0 {
+		w.deepPath = x.deepPath
+	}
+	w.run(q, callSymbols(g))
 	res.Tests = w.tests
+	res.Problems = append(res.Problems, w.problems...)
 	return res
 }
 

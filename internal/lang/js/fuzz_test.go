@@ -1,6 +1,7 @@
 package js
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/testdex/testdex"
@@ -9,7 +10,8 @@ import (
 
 // FuzzExtract feeds arbitrary source to every grammar and framework: the
 // extractor must never panic (its recover turns panics into an "internal
-// error" Problem, which the fuzzer reports as a failure too).
+// error" Problem, which the fuzzer reports as a failure too), and the walk
+// with a tree cursor must list what the query cursor lists.
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{
 		"describe('a', () => { it.each([[1]])('%p %s %d %i %f %j %o %O %# %%', () => {}) })",
@@ -18,6 +20,8 @@ func FuzzExtract(f *testing.F) {
 		"describe.each([{a: {b: 1}}])('$a.b', () => { it('x') })",
 		"const T = [[1n, -0, NaN, 0x1F, 1e21, '\\u{1F600}']]; test.each(T)('%s %d %i %f %j', () => {})",
 		"it(",
+		"test.each`\n a\xff | b\n ${1} | ${2}\n`('$a\xff $b', () => {})",
+		"describe('a', () => { describe('b', () => { const T = [1]; test.each(T)('%s', () => {}) }) })",
 	} {
 		f.Add(s, uint8(0))
 	}
@@ -27,6 +31,9 @@ func FuzzExtract(f *testing.F) {
 		fw := fws[int(sel)%len(fws)]
 		name := exts[int(sel/4)%len(exts)]
 		res := ExtractorFor(fw).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw})
+		if walk := (&Extractor{fw: fw, deepPath: 1}).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw}); !reflect.DeepEqual(walk, res) {
+			t.Fatalf("the walk lists\n%+v\nthe query\n%+v", walk, res)
+		}
 		keys := map[string]bool{}
 		for _, p := range res.Problems {
 			if p.Path != "" || len(p.Message) > 9 && p.Message[:9] == "internal " {

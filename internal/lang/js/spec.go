@@ -42,7 +42,7 @@ var testModules = map[string]bool{"node:test": true, "test": true, "vitest": tru
 // classify recognises a test-declaring call.
 func (w *walker) classify(c *sitter.Node) (spec, bool) {
 	var sp spec
-	if p := c.Parent(); p != nil && p.Type() == "call_expression" {
+	if p := w.lin.parentOf(); p != nil && p.Type() == "call_expression" {
 		if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
 			return sp, false // the inner half of describe.each(table)(...)
 		}
@@ -256,9 +256,13 @@ func compact(s string) string {
 // -t and Mocha's --grep (a suite's pattern selects its tests), and over
 // the test's own title for node --test-name-pattern.
 func runPattern(fw testdex.Framework, titles []string, suite bool) string {
-	full := strings.Join(titles, " ")
+	return selector(fw, strings.Join(titles, " "), titles[len(titles)-1], suite)
+}
+
+// selector is runPattern given the space-joined titles and the last one.
+func selector(fw testdex.Framework, full, last string, suite bool) string {
 	if fw == testdex.NodeTest {
-		full = titles[len(titles)-1]
+		full = last
 	}
 	if suite && fw != testdex.NodeTest {
 		return "^" + regexp.QuoteMeta(full) + "( |$)"

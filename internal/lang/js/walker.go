@@ -1,7 +1,7 @@
 package js
 
 import (
-	"strings"
+	"fmt"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -22,16 +22,29 @@ type walker struct {
 	consts     map[string]*sitter.Node // module-level const NAME = literal
 	aliases    map[string]string       // local name -> describe, it, test, ...
 	evaluating map[string]bool         // consts being evaluated (cycles)
+	lin        *lineage                // ancestors of the call being visited
+	deepPath   int                     // see deepPath; tests lower it
 	stack      []*frame
 	tests      []lang.Test
+	problems   []testdex.Problem
+	tooDeep    bool // the maxNesting warning is given
 	seen       map[string]bool
 }
+
+// maxNesting bounds the nesting of records: a call nested deeper is one
+// dynamic record standing for itself and everything in it, with a warning.
+// Each record's name holds every ancestor's title, so a listing grows with
+// the square of the depth (20,000 levels of describe('d') would be 800 MB
+// of names); no suite a runner can load nests anywhere near this deep.
+const maxNesting = 1000
 
 // frame is a describe or test call whose callback may declare more tests.
 // One call stands for several instances when it is a .each.
 type frame struct {
 	node      *sitter.Node
+	at        int // index of node in the walker's lineage
 	end       uint32
+	collapsed bool     // a record past maxNesting: the calls inside are not listed
 	test      bool     // a test (its callback's first parameter may be t)
 	params    []string // callback parameter names (node:test's t)
 	instances []instance
@@ -40,7 +53,8 @@ type frame struct {
 // instance is one record a call produced.
 type instance struct {
 	key     string
-	titles  []string // from the outermost describe
+	spaced  string // the titles from the outermost describe, joined by spaces
+	record  bool   // false for the module, the parent of top-level calls
 	dynamic bool
 	skip    bool
 	run     string
@@ -48,10 +62,14 @@ type instance struct {
 
 func newWalker(fw testdex.Framework, src []byte, root *sitter.Node) *walker {
 	w := &walker{fw: fw, src: src, root: root, consts: map[string]*sitter.Node{},
-		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]bool{}}
+		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]bool{},
+		lin: newLineage(root), deepPath: deepPath}
 	w.scanModule()
 	return w
 }
+
+// close releases the walker's tree cursors.
+func (w *walker) close() { w.lin.close() }
 
 func (w *walker) text(n *sitter.Node) string {
 	s, e := n.StartByte(), n.EndByte()
@@ -61,9 +79,17 @@ func (w *walker) text(n *sitter.Node) string {
 	return string(w.src[s:e])
 }
 
+// deepPath is the depth of the call being visited (in syntax nodes, about
+// five per level of describe) past which run leaves the query cursor for
+// a walk with a tree cursor. A query cursor keeps a state per enclosing
+// match and rescans them at every node, which is quadratic in the nesting;
+// the walk is linear but reads every node from Go, about a third slower on
+// the shallow files that are the rule.
+const deepPath = 256
+
 // run visits every call in document order, keeping the stack of enclosing
 // describe and test calls by byte range.
-func (w *walker) run(q *sitter.Query) {
+func (w *walker) run(q *sitter.Query, calls map[sitter.Symbol]bool) {
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
 	qc.Exec(q, w.root)
@@ -74,6 +100,35 @@ func (w *walker) run(q *sitter.Query) {
 		}
 		for _, c := range m.Captures {
 			w.call(c.Node)
+			if len(w.lin.path) > w.deepPath {
+				w.walkAfter(c.Node, calls)
+				return
+			}
+		}
+	}
+}
+
+// walkAfter visits the calls that follow n in document order (n's own
+// descendants first), moving a tree cursor node by node.
+func (w *walker) walkAfter(n *sitter.Node, calls map[sitter.Symbol]bool) {
+	l := newLineage(w.root)
+	defer l.close()
+	if !l.descend(n) {
+		w.problems = append(w.problems, testdex.Problem{Severity: testdex.SevError, Line: int(n.StartPoint().Row) + 1,
+			Message: "internal error: cannot walk the syntax tree from this line; the tests after it are not listed (please report it)"})
+		return
+	}
+	cur := l.cur
+	for {
+		if !cur.GoToFirstChild() {
+			for !cur.GoToNextSibling() {
+				if !cur.GoToParent() {
+					return
+				}
+			}
+		}
+		if c := cur.CurrentNode(); calls[c.Symbol()] {
+			w.call(c)
 		}
 	}
 }
@@ -82,26 +137,45 @@ func (w *walker) call(c *sitter.Node) {
 	for len(w.stack) > 0 && w.stack[len(w.stack)-1].end <= c.StartByte() {
 		w.stack = w.stack[:len(w.stack)-1]
 	}
-	sp, ok := w.classify(c)
-	if !ok {
-		return
-	}
 	var parent *frame
 	if len(w.stack) > 0 {
 		parent = w.stack[len(w.stack)-1]
 	}
+	if parent != nil && parent.collapsed {
+		return
+	}
+	if !w.lin.moveTo(c) {
+		w.problems = append(w.problems, testdex.Problem{Severity: testdex.SevError, Line: int(c.StartPoint().Row) + 1,
+			Message: "internal error: cannot place this call in the syntax tree; its tests are not listed (please report it)"})
+		return
+	}
+	sp, ok := w.classify(c)
+	if !ok {
+		return
+	}
 	if sp.subtest && (parent == nil || !parent.test || !contains(parent.params, sp.base)) {
 		return
 	}
-	placed := w.placedDirectly(c, parent)
+	at := -1
+	if parent != nil {
+		at = parent.at
+	}
+	placed := w.lin.placedDirectly(at)
 	titles, dyn := w.titles(sp)
-	fr := &frame{node: c, end: c.EndByte(), test: !sp.suite, params: w.params(sp.fn)}
+	fr := &frame{node: c, at: len(w.lin.path) - 1, end: c.EndByte(), test: !sp.suite, params: w.params(sp.fn)}
 	parents := []instance{{}}
 	if parent != nil {
 		parents = parent.instances
 	}
 	if len(parents)*len(titles) > maxRows {
 		titles, dyn = []string{w.dynamicTitle(sp)}, true
+	}
+	if len(w.stack) >= maxNesting {
+		if len(titles) > 1 {
+			titles = []string{w.dynamicTitle(sp)}
+		}
+		fr.collapsed, dyn = true, true
+		w.warnTooDeep(c)
 	}
 	for _, p := range parents {
 		for _, t := range titles {
@@ -111,11 +185,23 @@ func (w *walker) call(c *sitter.Node) {
 	w.stack = append(w.stack, fr)
 }
 
+// warnTooDeep warns, once per file, that records past maxNesting are cut.
+func (w *walker) warnTooDeep(c *sitter.Node) {
+	if w.tooDeep {
+		return
+	}
+	w.tooDeep = true
+	w.problems = append(w.problems, testdex.Problem{Severity: testdex.SevWarning, Line: int(c.StartPoint().Row) + 1,
+		Message: fmt.Sprintf("describe and test blocks nested more than %d deep; from this line the deeper ones are listed as one dynamic record (flatten the nesting)", maxNesting)})
+}
+
 // emit records one instance of a call under one parent instance.
 func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn bool) instance {
-	in := instance{titles: append(append([]string{}, p.titles...), title), dynamic: dyn || p.dynamic, skip: sp.skip || p.skip}
-	in.key = strings.Join(in.titles, " > ")
-	in.run = runPattern(w.fw, in.titles, sp.suite)
+	in := instance{key: title, spaced: title, record: true, dynamic: dyn || p.dynamic, skip: sp.skip || p.skip}
+	if p.record {
+		in.key, in.spaced = p.key+" > "+title, p.spaced+" "+title
+	}
+	in.run = selector(w.fw, in.spaced, title, sp.suite)
 	if in.dynamic {
 		in.run = p.run
 	}
@@ -133,28 +219,6 @@ func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn boo
 	w.tests = append(w.tests, lang.Test{Kind: kind, Name: in.key, Parent: p.key, Line: int(c.StartPoint().Row) + 1,
 		Dynamic: in.dynamic, Skip: in.skip, Run: in.run})
 	return in
-}
-
-// placedDirectly reports whether the call runs exactly once where it
-// stands: no loop and no function other than the parent's own callback
-// lies between the call and its parent (or the module).
-func (w *walker) placedDirectly(c *sitter.Node, parent *frame) bool {
-	for n := c.Parent(); n != nil; n = n.Parent() {
-		if parent != nil && same(n, parent.node) {
-			return true
-		}
-		switch n.Type() {
-		case "for_statement", "for_in_statement", "while_statement", "do_statement":
-			return false
-		case "arrow_function", "function_expression", "function", "function_declaration",
-			"generator_function", "generator_function_declaration", "method_definition":
-			a := n.Parent()
-			if parent == nil || a == nil || a.Type() != "arguments" || a.Parent() == nil || !same(a.Parent(), parent.node) {
-				return false
-			}
-		}
-	}
-	return parent == nil
 }
 
 func same(a, b *sitter.Node) bool {
