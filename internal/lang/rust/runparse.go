@@ -12,57 +12,41 @@ import (
 )
 
 // NewParser returns a streaming parser of one cargo test command's
-// standard output. Every test it reports gets the Scope of the command's
-// target (see Runner), read from cmd's target flags.
+// standard output. Every result it reports is one "test NAME ... RESULT"
+// line of libtest's, nothing more: a module or a row's function gets no
+// result of its own.
+//
+// cargo prints which test binary runs ("Running tests/it.rs (...)",
+// "Doc-tests NAME") on standard error, which the parser does not read;
+// on standard output each binary's part starts with libtest's
+// "running N tests" line. The parser gives the binaries' parts the
+// targets the command runs, in the order cargo runs them (by target kind,
+// lib, bins, tests, benches, examples, then by name: see binaries), the
+// doc tests last; a part whose tests have doc-test names is the doc tests'
+// whatever its place (rustdoc runs merged and standalone doc tests as two
+// parts). Each result's Scope is its target's root file, as in the static
+// records.
 func (r Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	lp := &libtestParser{emit: emit, scope: r.scopeOf(cmd), failed: map[string]*failure{}}
+	lp := &libtestParser{emit: emit, block: -1, failed: map[string]*failure{}}
 	if r.Crate != nil && r.Crate.DocPrefix != "" {
 		lp.pathPrefix = r.Crate.DocPrefix + "/"
 	}
-	lp.suites = suitesOf(cmd)
+	if lib := r.lib(); lib != nil {
+		lp.libRoot = lib.Root
+	}
+	var cargoArgs []string
+	if cmd != nil && len(cmd.Args) > 2 {
+		cargoArgs = cmd.Args[2:]
+		if i := slices.Index(cargoArgs, "--"); i >= 0 {
+			cargoArgs = cargoArgs[:i]
+		}
+	}
+	bins, doc := r.binaries(r.readRunTargets(), cargoArgs)
+	for _, t := range bins {
+		lp.roots = append(lp.roots, t.Root)
+	}
+	lp.docLast = doc
 	return lp
-}
-
-// scopeOf returns the target root a command runs: the library's for --lib
-// and --doc, the named target's for --bin, --test and the like.
-func (r Runner) scopeOf(cmd *lang.Command) string {
-	if cmd == nil || r.Crate == nil {
-		return ""
-	}
-	for i, a := range cmd.Args {
-		if a == "--" {
-			break
-		}
-		kind, named := strings.CutPrefix(a, "--")
-		for _, t := range r.Crate.Targets {
-			switch {
-			case (a == "--lib" || a == "--doc") && t.Kind == "lib":
-				return t.Root
-			case named && t.Kind == kind && i+1 < len(cmd.Args) && t.Name == cmd.Args[i+1]:
-				return t.Root
-			}
-		}
-	}
-	return ""
-}
-
-// suitesOf returns the module paths a command without --exact selects
-// (its "a::b::" filters), to report each as a whole.
-func suitesOf(cmd *lang.Command) []string {
-	if cmd == nil {
-		return nil
-	}
-	i := slices.Index(cmd.Args, "--")
-	if i < 0 || slices.Contains(cmd.Args[i:], "--exact") {
-		return nil
-	}
-	var out []string
-	for _, a := range cmd.Args[i+1:] {
-		if s, ok := strings.CutSuffix(a, "::"); ok && !strings.HasPrefix(a, "-") {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // libtestParser reads libtest's text output. Stable libtest has no
@@ -70,25 +54,29 @@ func suitesOf(cmd *lang.Command) []string {
 // regular enough: every test ends with one line "test NAME ... RESULT",
 // printed whole once the test ends (even with parallel threads), where
 // NAME never contains " ... " (a Rust path, or a doc test's "FILE - ITEM
-// (line N)") and RESULT is ok, FAILED, ignored[, REASON] or bench: ...;
-// each failure's captured output follows later in a "---- NAME stdout
-// ----" section holding the panic's "panicked at FILE:LINE:COL:" and
-// message. A test's own output cannot forge these lines while it is
+// (line N)"), followed by " - should panic", " - compile fail" or
+// " - compile" for such tests, and RESULT is ok, FAILED, ignored[, REASON]
+// or bench: ...; each failure's captured output follows later in a
+// "---- NAME stdout ----" section holding the panic's "panicked at
+// FILE:LINE:COL:" and message. Colour codes (`-- --color always`) are
+// ignored. A test's own output cannot forge these lines while it is
 // captured (the default); with --nocapture it may.
 //
 // A FAILED result is held until its section ends (the next section, the
-// "failures:" list, or Close) so that the fail event carries the message
-// and location.
+// "failures:" list, the next binary or Close) so that the fail event
+// carries the message and location.
 type libtestParser struct {
 	emit       func(lang.RunEvent)
-	scope      string
 	pathPrefix string   // workspace-relative crate folder, stripped from panic paths
-	suites     []string // module paths selected as a whole
+	libRoot    string   // the library's root file, the doc tests' Scope
+	roots      []string // the roots of the binaries the command runs, in order
+	docLast    bool     // the doc tests run after them
+	block      int      // the binary's part being read; -1 before the first
+	doc        bool     // the part being read is the doc tests'
 	partial    []byte
-	failed     map[string]*failure // FAILED, section not ended
+	failed     map[string]*failure // FAILED in this part, section not ended
 	order      []string            // failed names in result order
 	section    *failure            // the section being read
-	outcomes   map[string]testdex.Action
 }
 
 // failure is what a failure section says about one test.
@@ -113,18 +101,13 @@ func (lp *libtestParser) Write(b []byte) (int, error) {
 	}
 }
 
-// Close flushes a last partial line, the held failures, and the results
-// of the suites selected as a whole.
+// Close flushes a last partial line and the held failures.
 func (lp *libtestParser) Close(int) error {
 	if len(lp.partial) > 0 {
 		lp.line(string(lp.partial))
 		lp.partial = nil
 	}
-	lp.endSection()
-	for _, name := range lp.order {
-		lp.flushFailure(lp.failed[name])
-	}
-	lp.reportSuites()
+	lp.endPart()
 	return nil
 }
 
@@ -133,9 +116,19 @@ var (
 	runningRE2 = regexp.MustCompile(`^test (.+) has been running for over \d+ seconds$`)
 	sectionRE  = regexp.MustCompile(`^---- (.+) std(out|err) ----$`)
 	panicRE    = regexp.MustCompile(`^thread '.*'(?: \(\d+\))? panicked at (.+?):(\d+):\d+:$`)
+	partRE     = regexp.MustCompile(`^running \d+ tests?$`)
+	colourRE   = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[A-Za-z]|\([A-Za-z0-9])`)
 )
 
-func (lp *libtestParser) line(l string) {
+func (lp *libtestParser) line(raw string) {
+	l := colourRE.ReplaceAllString(raw, "")
+	if partRE.MatchString(l) {
+		lp.endPart()
+		lp.block++
+		lp.doc = lp.doc || lp.block >= len(lp.roots) && lp.docLast
+		lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: raw + "\n"})
+		return
+	}
 	if m := sectionRE.FindStringSubmatch(l); m != nil {
 		lp.endSection()
 		lp.section = &failure{name: m[1]}
@@ -148,22 +141,52 @@ func (lp *libtestParser) line(l string) {
 		lp.endSection()
 	}
 	if lp.section != nil {
-		lp.sectionLine(l)
+		lp.sectionLine(raw, l)
 		return
 	}
 	if m := resultRE.FindStringSubmatch(l); m != nil {
-		lp.result(strings.TrimSuffix(m[1], " - should panic"), m[2])
+		lp.result(testName(m[1]), m[2])
 		return
 	}
 	if m := runningRE2.FindStringSubmatch(l); m != nil {
-		lp.emit(lang.RunEvent{Action: testdex.ActionRun, Scope: lp.scope, Name: m[1]})
+		lp.emit(lp.event(testdex.ActionRun, m[1]))
 	}
-	lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: l + "\n"})
+	lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: raw + "\n"})
+}
+
+// testName is the name in a result line: without the padding libtest
+// adds when benchmarks run, and without the test's mode, which libtest
+// prints after the name.
+func testName(s string) string {
+	s = strings.TrimRight(s, " ")
+	for _, mode := range []string{" - should panic", " - compile fail", " - compile"} {
+		if n, ok := strings.CutSuffix(s, mode); ok {
+			return n
+		}
+	}
+	return s
+}
+
+// event is an event of the named test in the current part.
+func (lp *libtestParser) event(a testdex.Action, name string) lang.RunEvent {
+	if !lp.doc && isDocName(name) && lp.libRoot != "" {
+		lp.doc = true // a part of doc tests where a target's was expected
+	}
+	ev := lang.RunEvent{Action: a, Name: name}
+	switch {
+	case lp.doc:
+		ev.Scope, ev.Kind = lp.libRoot, testdex.KindDoctest
+	case lp.block < len(lp.roots) && len(lp.roots) > 0:
+		ev.Scope = lp.roots[max(lp.block, 0)]
+	case len(lp.roots) > 0:
+		ev.Scope = lp.roots[len(lp.roots)-1] // more parts than targets: the last target's
+	}
+	return ev
 }
 
 // result handles one "test NAME ... RESULT" line.
 func (lp *libtestParser) result(name, res string) {
-	ev := lang.RunEvent{Scope: lp.scope, Name: name}
+	ev := lp.event("", name)
 	switch {
 	case res == "ok" || strings.HasPrefix(res, "ok <"):
 		ev.Action = testdex.ActionPass
@@ -172,7 +195,6 @@ func (lp *libtestParser) result(name, res string) {
 			lp.failed[name] = &failure{name: name}
 			lp.order = append(lp.order, name)
 		}
-		lp.record(name, testdex.ActionFail)
 		return
 	case strings.HasPrefix(res, "ignored"):
 		ev.Action = testdex.ActionSkip
@@ -185,15 +207,16 @@ func (lp *libtestParser) result(name, res string) {
 		lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "test " + name + " ... " + res + "\n"})
 		return
 	}
-	lp.record(name, ev.Action)
 	lp.emit(ev)
 }
 
 // sectionLine reads one line of a failure section: the test's captured
 // output, the panic location and the message lines after it.
-func (lp *libtestParser) sectionLine(l string) {
+func (lp *libtestParser) sectionLine(raw, l string) {
 	f := lp.section
-	lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Scope: lp.scope, Name: f.name, Output: l + "\n"})
+	out := lp.event(testdex.ActionOutput, f.name)
+	out.Output = raw + "\n"
+	lp.emit(out)
 	if m := panicRE.FindStringSubmatch(l); m != nil && f.file == "" {
 		f.file = strings.TrimPrefix(strings.TrimPrefix(m[1], "./"), lp.pathPrefix)
 		f.line, _ = strconv.Atoi(m[2])
@@ -218,43 +241,21 @@ func (lp *libtestParser) endSection() {
 	lp.section = nil
 }
 
+// endPart ends a binary's part: its held failures are emitted.
+func (lp *libtestParser) endPart() {
+	lp.endSection()
+	for _, name := range lp.order {
+		lp.flushFailure(lp.failed[name])
+	}
+	lp.failed, lp.order = map[string]*failure{}, nil
+}
+
 func (lp *libtestParser) flushFailure(f *failure) {
 	if f == nil || f.emitted {
 		return
 	}
 	f.emitted = true
-	lp.emit(lang.RunEvent{Action: testdex.ActionFail, Scope: lp.scope, Name: f.name,
-		Message: strings.Join(f.msg, "\n"), File: f.file, Line: f.line})
-}
-
-func (lp *libtestParser) record(name string, a testdex.Action) {
-	if lp.outcomes == nil {
-		lp.outcomes = map[string]testdex.Action{}
-	}
-	lp.outcomes[name] = a
-}
-
-// reportSuites gives each module selected as a whole the result of the
-// tests under it: failed if one failed, passed if one passed, skipped if
-// all were ignored; no event when none ran.
-func (lp *libtestParser) reportSuites() {
-	for _, s := range lp.suites {
-		var action testdex.Action
-		for name, a := range lp.outcomes {
-			if !strings.HasPrefix(name, s+"::") {
-				continue
-			}
-			switch {
-			case a == testdex.ActionFail:
-				action = a
-			case a == testdex.ActionPass && action != testdex.ActionFail:
-				action = a
-			case action == "":
-				action = a
-			}
-		}
-		if action != "" {
-			lp.emit(lang.RunEvent{Action: action, Scope: lp.scope, Name: s})
-		}
-	}
+	ev := lp.event(testdex.ActionFail, f.name)
+	ev.Message, ev.File, ev.Line = strings.Join(f.msg, "\n"), f.file, f.line
+	lp.emit(ev)
 }

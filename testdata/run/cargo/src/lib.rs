@@ -57,3 +57,5 @@ mod tests {
         }
     }
 }
+
+pub mod ext;
