@@ -1,0 +1,38 @@
+// A node:test reporter (--test-reporter=/path/to/fidelity_node.mjs) that
+// records each test's outcome: one JSON object a line, {"scope": FILE
+// relative to the current folder, "name": titles from the outermost
+// describe or test joined by " > ", "outcome"}, written to the file named
+// by FIDELITY_OUT when the run ends. Suites (describe) are not recorded,
+// tests with subtests are: node counts them ("# tests"). It prints nothing.
+//
+// A test's pass or fail event comes after its subtests', at nesting N with
+// theirs at N+1, so the records at N+1 collected since are its
+// descendants: they get its title in front.
+import { writeFileSync } from 'node:fs'
+import { relative, sep } from 'node:path'
+
+export default async function * fidelity (source) {
+  const recs = []
+  const pending = new Map() // file -> [records collected per nesting level]
+  for await (const ev of source) {
+    if (ev.type !== 'test:pass' && ev.type !== 'test:fail') continue
+    const d = ev.data
+    const file = d.file ?? ''
+    if (!pending.has(file)) pending.set(file, [])
+    const levels = pending.get(file)
+    const below = levels[d.nesting + 1] ?? []
+    levels[d.nesting + 1] = []
+    for (const r of below) r.titles.unshift(d.name)
+    const rec = {
+      scope: file ? relative(process.cwd(), file).split(sep).join('/') : '',
+      titles: [d.name],
+      outcome: ev.type === 'test:fail' ? 'fail' : (d.skip || d.todo ? 'skip' : 'pass'),
+      suite: d.details?.type === 'suite'
+    }
+    levels[d.nesting] = [...(levels[d.nesting] ?? []), rec, ...below]
+    recs.push(rec)
+  }
+  const lines = recs.filter((r) => !r.suite)
+    .map((r) => JSON.stringify({ scope: r.scope, name: r.titles.join(' > '), outcome: r.outcome }) + '\n')
+  writeFileSync(process.env.FIDELITY_OUT, lines.join(''))
+}
