@@ -38,6 +38,7 @@ type progress struct {
 	now  func() time.Time // the clock the running times are read on
 
 	done, failed int
+	total        int       // the tests the plan expects; 0 when unknown
 	current      string    // the test that last started (terminal)
 	last         time.Time // when the terminal line was last drawn
 	running      map[string]started
@@ -147,11 +148,24 @@ func (p *progress) count(e testdex.Event) {
 	}
 }
 
+// planned is run.Options.Planned: the tests the plan expects.
+func (p *progress) planned(n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}
+
 // print writes the line of one tick.
 func (p *progress) print() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	line := fmt.Sprintf("testdex: %d done, %d failed", p.done, p.failed)
+	if p.total > 0 {
+		line = fmt.Sprintf("testdex: %d/%d done, %d failed", p.done, max(p.total, p.done), p.failed)
+	}
 	now := p.now()
 	if id, s, more := p.longest(); id != "" {
 		line += fmt.Sprintf(", running: %s (%s)", report.Escape(id), now.Sub(s.at).Round(time.Second))

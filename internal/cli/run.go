@@ -28,6 +28,7 @@ type runFlags struct {
 	failed      bool
 	verbose     bool
 	bench       bool
+	from        string
 	color       colorMode
 }
 
@@ -57,6 +58,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.failed, "failed", false, "rerun exactly the tests that failed in the last run of this root")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also name passing, skipped and unreported tests")
 	fl.BoolVar(&f.bench, "bench", false, "also run the benchmarks under the selected paths (go test -bench .)")
+	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	return cmd
 }
@@ -85,7 +87,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.failed && len(sel) > 0 {
 		return usageErr("--failed reruns the last failures; it takes no IDs or paths")
 	}
-	ix, err := index.Build(cmd.Context(), g.indexOptions(env, nil))
+	ix, err := runIndex(cmd, env, g, f.from)
 	if err != nil {
 		return err
 	}
@@ -98,6 +100,29 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, CacheDir: cacheDir(env), Options: o,
 		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) }}
 	return execute(cmd, env, ix, req, f)
+}
+
+// runIndex is the listing a run plans from: built from the sources, or
+// read from a metadata file with each file's project detected again from
+// its manifests (index.AttachProjects).
+func runIndex(cmd *cobra.Command, env *Env, g *globals, from string) (*index.Index, error) {
+	opts := g.indexOptions(env, nil)
+	if from == "" {
+		return index.Build(cmd.Context(), opts)
+	}
+	root, err := index.RootOf(opts.Root, env.Dir)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := readMetadata(env, root, from)
+	if err != nil {
+		return nil, err
+	}
+	opts.Root = root
+	if err := ix.AttachProjects(opts); err != nil {
+		return nil, err
+	}
+	return ix, nil
 }
 
 // execute runs the request and reports it with the requested handlers.
@@ -119,7 +144,7 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 	var prog *progress
 	if !f.json {
 		prog = newProgress(env.Stderr)
-		req.Options.Live = prog.event
+		req.Options.Live, req.Options.Planned = prog.event, prog.planned
 	}
 	all := run.MultiHandler(handlers...)
 	sum, err := run.Session(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {
