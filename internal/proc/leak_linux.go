@@ -102,7 +102,7 @@ func (b *batch) quiet(self int) bool {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	for _, c := range kids {
-		if !reg.runs(c) {
+		if !reg.runs(c, nil) {
 			return false
 		}
 	}
@@ -113,22 +113,25 @@ func (b *batch) quiet(self int) bool {
 // PID; the caller holds reg.mu.
 func (b *batch) claim(all map[int]procInfo, self, group int) map[int]procInfo {
 	var roots []int
+	// The runner is reaped: should its PID already be another batch's
+	// runner, the group with that ID is the other batch's.
+	ownGroup := !reg.runs(b.runner.pid, b)
 	for pid, p := range all {
-		if reg.runs(pid) {
+		if reg.runs(pid, nil) {
 			continue // a batch's runner, proc's own child: its batch waits for it
 		}
-		if p.pgrp == b.runner.pid || b.seen[p.procKey] || p.ppid == self && b.adopts(p, group) {
+		if ownGroup && p.pgrp == b.runner.pid || b.seen[p.procKey] || p.ppid == self && b.adopts(p, group) {
 			roots = append(roots, pid)
 		}
 	}
 	return subtrees(all, roots)
 }
 
-// runs reports whether pid is the runner of a registered batch; the caller
-// holds mu.
-func (r *registry) runs(pid int) bool {
+// runs reports whether pid is the runner of a registered batch other than
+// except; the caller holds mu.
+func (r *registry) runs(pid int, except *batch) bool {
 	for _, b := range r.batches {
-		if b.runner.pid == pid {
+		if b != except && b.runner.pid == pid {
 			return true
 		}
 	}
