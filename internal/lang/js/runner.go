@@ -13,23 +13,58 @@ import (
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// runner runs one JavaScript framework's tests. Every framework gets a
-// small reporter module, written to RunOptions.Dir, that appends one JSON
-// line per test event to an events file (named by TESTDEX_EVENTS in the
-// command's environment) with a synchronous write as each test ends. The
-// file is the result channel rather than standard output because tests
-// print to standard output too, in-process (Mocha, Jest in band) or
-// relayed from workers, and could split or imitate a result line; and
-// because each line is on disk before the next test starts, the results
-// of the tests that ended survive a run killed at the timeout.
+// runner runs one JavaScript framework's tests in the process the
+// project's own test command would give them.
 //
-// Selection is by file and an anchored name pattern built from the
-// records' Run fields (alternation for several), which can select more
-// than asked: a pattern applies to every listed file, Jest's -t ignores
-// case, node's patterns match a test's own title only. The parser
-// therefore reports only results of the selected records and their
-// descendants (selection.json beside the events file); a failure outside
-// the selection becomes batch output, so nothing is lost.
+// The runner used is the project's own: Jest, Vitest and Mocha are found
+// in node_modules as node resolves them from the project folder (the
+// folder's or an ancestor's, never npx, which may fetch another version);
+// a missing one is an error wrapping lang.ErrNotInstalled that names the
+// install command. node:test is the node on PATH.
+//
+// The tests see the project's own world. Jest, Vitest and Mocha run
+// through their programmatic entry points from a wrapper script
+// (runner_wrapper.cjs, written to RunOptions.Dir): process.argv is [node,
+// the framework's command (node_modules/.bin/jest), the project's own
+// arguments, the user's extra ones], the environment is the caller's plus
+// only the test command's own VAR=value assignments, the working folder is
+// the project's, so the frameworks find their configuration files
+// themselves. node:test runs as `node --test`, each test file in a child
+// node whose argv is [node, file]. Nothing is added for testdex: no CI,
+// no FORCE_COLOR, no variable; the results reach testdex through reporter
+// modules written for each command with their events file in them (see
+// runner_reporters.go).
+//
+// The project's own options come from package.json's scripts.test: its
+// first command that runs the framework (`mocha ...`, `npx jest ...`,
+// `node node_modules/.bin/jest ...`, `node --test ...`, after `cross-env`
+// or `nyc`, following `npm run X`; see readTestScript). Its flags are kept
+// but for those that change only the output, watch, or select by git:
+// reporters and their options, --watch and kin, coverage (Jest's and
+// Vitest's --coverage, node's --experimental-test-coverage), Jest's --json
+// and --outputFile, --onlyChanged, --changedSince. A name pattern or
+// per-test timeout the project sets gives way to testdex's when the run
+// sets one. Its paths run only when the whole project does. Jest's flags
+// are sorted here (jestFlags), node's too (nodeFlags); Vitest's and
+// Mocha's by the frameworks' own parsers in the wrapper, so that Mocha's
+// .mocharc.* and package.json options are sorted the same way.
+//
+// What runs: the whole project (".") runs with no path and no name, as its
+// test command does. Paths run whole, handed to the framework as paths
+// (Jest: --runTestsByPath for files, an anchored path pattern for folders;
+// Vitest: absolute path filters; Mocha: the files, a folder as the files
+// of the project's spec under it; node:test: the files, a folder as the
+// files the listing found under it, since node 21 takes globs and no
+// folders). Tests named by ID run by their files and the union of their
+// anchored name patterns, in a command of their own when paths are run
+// too; a test without a pattern (a dynamic name at top level) runs its
+// file whole.
+//
+// Every result the framework reports is reported, the tests a name pattern
+// filtered out included where the framework reports them (Jest and Vitest
+// as skipped, node 20 as skipped with "test name does not match pattern");
+// suites have no result of their own but where the framework gives one
+// (node:test's suites, a Vitest suite whose hook failed), with Kind suite.
 type runner struct{ fw testdex.Framework }
 
 // runnerFor returns the Runner of a framework, nil when there is none.
@@ -41,73 +76,99 @@ func runnerFor(fw testdex.Framework) lang.Runner {
 	return nil
 }
 
-// The environment variables that name the events file and the selection.
-const (
-	envEvents    = "TESTDEX_EVENTS"
-	envSelection = "TESTDEX_SELECTION"
-)
+// batchRun is what one command runs.
+type batchRun struct {
+	whole bool // the whole project: no path and no name
+	// paths are files and folders run whole or, with a pattern, the files
+	// of the tests it names.
+	paths   []lang.PathSelection
+	pattern string
+}
 
-// RunCommands writes the reporter and the selection to o.Dir and returns
-// one command running the selected records' files with their union
-// pattern. A record without a pattern (a dynamic name at top level) runs
-// its whole file.
+// RunCommands returns one command per batchRun of the selection, each with
+// its reporter (and, but for node:test, the wrapper) written to o.Dir.
 func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
-	tests := sel.Records()
 	if o.Dir == "" {
 		return nil, fmt.Errorf("no scratch folder for the %s reporter (the core must set RunOptions.Dir)", r.fw)
 	}
-	reporter := filepath.Join(o.Dir, "testdex-"+string(r.fw)+"-reporter"+reporterExt[r.fw])
-	if err := os.WriteFile(reporter, []byte(reporterSource[r.fw]), 0o644); err != nil {
-		return nil, fmt.Errorf("write the %s reporter: %w", r.fw, err)
+	var in install
+	if r.fw != testdex.NodeTest {
+		var err error
+		if in, err = findInstall(p.Dir, r.fw); err != nil {
+			return nil, err
+		}
 	}
-	chosen, files, pattern := selection(tests)
-	selFile := filepath.Join(o.Dir, "selection.json")
-	data, _ := json.Marshal(chosen)
-	if err := os.WriteFile(selFile, data, 0o644); err != nil {
-		return nil, fmt.Errorf("write the %s selection: %w", r.fw, err)
+	script := readTestScript(p.Dir, r.fw)
+	var cmds []*lang.Command
+	for i, run := range splitSelection(sel) {
+		events := filepath.Join(o.Dir, fmt.Sprintf("events-%d.jsonl", i+1))
+		reporter, err := writeReporter(r.fw, o.Dir, i+1, events, in.Pkg)
+		if err != nil {
+			return nil, err
+		}
+		var c *lang.Command
+		if r.fw == testdex.NodeTest {
+			c = &lang.Command{Args: nodeTestArgs(script, run, reporter, events, p.Dir, o), Dir: p.Dir}
+		} else if c, err = r.wrapped(p, in, script, run, reporter, events, o); err != nil {
+			return nil, err
+		}
+		c.Env = script.Env
+		cmds = append(cmds, c)
 	}
-	args := commandArgs(r.fw, reporter, pattern, files, p.Dir, o)
-	env := []string{envEvents + "=" + filepath.Join(o.Dir, "events.jsonl"), envSelection + "=" + selFile, "CI=1", "FORCE_COLOR=0"}
-	return []*lang.Command{{Args: args, Dir: p.Dir, Env: env}}, nil
+	return cmds, nil
 }
 
-// selection returns, per project-relative file, the selected names ("" for
-// the whole file), the sorted files and the union of the patterns ("" when
-// a whole file is selected).
-func selection(tests []*testdex.Test) (map[string][]string, []string, string) {
-	sel := map[string][]string{}
-	var pats []string
-	whole := false
-	for _, t := range tests {
-		name, pat := t.Name, t.Run
-		if pat == "" && !t.Dynamic && t.Name != "" { // a row known only at run time
-			pat = runPattern(t.Framework, strings.Split(t.Name, " > "), t.Kind == testdex.KindSuite)
+// splitSelection turns a selection into the commands' runs: the whole
+// project; or the paths (with the files of named tests that have no
+// pattern), then the named tests by their files and patterns.
+func splitSelection(sel *lang.Selection) []batchRun {
+	if sel.Whole() {
+		return []batchRun{{whole: true}}
+	}
+	paths := append([]lang.PathSelection{}, sel.Paths...)
+	whole := map[string]bool{}
+	for _, ps := range paths {
+		whole[ps.Path] = !ps.Dir
+	}
+	pattern := func(t *testdex.Test) string {
+		if t.Run == "" && !t.Dynamic && t.Name != "" { // a record made by the ID rules
+			return runPattern(t.Framework, strings.Split(t.Name, " > "), t.Kind == testdex.KindSuite)
 		}
-		if pat == "" || t.Dynamic {
-			name, whole = "", true
+		return t.Run
+	}
+	for _, t := range sel.Tests {
+		if (pattern(t) == "" || t.Dynamic) && !whole[t.Scope] {
+			whole[t.Scope] = true
+			paths = append(paths, lang.PathSelection{Path: t.Scope})
 		}
-		sel[t.Scope] = append(sel[t.Scope], name)
-		pats = append(pats, pat)
 	}
-	files := make([]string, 0, len(sel))
-	for f := range sel {
-		files = append(files, f)
+	pats, files := map[string]bool{}, map[string]bool{}
+	for _, t := range sel.Tests {
+		if !whole[t.Scope] {
+			pats[pattern(t)], files[t.Scope] = true, true
+		}
 	}
-	sort.Strings(files)
-	if whole {
-		return sel, files, ""
+	var runs []batchRun
+	if len(paths) > 0 {
+		runs = append(runs, batchRun{paths: paths})
 	}
-	sort.Strings(pats)
-	return sel, files, strings.Join(compactStrings(pats), "|")
+	var named batchRun
+	for _, f := range sortedKeys(files) {
+		named.paths = append(named.paths, lang.PathSelection{Path: f})
+	}
+	if len(named.paths) > 0 {
+		named.pattern = strings.Join(sortedKeys(pats), "|")
+		runs = append(runs, named)
+	}
+	return runs
 }
 
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -115,18 +176,38 @@ func compactStrings(s []string) []string {
 func millis(o lang.RunOptions) string { return strconv.FormatInt(o.TestTimeout.Milliseconds(), 10) }
 
 // NewParser returns the parser of a command RunCommands built: standard
-// output becomes batch output, and Close reads the events file.
+// output becomes batch output, and the command's events file the results.
 func (r runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	ps := newParser(p.Dir, nil, emit)
-	for _, kv := range cmd.Env {
-		switch k, v, _ := strings.Cut(kv, "="); k {
-		case envEvents:
-			ps.eventsFile = v
-		case envSelection:
-			if data, err := os.ReadFile(v); err == nil {
-				_ = json.Unmarshal(data, &ps.sel)
+	ps := newParser(p.Dir, emit)
+	ps.eventsFile = eventsFileOf(cmd)
+	return ps
+}
+
+// eventsFileOf finds a command's events file: node's reporter destination,
+// or the events field of the wrapper's spec.
+func eventsFileOf(cmd *lang.Command) string {
+	for _, a := range cmd.Args {
+		if f, ok := strings.CutPrefix(a, "--test-reporter-destination="); ok {
+			return f
+		}
+		if strings.HasPrefix(a, "{") {
+			var s wrapperSpec
+			if json.Unmarshal([]byte(a), &s) == nil && s.Events != "" {
+				return s.Events
 			}
 		}
 	}
-	return ps
+	return ""
+}
+
+// writeWrapper writes the wrapper script to dir once and returns its path.
+func writeWrapper(dir string) (string, error) {
+	file := filepath.Join(dir, "testdex-run.cjs")
+	if _, err := os.Stat(file); err == nil {
+		return file, nil
+	}
+	if err := os.WriteFile(file, wrapperSource, 0o644); err != nil {
+		return "", fmt.Errorf("write the JavaScript runner's wrapper: %w", err)
+	}
+	return file, nil
 }

@@ -17,24 +17,19 @@ import (
 // batch output line by line; the reporter's events file (see runner) gives
 // the tests' results, read as it grows (on every write to standard output)
 // and to its end at Close. Write and Close never overlap: Close comes after
-// the command and its output copying ended. Results outside the selection
-// are dropped (their failures become batch output), and every suite of
-// the selection that had no result of its own gets its children's: fail
-// if one failed, else pass if one passed, else skip.
+// the command and its output copying ended. Every result the reporter
+// wrote is reported as it came; nothing is filtered or made up.
 type parser struct {
-	dir        string              // the project folder, to which files are relative
-	sel        map[string][]string // file -> selected names ("" for all); nil keeps all
+	dir        string // the project folder, to which files are relative
 	emit       func(lang.RunEvent)
 	eventsFile string
 	offset     int64 // bytes of the events file already read
 	stdout     lines
 	events     lines
-	results    map[string]testdex.Action // scope \x00 name -> final action
-	order      []string                  // result keys in the order they came
 }
 
-func newParser(dir string, sel map[string][]string, emit func(lang.RunEvent)) *parser {
-	ps := &parser{dir: dir, sel: sel, emit: emit, results: map[string]testdex.Action{}}
+func newParser(dir string, emit func(lang.RunEvent)) *parser {
+	ps := &parser{dir: dir, emit: emit}
 	ps.stdout.line = func(l []byte) {
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(l) + "\n"})
 	}
@@ -72,15 +67,13 @@ func (ps *parser) readEvents() error {
 	return err
 }
 
-// Close flushes standard output, reads the events file and settles the
-// suites.
+// Close flushes standard output and reads the rest of the events file.
 func (ps *parser) Close(int) error {
 	ps.stdout.flush()
 	if err := ps.readEvents(); err != nil {
 		return err
 	}
 	ps.events.flush()
-	ps.settleSuites()
 	return nil
 }
 
@@ -118,6 +111,7 @@ type jsEvent struct {
 	Msg    string   `json:"msg"`
 	Stack  string   `json:"stack"`
 	Out    string   `json:"out"`
+	Suite  bool     `json:"suite"`
 }
 
 func (ps *parser) event(l []byte) {
@@ -132,23 +126,24 @@ func (ps *parser) event(l []byte) {
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: e.Out})
 		return
 	case "error":
-		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: outsideTest(scope, "", e)})
-		return
-	}
-	if !ps.selected(scope, name) {
-		if e.A == "fail" {
-			ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: outsideTest(scope, name, e)})
+		if scope == "" { // an error of the whole run (Vitest's unhandled errors)
+			ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: outsideTest(scope, "", e)})
+			return
 		}
-		return
+		// A file that fails outside its tests (it does not load) is a suite
+		// that failed with its own message, named by its path as node:test
+		// names it.
+		e.A, e.Suite, name = "fail", true, scope
+		if e.Msg == "" {
+			e.Msg = e.Stack
+		}
 	}
 	ev := lang.RunEvent{Action: testdex.Action(e.A), Scope: scope, Name: name, Elapsed: e.Ms / 1000}
+	if e.Suite {
+		ev.Kind = testdex.KindSuite
+	}
 	switch ev.Action {
 	case testdex.ActionPass, testdex.ActionFail, testdex.ActionSkip:
-		k := scope + "\x00" + name
-		if _, ok := ps.results[k]; !ok {
-			ps.order = append(ps.order, k)
-		}
-		ps.results[k] = ev.Action
 		ev.Message = cleanMessage(e.Msg)
 	case testdex.ActionRun:
 	default:
@@ -163,21 +158,7 @@ func (ps *parser) event(l []byte) {
 	ps.emit(ev)
 }
 
-// selected reports whether name in file is a selected record or one of
-// its descendants.
-func (ps *parser) selected(file, name string) bool {
-	if ps.sel == nil {
-		return true
-	}
-	for _, s := range ps.sel[file] {
-		if s == "" || name == s || strings.HasPrefix(name, s+" > ") {
-			return true
-		}
-	}
-	return false
-}
-
-// outsideTest renders a failure that belongs to no selected test.
+// outsideTest renders a failure that belongs to no test.
 func outsideTest(file, name string, e jsEvent) string {
 	where := strings.TrimSpace(file + " " + name)
 	if where == "" {

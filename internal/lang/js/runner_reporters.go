@@ -1,18 +1,31 @@
 package js
 
-import "github.com/testdex/testdex"
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 
-// The reporters append one JSON object per line to $TESTDEX_EVENTS with
-// appendFileSync, so each line is complete on disk when the call returns:
+	"github.com/testdex/testdex"
+)
+
+// The reporters write one JSON object per line to the command's events
+// file, each line complete on disk when a test ends (appendFileSync; for
+// node:test, node writes what the reporter yields to the file named by
+// --test-reporter-destination):
 //
 //	{"a": "run"|"pass"|"fail"|"skip"|"output"|"error", "file": ABS,
 //	 "titles": [describe..., test], "ms": DURATION, "msg": MESSAGE,
-//	 "stack": STACK, "out": OUTPUT}
+//	 "stack": STACK, "out": OUTPUT, "suite": true for a suite's own result}
 //
-// "error" is a failure outside any test (a file that does not load);
-// "output" is console output the framework collected outside stdout.
+// "error" is a failure outside any test: of a file (it does not load),
+// which the parser reports as that file's suite failing, or of the whole
+// run. "output" is console output the framework collected outside stdout.
+// Each reporter file is written for one command with the events file's
+// path in it (testdexEvents), so that nothing reaches the tests' process
+// through its environment or arguments.
 const jsEmit = `const testdexFs = require('node:fs');
-const testdexEmit = (o) => testdexFs.appendFileSync(process.env.TESTDEX_EVENTS, JSON.stringify(o) + '\n');
+const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n');
 `
 
 // jestReporter uses Jest's per-test hooks (onTestCaseStart, 29.6+;
@@ -44,9 +57,11 @@ module.exports = TestdexReporter;
 `
 
 // vitestReporter uses Vitest 3's reporter API (onTestCaseReady,
-// onTestCaseResult, onTestModuleEnd, onTestRunEnd).
+// onTestCaseResult, onTestSuiteResult, onTestModuleEnd, onTestRunEnd). A
+// suite reports a result only when it failed with errors of its own (a
+// failing beforeAll).
 const vitestReporter = `import testdexFs from 'node:fs';
-const testdexEmit = (o) => testdexFs.appendFileSync(process.env.TESTDEX_EVENTS, JSON.stringify(o) + '\n');
+const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n');
 const titles = (t) => { const out = []; for (let p = t; p && p.type !== 'module'; p = p.parent) out.unshift(p.name); return out; };
 const status = {passed: 'pass', failed: 'fail'};
 export default class TestdexReporter {
@@ -56,18 +71,22 @@ export default class TestdexReporter {
     testdexEmit({a: status[r.state] || 'skip', file: t.module.moduleId, titles: titles(t), ms: d ? d.duration : 0,
       msg: r.state === 'failed' ? e.message : r.note, stack: e.stack});
   }
+  onTestSuiteResult(s) {
+    const e = (s.errors() || [])[0];
+    if (e) testdexEmit({a: 'fail', file: s.module.moduleId, titles: titles(s), msg: e.message, stack: e.stack, suite: true});
+  }
   onTestModuleEnd(m) { for (const e of m.errors()) testdexEmit({a: 'error', file: m.moduleId, msg: e.message, stack: e.stack}); }
   onTestRunEnd(_, errors) { for (const e of errors || []) testdexEmit({a: 'error', msg: e.message, stack: e.stack}); }
   onUserConsoleLog(l) { testdexEmit({a: 'output', out: l.content}); }
 }
 `
 
-// mochaReporter extends Mocha's Base reporter (resolved from the project)
-// and reports hooks that fail under their own titles.
+// mochaReporter extends Mocha's Base reporter (from the package the run
+// uses, testdexPkg) and reports hooks that fail under their own titles, as
+// Mocha counts them.
 const mochaReporter = jsEmit + `
 const path = require('node:path');
-const dir = path.dirname(require.resolve('mocha/package.json', {paths: [process.cwd()]}));
-const Base = require(path.join(dir, 'lib/reporters/base'));
+const Base = require(path.join(testdexPkg, 'lib/reporters/base'));
 const file = (t) => t.file || (t.parent && t.parent.file) || '';
 class TestdexReporter extends Base {
   constructor(runner, options) {
@@ -82,40 +101,73 @@ class TestdexReporter extends Base {
 module.exports = TestdexReporter;
 `
 
-// nodeRunReporter is a node:test reporter (Node 20+). Events carry a test's
-// own name and nesting only; a stack per file, kept from test:start
-// (emitted in declaration order), gives the ancestors. Tests a name
-// pattern filtered out are skipped by node with a fixed message; they are
-// dropped here. A suite that failed through its children only has no
-// message of its own. Test processes' stdout is reported as output, capped.
-const nodeRunReporter = `import testdexFs from 'node:fs';
-const testdexEmit = (o) => testdexFs.appendFileSync(process.env.TESTDEX_EVENTS, JSON.stringify(o) + '\n');
-const filtered = 'test name does not match pattern';
+// nodeRunReporter is a node:test reporter (Node 20+), whose lines node
+// writes to --test-reporter-destination. Events carry a test's own name
+// and nesting only; a stack per file, kept from test:start (emitted in
+// declaration order), gives the ancestors (test:dequeue, emitted as tests
+// start, those of a running test). A test is "run" once it has been
+// running for runDelay ms after test:dequeue: node 20 dequeues the
+// tests a name pattern filters out too, and skips them at once ("test name
+// does not match pattern"), which must not read as started. A file that
+// fails outside its tests is reported by node as a failed test named by
+// its path, here made project-relative, with the end of the file's
+// stderr (node's own message is "test failed"). Test processes' output
+// is reported as output, capped.
+const nodeRunReporter = `import testdexPath from 'node:path';
+const runDelay = 100;
 export default async function* testdexReporter(source) {
-  const stacks = new Map();
-  let printed = 0;
-  for await (const {type, data} of source) {
+  const stacks = new Map(), running = new Map(), pending = new Map(), stderr = new Map();
+  const it = source[Symbol.asyncIterator]();
+  let printed = 0, next = it.next();
+  const line = (o) => JSON.stringify(o) + '\n';
+  for (;;) {
+    const due = Math.min(...[...pending.values()].map((p) => p.at));
+    let timer;
+    const r = due === Infinity ? await next
+      : await Promise.race([next, new Promise((ok) => { timer = setTimeout(ok, Math.max(0, due - Date.now())); })]);
+    clearTimeout(timer);
+    if (r === undefined) { // a test has been running for runDelay
+      for (const [k, p] of pending) if (p.at <= Date.now()) { pending.delete(k); yield p.line; }
+      continue;
+    }
+    if (r.done) break;
+    next = it.next();
+    const {type, data} = r.value;
     const file = data.file || '';
     const stack = stacks.get(file) || [];
     stacks.set(file, stack);
-    if (type === 'test:start') {
+    const whole = data.nesting === 0 && data.file !== undefined && data.name === data.file;
+    const key = file + '\0' + data.nesting + '\0' + data.name;
+    if (type === 'test:dequeue' && !whole) {
+      const run = running.get(file) || [];
+      running.set(file, run);
+      run.length = data.nesting;
+      run.push(data.name);
+      pending.set(key, {at: Date.now() + runDelay, line: line({a: 'run', file, titles: [...run]})});
+    } else if (type === 'test:complete') {
+      pending.delete(key);
+    } else if (type === 'test:start') {
       stack.length = data.nesting;
       stack.push(data.name);
     }
-    const titles = [...stack.slice(0, data.nesting), data.name];
-    const d = data.details || {};
-    if (type === 'test:pass' && data.skip !== filtered) {
+    const titles = whole ? [testdexPath.relative(process.cwd(), data.file)] : [...stack.slice(0, data.nesting), data.name];
+    const d = data.details || {}, suite = d.type === 'suite' || undefined;
+    if (type === 'test:pass' && !whole) {
       const skip = data.skip !== undefined || data.todo !== undefined;
-      testdexEmit({a: skip ? 'skip' : 'pass', file, titles, ms: d.duration_ms || 0,
-        msg: typeof data.skip === 'string' ? data.skip : undefined, suite: d.type === 'suite'});
+      const note = typeof data.skip === 'string' ? data.skip : typeof data.todo === 'string' ? data.todo : undefined;
+      yield line({a: skip ? 'skip' : 'pass', file, titles, ms: d.duration_ms || 0, msg: note, suite});
     } else if (type === 'test:fail') {
       const e = d.error || {}, c = e.cause || e;
       const own = e.failureType !== 'subtestsFailed';
-      testdexEmit({a: 'fail', file, titles, ms: d.duration_ms || 0, msg: own ? String(c.message || c) : undefined,
-        stack: own ? c.stack : undefined, suite: d.type === 'suite'});
-    } else if ((type === 'test:stdout' || type === 'test:stderr') && printed < 256 * 1024) {
-      printed += data.message.length;
-      testdexEmit({a: 'output', file, out: data.message});
+      let msg = own ? String(c.message || c) : undefined;
+      if (whole && stderr.get(file)) msg += '\n' + stderr.get(file); // node says "test failed": its stderr says why
+      yield line({a: 'fail', file, titles, ms: d.duration_ms || 0, msg, stack: own ? c.stack : undefined, suite});
+    } else if (type === 'test:stdout' || type === 'test:stderr') {
+      if (type === 'test:stderr') stderr.set(file, ((stderr.get(file) || '') + data.message).slice(-4096));
+      if (printed < 256 * 1024) {
+        printed += data.message.length;
+        yield line({a: 'output', file, out: data.message});
+      }
     }
   }
 }
@@ -129,3 +181,17 @@ var (
 	reporterExt = map[testdex.Framework]string{testdex.Jest: ".cjs", testdex.Vitest: ".mjs",
 		testdex.Mocha: ".cjs", testdex.NodeTest: ".mjs"}
 )
+
+// writeReporter writes fw's reporter for the n-th command to dir, with
+// the events file and the framework's package folder in it, and returns
+// its path.
+func writeReporter(fw testdex.Framework, dir string, n int, events, pkg string) (string, error) {
+	file := filepath.Join(dir, fmt.Sprintf("testdex-%s-reporter-%d%s", fw, n, reporterExt[fw]))
+	ev, _ := json.Marshal(events)
+	pk, _ := json.Marshal(pkg)
+	src := fmt.Sprintf("const testdexEvents = %s;\nconst testdexPkg = %s;\n", ev, pk) + reporterSource[fw]
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		return "", fmt.Errorf("write the %s reporter: %w", fw, err)
+	}
+	return file, nil
+}

@@ -1,6 +1,7 @@
 // The run fixture for Jest: tests that pass, fail, skip, and (opt-in
 // through TESTDEX_FIXTURE_HANG, _LEAK and _LOUD) hang, leak a child
 // process and print megabytes. Without the variables those pass at once.
+// It also checks that the tests see the project's own process.
 const { spawn } = require('child_process');
 
 describe('math', () => {
@@ -23,6 +24,20 @@ describe('math', () => {
 });
 
 test('top level', () => {});
+
+// A test declared through an alias of test, which the listing does not
+// see: its failure must be reported all the same.
+const maybe = process.env.FIXTURE_SKIP_ALIAS ? test.skip : test;
+maybe('alias fails', () => {
+  expect('alias').toBe('test');
+});
+
+// A suite that parses its process's arguments (a CLI testing itself) sees
+// those of the project's own test command, `jest`: none (Jest runs a lone
+// file in band, in its own process).
+test('argv is the project\'s own', () => {
+  expect(process.argv.slice(2)).toEqual([]);
+});
 
 test('hang', () => {
   if (!process.env.TESTDEX_FIXTURE_HANG) return undefined;

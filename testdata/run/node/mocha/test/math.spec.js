@@ -27,6 +27,21 @@ describe('math', function () {
 
 it('top level', function () {});
 
+// A test declared through an alias of it, which the listing does not see:
+// its failure must be reported all the same.
+const maybe = process.env.FIXTURE_SKIP_ALIAS ? it.skip : it;
+maybe('alias fails', function () {
+  assert.strictEqual('alias', 'test');
+});
+
+// The project's test command, `mocha --require test/support/env.js
+// --check-leaks`, loads the support file, and its arguments are what the
+// tests see.
+it('sees the project\'s own command', function () {
+  assert.strictEqual(globalThis.fixtureRequired, 'mocha --require');
+  assert.deepStrictEqual(process.argv.slice(2), ['--require', 'test/support/env.js', '--check-leaks']);
+});
+
 it('hang', function () {
   if (!process.env.TESTDEX_FIXTURE_HANG) this.skip();
   this.timeout(0);

@@ -30,6 +30,20 @@ test('top level', async (t) => {
   await t.test('sub ok', () => {});
 });
 
+// A test declared through an alias of test, which the listing does not
+// see: its failure must be reported all the same.
+const maybe = process.env.FIXTURE_SKIP_ALIAS ? test.skip : test;
+maybe('alias fails', () => {
+  assert.strictEqual('alias', 'test');
+});
+
+// The project's test command, `node --test --require ./setup.cjs`, loads
+// the setup file in each test process, whose arguments are node's own.
+test('sees the project\'s own command', () => {
+  assert.strictEqual(globalThis.fixtureRequired, 'node --require');
+  assert.deepStrictEqual(process.argv.slice(2), []);
+});
+
 test('hang', (t) => {
   if (!process.env.TESTDEX_FIXTURE_HANG) return t.skip('set TESTDEX_FIXTURE_HANG to hang');
   return new Promise(() => setInterval(() => {}, 1000));

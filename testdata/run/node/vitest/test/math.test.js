@@ -25,6 +25,19 @@ describe('math', () => {
 
 test('top level', () => {});
 
+// A test declared through an alias of test, which the listing does not
+// see: its failure must be reported all the same.
+const maybe = process.env.FIXTURE_SKIP_ALIAS ? test.skip : test;
+maybe('alias fails', () => {
+  expect('alias').toBe('test');
+});
+
+// The project's test command, `vitest run --globals`, gives the tests
+// Vitest's globals.
+test('globals from the command', () => {
+  expect(typeof globalThis.describe).toBe('function');
+});
+
 test('hang', (ctx) => {
   if (!process.env.TESTDEX_FIXTURE_HANG) ctx.skip();
   return new Promise(() => {});
