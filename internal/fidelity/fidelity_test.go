@@ -24,7 +24,9 @@ import (
 //
 // Gated: while the run path is being redesigned (issue 7), the comparison
 // runs only with TESTDEX_FIDELITY=1. With TESTDEX_FIDELITY_REPORT=FILE it
-// also writes the discrepancy report (markdown) to FILE.
+// also writes the discrepancy report (markdown) to FILE; with
+// TESTDEX_FIDELITY_BIN=FILE it runs that testdex binary instead of building
+// ./cmd/testdex.
 func TestFidelity(t *testing.T) {
 	if os.Getenv("TESTDEX_FIDELITY") != "1" {
 		t.Skip("the fidelity suite runs with TESTDEX_FIDELITY=1 (gated until issue 7's run path lands); its projects come from scripts/setup/fidelity.sh")
@@ -138,9 +140,14 @@ var (
 	buildErr  error
 )
 
-// testdexBinary builds cmd/testdex once per test binary.
+// testdexBinary builds cmd/testdex once per test binary, or returns
+// $TESTDEX_FIDELITY_BIN when set (a binary built elsewhere, e.g. from a
+// clean checkout of a commit).
 func testdexBinary(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("TESTDEX_FIDELITY_BIN"); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "testdex-fidelity-bin")
 		if err != nil {
