@@ -34,5 +34,5 @@ cp -r testdata/shapes/junit "$work/fixture"
 # -Dtest selector) on its passing class, so Surefire's JUnit Platform
 # provider is in the local repository too.
 cp -r testdata/run/junit "$work/run"
-(cd "$work/run" && mvn -q -B -Dstyle.color=never test -Dtest=LegacyTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false >/dev/null 2>&1) ||
-	(cd "$work/run" && mvn -B -Dstyle.color=never test -Dtest=LegacyTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false | tail -20)
+(cd "$work/run" && mvn -q -B test -Dtest=LegacyTest -Dsurefire.failIfNoSpecifiedTests=false >/dev/null 2>&1) ||
+	(cd "$work/run" && mvn -B test -Dtest=LegacyTest -Dsurefire.failIfNoSpecifiedTests=false | tail -20)

@@ -1,55 +1,84 @@
 package java
 
 import (
+	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// testdata/surefire-reports holds the reports of a real run, recorded with
-// (Maven 3.8.7, Surefire 3.2.5, JUnit 5.10.2, Java 17):
+// testdata/surefire-reports and testdata/mvn-test.txt are a real run of
+// the whole fixture, recorded with (Maven 3.8.7, Surefire 3.2.5, JUnit
+// 5.10.2, Java 17):
 //
 //	cp -r testdata/run/junit /tmp/jr && cd /tmp/jr
-//	mvn -B -Dstyle.color=never test -Dtest=LegacyTest,RunTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false
+//	mvn -B test > $REPO/internal/lang/java/testdata/mvn-test.txt 2>&1
 //	cp target/surefire-reports/TEST-*.xml $REPO/internal/lang/java/testdata/surefire-reports/
+
+// parseReports feeds the recorded mvn output to a parser reading the
+// recorded reports, in every chunk size, expects the same events each
+// time, and returns them.
+func parseReports(t *testing.T) []lang.RunEvent {
+	t.Helper()
+	data, err := os.ReadFile("testdata/mvn-test.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parse := func(chunk int) []lang.RunEvent {
+		var evs []lang.RunEvent
+		rp := &reportParser{dir: "../../../testdata/run/junit", reports: "testdata/surefire-reports", emit: func(e lang.RunEvent) { evs = append(evs, e) }}
+		for i := 0; i < len(data); i += chunk {
+			rp.Write(data[i:min(i+chunk, len(data))])
+		}
+		rp.Close(1)
+		return evs
+	}
+	want := parse(len(data))
+	for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
+		if got := parse(chunk); !reflect.DeepEqual(got, want) {
+			t.Fatalf("chunk size %d: events differ", chunk)
+		}
+	}
+	return want
+}
+
+// TestReportParser: one result per Surefire testcase (13, Surefire's
+// "Tests run"), named as the records name them, and nothing else: no
+// result for a class or a parameterized method.
 func TestReportParser(t *testing.T) {
-	var evs []lang.RunEvent
-	rp := &reportParser{dir: "../../../testdata/run/junit", reports: "testdata/surefire-reports", classes: []string{"run.RunTest"},
-		emit: func(e lang.RunEvent) { evs = append(evs, e) }}
-	rp.Write([]byte("[INFO] BUILD FAILURE\n[INFO] no newline"))
-	rp.Close(1)
+	evs := parseReports(t)
 	got := map[string]lang.RunEvent{}
-	var out []string
+	var results []string
+	output := 0
 	for _, e := range evs {
 		if e.Action == testdex.ActionOutput && e.Name == "" {
-			out = append(out, e.Output)
+			output++
 			continue
 		}
 		got[e.Scope+" "+e.Name] = e
+		results = append(results, e.Scope+" "+e.Name+" "+string(e.Action))
 	}
-	if w := []string{"[INFO] BUILD FAILURE\n", "[INFO] no newline\n"}; !reflect.DeepEqual(out, w) {
-		t.Errorf("batch output %q, want %q", out, w)
+	if output != 121 { // the last, a colour reset, without a newline
+		t.Errorf("%d lines of batch output, want mvn's 121", output)
 	}
-	want := map[string]testdex.Action{
-		"run.LegacyTest plain()": "pass", "run.LegacyTest ignored()": "skip",
-		"run.RunTest pass()": "pass", "run.RunTest fail()": "fail", "run.RunTest skipped()": "skip",
-		"run.RunTest rows(int)[1]": "pass", "run.RunTest rows(int)[2]": "fail", "run.RunTest rows(int)": "fail",
-		"run.RunTest hang()": "skip", "run.RunTest leak()": "skip", "run.RunTest loud()": "skip",
-		"run RunTest": "fail",
+	sort.Strings(results)
+	want := []string{
+		"run.LegacyTest ignored() skip", "run.LegacyTest plain() pass",
+		"run.RunTest fail() fail", "run.RunTest hang() skip", "run.RunTest leak() skip", "run.RunTest loud() skip",
+		"run.RunTest pass() pass", "run.RunTest rows(int)[1] pass", "run.RunTest rows(int)[2] fail", "run.RunTest skipped() skip",
+		"run.RunTest$Inner inner() pass",
+		"run.sub.RowsTest positive()[0] pass", "run.sub.RowsTest positive()[1] pass",
 	}
-	for k, a := range want {
-		if got[k].Action != a {
-			t.Errorf("%s: %q, want %q", k, got[k].Action, a)
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("%d results, want %d", len(got), len(want))
+	if !reflect.DeepEqual(results, want) {
+		t.Errorf("results:\n got %q\nwant %q", results, want)
 	}
 	f := got["run.RunTest fail()"]
-	if f.Message != "got 1, want 2 ==> expected: <2> but was: <1>" || f.File != "src/test/java/run/RunTest.java" || f.Line != 24 || !strings.HasPrefix(f.Output, "some context\n") {
+	if f.Message != "got 1, want 2 ==> expected: <2> but was: <1>" || f.File != "src/test/java/run/RunTest.java" || f.Line != 25 || !strings.HasPrefix(f.Output, "some context\n") {
 		t.Errorf("fail() = %q at %s:%d, output %q", f.Message, f.File, f.Line, f.Output)
 	}
 	if m := got["run.RunTest skipped()"].Message; m != "not today" {
@@ -57,6 +86,22 @@ func TestReportParser(t *testing.T) {
 	}
 	if m := got["run.RunTest hang()"].Message; m != "Assumption failed: set TESTDEX_FIXTURE_HANG to hang" {
 		t.Errorf("hang() message %q", m)
+	}
+}
+
+// TestReportParserClassFailure: a testcase without a name (a class that
+// failed before its tests) is the class's result.
+func TestReportParserClassFailure(t *testing.T) {
+	dir := t.TempDir()
+	xml := `<testsuite><testcase name="" classname="a.b.CTest"><error message="boom">java.lang.IllegalStateException: boom</error></testcase></testsuite>`
+	if err := os.WriteFile(dir+"/TEST-a.b.CTest.xml", []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var evs []lang.RunEvent
+	rp := &reportParser{dir: dir, reports: dir, start: time.Now().Add(-time.Minute), emit: func(e lang.RunEvent) { evs = append(evs, e) }}
+	rp.Close(1)
+	if len(evs) != 1 || evs[0].Scope != "a.b" || evs[0].Name != "CTest" || evs[0].Action != testdex.ActionFail || evs[0].Message != "boom" {
+		t.Errorf("events %+v", evs)
 	}
 }
 
@@ -68,23 +113,60 @@ func TestRecordName(t *testing.T) {
 	}
 }
 
-func TestRunCommands(t *testing.T) {
-	p := &lang.Project{Dir: "/j", Manifest: "pom.xml"}
-	tests := []*testdex.Test{
-		{Run: "a.BTest#m"}, {Run: "a.BTest#n"}, {Run: "a.BTest#n"}, {Run: "a.CTest"}, {Run: "a.DTest#x"},
-	}
-	cmds, err := Runner{}.RunCommands(p, &lang.Selection{Tests: tests}, lang.RunOptions{Extra: []string{"-o"}})
+func command(t *testing.T, sel *lang.Selection, extra ...string) string {
+	t.Helper()
+	cmds, err := Runner{}.RunCommands(&lang.Project{Dir: "/j", Manifest: "pom.xml"}, sel, lang.RunOptions{Extra: extra})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "mvn -B -Dstyle.color=never test -Dtest=a.BTest#m+n,a.CTest,a.DTest#x -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false -o"
-	if got := strings.Join(cmds[0].Args, " "); got != want {
-		t.Errorf("command:\n got %s\nwant %s", got, want)
+	if len(cmds) != 1 || cmds[0].Env != nil {
+		t.Fatalf("commands %+v", cmds)
 	}
-	if c := selectedClasses(cmds[0]); !reflect.DeepEqual(c, []string{"a.CTest"}) {
-		t.Errorf("whole classes %q", c)
+	return strings.Join(cmds[0].Args, " ")
+}
+
+func TestRunCommands(t *testing.T) {
+	const sel = " -Dsurefire.failIfNoSpecifiedTests=false"
+	if got, w := command(t, &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, "-o"), "mvn -B test -o"; got != w {
+		t.Errorf("whole project:\n got %s\nwant %s", got, w)
+	}
+	tests := []*testdex.Test{
+		{Run: "a.BTest#m"}, {Run: "a.BTest#n"}, {Run: "a.BTest#n"}, {Run: "a.CTest"}, {Run: "a.DTest#x"},
+	}
+	if got, w := command(t, &lang.Selection{Tests: tests}, "-o"), "mvn -B test -Dtest=a.BTest#m+n,a.CTest,a.DTest#x"+sel+" -o"; got != w {
+		t.Errorf("tests:\n got %s\nwant %s", got, w)
+	}
+	class := &testdex.Test{Kind: testdex.KindSuite, Scope: "a", Name: "ETest", File: "m/tests/a/ETest.java", Project: "m"}
+	for _, c := range []struct {
+		ps   lang.PathSelection
+		want string
+	}{
+		{lang.PathSelection{Path: "tests/a/ETest.java", Tests: []*testdex.Test{class}}, "-Dtest=a.ETest"},
+		{lang.PathSelection{Path: "src/test/java/a/FTest.java"}, "-Dtest=a.FTest"},
+		{lang.PathSelection{Path: "tests/a", Dir: true, Tests: []*testdex.Test{class}}, "-Dtest=a/**/*Test,a/**/*TestCase,a/**/*Tests,a/**/Test*"},
+		{lang.PathSelection{Path: "tests", Dir: true, Tests: []*testdex.Test{class}}, ""},
+		{lang.PathSelection{Path: "src", Dir: true}, ""},
+	} {
+		want := "mvn -B test"
+		if c.want != "" {
+			want += " " + c.want + sel
+		}
+		if got := command(t, &lang.Selection{Paths: []lang.PathSelection{c.ps}}); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", c.ps.Path, got, want)
+		}
 	}
 	if _, err := (Runner{}).RunCommands(&lang.Project{Manifest: "build.gradle"}, &lang.Selection{Tests: tests}, lang.RunOptions{}); err == nil {
 		t.Error("a Gradle project gave no error")
+	}
+}
+
+// TestGradleHasNoRunner: testdex does not run Gradle projects; their
+// tests are reported as such, not as a failed batch.
+func TestGradleHasNoRunner(t *testing.T) {
+	for _, m := range []string{"build.gradle", "build.gradle.kts"} {
+		p, _ := Detector.Detect(&lang.DetectEnv{}, t.TempDir(), []string{m})
+		if p.Frameworks[0].Runner != nil {
+			t.Errorf("%s: a Runner", m)
+		}
 	}
 }

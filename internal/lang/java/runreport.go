@@ -19,7 +19,7 @@ import (
 // NewParser returns the parser of one mvn test command. Its output lines
 // become batch output; the results come from the reports at Close.
 func (Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	return &reportParser{dir: p.Dir, reports: filepath.Join(p.Dir, "target", "surefire-reports"), emit: emit, start: time.Now(), classes: selectedClasses(cmd)}
+	return &reportParser{dir: p.Dir, reports: filepath.Join(p.Dir, "target", "surefire-reports"), emit: emit, start: time.Now()}
 }
 
 // reportParser reads Surefire's XML reports (target/surefire-reports/
@@ -30,12 +30,15 @@ func (Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEv
 // Reports older than the parser are left out (Surefire never cleans the
 // folder). A class cut short by a timeout has no report; the core then
 // marks its tests timed out.
+//
+// Each testcase is one result, as Surefire counts them (its "Tests run"):
+// a class or a parameterized method gets no result of its own, and the
+// rows of a parameterized method are the rows Surefire reports.
 type reportParser struct {
 	dir     string
 	reports string // Surefire's reportsDirectory
 	emit    func(lang.RunEvent)
 	start   time.Time
-	classes []string // selected whole, reported as suites
 	partial []byte
 }
 
@@ -99,54 +102,20 @@ type problem struct {
 	Body    string `xml:",chardata"`
 }
 
-// emitCases emits each testcase, then the methods whose rows ran and the
-// classes selected whole, each with the result of its parts.
+// emitCases emits each testcase's result.
 func (rp *reportParser) emitCases(cases []testcase) {
-	parents := map[[2]string]testdex.Action{}
-	var order [][2]string
-	classes := map[string]testdex.Action{}
 	for _, c := range cases {
-		ev := rp.event(c)
-		rp.emit(ev)
-		if i := strings.LastIndex(ev.Name, ")["); i >= 0 {
-			k := [2]string{ev.Scope, ev.Name[:i+1]}
-			if _, ok := parents[k]; !ok {
-				order = append(order, k)
-			}
-			parents[k] = worse(parents[k], ev.Action)
-		}
-		for _, cl := range rp.classes {
-			if c.Classname == cl || strings.HasPrefix(c.Classname, cl+"$") {
-				classes[cl] = worse(classes[cl], ev.Action)
-			}
-		}
+		rp.emit(rp.event(c))
 	}
-	for _, k := range order {
-		rp.emit(lang.RunEvent{Action: parents[k], Scope: k[0], Name: k[1]})
-	}
-	for _, cl := range rp.classes {
-		if a, ok := classes[cl]; ok {
-			pkg, bin := splitClass(cl)
-			rp.emit(lang.RunEvent{Action: a, Scope: pkg, Name: bin})
-		}
-	}
-}
-
-// worse combines results: a failure wins, then a pass, then a skip.
-func worse(a, b testdex.Action) testdex.Action {
-	switch {
-	case a == testdex.ActionFail || b == testdex.ActionFail:
-		return testdex.ActionFail
-	case a == testdex.ActionPass || b == testdex.ActionPass:
-		return testdex.ActionPass
-	}
-	return testdex.ActionSkip
 }
 
 // event turns one testcase into a result named as the static records
 // name it (see recordName).
 func (rp *reportParser) event(c testcase) lang.RunEvent {
 	ev := lang.RunEvent{Action: testdex.ActionPass, Scope: c.Classname, Name: recordName(c.Name)}
+	if ev.Name == "" { // a failure of the class itself (a failing @BeforeAll)
+		ev.Scope, ev.Name = splitClass(c.Classname)
+	}
 	ev.Elapsed, _ = strconv.ParseFloat(c.Time, 64)
 	switch {
 	case c.Failure != nil || c.Error != nil:

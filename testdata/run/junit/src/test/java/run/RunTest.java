@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -53,5 +54,12 @@ class RunTest {
         for (int i = 0; i < 2048; i++) {
             System.out.println(line);
         }
+    }
+
+    /** Inner is a nested class, which Surefire runs through RunTest. */
+    @Nested
+    class Inner {
+        @Test
+        void inner() {}
     }
 }
