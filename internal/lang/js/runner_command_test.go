@@ -267,6 +267,8 @@ func TestReadTestScript(t *testing.T) {
 		{testdex.Jest, `{"test": "node --experimental-vm-modules node_modules/jest/bin/jest.js --runInBand"}`,
 			testScript{Node: []string{"--experimental-vm-modules"}, Args: []string{"--runInBand"}}},
 		{testdex.Jest, `{"test": "yarn jest", "jest": "npx jest \"__tests__/a b\""}`, testScript{Args: []string{"__tests__/a b"}}},
+		{testdex.Mocha, `{"test": "npm run eslint && nyc npm run test-spec", "eslint": "eslint index.js spec", "test-spec": "mocha spec -R spec"}`,
+			testScript{Args: []string{"spec", "-R", "spec"}}},
 		{testdex.Vitest, `{"test": "vitest run --globals"}`, testScript{Args: []string{"--globals"}}},
 		{testdex.Vitest, `{"test": "vitest bench"}`, testScript{}},
 		{testdex.NodeTest, `{"test": "tsc -p . && node --test test/*.test.js"}`,

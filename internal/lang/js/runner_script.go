@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -84,16 +85,19 @@ func findInScript(dir string, fw testdex.Framework, scripts map[string]string, n
 }
 
 // runsScript returns the script a command runs (`npm run X`, `npm
-// run-script X`, `yarn [run] X`, `pnpm [run] X`), "" for another command.
+// run-script X`, `yarn [run] X`, `pnpm [run] X`, possibly behind a wrapper:
+// `nyc npm run X`), "" for another command.
 func runsScript(cmd []shellWord) string {
 	w := texts(cmd)
-	for len(w) > 0 && isAssignment(w[0]) {
-		w = w[1:]
-	}
-	if len(w) < 2 {
+	at := slices.IndexFunc(w, func(s string) bool {
+		b := path.Base(s)
+		return b == "npm" || b == "yarn" || b == "pnpm"
+	})
+	if at < 0 || at+2 > len(w) {
 		return ""
 	}
-	switch w[0] {
+	w = w[at:]
+	switch path.Base(w[0]) {
 	case "npm":
 		if (w[1] == "run" || w[1] == "run-script") && len(w) > 2 {
 			return w[2]

@@ -86,13 +86,18 @@ async function mocha() {
   if (!mochaChild && (nodeKeys.length || opts['node-option'])) return mochaInChild(flags, opts, nodeKeys);
   for (const k of nodeKeys) delete opts[k];
   delete opts['node-option'];
-  cli.main([], opts);
+  if (/mochaArgs/.test(String(cli.main))) return cli.main([], opts); // Mocha 9+ takes the loaded options
+  // Older Mocha's bin hands main its options as arguments again.
+  const unparse = require(require.resolve('yargs-unparser', { paths: [spec.pkg] }));
+  const { aliases } = require(path.join(spec.pkg, 'lib/cli/run-option-metadata.js'));
+  cli.main(unparse(opts, { alias: aliases }));
 }
 
 // mochaSpec is what Mocha runs for the selected paths: a file as is; a
 // folder as the files of the project's own spec under it (Mocha reads a
 // folder argument without its subfolders), or the folder when it has none.
 function mochaSpec(cli, opts, paths) {
+  const lookupFiles = cli.lookupFiles || require(path.join(spec.pkg, 'lib/cli/lookup-files.js'));
   const out = [];
   const specs = opts._ && opts._.length ? opts._ : ['./test'];
   for (const p of paths) {
@@ -104,7 +109,7 @@ function mochaSpec(cli, opts, paths) {
     const found = [];
     for (const s of specs) {
       try {
-        for (const f of [].concat(cli.lookupFiles(s, opts.extension || [], opts.recursive))) {
+        for (const f of [].concat(lookupFiles(s, opts.extension || [], opts.recursive))) {
           if (path.resolve(f).startsWith(root)) found.push(path.resolve(f));
         }
       } catch (e) {
