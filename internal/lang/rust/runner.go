@@ -53,7 +53,7 @@ func (r Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 	cargoExtra, testExtra := splitExtra(o.Extra)
 	rt := r.readRunTargets()
 	if sel.Whole() {
-		return r.wholeCommands(p, rt, cargoExtra, testExtra), nil
+		return r.crateCommands(p, rt, cargoExtra, testExtra), nil
 	}
 	pl := &cargoPlan{filters: map[string]*targetFilters{}}
 	on := rt.enabled(cargoExtra)
@@ -115,8 +115,8 @@ func withTestArgs(args []string, testArgs ...[]string) []string {
 	return append(append(args, "--"), all...)
 }
 
-// wholeCommands runs the crate as `cargo test` does.
-func (r Runner) wholeCommands(p *lang.Project, rt *runTargets, cargoExtra, testExtra []string) []*lang.Command {
+// crateCommands runs the whole crate as `cargo test` does.
+func (r Runner) crateCommands(p *lang.Project, rt *runTargets, cargoExtra, testExtra []string) []*lang.Command {
 	bins, doc := r.binaries(rt, cargoExtra)
 	if !slices.ContainsFunc(bins, rt.unharnessed) {
 		return []*lang.Command{{Args: withTestArgs(cargoBase(nil, cargoExtra), testExtra), Dir: p.Dir}}
@@ -128,30 +128,12 @@ func (r Runner) wholeCommands(p *lang.Project, rt *runTargets, cargoExtra, testE
 	return r.commands(pl, p, rt, cargoExtra, testExtra)
 }
 
-// commands builds the plan's commands: the whole targets (one command,
-// but one per target without harness), each filtered target's exact and
-// prefix commands in cargo's target order, then the doc tests.
+// commands builds the plan's commands: the whole targets, each filtered
+// target's commands in cargo's target order, then the doc tests.
 func (r Runner) commands(pl *cargoPlan, p *lang.Project, rt *runTargets, cargoExtra, testExtra []string) []*lang.Command {
 	var cmds []*lang.Command
 	add := func(args []string) { cmds = append(cmds, &lang.Command{Args: args, Dir: p.Dir}) }
-	var flags []string
-	whole := map[string]bool{}
-	sortTargets(pl.whole)
-	for _, t := range pl.whole {
-		k := strings.Join(targetFlags(t), " ")
-		if whole[k] {
-			continue
-		}
-		whole[k] = true
-		if rt.unharnessed(t) {
-			add(withTestArgs(cargoBase(targetFlags(t), cargoExtra), testExtra))
-			continue
-		}
-		flags = append(flags, targetFlags(t)...)
-	}
-	if len(flags) > 0 {
-		add(withTestArgs(cargoBase(flags, cargoExtra), testExtra))
-	}
+	whole := targetCommands(pl.whole, rt, cargoExtra, testExtra, add)
 	var filtered []Target
 	for k, f := range pl.filters {
 		if !whole[k] {
@@ -160,25 +142,7 @@ func (r Runner) commands(pl *cargoPlan, p *lang.Project, rt *runTargets, cargoEx
 	}
 	sortTargets(filtered)
 	for _, t := range filtered {
-		f := pl.of(t)
-		base := cargoBase(targetFlags(t), cargoExtra)
-		if len(f.exact) > 0 {
-			add(withTestArgs(slices.Clone(base), []string{"--exact"}, testExtra, dedupe(f.exact)))
-		}
-		if f.root {
-			var skips []string
-			for _, m := range f.rootSkips {
-				skips = append(skips, "--skip", m)
-			}
-			add(withTestArgs(slices.Clone(base), testExtra, skips))
-		}
-		if prefix := dedupe(f.prefix); len(prefix) > 0 {
-			var skip []string
-			if len(prefix) == 1 && f.modules == 1 {
-				skip = []string{"--skip", "::" + prefix[0]}
-			}
-			add(withTestArgs(slices.Clone(base), testExtra, prefix, skip))
-		}
+		pl.of(t).commands(cargoBase(targetFlags(t), cargoExtra), testExtra, add)
 	}
 	if docPaths := dedupe(pl.docPaths); len(docPaths) > 0 {
 		if slices.Contains(docPaths, "") {
@@ -192,6 +156,56 @@ func (r Runner) commands(pl *cargoPlan, p *lang.Project, rt *runTargets, cargoEx
 		}
 	}
 	return cmds
+}
+
+// targetCommands adds the command running targets whole (one command, and
+// one per target without harness) and returns their flags, as keys.
+func targetCommands(targets []Target, rt *runTargets, cargoExtra, testExtra []string, add func([]string)) map[string]bool {
+	var flags []string
+	var alone []Target
+	whole := map[string]bool{}
+	sortTargets(targets)
+	for _, t := range targets {
+		k := strings.Join(targetFlags(t), " ")
+		switch {
+		case whole[k]:
+		case rt.unharnessed(t):
+			alone = append(alone, t)
+		default:
+			flags = append(flags, targetFlags(t)...)
+		}
+		whole[k] = true
+	}
+	if len(flags) > 0 {
+		add(withTestArgs(cargoBase(flags, cargoExtra), testExtra))
+	}
+	for _, t := range alone {
+		add(withTestArgs(cargoBase(targetFlags(t), cargoExtra), testExtra))
+	}
+	return whole
+}
+
+// commands adds one target's commands: its exact names (--exact applies
+// to every filter of a command), its root file without its module files,
+// its module prefixes.
+func (f *targetFilters) commands(base, testExtra []string, add func([]string)) {
+	if len(f.exact) > 0 {
+		add(withTestArgs(slices.Clone(base), []string{"--exact"}, testExtra, dedupe(f.exact)))
+	}
+	if f.root {
+		var skips []string
+		for _, m := range f.rootSkips {
+			skips = append(skips, "--skip", m)
+		}
+		add(withTestArgs(slices.Clone(base), testExtra, skips))
+	}
+	if prefix := dedupe(f.prefix); len(prefix) > 0 {
+		var skip []string
+		if len(prefix) == 1 && f.modules == 1 {
+			skip = []string{"--skip", "::" + prefix[0]}
+		}
+		add(withTestArgs(slices.Clone(base), testExtra, prefix, skip))
+	}
 }
 
 // targetFlags returns the cargo flags selecting target t.
@@ -252,8 +266,11 @@ func (r Runner) addPath(pl *cargoPlan, ps lang.PathSelection, rt *runTargets, on
 		r.addModule(pl, ps, rt, on)
 	}
 	if lib := r.lib(); lib != nil && lib.Doctest && r.holdsLibSources(ps) {
-		name := path.Join(r.Crate.DocPrefix, ps.Path)
-		if ps.Dir {
+		name := "" // the whole crate: every doc test
+		if ps.Path != "." {
+			name = path.Join(r.Crate.DocPrefix, ps.Path)
+		}
+		if ps.Dir && name != "" {
 			name += "/"
 		}
 		pl.docPaths = append(pl.docPaths, name)

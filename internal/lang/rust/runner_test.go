@@ -195,6 +195,13 @@ harness = false
 			t.Errorf("binaries(%q) = %q, want %q", c.args, got, c.want)
 		}
 	}
+	// What a target without harness prints cannot be told from the next
+	// target's: the whole crate then runs target by target.
+	got := commandLines(t, r, &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}})
+	want := []string{base + " --lib --bin needs_b --test z", base + " --test custom", base + " --doc"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("whole crate with a target without harness:\n got %q\nwant %q", got, want)
+	}
 }
 
 func commandLines(t *testing.T, r Runner, sel *lang.Selection, extra ...string) []string {
@@ -236,6 +243,7 @@ func TestRunCommandsPaths(t *testing.T) {
 		{[]lang.PathSelection{{Path: "src/ext.rs", Tests: extTests}}, []string{base + " --lib -- ext:: --skip ::ext::", base + " --doc -- src/ext.rs"}},
 		{[]lang.PathSelection{{Path: "src/ext", Dir: true}}, []string{base + " --lib -- ext:: --skip ::ext::", base + " --doc -- src/ext/"}},
 		{[]lang.PathSelection{{Path: "src", Dir: true}}, []string{base + " --lib", base + " --doc -- src/"}},
+		{[]lang.PathSelection{{Path: ".", Dir: true}, {Path: "tests/it.rs"}}, []string{base + " --lib --test it --test more", base + " --doc"}},
 	} {
 		if got := commandLines(t, r, &lang.Selection{Paths: c.paths}); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.paths[0].Path, got, c.want)
@@ -332,4 +340,25 @@ func libtestSelects(args []string, name string) bool {
 		hit = hit && !strings.Contains(name, s)
 	}
 	return hit
+}
+
+// TestRunCommandsRootFile: a target's root file runs its target without
+// the module files beside it (which cargo test would run with it).
+func TestRunCommandsRootFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"src/lib.rs", "src/main.rs", "src/ext.rs", "src/inner/mod.rs", "src/bin/x.rs", "src/notes.txt"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+	}
+	r := Runner{Crate: &Crate{Dir: dir, Name: "c", Targets: []Target{
+		{Kind: "lib", Name: "c", Root: "src/lib.rs", Tested: true, Doctest: true},
+		{Kind: "bin", Name: "c", Root: "src/main.rs", Tested: true},
+		{Kind: "bin", Name: "x", Root: "src/bin/x.rs", Tested: true},
+	}}}
+	got := commandLines(t, r, &lang.Selection{Paths: []lang.PathSelection{{Path: "src/lib.rs"}}})
+	want := []string{base + " --lib -- --skip ext:: --skip inner::", base + " --doc -- src/lib.rs"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("commands:\n got %q\nwant %q", got, want)
+	}
 }
