@@ -162,6 +162,7 @@ func TestRunCargoHangLeakLoud(t *testing.T) {
 	if code, out, errs := td(nil, "run", "src/lib.rs::tests::pass"); code != 0 {
 		t.Fatalf("build: exit %d\n%s%s", code, tail(out), errs)
 	}
+	pids := fixturePIDs(t)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
 	code, out, errs := td(env, "run", "--timeout", "4s", "src/lib.rs::tests::leak", "src/lib.rs::tests::loud", "src/lib.rs::tests::hang")
 	if code != run.ExitTimeout {
@@ -173,9 +174,7 @@ func TestRunCargoHangLeakLoud(t *testing.T) {
 	if !strings.Contains(out, "timed out after 4s") || !strings.HasSuffix(out, "2 passed, 0 failed, 0 skipped, 1 not reported, 1 batch error\n") {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
-	if out2, _ := exec.Command("pgrep", "-f", "sleep 300").Output(); len(out2) > 0 {
-		t.Errorf("a process the tests started is still running: %s", out2)
-	}
+	checkGone(t, pids, 1) // the leaked child
 
 	code, out, errs = td(env[1:], "run", "src/lib.rs::tests::leak", "src/lib.rs::tests::loud")
 	if code != 0 {

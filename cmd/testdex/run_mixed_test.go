@@ -45,7 +45,7 @@ func TestRunMixedRepository(t *testing.T) {
 	}
 	for _, r := range [][2]string{
 		{`os.Getenv("TESTDEX_FIXTURE_HANG")`, `os.Getenv("MIXED_HANG")`},
-		{`time.Sleep(time.Hour)`, `exec.Command("sleep", "317").Start(); time.Sleep(time.Hour)`},
+		{`time.Sleep(time.Hour)`, `startRecorded(exec.Command("sleep", "317")); time.Sleep(time.Hour)`},
 	} {
 		if !bytes.Contains(data, []byte(r[0])) {
 			t.Fatalf("the Go run fixture changed: %q is gone; update this test", r[0])
@@ -57,6 +57,7 @@ func TestRunMixedRepository(t *testing.T) {
 	}
 
 	cache := t.TempDir()
+	pids := fixturePIDs(t)
 	hang := "MIXED_HANG=1"
 	td := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
@@ -94,10 +95,7 @@ func TestRunMixedRepository(t *testing.T) {
 	if m := results["go/run_test.go::TestHang"].Message; !strings.Contains(m, "timed out after 20s") {
 		t.Errorf("the hang's message is %q", m)
 	}
-	if left, _ := exec.Command("pgrep", "-f", "sleep 317").Output(); len(left) > 0 {
-		exec.Command("pkill", "-f", "sleep 317").Run()
-		t.Errorf("the hanging test's child is still running: %s", left)
-	}
+	checkGone(t, pids, 2) // the hung Go test process and its child, among others
 
 	// failures lists exactly the failed tests (parents that failed only
 	// through a row are left to the row).

@@ -412,6 +412,7 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 		leakLoud = append(leakLoud, id+"leak", id+"loud")
 	}
 	td := runnerIn(t, root)
+	pids := fixturePIDs(t)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
 	code, out, errs := td(env, append([]string{"run", "--jobs", "4", "--timeout", "10s"}, hang...)...)
 	if code != run.ExitTimeout {
@@ -440,7 +441,5 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 	if len(out) > 1<<20 {
 		t.Errorf("output is %d bytes; megabytes of test output must not reach the terminal view of passing tests", len(out))
 	}
-	if out2, _ := exec.Command("pgrep", "-f", "sleep 31[1-4]").Output(); len(out2) > 0 {
-		t.Errorf("a process the tests started is still running: %s", out2)
-	}
+	checkGone(t, pids, 8) // the processes that ran the test files, and the four leaked children
 }

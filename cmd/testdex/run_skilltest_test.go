@@ -84,7 +84,8 @@ func TestRunSkillTest(t *testing.T) {
 // passes (tests run in ID order): the run's timeout kills the hang, which
 // is reported as timed out, and no process of it is left.
 func TestRunSkillTestHang(t *testing.T) {
-	dir, td := skillFixture(t)
+	_, td := skillFixture(t)
+	pids := fixturePIDs(t)
 	start := time.Now()
 	code, out, errs := td([]string{"TESTDEX_FIXTURE_HANG=1"}, "run", "--json", "--timeout", "3s", "testdex.toml::json-check", "tests/hang.tests.mjs")
 	if code != cli.ExitFailed {
@@ -100,7 +101,5 @@ func TestRunSkillTestHang(t *testing.T) {
 	if got["tests/hang.tests.mjs"] != "fail" || !strings.Contains(out, `"id":"tests/hang.tests.mjs","framework":"skilltest","batch":". skilltest","message":"timed out after 3s"`) {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
-	if left, _ := exec.Command("pgrep", "-f", filepath.Join(dir, "tests", "hang.tests.mjs")).Output(); len(left) > 0 {
-		t.Errorf("the hanging module's process is still running: %s", left)
-	}
+	checkGone(t, pids, 1) // the hanging module's process
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -88,6 +87,7 @@ func TestRunGo(t *testing.T) {
 
 func TestRunGoHangLeakLoud(t *testing.T) {
 	td := runFixture(t)
+	pids := fixturePIDs(t)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
 	code, out, errs := td(env, "run", "--timeout", "4s", "run_test.go::TestLeak", "run_test.go::TestLoud", "run_test.go::TestHang")
 	if code != run.ExitTimeout {
@@ -101,10 +101,7 @@ func TestRunGoHangLeakLoud(t *testing.T) {
 		// they are not failures, they were never reported.
 		t.Errorf("summary:\n%s", tail(out))
 	}
-	if out2, _ := exec.Command("pgrep", "-f", "sleep 300").Output(); len(out2) > 0 {
-		exec.Command("pkill", "-f", "sleep 300").Run()
-		t.Errorf("a process the tests started is still running: %s", out2)
-	}
+	checkGone(t, pids, 1) // the hung test process
 
 	// Without the hang, the leaked child is reported and the megabytes of
 	// output are capped.

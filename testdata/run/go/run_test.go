@@ -45,7 +45,7 @@ func TestLeak(t *testing.T) {
 	if os.Getenv("TESTDEX_FIXTURE_LEAK") == "" {
 		t.Skip("set TESTDEX_FIXTURE_LEAK to leak a process")
 	}
-	if err := exec.Command("sleep", "300").Start(); err != nil {
+	if err := startRecorded(exec.Command("sleep", "300")); err != nil {
 		t.Fatal(err)
 	}
 }

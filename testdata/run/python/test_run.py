@@ -50,7 +50,7 @@ def test_leak():
     """Starts a child that outlives the test."""
     if not os.environ.get("TESTDEX_FIXTURE_LEAK"):
         pytest.skip("set TESTDEX_FIXTURE_LEAK to leak a process")
-    subprocess.Popen(["sleep", "297"])
+    _record_pid(subprocess.Popen(["sleep", "297"]).pid)
 
 
 def test_loud():
@@ -60,3 +60,17 @@ def test_loud():
     line = "x" * 1023 + "\n"
     for _ in range(2048):
         sys.stdout.write(line)
+
+
+def _record_pid(pid):
+    """Appends pid to the file TESTDEX_FIXTURE_PIDS names, when it is set, so
+    that the test driving this fixture can check by PID that testdex left
+    none of its processes running; the process importing this module records
+    itself."""
+    if os.environ.get("TESTDEX_FIXTURE_PIDS"):
+        with open(os.environ["TESTDEX_FIXTURE_PIDS"], "a") as f:
+            f.write(f"{pid}\n")
+    return pid
+
+
+_record_pid(os.getpid())

@@ -42,7 +42,7 @@ mod tests {
     #[test]
     fn leak() {
         if std::env::var_os("TESTDEX_FIXTURE_LEAK").is_some() {
-            std::process::Command::new("sleep").arg("300").spawn().unwrap();
+            super::record_pid(std::process::Command::new("sleep").arg("300").spawn().unwrap().id());
         }
     }
 
@@ -59,3 +59,15 @@ mod tests {
 }
 
 pub mod ext;
+
+/// Appends pid to the file TESTDEX_FIXTURE_PIDS names, when it is set, so
+/// that the test driving this fixture can check by PID that testdex left
+/// none of its processes running.
+#[cfg(test)]
+fn record_pid(pid: u32) {
+    use std::io::Write;
+    if let Some(path) = std::env::var_os("TESTDEX_FIXTURE_PIDS") {
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+        writeln!(f, "{pid}").unwrap();
+    }
+}

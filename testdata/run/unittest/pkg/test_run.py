@@ -46,7 +46,7 @@ class TestSlow(unittest.TestCase):
         """Starts a child that outlives the test."""
         if not os.environ.get("TESTDEX_FIXTURE_LEAK"):
             self.skipTest("set TESTDEX_FIXTURE_LEAK to leak a process")
-        subprocess.Popen(["sleep", "296"])
+        _record_pid(subprocess.Popen(["sleep", "296"]).pid)
 
     def test_loud(self):
         """Prints two megabytes."""
@@ -55,3 +55,17 @@ class TestSlow(unittest.TestCase):
         line = "x" * 1023 + "\n"
         for _ in range(2048):
             sys.stdout.write(line)
+
+
+def _record_pid(pid):
+    """Appends pid to the file TESTDEX_FIXTURE_PIDS names, when it is set, so
+    that the test driving this fixture can check by PID that testdex left
+    none of its processes running; the process importing this module records
+    itself."""
+    if os.environ.get("TESTDEX_FIXTURE_PIDS"):
+        with open(os.environ["TESTDEX_FIXTURE_PIDS"], "a") as f:
+            f.write(f"{pid}\n")
+    return pid
+
+
+_record_pid(os.getpid())

@@ -50,7 +50,7 @@ it('hang', function () {
 
 it('leak', function () {
   if (!process.env.TESTDEX_FIXTURE_LEAK) this.skip();
-  spawn('sleep', ['313'], { stdio: 'ignore' }).unref();
+  recordPID(spawn('sleep', ['313'], { stdio: 'ignore' })).unref();
 });
 
 it('loud', function () {
@@ -58,3 +58,17 @@ it('loud', function () {
   const line = 'x'.repeat(1023) + '\n';
   for (let i = 0; i < 2048; i++) process.stdout.write(line);
 });
+
+// recordPID appends proc's PID to the file TESTDEX_FIXTURE_PIDS names, when
+// it is set, so that the test driving this fixture can check by PID that
+// testdex left none of its processes running; the process running this file
+// records itself as the file loads.
+function recordPID(proc) {
+  const file = process.env.TESTDEX_FIXTURE_PIDS;
+  if (file) {
+    const fs = process.getBuiltinModule ? process.getBuiltinModule('node:fs') : require('node:fs');
+    fs.appendFileSync(file, proc.pid + '\n');
+  }
+  return proc;
+}
+recordPID(process);

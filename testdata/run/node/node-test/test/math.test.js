@@ -51,7 +51,7 @@ test('hang', (t) => {
 
 test('leak', (t) => {
   if (!process.env.TESTDEX_FIXTURE_LEAK) return t.skip('set TESTDEX_FIXTURE_LEAK to leak a process');
-  spawn('sleep', ['314'], { stdio: 'ignore' }).unref();
+  recordPID(spawn('sleep', ['314'], { stdio: 'ignore' })).unref();
 });
 
 test('loud', (t) => {
@@ -59,3 +59,17 @@ test('loud', (t) => {
   const line = 'x'.repeat(1023) + '\n';
   for (let i = 0; i < 2048; i++) process.stdout.write(line);
 });
+
+// recordPID appends proc's PID to the file TESTDEX_FIXTURE_PIDS names, when
+// it is set, so that the test driving this fixture can check by PID that
+// testdex left none of its processes running; the process running this file
+// records itself as the file loads.
+function recordPID(proc) {
+  const file = process.env.TESTDEX_FIXTURE_PIDS;
+  if (file) {
+    const fs = process.getBuiltinModule ? process.getBuiltinModule('node:fs') : require('node:fs');
+    fs.appendFileSync(file, proc.pid + '\n');
+  }
+  return proc;
+}
+recordPID(process);
