@@ -21,6 +21,11 @@ const specText = process.argv[2];
 const spec = JSON.parse(specText);
 const mochaChild = process.argv[3] === '--mocha-child';
 process.argv = [process.execPath, spec.bin, ...spec.argv];
+// require.main is this module: it takes the command's name too, as the
+// framework's bin would be the main module (code that finds its way from
+// require.main.filename sees the framework's bin script).
+module.filename = require('node:fs').realpathSync(spec.bin); // node resolves the main module's links
+module.paths = require('node:module')._nodeModulePaths(path.dirname(module.filename));
 
 // jest runs jest-cli's run(argv), as jest's bin does, which sets the exit
 // code (and exits itself under --forceExit).
@@ -33,7 +38,7 @@ async function jest() {
 // output, watch, or select by git: testdex's reporter and selection
 // replace them.
 const vitestDrop = ['reporter', 'reporters', 'outputFile', 'watch', 'w', 'ui', 'open', 'api', 'coverage',
-  'changed', 'related', 'silent-passed-tests'];
+  'changed', 'related'];
 
 // vitest parses the project's arguments with Vitest's own parser
 // (parseCLI), replaces what testdex sets, and starts it as its CLI's run
