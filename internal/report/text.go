@@ -52,6 +52,8 @@ func (t *Text) Event(e testdex.Event) error {
 		if e.Kind != testdex.KindSuite || e.Message != "" { // else its tests' failures say it
 			t.fail(p, e)
 		}
+	case e.Action == testdex.ActionPass && e.Kind == testdex.KindBenchmark: // its figures are its result, as go test -bench prints them
+		t.header(p.pass("--- BENCH:"), Escape(e.ID), e.Message)
 	case !t.Verbose:
 	case e.Action == testdex.ActionPass:
 		t.header(p.pass("--- PASS:"), fmt.Sprintf("%s (%.2fs)", Escape(e.ID), e.Elapsed), "")
