@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/run"
 )
 
 // skillFixture copies testdata/run/skilltest to a temp folder and returns
@@ -51,10 +52,15 @@ func TestRunSkillTest(t *testing.T) {
 		t.Errorf("results for %d tests, want %d: %v", len(got), len(want), got)
 	}
 	// A module's stdout and stderr are its output, with the counts.
-	for _, w := range []string{`"id":"tests/pass.tests.mjs","framework":"skilltest","batch":". skilltest","output":"a warning on stderr\n"`,
-		`"id":"tests/pass.tests.mjs","framework":"skilltest","batch":". skilltest","output":"skilltest: 3 passed, 0 failed\n"`} {
-		if !strings.Contains(out, w) {
-			t.Errorf("no event with %s", w)
+	outputs := map[string]bool{}
+	for _, e := range events(t, out) {
+		if e.ID == "tests/pass.tests.mjs" && e.Action == testdex.ActionOutput {
+			outputs[e.Output] = true
+		}
+	}
+	for _, w := range []string{"a warning on stderr\n", "skilltest: 3 passed, 0 failed\n"} {
+		if !outputs[w] {
+			t.Errorf("tests/pass.tests.mjs has no output event %q", w)
 		}
 	}
 
@@ -88,8 +94,8 @@ func TestRunSkillTestHang(t *testing.T) {
 	pids := fixturePIDs(t)
 	start := time.Now()
 	code, out, errs := td([]string{"TESTDEX_FIXTURE_HANG=1"}, "run", "--json", "--timeout", "3s", "testdex.toml::json-check", "tests/hang.tests.mjs")
-	if code != cli.ExitFailed {
-		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	if code != run.ExitTimeout {
+		t.Fatalf("exit %d, want %d (timed out)\n%s%s", code, run.ExitTimeout, out, errs)
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("the run took %v; the hang was not killed at --timeout 3s", d)
@@ -98,7 +104,13 @@ func TestRunSkillTestHang(t *testing.T) {
 	if got["testdex.toml::json-check"] != "pass" {
 		t.Errorf("the command before the hang: %q, want pass\n%s", got["testdex.toml::json-check"], tail(out))
 	}
-	if got["tests/hang.tests.mjs"] != "fail" || !strings.Contains(out, `"id":"tests/hang.tests.mjs","framework":"skilltest","batch":". skilltest","message":"timed out after 3s"`) {
+	hangMsg := ""
+	for _, e := range events(t, out) {
+		if e.ID == "tests/hang.tests.mjs" && e.Action == testdex.ActionFail {
+			hangMsg = e.Message
+		}
+	}
+	if got["tests/hang.tests.mjs"] != "fail" || hangMsg != "timed out after 3s" {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
 	checkGone(t, pids, 1) // the hanging module's process
