@@ -58,6 +58,15 @@ func writeSection(b *strings.Builder, what string, native Results, run *Run, d D
 	}
 	if kinds := kindCounts(d.OnlyTestdex, run.Kinds); kinds != "" {
 		fmt.Fprintf(b, "- only-testdex results by record kind: %s\n", kinds)
+		var other []string
+		for _, k := range d.OnlyTestdex {
+			if run.Kinds[k] != "suite" {
+				other = append(other, fmt.Sprintf("%s [%s: %s]", k, run.Kinds[k], run.Results[k]))
+			}
+		}
+		if len(other) > 0 {
+			fmt.Fprintf(b, "- only-testdex results that are not suites: %d (e.g. %s)\n", len(other), examples(other, 6))
+		}
 	}
 	if d.Empty() {
 		b.WriteString("\nidentical.\n\n")
