@@ -211,11 +211,11 @@ func fieldText(n *sitter.Node, field string, src []byte) string {
 }
 
 // typeName renders an impl's self type as rustdoc names it: G<T> for
-// `impl<T: Clone> Tr for G<T>`, without spaces except after commas.
+// `impl<T: Clone> Tr for G<T>`, without spaces (rustdoc 1.95 prints
+// Either<L,R>::f; checked with cargo test --doc -- --list).
 func typeName(n *sitter.Node, src []byte) string {
 	t := fieldText(n, "type", src)
-	t = strings.Join(strings.Fields(t), "")
-	return strings.ReplaceAll(t, ",", ", ")
+	return strings.Join(strings.Fields(t), "") // rustdoc 1.95: Either<L,R>::f, no spaces
 }
 
 func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
