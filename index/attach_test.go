@@ -59,3 +59,28 @@ func TestAttachProjectsPlansLikeBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveRunsFilesWithoutListedTests: test files whose tests the
+// static listing could not see (compiled code, tests made by a helper)
+// still run when everything is asked for: the runner says what they hold.
+func TestResolveRunsFilesWithoutListedTests(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":    "module m\n",
+		"a_test.go": "package m\n\nimport \"testing\"\n\nvar _ = testing.Verbose\n",
+	})
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.Tests) != 0 || len(ix.Files) != 1 {
+		t.Fatalf("%d tests, %d files; want a test file without listed tests", len(ix.Tests), len(ix.Files))
+	}
+	sel, err := ix.Resolve(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ix.Plan(sel); len(p.Batches) != 1 || !p.Batches[0].Selection.Whole() {
+		t.Errorf("plan %+v: want the project run whole", p.Batches)
+	}
+}
