@@ -2,11 +2,12 @@ package python
 
 import (
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -14,9 +15,11 @@ import (
 )
 
 // The drivers the Runners write to the batch's scratch folder and run with
-// python3: each runs the names listed in a file and writes one JSON event a
-// line on its standard output, which carries nothing else (see the
-// scripts' doc strings and [eventParser]).
+// the project's interpreter (see [interpreter]): each reads what to run
+// from a JSON file beside it and writes one JSON event a line on its
+// standard output, which carries nothing else (see the scripts' doc
+// strings and [eventParser]). Nothing reaches the tests through their
+// argv or environment: the file carries the selection and the timeout.
 var (
 	//go:embed runner_pytest.py
 	pytestDriver []byte
@@ -25,33 +28,73 @@ var (
 )
 
 // pytestRunner runs pytest through runner_pytest.py, which calls
-// pytest.main with its reporting plugin registered as an object: no
-// PYTHONPATH to set (which would hide the user's) and no -p name that could
-// clash with an installed module. It runs in the rootdir, rootRel from the
-// project folder, where the records' node IDs are relative.
+// pytest.main with its reporting plugin registered as an object (no -p name
+// that could clash with an installed module) after giving the tests the
+// sys.argv and sys.path of the `pytest` console script. It runs in the
+// rootdir, rootRel from the project folder, where node IDs are relative.
 //
 // xfail and xpass follow pytest's own verdict: an xfailed test is a skip
 // (message "xfail: reason"), a non-strict xpass a pass (message "xpass:
-// reason"), a strict xpass a failure. A per-test timeout is passed as
-// TESTDEX_TEST_TIMEOUT and applied only when pytest-timeout is installed
-// (the driver sets its --timeout unless the user did); otherwise the
-// driver says so in the batch output and only the run's --timeout applies.
+// reason"), a strict xpass a failure. A per-test timeout is applied only
+// when pytest-timeout is installed (the driver sets its --timeout unless
+// the user did); otherwise the driver says so in the batch output and only
+// the run's --timeout applies. pytest's exit status 5 (no tests collected)
+// is 0: the run ran nothing, and the core reports the listed tests as not
+// reported rather than the batch as failed.
 type pytestRunner struct{ rootRel string }
 
-// RunCommands returns one command: the driver, pytest's options (-q,
-// --no-header, --no-summary: its report goes to stderr, shown only when
-// the batch fails, and each failure is already an event), the Extra
-// arguments, and the node IDs, read from a file in o.Dir so that no
-// selection is too long for a command line. A class or function's node ID
-// selects its rows; a row's selects the row.
+// pytestOptions are testdex's own pytest options: pytest's report goes to
+// the batch output (shown when the batch fails), and each failure is an
+// event already.
+var pytestOptions = []string{"-q", "--no-header", "--no-summary"}
+
+// RunCommands returns one command: the project's interpreter (it reports
+// lang.ErrNotInstalled when pytest is not importable by it, asking the
+// interpreter once through internal/proc: see checkPytest) running the
+// driver, which passes pytestOptions, the Extra arguments and the
+// selection to pytest.main. The whole project is no argument at all
+// (pytest's testpaths and addopts decide), a path is rootdir-relative, a
+// test its node ID, passed intact ("::" and "[" inside parameters
+// included). A class or function's node ID selects its rows.
 func (r pytestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
-	tests := sel.Records()
-	driver, ids, err := writeDriver(o.Dir, "testdex_pytest.py", pytestDriver, tests)
+	root := filepath.Join(p.Dir, filepath.FromSlash(r.rootRel))
+	python := interpreter(p.Dir, root, o)
+	if err := checkPytest(python, root, o.Env); err != nil {
+		return nil, err
+	}
+	plan := pytestPlan{Options: pytestOptions, Extra: o.Extra, Select: pytestArgs(relTo(root, p.Dir), sel),
+		Timeout: o.TestTimeout.Seconds()}
+	args, err := writeDriver(o.Dir, "testdex_pytest.py", pytestDriver, plan)
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{Python, driver, ids, "-q", "--no-header", "--no-summary"}, o.Extra...)
-	return []*lang.Command{{Args: args, Dir: filepath.Join(p.Dir, filepath.FromSlash(r.rootRel)), Env: timeoutEnv(o)}}, nil
+	return []*lang.Command{{Args: append([]string{python}, args...), Dir: root}}, nil
+}
+
+// pytestPlan is runner_pytest.py's configuration file.
+type pytestPlan struct {
+	Options []string `json:"options,omitempty"`
+	Extra   []string `json:"extra,omitempty"`
+	Select  []string `json:"select,omitempty"`
+	Timeout float64  `json:"timeout,omitempty"` // seconds
+}
+
+// pytestArgs are the selection's pytest arguments; proj is the project
+// folder relative to the rootdir. The whole project run from its rootdir
+// has none; run from a folder below the rootdir, it is that folder, as
+// `pytest` run there collects it.
+func pytestArgs(proj string, sel *lang.Selection) []string {
+	if sel.Whole() && len(sel.Tests) == 0 && proj == "." {
+		return nil
+	}
+	var out []string
+	for _, ps := range sel.Paths {
+		out = append(out, path.Join(proj, ps.Path))
+	}
+	for _, t := range sel.Tests {
+		out = append(out, nativeName(t))
+	}
+	return out
 }
 
 // NewParser returns the parser of the driver's event stream.
@@ -60,23 +103,47 @@ func (pytestRunner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang
 }
 
 // unittestRunner runs unittest through runner_unittest.py in the project
-// folder (where `python -m unittest discover` resolves the records' dotted
-// names): it loads exactly the selected names with
-// TestLoader.loadTestsFromName and reports through a TestResult. An
-// expected failure is a skip, an unexpected success a failure, a failed
-// subTest fails its method (its parameters lead the message). A per-test
-// timeout arms SIGALRM around each test, which fails with "timed out".
+// folder, where the Detector's discovery starts (start and top-level
+// folder both the project, pattern test*.py): the whole project is
+// discovered as `python -m unittest` does, a folder is discovered with the
+// project as its top level (so names stay the listing's), a file loads as
+// its module, a test by its dotted name. Each result carries the file
+// declaring the test's class (RunEvent.Decl), which names a test the
+// listing does not hold. An expected failure is a skip, an unexpected
+// success a failure, a failed subTest fails its method (its parameters
+// lead the message). A per-test timeout arms SIGALRM around each test,
+// which fails with "timed out". A module that fails to import is the
+// batch's output and error, not a test (see the driver's doc string).
 type unittestRunner struct{}
 
-// RunCommands returns one command: the driver and the names file; Extra
-// arguments are ignored, unittest's loader has no options to take them.
+// RunCommands returns one command: the project's interpreter running the
+// driver. Extra arguments are ignored: the driver loads tests itself, and
+// unittest's options (-k, -f, -b) are not passed on.
 func (unittestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
-	tests := sel.Records()
-	driver, ids, err := writeDriver(o.Dir, "testdex_unittest.py", unittestDriver, tests)
+	plan := unittestPlan{Timeout: o.TestTimeout.Seconds()}
+	for _, ps := range sel.Paths {
+		if ps.Dir {
+			plan.Discover = append(plan.Discover, ps.Path)
+		} else {
+			plan.Modules = append(plan.Modules, moduleName(ps.Path))
+		}
+	}
+	for _, t := range sel.Tests {
+		plan.Names = append(plan.Names, nativeName(t))
+	}
+	args, err := writeDriver(o.Dir, "testdex_unittest.py", unittestDriver, plan)
 	if err != nil {
 		return nil, err
 	}
-	return []*lang.Command{{Args: []string{Python, driver, ids}, Dir: p.Dir, Env: timeoutEnv(o)}}, nil
+	return []*lang.Command{{Args: append([]string{interpreter(p.Dir, p.Dir, o)}, args...), Dir: p.Dir}}, nil
+}
+
+// unittestPlan is runner_unittest.py's configuration file.
+type unittestPlan struct {
+	Discover []string `json:"discover,omitempty"` // folders
+	Modules  []string `json:"modules,omitempty"`
+	Names    []string `json:"names,omitempty"`
+	Timeout  float64  `json:"timeout,omitempty"` // seconds
 }
 
 // NewParser returns the parser of the driver's event stream.
@@ -84,37 +151,31 @@ func (unittestRunner) NewParser(p *lang.Project, cmd *lang.Command, emit func(la
 	return newEventParser(p, cmd, emit)
 }
 
-// writeDriver writes the driver script and the selected records' native
-// names, one a line, to dir; it returns both paths.
-func writeDriver(dir, name string, script []byte, tests []*testdex.Test) (driver, ids string, err error) {
-	if dir == "" {
-		return "", "", errors.New("no scratch folder for the python driver (set RunOptions.Dir)")
+// nativeName is a record's name in the framework's terms: its Run
+// selector, else its Name (a record the ID rules made).
+func nativeName(t *testdex.Test) string {
+	if t.Run != "" {
+		return t.Run
 	}
-	var b strings.Builder
-	for _, t := range tests {
-		sel := t.Run
-		if sel == "" {
-			sel = t.Name
-		}
-		if strings.ContainsAny(sel, "\n\r") {
-			return "", "", fmt.Errorf("test %s: a name with a line break cannot be selected", t.ID)
-		}
-		b.WriteString(sel + "\n")
-	}
-	driver, ids = filepath.Join(dir, name), filepath.Join(dir, strings.TrimSuffix(name, ".py")+"_ids.txt")
-	if err := os.WriteFile(driver, script, 0o644); err != nil {
-		return "", "", fmt.Errorf("write the python driver: %w", err)
-	}
-	if err := os.WriteFile(ids, []byte(b.String()), 0o644); err != nil {
-		return "", "", fmt.Errorf("write the selected names: %w", err)
-	}
-	return driver, ids, nil
+	return t.Name
 }
 
-// timeoutEnv passes a per-test timeout to the driver, in seconds.
-func timeoutEnv(o lang.RunOptions) []string {
-	if o.TestTimeout <= 0 {
-		return nil
+// writeDriver writes the driver script and its configuration to dir; it
+// returns the driver's arguments (both paths).
+func writeDriver(dir, name string, script []byte, cfg any) ([]string, error) {
+	if dir == "" {
+		return nil, errors.New("no scratch folder for the python driver (set RunOptions.Dir)")
 	}
-	return []string{"TESTDEX_TEST_TIMEOUT=" + strconv.FormatFloat(o.TestTimeout.Seconds(), 'f', -1, 64)}
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("write the python driver's configuration: %w", err)
+	}
+	driver, config := filepath.Join(dir, name), filepath.Join(dir, strings.TrimSuffix(name, ".py")+".json")
+	if err := os.WriteFile(driver, script, 0o644); err != nil {
+		return nil, fmt.Errorf("write the python driver: %w", err)
+	}
+	if err := os.WriteFile(config, data, 0o644); err != nil {
+		return nil, fmt.Errorf("write the python driver's configuration: %w", err)
+	}
+	return []string{driver, config}, nil
 }

@@ -32,7 +32,9 @@ func newEventParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)
 	return &eventParser{emit: emit, project: p.Dir, dir: dir}
 }
 
-// driverEvent is one line of the drivers' stream.
+// driverEvent is one line of the drivers' stream. File and Line are where
+// a failure shows, Decl the file declaring the test (unittest's), both
+// relative to the command's folder.
 type driverEvent struct {
 	Action  string  `json:"action"`
 	NodeID  string  `json:"nodeid"`
@@ -40,6 +42,7 @@ type driverEvent struct {
 	Message string  `json:"message"`
 	File    string  `json:"file"`
 	Line    int     `json:"line"`
+	Decl    string  `json:"decl"`
 	Output  string  `json:"output"`
 }
 
@@ -81,6 +84,9 @@ func (e *eventParser) line(l []byte) {
 		if ev.File == "" {
 			ev.Line = 0
 		}
+	}
+	if d.Decl != "" {
+		ev.Decl = e.projectRel(d.Decl)
 	}
 	e.emit(ev)
 }

@@ -1,8 +1,19 @@
-"""testdex's pytest driver: runs the node IDs listed in a file and writes one
-JSON object a line per event on its standard output, which carries nothing
-else.
+"""testdex's pytest driver: runs pytest in the current folder (the rootdir)
+as the `pytest` command would, and writes one JSON object a line per event
+on its standard output, which carries nothing else.
 
-Usage: python3 runner_pytest.py IDS_FILE [pytest arguments...]
+Usage: python runner_pytest.py CONFIG_FILE
+
+CONFIG_FILE is JSON: {"options": [...], "extra": [...], "select": [...],
+"timeout": seconds or 0}. pytest.main receives options (testdex's own:
+-q --no-header --no-summary), extra (the user's arguments) and select (the
+paths and node IDs to run; none runs what pytest's own configuration
+chooses, testpaths included).
+
+The tests see the world `pytest EXTRA` gives them: sys.argv is [the pytest
+console script, *extra] and sys.path[0] its folder, set before pytest is
+run; the driver's own arguments go to pytest.main only, and nothing
+is added to the environment (the per-test timeout comes in the file).
 
 Standard output is reserved for the events: the real fd 1 is duplicated for
 them before pytest starts, then fd 1 is pointed at stderr, so pytest's own
@@ -12,20 +23,38 @@ child inherits (Python's dup is non-inheritable), so no other writer can
 interleave with it.
 
 Events: {"action": "run"|"pass"|"fail"|"skip"|"output", "nodeid": ...,
-"elapsed", "message", "file", "line", "output"}; an empty nodeid is the whole
-run's. Files are relative to the rootdir (the working folder).
+"elapsed", "message", "file", "line", "output"}, one result per item pytest
+runs and nothing for classes or parametrized functions, which pytest does
+not report either; an empty nodeid is the whole run's (a collection error's
+text). Files are relative to the rootdir (the working folder).
+
+Exit status: pytest's own, except 5 (no tests collected), which is 0: the
+run ran nothing, and testdex says which listed tests were not reported.
 """
 import json
 import os
 import sys
+import sysconfig
 
-EVENTS = os.dup(1)
-os.dup2(2, 1)
-sys.path[0] = os.getcwd()  # as python -m pytest does
-
-import pytest  # noqa: E402
+import pytest
 
 OUTPUT_CAP = 64 << 10
+EVENTS = None  # the reserved fd, set by main
+
+
+def console_script():
+    """The pytest console script of this interpreter (its scripts folder,
+    then the user scheme's, as pip installs it), or "pytest"."""
+    dirs = [sysconfig.get_path("scripts")]
+    try:
+        dirs.append(sysconfig.get_path("scripts", sysconfig.get_preferred_scheme("user")))
+    except (AttributeError, KeyError):  # Python < 3.10
+        dirs.append(sysconfig.get_path("scripts", os.name + "_user"))
+    exe = ".exe" if os.name == "nt" else ""
+    for d in dirs:
+        if d and os.path.isfile(os.path.join(d, "pytest" + exe)):
+            return os.path.join(d, "pytest" + exe)
+    return "pytest"
 
 
 def emit(**ev):
@@ -44,21 +73,19 @@ class Plugin:
     """Turns pytest's report hooks into events; results are final at
     logfinish, since a teardown error fails a test that passed."""
 
-    def __init__(self):
+    def __init__(self, timeout):
+        self.timeout = timeout
         self.state = {}
-        self.pending = {}
-        self.parents = {}
         self.root = None
 
     def pytest_configure(self, config):
         self.root = str(config.rootpath)
         self.worker = hasattr(config, "workerinput")
-        timeout = os.environ.get("TESTDEX_TEST_TIMEOUT")
-        if not timeout or self.worker:
+        if not self.timeout or self.worker:
             return
         if config.pluginmanager.hasplugin("timeout"):
             if not getattr(config.option, "timeout", None):
-                config.option.timeout = float(timeout)
+                config.option.timeout = float(self.timeout)
         else:
             emit(action="output", nodeid="", output="testdex: a per-test timeout needs pytest-timeout "
                  "(pip install pytest-timeout); only the run's --timeout applies\n")
@@ -139,43 +166,27 @@ class Plugin:
         if out:
             emit(action="output", nodeid=nodeid, output=cap(out))
         emit(nodeid=nodeid, **st)
-        self.finish_parents(nodeid, st)
-
-    def pytest_collection_finish(self, session):
-        """Counts each class's and parametrized function's items, so that
-        its result goes out as soon as its last item ends (and survives a
-        run killed later)."""
-        self.pending = {}
-        for item in session.items:
-            for a in ancestors(item.nodeid):
-                self.pending[a] = self.pending.get(a, 0) + 1
-
-    def finish_parents(self, nodeid, st):
-        """Gives a class or parametrized function its result from its items,
-        as pytest reports none: fail if one failed, pass if one passed, skip
-        otherwise."""
-        for a in sorted(ancestors(nodeid), key=len, reverse=True):
-            p = self.parents.setdefault(a, {"action": "skip", "elapsed": 0.0})
-            p["elapsed"] += st["elapsed"]
-            if st["action"] == "fail" or (st["action"] == "pass" and p["action"] == "skip"):
-                p["action"] = st["action"]
-            self.pending[a] = self.pending.get(a, 1) - 1
-            if self.pending[a] == 0:
-                emit(nodeid=a, **self.parents.pop(a))
 
 
-def ancestors(nodeid):
-    """The node IDs of an item's class, nested classes and parametrized
-    function (not its module or folders)."""
-    name = nodeid.split("[", 1)[0] if nodeid.endswith("]") else nodeid
-    parts = name.split("::")
-    out = {"::".join(parts[:i]) for i in range(2, len(parts))}
-    if name != nodeid:
-        out.add(name)
-    return out
+def main():
+    """Reserves stdout for the events, gives the tests pytest's argv and
+    sys.path, and runs pytest. Everything with an effect is here, not at
+    import: a multiprocessing child started with spawn imports this module."""
+    global EVENTS
+    EVENTS = os.dup(1)
+    os.dup2(2, 1)
+    with open(sys.argv[1]) as f:
+        config = json.load(f)
+    script = console_script()
+    sys.argv = [script] + config.get("extra", [])
+    if os.path.isabs(script):
+        sys.path[0] = os.path.dirname(os.path.realpath(script))  # as the script's own run has it
+    else:
+        del sys.path[0]  # the driver's folder is no folder of the tests
+    args = config.get("options", []) + config.get("extra", []) + config.get("select", [])
+    code = pytest.main(args, plugins=[Plugin(config.get("timeout") or 0)])
+    return 0 if code == pytest.ExitCode.NO_TESTS_COLLECTED else code
 
 
 if __name__ == "__main__":
-    with open(sys.argv[1]) as f:
-        ids = [line.rstrip("\n") for line in f if line.strip()]
-    sys.exit(pytest.main(sys.argv[2:] + ids, plugins=[Plugin()]))
+    sys.exit(main())

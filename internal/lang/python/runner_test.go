@@ -2,10 +2,9 @@ package python
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -13,10 +12,10 @@ import (
 
 // testdata/run_pytest.jsonl and run_unittest.jsonl were recorded with:
 //
-//	cd testdata/run/python && printf 'test_run.py::test_pass\ntest_run.py::test_fail\ntest_run.py::test_table\ntest_run.py::test_skip\ntest_run.py::test_xfail\ntest_run.py::TestGroup\n' > /tmp/pyids.txt &&
-//	  python3 -B ../../../internal/lang/python/runner_pytest.py /tmp/pyids.txt -q --no-header --no-summary -p no:cacheprovider > ../../../internal/lang/python/testdata/run_pytest.jsonl
-//	cd testdata/run/unittest && printf 'pkg.test_run.TestRun\npkg.test_run.TestOther.test_ok\n' > /tmp/utids.txt &&
-//	  python3 -B ../../../internal/lang/python/runner_unittest.py /tmp/utids.txt > ../../../internal/lang/python/testdata/run_unittest.jsonl
+//	cd testdata/run/python && printf '{"options":["-q","--no-header","--no-summary","-p","no:cacheprovider"],"select":["test_run.py::test_pass","test_run.py::test_fail","test_run.py::test_table","test_run.py::test_skip","test_run.py::test_xfail","test_run.py::TestGroup","test_run.py::test_odd_ids","test_run.py::test_made"]}' > /tmp/pyplan.json &&
+//	  python3 -B ../../../internal/lang/python/runner_pytest.py /tmp/pyplan.json > ../../../internal/lang/python/testdata/run_pytest.jsonl
+//	cd testdata/run/unittest && printf '{"discover":["."]}' > /tmp/utplan.json &&
+//	  python3 -B ../../../internal/lang/python/runner_unittest.py /tmp/utplan.json > ../../../internal/lang/python/testdata/run_unittest.jsonl
 //
 // (the repository's run fixtures, python 3.11, pytest 9.2).
 
@@ -71,39 +70,62 @@ func checkFinals(t *testing.T, got map[string]lang.RunEvent, want map[string]tes
 	}
 }
 
+// TestPytestParserChunks: one result per item pytest ran, nothing for
+// classes or parametrized functions (pytest reports none), a test the
+// listing cannot see included, row IDs holding "::" and "[" intact.
 func TestPytestParserChunks(t *testing.T) {
-	got := finalsOf(parseChunks(t, "testdata/run_pytest.jsonl", pytestRunner{}))
+	evs := parseChunks(t, "testdata/run_pytest.jsonl", pytestRunner{})
+	got := finalsOf(evs)
 	checkFinals(t, got, map[string]testdex.Action{
 		"test_run.py::test_pass": "pass", "test_run.py::test_fail": "fail",
-		"test_run.py::test_table": "fail", "test_run.py::test_table[good]": "pass", "test_run.py::test_table[bad]": "fail",
+		"test_run.py::test_table[good]": "pass", "test_run.py::test_table[bad]": "fail",
 		"test_run.py::test_skip": "skip", "test_run.py::test_xfail": "skip",
-		"test_run.py::TestGroup": "pass", "test_run.py::TestGroup::test_one": "pass",
-		"test_run.py::TestGroup::test_rows": "pass", "test_run.py::TestGroup::test_rows[1]": "pass",
-		"test_run.py::TestGroup::test_rows[2]": "pass",
+		"test_run.py::TestGroup::test_one":     "pass",
+		"test_run.py::TestGroup::test_rows[1]": "pass", "test_run.py::TestGroup::test_rows[2]": "pass",
+		"test_run.py::test_odd_ids[a::b]": "pass", "test_run.py::test_odd_ids[x[1]]": "pass",
+		"test_run.py::test_made": "fail",
 	})
 	if f := got["test_run.py::test_fail"]; f.Message != "got 1, want 2" || f.File != "test_run.py" || f.Line != 16 {
 		t.Errorf("test_fail = %q at %s:%d", f.Message, f.File, f.Line)
 	}
-	if f := got["test_run.py::test_table"]; f.Message != "" {
-		t.Errorf("a parent failed through its row carries no message of its own: %q", f.Message)
-	}
 	if s := got["test_run.py::test_xfail"]; s.Message != "xfail: known bug" {
 		t.Errorf("xfail message %q", s.Message)
 	}
+	for _, e := range evs {
+		if e.Action == testdex.ActionRun && got[e.Name].Action == "" {
+			t.Errorf("%s started and never ended", e.Name)
+		}
+	}
 }
 
+// TestUnittestParserChunks: one result per method, each with the file
+// declaring its class (a class made at run time in a package's
+// __init__.py included); a failed subTest fails its method.
 func TestUnittestParserChunks(t *testing.T) {
-	got := finalsOf(parseChunks(t, "testdata/run_unittest.jsonl", unittestRunner{}))
+	evs := parseChunks(t, "testdata/run_unittest.jsonl", unittestRunner{})
+	got := finalsOf(evs)
 	checkFinals(t, got, map[string]testdex.Action{
-		"pkg.test_run.TestRun": "fail", "pkg.test_run.TestRun.test_pass": "pass", "pkg.test_run.TestRun.test_fail": "fail",
+		"pkg.TestMade.test_made":         "pass",
+		"pkg.test_run.TestRun.test_pass": "pass", "pkg.test_run.TestRun.test_fail": "fail",
 		"pkg.test_run.TestRun.test_rows": "fail", "pkg.test_run.TestRun.test_skip": "skip",
-		"pkg.test_run.TestRun.test_xfail": "skip", "pkg.test_run.TestOther": "pass", "pkg.test_run.TestOther.test_ok": "pass",
+		"pkg.test_run.TestRun.test_xfail": "skip", "pkg.test_run.TestOther.test_ok": "pass",
+		"pkg.test_run.TestSlow.test_hang": "skip", "pkg.test_run.TestSlow.test_leak": "skip",
+		"pkg.test_run.TestSlow.test_loud": "skip",
 	})
 	if f := got["pkg.test_run.TestRun.test_fail"]; f.Message != "1 != 2 : got 1, want 2" || f.File != "pkg/test_run.py" || f.Line != 17 {
 		t.Errorf("test_fail = %q at %s:%d", f.Message, f.File, f.Line)
 	}
 	if f := got["pkg.test_run.TestRun.test_rows"]; f.Message != "(n=2): 2 not less than 2 : row failed" {
 		t.Errorf("test_rows message %q", f.Message)
+	}
+	for _, e := range evs {
+		want := "pkg/test_run.py"
+		if strings.HasPrefix(e.Name, "pkg.TestMade.") {
+			want = "pkg/__init__.py"
+		}
+		if e.Name != "" && e.Decl != want {
+			t.Errorf("%s %s: declared in %q, want %q", e.Action, e.Name, e.Decl, want)
+		}
 	}
 }
 
@@ -113,35 +135,14 @@ func TestParserForeignLines(t *testing.T) {
 	var evs []lang.RunEvent
 	ps := newEventParser(&lang.Project{Dir: "/p/sub"}, &lang.Command{Dir: "/p"}, func(e lang.RunEvent) { evs = append(evs, e) })
 	ps.Write([]byte("Traceback: no pytest\n{\"action\":\"fail\",\"nodeid\":\"sub/t.py::x\",\"file\":\"lib/h.py\",\"line\":3}\n"))
-	ps.Write([]byte(`{"action":"fail","nodeid":"sub/t.py::y","file":"sub/t.py","line":4}`))
+	ps.Write([]byte(`{"action":"fail","nodeid":"sub/t.py::y","file":"sub/t.py","line":4,"decl":"sub/t.py"}`))
 	ps.Close(1)
 	want := []lang.RunEvent{
 		{Action: "output", Output: "Traceback: no pytest\n"},
 		{Action: "fail", Name: "sub/t.py::x"},
-		{Action: "fail", Name: "sub/t.py::y", File: "t.py", Line: 4},
+		{Action: "fail", Name: "sub/t.py::y", File: "t.py", Line: 4, Decl: "t.py"},
 	}
 	if !reflect.DeepEqual(evs, want) {
 		t.Errorf("events:\n got %+v\nwant %+v", evs, want)
-	}
-}
-
-func TestRunCommands(t *testing.T) {
-	dir := t.TempDir()
-	tests := []*testdex.Test{{Name: "t.py::a", Run: "t.py::a"}, {Name: "t.py::C", Run: "t.py::C"}, {Name: "t.py::b[x]", Run: "t.py::b[x]"}}
-	o := lang.RunOptions{Dir: dir, Extra: []string{"-x"}, TestTimeout: 1500 * time.Millisecond}
-	cmds, err := pytestRunner{rootRel: ".."}.RunCommands(&lang.Project{Dir: "/r/p"}, &lang.Selection{Tests: tests}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &lang.Command{Args: []string{Python, filepath.Join(dir, "testdex_pytest.py"), filepath.Join(dir, "testdex_pytest_ids.txt"),
-		"-q", "--no-header", "--no-summary", "-x"}, Dir: "/r", Env: []string{"TESTDEX_TEST_TIMEOUT=1.5"}}
-	if len(cmds) != 1 || !reflect.DeepEqual(cmds[0], want) {
-		t.Fatalf("pytest command:\n got %+v\nwant %+v", cmds[0], want)
-	}
-	if ids, _ := os.ReadFile(filepath.Join(dir, "testdex_pytest_ids.txt")); string(ids) != "t.py::a\nt.py::C\nt.py::b[x]\n" {
-		t.Errorf("ids file %q", ids)
-	}
-	if _, err := (unittestRunner{}).RunCommands(&lang.Project{Dir: "/r"}, &lang.Selection{Tests: tests}, lang.RunOptions{}); err == nil {
-		t.Error("no scratch folder: want an error")
 	}
 }

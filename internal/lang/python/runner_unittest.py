@@ -1,14 +1,34 @@
-"""testdex's unittest driver: runs the dotted test names listed in a file
-(package.module.Class.method, or a class) and writes one JSON object a line
+"""testdex's unittest driver: loads tests as `python -m unittest` does in
+the current folder (the project folder) and writes one JSON object a line
 per event on its standard output, which carries nothing else.
 
-Usage: python3 runner_unittest.py IDS_FILE
+Usage: python runner_unittest.py CONFIG_FILE
+
+CONFIG_FILE is JSON: {"discover": [folders], "modules": [dotted names],
+"names": [dotted names], "timeout": seconds or 0}. Each folder is
+discovered with pattern test*.py and the current folder as the top level
+("." is `python -m unittest` without arguments), each module and name is
+loaded with TestLoader.loadTestsFromName.
+
+The tests see the world `python -m unittest` gives them: sys.argv is
+["python -m unittest"], sys.path[0] the current folder, and nothing is
+added to the environment (the per-test timeout comes in the file).
 
 Standard output is reserved for the events as in runner_pytest.py: the real
 fd 1 is duplicated (non-inheritable) for them and fd 1 is pointed at stderr.
 Each test's sys.stdout and sys.stderr are captured and sent as its output.
-TESTDEX_TEST_TIMEOUT (seconds) arms SIGALRM around each test: the handler
-raises in the test, which then fails with "timed out after Ns".
+The timeout arms SIGALRM around each test: the handler raises in the test,
+which then fails with "timed out after Ns".
+
+Events: {"action": "run"|"pass"|"fail"|"skip"|"output", "nodeid": the
+test's id(), "decl": the file declaring its class, relative to the current
+folder, "elapsed", "message", "file", "line", "output"}, one result per test
+method and nothing for classes. A failed subTest fails its method, its
+parameters leading the message; an expected failure is a skip, an
+unexpected success a failure. A module that fails to import, a failing
+setUpClass or setUpModule, is the run's output (an empty nodeid) and makes
+the exit status 1: `python -m unittest` counts such a module as one more
+errored test, testdex as the batch's error, as pytest's collection errors.
 """
 import io
 import json
@@ -19,11 +39,8 @@ import time
 import traceback
 import unittest
 
-EVENTS = os.dup(1)
-os.dup2(2, 1)
-sys.path[0] = os.getcwd()  # as python -m unittest does
-
 OUTPUT_CAP = 64 << 10
+EVENTS = None  # the reserved fd, set by main
 
 
 def emit(**ev):
@@ -36,27 +53,35 @@ class TestTimeout(Exception):
     pass
 
 
+def declaring_file(test, cache={}):
+    """The file of the module declaring the test's class, relative to the
+    current folder; "" outside it."""
+    mod = type(test).__module__
+    if mod not in cache:
+        path = getattr(sys.modules.get(mod), "__file__", None) or ""
+        rel = os.path.relpath(os.path.abspath(path)) if path else ""
+        cache[mod] = "" if not rel or rel.startswith(os.pardir + os.sep) else rel.replace(os.sep, "/")
+    return cache[mod]
+
+
 class Result(unittest.TestResult):
     """Turns TestResult's hooks into events; a test's result is final at
     stopTest, where its output is sent first."""
 
-    def __init__(self, timeout, tests):
+    def __init__(self, timeout):
         super().__init__()
         self.timeout = timeout
-        self.classes = {}
-        self.pending = {}
-        for t in tests:
-            cls = t.id().rsplit(".", 1)[0]
-            self.pending[cls] = self.pending.get(cls, 0) + 1
 
     def startTest(self, test):
         super().startTest(test)
         self.st = {"action": "pass"}
+        decl = declaring_file(test)
+        self.names = {"nodeid": test.id(), **({"decl": decl} if decl else {})}
         self.t0 = time.monotonic()
         self.saved = sys.stdout, sys.stderr
         self.out = io.StringIO()
         sys.stdout = sys.stderr = self.out
-        emit(action="run", nodeid=test.id())
+        emit(action="run", **self.names)
         if self.timeout:
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
 
@@ -72,9 +97,8 @@ class Result(unittest.TestResult):
             text = tb + out
             if len(text) > OUTPUT_CAP:
                 text = text[:OUTPUT_CAP] + "\n[testdex: %d more bytes of output left out]\n" % (len(text) - OUTPUT_CAP)
-            emit(action="output", nodeid=test.id(), output=text)
-        emit(nodeid=test.id(), **st)
-        self.finish_class(test.id(), st)
+            emit(action="output", output=text, **self.names)
+        emit(**self.names, **st)
 
     def fail(self, test, err):
         if self.st["action"] == "fail":
@@ -97,7 +121,7 @@ class Result(unittest.TestResult):
         if isinstance(test, unittest.TestCase):
             self.fail(test, err)
         else:
-            # setUpClass, setUpModule and import failures: the run's output.
+            # setUpClass and setUpModule failures: the run's output.
             emit(action="output", nodeid="", output="ERROR %s\n%s" % (test, self._exc_info_to_string(err, test)))
 
     def addFailure(self, test, err):
@@ -122,47 +146,61 @@ class Result(unittest.TestResult):
         super().addUnexpectedSuccess(test)
         self.st.update(action="fail", message="unexpected success")
 
-    def finish_class(self, name, st):
-        """Gives a class its result from its methods as soon as the last
-        one ends: fail if one failed, pass if one passed, skip otherwise."""
-        cls = name.rsplit(".", 1)[0]
-        c = self.classes.setdefault(cls, {"action": "skip", "elapsed": 0.0})
-        c["elapsed"] += st["elapsed"]
-        if st["action"] == "fail" or (st["action"] == "pass" and c["action"] == "skip"):
-            c["action"] = st["action"]
-        self.pending[cls] = self.pending.get(cls, 1) - 1
-        if self.pending[cls] == 0:
-            emit(nodeid=cls, **self.classes.pop(cls))
-
 
 def walk(suite):
-    """The tests of a suite; names that did not load are in loader.errors."""
+    """The tests of a suite, without the placeholders of names that did
+    not load (their errors are in loader.errors)."""
     if isinstance(suite, unittest.TestSuite):
         for t in suite:
             yield from walk(t)
-    else:
+    elif type(suite).__name__ != "_FailedTest":
         yield suite
 
 
-def alarm(signum, frame):
-    raise TestTimeout("timed out after %ss" % os.environ["TESTDEX_TEST_TIMEOUT"])
+def load(config):
+    """The suite the configuration selects, in its order, and the loading
+    errors."""
+    loader = unittest.TestLoader()
+    suite = unittest.TestSuite()
+    errors = []
+    top = os.getcwd()
+    for start in config.get("discover", []):
+        try:
+            suite.addTests(walk(loader.discover(start, pattern="test*.py", top_level_dir=top)))
+        except ImportError as e:  # a start folder that is no package
+            errors.append("discover %s: %s\n" % (start, e))
+    for name in config.get("modules", []) + config.get("names", []):
+        suite.addTests(walk(loader.loadTestsFromName(name)))
+    return suite, errors + loader.errors
+
+
+def alarm(timeout):
+    def handler(signum, frame):
+        raise TestTimeout("timed out after %gs" % timeout)
+    return handler
 
 
 def main():
+    """Reserves stdout for the events, gives the tests unittest's argv and
+    sys.path, and runs the selection. Everything with an effect is here,
+    not at import: a multiprocessing child started with spawn imports this
+    module."""
+    global EVENTS
+    EVENTS = os.dup(1)
+    os.dup2(2, 1)
     with open(sys.argv[1]) as f:
-        names = [line.strip() for line in f if line.strip()]
-    timeout = float(os.environ.get("TESTDEX_TEST_TIMEOUT") or 0)
+        config = json.load(f)
+    sys.argv = ["python -m unittest"]  # as unittest's __main__ sets it
+    sys.path[0] = os.getcwd()  # as python -m puts it
+    timeout = float(config.get("timeout") or 0)
     if timeout:
-        signal.signal(signal.SIGALRM, alarm)
-    suite = unittest.TestSuite()
-    loader = unittest.TestLoader()
-    for name in names:
-        suite.addTests(t for t in walk(loader.loadTestsFromName(name)) if type(t).__name__ != "_FailedTest")
-    for err in loader.errors:
-        emit(action="output", nodeid="", output=err)
-    result = Result(timeout, list(walk(suite)))
+        signal.signal(signal.SIGALRM, alarm(timeout))
+    suite, errors = load(config)
+    for err in errors:
+        emit(action="output", nodeid="", output=err if err.endswith("\n") else err + "\n")
+    result = Result(timeout)
     suite.run(result)
-    return 0 if result.wasSuccessful() and not loader.errors else 1
+    return 0 if result.wasSuccessful() and not errors else 1
 
 
 if __name__ == "__main__":

@@ -62,6 +62,37 @@ def test_loud():
         sys.stdout.write(line)
 
 
+@pytest.mark.parametrize("s", ["a::b", "x[1]"])
+def test_odd_ids(s):
+    assert s
+
+
+if sys.version_info < (3, 0):
+    def test_py2_only():
+        """Listed, never collected."""
+
+
+def _make(name):
+    def test():
+        assert False, "made at run time"
+    return test
+
+
+for _name in ["made"]:
+    globals()["test_" + _name] = _make(_name)  # collected; not listed
+
+
+def test_world():
+    """Writes sys.argv, sys.path, the folder and the environment the test
+    sees to the file TESTDEX_FIXTURE_WORLD names, when it is set."""
+    import json
+
+    out = os.environ.get("TESTDEX_FIXTURE_WORLD")
+    if out:
+        with open(out, "w") as f:
+            json.dump({"argv": sys.argv, "path": sys.path, "cwd": os.getcwd(), "env": dict(os.environ)}, f)
+
+
 def _record_pid(pid):
     """Appends pid to the file TESTDEX_FIXTURE_PIDS names, when it is set, so
     that the test driving this fixture can check by PID that testdex left

@@ -1,0 +1,165 @@
+package python
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// fakePython writes an executable at path that answers the pytest probe
+// by printing its own path and exiting with code.
+func fakePython(t *testing.T, path, code string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake interpreter is a shell script")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("#!/bin/sh\necho "+path+"\nexit "+code+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readPlan reads a driver's configuration file into v.
+func readPlan(t *testing.T, cmd *lang.Command, v any) {
+	t.Helper()
+	data, err := os.ReadFile(cmd.Args[len(cmd.Args)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("plan %s: %v", data, err)
+	}
+}
+
+// TestPytestRunCommands: the whole project is no argument (pytest's own
+// configuration decides) from the rootdir, and the project folder from a
+// rootdir above it; paths are rootdir-relative, tests their node IDs
+// intact; the timeout and options travel in the plan file, never in the
+// environment.
+func TestPytestRunCommands(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "p")
+	py := filepath.Join(proj, ".venv", "bin", "python")
+	fakePython(t, py, "0")
+	tests := []*testdex.Test{{Name: "p/t.py::a", Run: "p/t.py::a"}, {Name: "p/t.py::b[x::y]"}, {Name: "p/t.py::c[x[1]]"}}
+	for _, c := range []struct {
+		name    string
+		rootRel string
+		sel     lang.Selection
+		want    []string
+	}{
+		{"whole, run in its rootdir", ".", lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, nil},
+		{"whole, below the rootdir", "..", lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, []string{"p"}},
+		{"paths and tests", "..", lang.Selection{Paths: []lang.PathSelection{{Path: "tests", Dir: true}, {Path: "test_x.py"}}, Tests: tests},
+			[]string{"p/tests", "p/test_x.py", "p/t.py::a", "p/t.py::b[x::y]", "p/t.py::c[x[1]]"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			o := lang.RunOptions{Dir: dir, Extra: []string{"-x"}, TestTimeout: 1500 * time.Millisecond, Env: os.Environ()}
+			cmds, err := pytestRunner{rootRel: c.rootRel}.RunCommands(&lang.Project{Dir: proj}, &c.sel, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := &lang.Command{Args: []string{py, filepath.Join(dir, "testdex_pytest.py"), filepath.Join(dir, "testdex_pytest.json")},
+				Dir: filepath.Join(proj, c.rootRel)}
+			if len(cmds) != 1 || !reflect.DeepEqual(cmds[0], want) {
+				t.Fatalf("command:\n got %+v\nwant %+v", cmds[0], want)
+			}
+			var plan pytestPlan
+			readPlan(t, cmds[0], &plan)
+			wantPlan := pytestPlan{Options: pytestOptions, Extra: []string{"-x"}, Select: c.want, Timeout: 1.5}
+			if !reflect.DeepEqual(plan, wantPlan) {
+				t.Errorf("plan:\n got %+v\nwant %+v", plan, wantPlan)
+			}
+		})
+	}
+}
+
+// TestUnittestRunCommands: the whole project and folders are discovered,
+// a file loads as its module, a test by its dotted name.
+func TestUnittestRunCommands(t *testing.T) {
+	dir, proj := t.TempDir(), t.TempDir()
+	sel := &lang.Selection{
+		Paths: []lang.PathSelection{{Path: ".", Dir: true}, {Path: "pkg/sub", Dir: true}, {Path: "pkg/test_x.py"}, {Path: "pkg/__init__.py"}},
+		Tests: []*testdex.Test{{Name: "pkg.test_y.TestY.test_a", Run: "pkg.test_y.TestY.test_a"}, {Name: "pkg.test_y.TestY.test_b"}},
+	}
+	cmds, err := unittestRunner{}.RunCommands(&lang.Project{Dir: proj}, sel, lang.RunOptions{Dir: dir, TestTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &lang.Command{Args: []string{Python, filepath.Join(dir, "testdex_unittest.py"), filepath.Join(dir, "testdex_unittest.json")}, Dir: proj}
+	if len(cmds) != 1 || !reflect.DeepEqual(cmds[0], want) {
+		t.Fatalf("command:\n got %+v\nwant %+v", cmds[0], want)
+	}
+	var plan unittestPlan
+	readPlan(t, cmds[0], &plan)
+	wantPlan := unittestPlan{Discover: []string{".", "pkg/sub"}, Modules: []string{"pkg.test_x", "pkg"},
+		Names: []string{"pkg.test_y.TestY.test_a", "pkg.test_y.TestY.test_b"}, Timeout: 2}
+	if !reflect.DeepEqual(plan, wantPlan) {
+		t.Errorf("plan:\n got %+v\nwant %+v", plan, wantPlan)
+	}
+	if _, err := (unittestRunner{}).RunCommands(&lang.Project{Dir: proj}, sel, lang.RunOptions{}); err == nil {
+		t.Error("no scratch folder: want an error")
+	}
+}
+
+// TestInterpreter: the active virtualenv, then the project's .venv and
+// venv, then the rootdir's, then python3 from PATH; a virtualenv without
+// an interpreter is passed over.
+func TestInterpreter(t *testing.T) {
+	tmp := t.TempDir()
+	root, proj := tmp, filepath.Join(tmp, "p")
+	active, broken := filepath.Join(tmp, "active"), filepath.Join(tmp, "broken")
+	for _, py := range []string{filepath.Join(active, "bin", "python"), filepath.Join(proj, "venv", "bin", "python"),
+		filepath.Join(root, ".venv", "bin", "python")} {
+		fakePython(t, py, "0")
+	}
+	if err := os.MkdirAll(filepath.Join(broken, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env  []string
+		proj string
+		want string
+	}{
+		{[]string{"VIRTUAL_ENV=" + active}, proj, filepath.Join(active, "bin", "python")},
+		{[]string{"VIRTUAL_ENV=" + broken}, proj, filepath.Join(proj, "venv", "bin", "python")},
+		{nil, proj, filepath.Join(proj, "venv", "bin", "python")},
+		{nil, filepath.Join(tmp, "q"), filepath.Join(root, ".venv", "bin", "python")},
+	} {
+		if got := interpreter(c.proj, root, lang.RunOptions{Env: c.env}); got != c.want {
+			t.Errorf("env %v, project %s: %s, want %s", c.env, c.proj, got, c.want)
+		}
+	}
+	if got := interpreter(filepath.Join(tmp, "q"), filepath.Join(tmp, "q"), lang.RunOptions{}); got != Python {
+		t.Errorf("no virtualenv: %s, want %s", got, Python)
+	}
+}
+
+// TestPytestNotInstalled: an interpreter without pytest, or no python at
+// all, is one lang.ErrNotInstalled error with the fix.
+func TestPytestNotInstalled(t *testing.T) {
+	proj := t.TempDir()
+	py := filepath.Join(proj, ".venv", "bin", "python")
+	fakePython(t, py, "3")
+	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
+	_, err := pytestRunner{rootRel: "."}.RunCommands(&lang.Project{Dir: proj}, sel, lang.RunOptions{Dir: t.TempDir(), Env: os.Environ()})
+	if !errors.Is(err, lang.ErrNotInstalled) || !strings.Contains(err.Error(), "pytest is not installed for "+py+" (pip install pytest") {
+		t.Errorf("no pytest: %v", err)
+	}
+	bare := t.TempDir()
+	_, err = pytestRunner{rootRel: "."}.RunCommands(&lang.Project{Dir: bare}, sel, lang.RunOptions{Dir: t.TempDir(), Env: []string{"PATH=" + t.TempDir()}})
+	if !errors.Is(err, lang.ErrNotInstalled) || !strings.Contains(err.Error(), "python3 is not in PATH") {
+		t.Errorf("no python: %v", err)
+	}
+}
