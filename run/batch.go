@@ -135,7 +135,6 @@ type batchState struct {
 	// broken says why the batch stopped early ("" when it did not), and
 	// cause classifies it.
 	broken, cause string
-	lastCmd       string // the first command that exited non-zero
 	leaked        []testdex.Process
 	tail          tailLines // the last lines of the batch's own output
 }
@@ -217,9 +216,6 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	case res.TimedOut || ctx.Err() != nil:
 		st.timeout = true
 	}
-	if res.ExitCode != 0 && st.lastCmd == "" {
-		st.lastCmd = strings.Join(c.Args, " ")
-	}
 	return res.ExitCode
 }
 
@@ -271,10 +267,11 @@ func (st *batchState) batchError(exit int, limit time.Duration) {
 	st.emit(e)
 }
 
-// runnerMessage is a failed runner's own account: its command, exit code
-// and the last lines of its output.
+// runnerMessage is a failed runner's own account: its exit code and the
+// last lines of its output (not its command line, which names testdex's
+// scratch files; --json has every line of the output).
 func (st *batchState) runnerMessage(exit int) string {
-	msg := fmt.Sprintf("%s exited %d without reporting a failing test", st.lastCmd, exit)
+	msg := fmt.Sprintf("the %s runner exited %d without reporting a failing test", st.b.Setup.Framework, exit)
 	if t := st.tail.String(); t != "" {
 		msg += ":\n" + t
 	}

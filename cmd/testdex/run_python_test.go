@@ -350,11 +350,11 @@ func TestRunPythonHangLeakLoud(t *testing.T) {
 			td := pyFixture(t, c.fixture)
 			pids := fixturePIDs(t)
 			env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
-			code, out, errs := td(env, "run", "--timeout", "4s", c.prefix+"leak", c.prefix+"loud", c.prefix+"hang")
+			code, out, errs := td(env, "run", "--timeout", "8s", c.prefix+"leak", c.prefix+"loud", c.prefix+"hang") // room for a slow interpreter start on a loaded machine
 			if code != run.ExitTimeout {
 				t.Fatalf("exit %d, want %d\n%s%s", code, run.ExitTimeout, tail(out), errs)
 			}
-			if !strings.Contains(out, "--- FAIL: "+c.prefix+"hang") || !strings.Contains(out, "timed out after 4s") {
+			if !strings.Contains(out, "--- FAIL: "+c.prefix+"hang") || !strings.Contains(out, "timed out after 8s") {
 				t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 			}
 			checkGone(t, pids, 1) // the hung test process, and the leaked child when it ran first
