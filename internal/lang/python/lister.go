@@ -23,9 +23,11 @@ const Python = "python3"
 type pytestLister struct{ rootRel string }
 
 // ListCommand ignores files: pytest lists the whole project, as the static
-// pass does.
-func (pytestLister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
-	return &lang.Command{Args: []string{Python, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"},
+// pass does, with the interpreter the run uses (a project .venv's, else
+// python3 from PATH, which is an activated virtualenv's).
+func (l pytestLister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
+	py := interpreter(p.Dir, filepath.Join(p.Dir, filepath.FromSlash(l.rootRel)), lang.RunOptions{})
+	return &lang.Command{Args: []string{py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"},
 		Dir: p.Dir, Env: []string{"PYTHONDONTWRITEBYTECODE=1"}}, nil
 }
 
@@ -99,7 +101,7 @@ type unittestLister struct{}
 
 // ListCommand ignores files: discovery lists the whole project.
 func (unittestLister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
-	return &lang.Command{Args: []string{Python, "-c", unittestScript}, Dir: p.Dir,
+	return &lang.Command{Args: []string{interpreter(p.Dir, p.Dir, lang.RunOptions{}), "-c", unittestScript}, Dir: p.Dir,
 		Env: []string{"PYTHONDONTWRITEBYTECODE=1"}}, nil
 }
 
