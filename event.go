@@ -59,6 +59,10 @@ type Event struct {
 	// TestFoo/sub; pytest: "" and the node ID); empty on batch events.
 	Scope string `json:"scope,omitempty"`
 	Name  string `json:"name,omitempty"`
+	// Parent is the ID of the test's parent where it has one: its listed
+	// parent, or for a test only the runner reported its nearest listed
+	// ancestor (the same link as the records' Parent).
+	Parent string `json:"parent,omitempty"`
 	// Kind is the test's kind when known (benchmark, subtest, ...).
 	Kind Kind `json:"kind,omitempty"`
 	// Seen is ["runtime"] for a test the listing did not hold: the runner

@@ -167,7 +167,7 @@ func (st *batchState) event(r lang.RunEvent) testdex.Event {
 		decl = joinRel(st.b.Dir, r.Decl)
 	}
 	t, listed := st.names.Record(index.Result{Project: st.b.Dir, Framework: st.b.Setup.Framework, Scope: r.Scope, Name: r.Name, File: decl, Kind: r.Kind})
-	e.ID, e.Scope, e.Name, e.Kind = t.ID, t.Scope, t.Name, t.Kind
+	e.ID, e.Scope, e.Name, e.Kind, e.Parent = t.ID, t.Scope, t.Name, t.Kind, t.Parent
 	if r.Kind != "" {
 		e.Kind = r.Kind
 	}
@@ -241,10 +241,21 @@ func (st *batchState) settle(exit int) {
 		case st.timeout:
 			msg = fmt.Sprintf("timed out after %v", limit)
 		}
-		st.emit(testdex.Event{Action: testdex.ActionFail, ID: id, Message: msg})
+		st.emit(testdex.Event{Action: testdex.ActionFail, ID: id, Parent: st.parentOf(id), Message: msg})
 	}
 	st.batchError(exit, limit)
 	st.unreported()
+}
+
+// parentOf is the parent of a test of the batch: the listed record's, or
+// the nearest listed ancestor of a test only the runner reported.
+func (st *batchState) parentOf(id string) string {
+	for _, t := range st.b.Expected {
+		if t.ID == id {
+			return t.Parent
+		}
+	}
+	return st.parents[id]
 }
 
 // batchError emits the batch's error, if it failed without per-test
@@ -328,7 +339,7 @@ func (st *batchState) unreported() {
 		if t.Kind == testdex.KindBenchmark && st.failed && reason == "the runner did not report it" {
 			why = "not run: go test runs a package's benchmarks only when its tests pass"
 		}
-		st.emit(testdex.Event{Action: testdex.ActionUnreported, ID: t.ID, Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: why})
+		st.emit(testdex.Event{Action: testdex.ActionUnreported, ID: t.ID, Scope: t.Scope, Name: t.Name, Kind: t.Kind, Parent: t.Parent, Message: why})
 	}
 }
 

@@ -130,28 +130,20 @@ func unmatched(plan *index.Plan, sum *Summary) []string {
 	for _, e := range sum.Errors {
 		failed[e.Batch] = true
 	}
+	reported := func(e testdex.Event) bool { return e.Action != testdex.ActionUnreported }
+	under := sum.ancestorsOf(reported)
 	var out []string
 	for _, b := range plan.Batches {
 		if failed[b.Name] {
 			continue
 		}
 		for _, t := range b.Selection.Tests {
-			if !sum.reportedUnder(t.ID) {
+			if e, ok := sum.result[t.ID]; (!ok || !reported(e)) && !under[t.ID] {
 				out = append(out, t.ID)
 			}
 		}
 	}
 	return out
-}
-
-// reportedUnder reports whether the runner reported id or a test under it.
-func (s *Summary) reportedUnder(id string) bool {
-	for other, e := range s.result {
-		if e.Action != testdex.ActionUnreported && (other == id || isDescendant(other, id)) {
-			return true
-		}
-	}
-	return false
 }
 
 // deliver hands the events to h: the unrunnable records first, then each

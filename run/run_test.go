@@ -19,10 +19,12 @@ import (
 func TestSummaryCountsAndFailures(t *testing.T) {
 	s := NewSummary()
 	for _, e := range []testdex.Event{
-		{Action: testdex.ActionFail, ID: "f::TestT/bad", Message: "row failed"},
+		{Action: testdex.ActionFail, ID: "f::TestT/bad", Parent: "f::TestT", Message: "row failed"},
 		{Action: testdex.ActionFail, ID: "f::TestT"}, // only through its row
 		{Action: testdex.ActionFail, ID: "f::TestU", Message: "own failure"},
-		{Action: testdex.ActionFail, ID: "f::TestU/x", Message: "and a child"},
+		{Action: testdex.ActionFail, ID: "f::TestU/x", Parent: "f::TestU", Message: "and a child"},
+		{Action: testdex.ActionFail, ID: "f::TestV/x", Parent: "f::TestV", Message: "a runtime row"},
+		{Action: testdex.ActionFail, ID: "f::TestVv"}, // a prefix of a failed ID, not its parent: kept
 		{Action: testdex.ActionFail, ID: "f::TestFlaky", Message: "first try"},
 		{Action: testdex.ActionPass, ID: "f::TestFlaky"},
 		{Action: testdex.ActionPass, ID: "j::suite", Kind: testdex.KindSuite},
@@ -36,11 +38,11 @@ func TestSummaryCountsAndFailures(t *testing.T) {
 	for _, f := range s.Failures {
 		ids = append(ids, f.ID)
 	}
-	want := []string{"f::TestT/bad", "f::TestU", "f::TestU/x", "j::hooked"}
+	want := []string{"f::TestT/bad", "f::TestU", "f::TestU/x", "f::TestV/x", "f::TestVv", "j::hooked"}
 	if !reflect.DeepEqual(ids, want) {
 		t.Errorf("failures = %q, want %q", ids, want)
 	}
-	if s.Failed != 5 || s.Passed != 1 || s.Unreported != 1 || s.OK() || ExitCode(s) != ExitFailed {
+	if s.Failed != 7 || s.Passed != 1 || s.Unreported != 1 || s.OK() || ExitCode(s) != ExitFailed {
 		t.Errorf("counts: %+v", s)
 	}
 	ok := NewSummary()

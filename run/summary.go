@@ -2,7 +2,6 @@ package run
 
 import (
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -154,45 +153,36 @@ func (s *Summary) Finish() {
 
 // pruneParents leaves a parent that failed only because a subtest or row
 // did (no message of its own) to its failed descendants, so that
-// rerunning the failures reruns exactly them. It is still counted.
+// rerunning the failures reruns exactly them. It is still counted. The
+// tree is the events' Parent links.
 func (s *Summary) pruneParents() {
-	failed := map[string]bool{}
-	for _, f := range s.Failures {
-		failed[f.ID] = true
-	}
+	under := s.ancestorsOf(func(e testdex.Event) bool { return e.Action == testdex.ActionFail })
 	kept := s.Failures[:0]
 	for _, f := range s.Failures {
-		if f.Message != "" || !s.hasFailedDescendant(f.ID, failed) {
+		if f.Message != "" || !under[f.ID] {
 			kept = append(kept, f)
 		}
 	}
 	s.Failures = kept
 }
 
-// hasFailedDescendant looks for a failed ID extending id, by cutting
-// each failed ID back at its separators (linear in the failures).
-func (s *Summary) hasFailedDescendant(id string, failed map[string]bool) bool {
-	for other := range failed {
-		if len(other) > len(id) && isDescendant(other, id) {
-			return true
+// ancestorsOf returns the IDs that have a descendant among the results
+// matching ok, following the events' Parent links.
+func (s *Summary) ancestorsOf(ok func(testdex.Event) bool) map[string]bool {
+	parent := make(map[string]string, len(s.result))
+	for id, e := range s.result {
+		parent[id] = e.Parent
+	}
+	out := map[string]bool{}
+	for id, e := range s.result {
+		if !ok(e) {
+			continue
+		}
+		for p := parent[id]; p != "" && !out[p]; p = parent[p] {
+			out[p] = true
 		}
 	}
-	return false
-}
-
-// isDescendant reports whether child's ID extends parent's at a name
-// separator.
-func isDescendant(child, parent string) bool {
-	rest, ok := strings.CutPrefix(child, parent)
-	if !ok || rest == "" {
-		return false
-	}
-	for _, sep := range []string{"/", " > ", "::", "[", ".", "#"} {
-		if strings.HasPrefix(rest, sep) {
-			return true
-		}
-	}
-	return false
+	return out
 }
 
 // OK reports whether nothing failed: no test failed and no batch failed
