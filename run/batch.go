@@ -332,7 +332,7 @@ func (st *batchState) unreported() {
 		if reached[t.ID] || t.Dynamic || hasChild[t.ID] {
 			continue
 		}
-		if t.Kind == testdex.KindBenchmark && !st.o.Bench && !named[t.ID] {
+		if bench := benchmarkOf(t, byID); bench != nil && !st.o.Bench && !named[bench.ID] && !named[t.ID] {
 			continue // paths run no benchmarks unless asked (--bench), as go test does
 		}
 		why := reason
@@ -341,6 +341,17 @@ func (st *batchState) unreported() {
 		}
 		st.emit(testdex.Event{Action: testdex.ActionUnreported, ID: t.ID, Scope: t.Scope, Name: t.Name, Kind: t.Kind, Parent: t.Parent, Message: why})
 	}
+}
+
+// benchmarkOf returns the benchmark t is or lies under (a sub-benchmark),
+// nil when there is none.
+func benchmarkOf(t *testdex.Test, byID map[string]*testdex.Test) *testdex.Test {
+	for a := t; a != nil; a = byID[a.Parent] {
+		if a.Kind == testdex.KindBenchmark {
+			return a
+		}
+	}
+	return nil
 }
 
 // tailLines keeps the last lines of a stream, each cut to a readable size.

@@ -130,7 +130,7 @@ func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) 
 
 // NewParser returns a streaming parser of go test -json output.
 func (runner) NewParser(p *lang.Project, _ *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	return &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}}
+	return &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}, openBench: map[string][]string{}}
 }
 
 // jsonParser turns test2json events into RunEvents. It is an io.Writer
@@ -145,6 +145,10 @@ type jsonParser struct {
 	// pass, which is its figures line followed by the next benchmark or
 	// the package's end.
 	bench map[string]*benchState
+	// openBench are, per package, the benchmarks that started and ended
+	// without figures or a result: parents of sub-benchmarks, for which
+	// test2json reports no pass; they pass with their package.
+	openBench map[string][]string
 }
 
 type benchState struct {
@@ -262,7 +266,17 @@ func (j *jsonParser) followBench(e goEvent) {
 		delete(j.bench, e.Package)
 		if cur.figures != "" {
 			j.emit(lang.RunEvent{Action: testdex.ActionPass, Scope: e.Package, Name: cur.name, Kind: testdex.KindBenchmark, Message: cur.figures})
+		} else {
+			j.openBench[e.Package] = append(j.openBench[e.Package], cur.name)
 		}
+	}
+	if e.Test == "" && (e.Action == "pass" || e.Action == "fail") {
+		if e.Action == "pass" { // a parent benchmark passed with its sub-benchmarks
+			for _, name := range j.openBench[e.Package] {
+				j.emit(lang.RunEvent{Action: testdex.ActionPass, Scope: e.Package, Name: name, Kind: testdex.KindBenchmark})
+			}
+		}
+		delete(j.openBench, e.Package)
 	}
 	if e.Action == "run" && isBenchmark(e.Test) {
 		j.bench[e.Package] = &benchState{name: e.Test}
