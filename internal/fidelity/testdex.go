@@ -114,6 +114,9 @@ func (run *Run) add(ev Event, listing map[string]Record) {
 	if o != Pass && o != Fail && o != Skip {
 		return
 	}
+	if ev.Kind == "suite" && (o != Fail || ev.Message == "") {
+		return // a suite counts only when it failed with its own message, as in run.Summary
+	}
 	if len(ev.Seen) == 1 && ev.Seen[0] == "runtime" {
 		run.RuntimeOnly++
 	}
