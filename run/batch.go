@@ -150,12 +150,18 @@ func (st *batchState) track(e testdex.Event) {
 		if e.ID != "" {
 			st.failed = true
 		}
+	case testdex.ActionError: // a runner's own error (a package that does not build)
+		st.errored = true
 	}
 }
 
 // event turns a runner's event into a testdex event named by the ID rules.
 func (st *batchState) event(r lang.RunEvent) testdex.Event {
 	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line}
+	if r.Action == testdex.ActionError {
+		e.Cause = testdex.CauseRunner
+		return e
+	}
 	if r.File != "" {
 		e.File = joinRel(st.b.Dir, r.File)
 	}
@@ -269,7 +275,7 @@ func (st *batchState) batchError(exit int, limit time.Duration) {
 		e.Message, e.Cause = "cancelled", testdex.CauseCancelled
 	case st.timeout:
 		e.Message, e.Cause = fmt.Sprintf("timed out after %v", limit), testdex.CauseTimeout
-	case exit != 0 && !st.failed:
+	case exit != 0 && !st.failed && !st.errored:
 		e.Message, e.Cause = st.runnerMessage(exit), testdex.CauseRunner
 	default:
 		return

@@ -96,7 +96,9 @@ func (o RunOptions) Getenv(key string) string {
 
 // RunEvent is an event in the framework's own terms: the core maps Scope
 // and Name (as in the static records) to the test's ID. An empty Name is
-// an event of the whole batch.
+// an event of the whole batch; testdex.ActionError is the runner's own
+// error for part of it (a Go package that does not build), Message in the
+// runner's words.
 type RunEvent struct {
 	Action testdex.Action
 	Scope  string

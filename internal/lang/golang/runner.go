@@ -149,6 +149,7 @@ type jsonParser struct {
 	// without figures or a result: parents of sub-benchmarks, for which
 	// test2json reports no pass; they pass with their package.
 	openBench map[string][]string
+	builds    map[string]*bytes.Buffer // build output per import path
 }
 
 type benchState struct {
@@ -199,6 +200,9 @@ func (j *jsonParser) line(l []byte) {
 	switch e.Action {
 	case "build-output":
 		j.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: e.Output})
+		if b := j.buildOut(e.ImportPath); b.Len() < 16<<10 {
+			b.WriteString(e.Output)
+		}
 		return
 	case "build-fail", "start":
 		return
@@ -221,8 +225,12 @@ func (j *jsonParser) line(l []byte) {
 		}
 	case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 		// The package's own result: the core judges the batch itself.
-		if e.FailedBuild != "" {
-			j.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "build failed: " + e.FailedBuild + "\n"})
+		if e.FailedBuild != "" { // one error for the package, in go's own words
+			msg := "build failed: " + e.FailedBuild
+			if out := strings.TrimSpace(j.buildOut(e.FailedBuild).String()); out != "" {
+				msg += "\n" + out
+			}
+			j.emit(lang.RunEvent{Action: testdex.ActionError, Scope: e.Package, Message: msg})
 		}
 		return
 	case e.Action == "fail" && e.Test != "":
@@ -232,6 +240,20 @@ func (j *jsonParser) line(l []byte) {
 		delete(j.out, key)
 	}
 	j.emit(ev)
+}
+
+// buildOut is the build output go printed for an import path
+// ("pkg [pkg.test]"), kept for the package's error.
+func (j *jsonParser) buildOut(importPath string) *bytes.Buffer {
+	if j.builds == nil {
+		j.builds = map[string]*bytes.Buffer{}
+	}
+	b := j.builds[importPath]
+	if b == nil {
+		b = &bytes.Buffer{}
+		j.builds[importPath] = b
+	}
+	return b
 }
 
 // isBenchmark reports whether a test2json name is a benchmark's (top level
