@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/run"
@@ -29,6 +30,8 @@ type runFlags struct {
 	verbose     bool
 	bench       bool
 	from        string
+	affected    bool
+	since       string
 	color       colorMode
 }
 
@@ -58,6 +61,8 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.failed, "failed", false, "rerun exactly the tests that failed in the last run of this root")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also name passing, skipped and unreported tests")
 	fl.BoolVar(&f.bench, "bench", false, "also run the benchmarks under the selected paths (go test -bench .)")
+	fl.BoolVar(&f.affected, "affected", false, "run the tests the change can affect ('testdex affected'): the work tree against --since")
+	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	return cmd
@@ -95,6 +100,24 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	ids, paths, err := splitArgs(ix, env, sel)
 	if err != nil {
 		return err
+	}
+	if f.affected {
+		if len(sel) > 0 || f.failed {
+			return usageErr("--affected selects the tests itself; it takes no IDs, paths or --failed")
+		}
+		set, affected, err := affectedTests(cmd, env, ix, f.since, nil)
+		if err != nil {
+			return err
+		}
+		if len(affected) == 0 {
+			fmt.Fprintln(env.Stdout, changes.Summary(set, affected))
+			return nil
+		}
+		for _, a := range affected {
+			paths = append(paths, a.File)
+		}
+	} else if f.since != "" {
+		return usageErr("--since goes with --affected")
 	}
 	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench}
 	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, CacheDir: cacheDir(env), Options: o,

@@ -71,6 +71,10 @@ type Project struct {
 	// Linker. abs is absolute. The core sets it before linking; nil means
 	// the Linker reads the file itself.
 	Load func(abs string, ex Extractor, s Settings) (Result, error)
+	// Grapher finds what the project's files depend on, for `testdex
+	// affected`; nil means no evidence: any change in the project affects
+	// all its tests (safe, not precise).
+	Grapher Grapher
 }
 
 // Setup is one framework as a project configures it.

@@ -47,6 +47,7 @@ func New(c Config) *mcp.Server {
 	addDiscover(s, c)
 	addRun(s, c)
 	addFailures(s, c)
+	addAffected(s, c)
 	return s
 }
 

@@ -86,6 +86,7 @@ func TestToolsList(t *testing.T) {
 		"discover_tests":     {"filter", "paths"},
 		"run_tests":          {"ids", "paths", "timeout"},
 		"last_test_failures": nil,
+		"affected_tests":     {"files", "since"},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))

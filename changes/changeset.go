@@ -1,0 +1,155 @@
+package changes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/testdex/testdex/internal/proc"
+)
+
+// Status says how a file changed.
+type Status string
+
+// The statuses.
+const (
+	Added    Status = "added"
+	Modified Status = "modified"
+	Deleted  Status = "deleted"
+	Renamed  Status = "renamed"
+)
+
+// Change is one changed file, root-relative and slash-separated.
+type Change struct {
+	Path   string `json:"path"`
+	Status Status `json:"status"`
+	// Old is the path before a rename; "" otherwise.
+	Old string `json:"old,omitempty"`
+}
+
+// Set is a change: the changed files, sorted by path.
+type Set []Change
+
+// FromFiles makes a change set from named files (`--files`), each
+// modified, or deleted when missing: no git involved. exists reports
+// whether a root-relative path exists.
+func FromFiles(files []string, exists func(string) bool) Set {
+	var s Set
+	seen := map[string]bool{}
+	for _, f := range files {
+		f = path.Clean(strings.TrimPrefix(f, "./"))
+		if f == "" || f == "." || seen[f] {
+			continue
+		}
+		seen[f] = true
+		st := Modified
+		if !exists(f) {
+			st = Deleted
+		}
+		s = append(s, Change{Path: f, Status: st})
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
+	return s
+}
+
+// GitOptions configure FromGit.
+type GitOptions struct {
+	// Root is the absolute root; paths are relative to it (it may be a
+	// folder inside the work tree).
+	Root string
+	// Since is the revision the work tree is compared with; "" means HEAD.
+	Since string
+	// Env is git's environment (callers pass os.Environ()).
+	Env []string
+}
+
+// ErrNotGit is returned when the root is not inside a git work tree.
+var ErrNotGit = errors.New("not a git work tree")
+
+// FromGit returns what changed in the work tree against Since: staged,
+// unstaged and untracked (not ignored) files, deleted and renamed ones,
+// under the root. It runs git (never repository code) through proc.
+func FromGit(ctx context.Context, o GitOptions) (Set, error) {
+	since := o.Since
+	if since == "" {
+		since = "HEAD"
+	}
+	if strings.HasPrefix(since, "-") {
+		return nil, fmt.Errorf("bad revision %q", since)
+	}
+	if _, err := git(ctx, o, "rev-parse", "--is-inside-work-tree"); err != nil {
+		return nil, err
+	}
+	diff, err := git(ctx, o, "diff", "--name-status", "-z", "-M", "--relative", since, "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := git(ctx, o, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	s := parseNameStatus(diff)
+	for _, f := range bytes.Split(untracked, []byte{0}) {
+		if len(f) > 0 {
+			s = append(s, Change{Path: string(f), Status: Added})
+		}
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
+	return s, nil
+}
+
+// parseNameStatus reads `git diff --name-status -z`: a status (M, A, D,
+// T, R100, C75) then one path, or two for renames and copies.
+func parseNameStatus(out []byte) Set {
+	fields := bytes.Split(out, []byte{0})
+	var s Set
+	for i := 0; i < len(fields); i++ {
+		st := string(fields[i])
+		if st == "" {
+			continue
+		}
+		next := func() string {
+			i++
+			if i < len(fields) {
+				return string(fields[i])
+			}
+			return ""
+		}
+		switch st[0] {
+		case 'A':
+			s = append(s, Change{Path: next(), Status: Added})
+		case 'D':
+			s = append(s, Change{Path: next(), Status: Deleted})
+		case 'R':
+			old := next()
+			s = append(s, Change{Path: next(), Status: Renamed, Old: old})
+		case 'C':
+			next()
+			s = append(s, Change{Path: next(), Status: Added})
+		default: // M, T (type change), U (unmerged), X
+			s = append(s, Change{Path: next(), Status: Modified})
+		}
+	}
+	return s
+}
+
+// git runs one git command in the root and returns its standard output.
+func git(ctx context.Context, o GitOptions, args ...string) ([]byte, error) {
+	res, err := proc.Run(ctx, proc.Spec{Args: append([]string{"git"}, args...), Dir: o.Root, Env: o.Env, Timeout: time.Minute, Cap: 64 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	if res.ExitCode != 0 {
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.Contains(msg, "not a git repository") {
+			return nil, fmt.Errorf("%w: %s (name the changed files with --files)", ErrNotGit, o.Root)
+		}
+		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return res.Stdout, nil
+}

@@ -1,0 +1,103 @@
+package changes
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Graph is the impact graph of a listing: every project's edges (from a
+// user to what it uses, lang.Graph), held reversed, so that a walk from a
+// changed file reaches the test files that use it, each step keeping why.
+type Graph struct {
+	users    map[string][]use // node -> the nodes that use it
+	owners   map[string]string
+	projects []*project
+	// Problems are what the Graphers could not read (their files are
+	// connected to everything in their project instead).
+	Problems []testdex.Problem
+}
+
+// use is one reversed edge: from uses the node, for why.
+type use struct{ from, why string }
+
+// project is one project's part of the graph.
+type project struct {
+	dir       string // root-relative
+	ecosystem string
+	files     []string // its test files, root-relative
+	global    []string // root-relative globs
+	// evidence is false for a project without a Grapher: any change in
+	// it selects all its tests.
+	evidence bool
+}
+
+// Build builds the impact graph of the listing's projects. A Grapher's
+// failure is a problem and makes its project evidence-free (everything
+// selected on any change), never an error: safety before savings.
+func Build(ix *index.Index) *Graph {
+	g := &Graph{users: map[string][]use{}, owners: map[string]string{}}
+	for _, pf := range ix.ProjectFiles() {
+		p := &project{dir: pf.Dir, files: pf.Files}
+		g.projects = append(g.projects, p)
+		if pf.Project.Grapher == nil {
+			continue
+		}
+		lg, err := pf.Project.Grapher.Graph(&lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile})
+		if err != nil {
+			g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: pf.Dir,
+				Message: fmt.Sprintf("impact graph: %v; any change in this project selects all its tests", err)})
+			continue
+		}
+		p.evidence = true
+		g.Problems = append(g.Problems, lg.Problems...)
+		g.add(p, lg)
+	}
+	return g
+}
+
+// add merges one project's graph; its special nodes become the project's.
+func (g *Graph) add(p *project, lg *lang.Graph) {
+	for _, e := range lg.Edges {
+		from, to := g.node(p, e.From), g.node(p, e.To)
+		g.users[to] = append(g.users[to], use{from: from, why: e.Why})
+	}
+	for dir, node := range lg.Owners {
+		g.owners[dir] = g.node(p, node)
+	}
+	for _, glob := range lg.Global {
+		p.global = append(p.global, rootRel(p.dir, glob))
+	}
+}
+
+// node makes a Grapher's special nodes the project's own.
+func (g *Graph) node(p *project, n string) string {
+	switch n {
+	case lang.AnyNode:
+		return anyNode(p)
+	case lang.UnresolvedNode:
+		return unresolvedNode(p)
+	}
+	return n
+}
+
+func anyNode(p *project) string        { return lang.AnyNode + " " + p.dir }
+func unresolvedNode(p *project) string { return lang.UnresolvedNode + " " + p.dir }
+
+// rootRel joins a project folder and a project-relative path.
+func rootRel(dir, rel string) string {
+	if dir == "." || dir == "" {
+		return rel
+	}
+	return path.Join(dir, rel)
+}
+
+// in reports whether a root-relative path lies in project p's folder.
+func (p *project) in(file string) bool {
+	return p.dir == "." || file == p.dir || strings.HasPrefix(file, p.dir+"/") || strings.HasPrefix(p.dir, "..")
+}

@@ -1,0 +1,133 @@
+package changes
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// testGraph is a Python-like project "app" with three test files:
+// t1 imports a, which imports b; t2 imports c; t3 imports something
+// unresolved; conftest.py is global.
+func testGraph() (*Graph, *index.Index) {
+	p := &project{dir: "app", files: []string{"app/tests/t1.py", "app/tests/t2.py", "app/tests/t3.py"}, evidence: true}
+	g := &Graph{users: map[string][]use{}, owners: map[string]string{}, projects: []*project{p,
+		{dir: "web", files: []string{"web/x.test.js"}}}}
+	g.add(p, &lang.Graph{Edges: []lang.Edge{
+		{From: "app/tests/t1.py", To: "app/a.py", Why: "import"},
+		{From: "app/a.py", To: "app/b.py", Why: "import"},
+		{From: "app/tests/t2.py", To: "app/c.py", Why: "import"},
+		{From: "app/tests/t3.py", To: lang.UnresolvedNode, Why: "import missing"},
+		{From: "app/c.py", To: lang.AnyNode, Why: "importlib.import_module(name)"},
+	}, Global: []string{"conftest.py", "pyproject.toml"}})
+	ix := &index.Index{Tests: []testdex.Test{{ID: "app/tests/t1.py::test_a", File: "app/tests/t1.py"}, {ID: "app/tests/t2.py::test_c", File: "app/tests/t2.py"}}}
+	return g, ix
+}
+
+func selected(g *Graph, ix *index.Index, set Set) map[string]string {
+	out := map[string]string{}
+	for _, a := range g.Select(ix, set) {
+		out[a.File] = a.Reason.String()
+	}
+	return out
+}
+
+func TestSelect(t *testing.T) {
+	g, ix := testGraph()
+	for _, c := range []struct {
+		name string
+		set  Set
+		want map[string]string
+	}{
+		{"a transitive import", Set{{Path: "app/b.py", Status: Modified}}, map[string]string{
+			"app/tests/t1.py": "app/tests/t1.py → (import) app/a.py → (changed) app/b.py",
+			// c.py imports by a computed name: any change may matter to t2
+			"app/tests/t2.py": "app/tests/t2.py → (import) app/c.py → (importlib.import_module(name)) * app → (changed) app/b.py",
+		}},
+		{"a test file", Set{{Path: "app/tests/t1.py", Status: Modified}}, map[string]string{
+			"app/tests/t1.py": "changed",
+			"app/tests/t2.py": "app/tests/t2.py → (import) app/c.py → (importlib.import_module(name)) * app → (changed) app/tests/t1.py",
+		}},
+		{"a global file", Set{{Path: "app/conftest.py", Status: Modified}}, map[string]string{
+			"app/tests/t1.py": "changed app/conftest.py (every test of the project depends on it)",
+			"app/tests/t2.py": "changed app/conftest.py (every test of the project depends on it)",
+			"app/tests/t3.py": "changed app/conftest.py (every test of the project depends on it)",
+		}},
+		{"an added file may resolve a missing import", Set{{Path: "app/new.py", Status: Added}}, map[string]string{
+			"app/tests/t2.py": "app/tests/t2.py → (import) app/c.py → (importlib.import_module(name)) * app → (changed) app/new.py",
+			"app/tests/t3.py": "app/tests/t3.py → (import missing) ? app → (changed) app/new.py",
+		}},
+		{"a project without evidence", Set{{Path: "web/lib.js", Status: Modified}}, map[string]string{
+			"web/x.test.js": "changed web/lib.js (no dependency graph for this project: any change selects its tests)",
+		}},
+		{"outside every project", Set{{Path: "README.md", Status: Modified}}, map[string]string{}},
+	} {
+		if got := selected(g, ix, c.set); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestParseNameStatus(t *testing.T) {
+	out := []byte("M\x00a.go\x00R087\x00old.py\x00new.py\x00D\x00gone.js\x00A\x00added.rs\x00")
+	want := Set{{Path: "a.go", Status: Modified}, {Path: "new.py", Status: Renamed, Old: "old.py"},
+		{Path: "gone.js", Status: Deleted}, {Path: "added.rs", Status: Added}}
+	if got := parseNameStatus(out); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestFromGit: staged, unstaged, untracked, deleted and renamed files
+// against HEAD, and against an older revision; ignored files stay out.
+func TestFromGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q")
+	write("a.go", "package a\n")
+	write("b.go", "package a\n\nfunc B() {}\n")
+	write("c.go", "package a\n// a longer file so a rename is found as one\nfunc C() {}\nfunc D() {}\n")
+	write(".gitignore", "*.log\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "one")
+	write("a.go", "package a\n\nvar X = 1\n") // unstaged
+	write("new.go", "package a\n")            // untracked
+	write("x.log", "ignored\n")
+	run("rm", "-q", "b.go")
+	run("mv", "c.go", "d.go")
+	got, err := FromGit(context.Background(), GitOptions{Root: dir, Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Set{{Path: "a.go", Status: Modified}, {Path: "b.go", Status: Deleted}, {Path: "d.go", Status: Renamed, Old: "c.go"}, {Path: "new.go", Status: Added}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("against HEAD:\n got %+v\nwant %+v", got, want)
+	}
+	if _, err := FromGit(context.Background(), GitOptions{Root: t.TempDir(), Env: os.Environ()}); !errors.Is(err, ErrNotGit) {
+		t.Errorf("outside a work tree: %v", err)
+	}
+}

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/index"
+)
+
+type affectedFlags struct {
+	since   string
+	files   []string
+	json    bool
+	explain string
+}
+
+func newAffectedCmd(env *Env, g *globals) *cobra.Command {
+	f := &affectedFlags{}
+	cmd := &cobra.Command{
+		Use:   "affected [PATH...]",
+		Short: "List the tests a change can affect, with the reason for each",
+		Long: `Affected lists the tests the change can affect: the work tree (staged,
+unstaged, untracked, deleted and renamed files) against --since (default
+HEAD), or the files named with --files. Each test file comes with its
+reason: the changed file and the chain of uses from the test to it. PATHs
+limit the tests reported, not the change.
+
+Nothing is run: the evidence is read from sources and manifests. What
+cannot be resolved selects more, never less.`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runAffected(cmd, env, g, f, args) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.since, "since", "", "the revision the work tree is compared with (default HEAD; origin/main for a branch)")
+	fl.StringSliceVar(&f.files, "files", nil, "the changed files, root-relative, instead of asking git")
+	fl.BoolVar(&f.json, "json", false, "JSON Lines: the records of 'testdex list --json', each with its reason")
+	fl.StringVar(&f.explain, "explain", "", "say why the test with this ID is or is not affected")
+	return cmd
+}
+
+func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, args []string) error {
+	if f.since != "" && len(f.files) > 0 {
+		return usageErr("--since and --files exclude each other")
+	}
+	ix, err := index.Build(cmd.Context(), g.indexOptions(env, nil))
+	if err != nil {
+		return err
+	}
+	printProblems(env.Stderr, ix.Problems, true)
+	set, affected, err := affectedTests(cmd, env, ix, f.since, f.files)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(env.Stdout)
+	defer w.Flush()
+	if f.explain != "" {
+		return explainAffected(w, ix, affected, f.explain)
+	}
+	if len(args) > 0 {
+		affected = under(env, ix.Root, affected, args)
+	}
+	if f.json {
+		return writeAffectedJSON(w, affected)
+	}
+	for _, a := range affected {
+		fmt.Fprintf(w, "%s  %s\n", a.File, a.Reason)
+	}
+	if len(affected) > 0 {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, changes.Summary(set, affected))
+	return nil
+}
+
+// affectedTests computes the change set and the affected test files.
+func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, files []string) (changes.Set, []changes.Affected, error) {
+	var set changes.Set
+	if len(files) > 0 {
+		set = changes.FromFiles(files, func(rel string) bool {
+			_, err := os.Lstat(filepath.Join(ix.Root, filepath.FromSlash(rel)))
+			return err == nil
+		})
+	} else {
+		var err error
+		set, err = changes.FromGit(cmd.Context(), changes.GitOptions{Root: ix.Root, Since: since, Env: env.Environ})
+		if errors.Is(err, changes.ErrNotGit) {
+			return nil, nil, usageErr("%v", err)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	graph := changes.Build(ix)
+	printProblems(env.Stderr, graph.Problems, true)
+	return set, graph.Select(ix, set), nil
+}
+
+// under keeps the affected files under the named paths.
+func under(env *Env, root string, affected []changes.Affected, paths []string) []changes.Affected {
+	var rels []string
+	for _, p := range paths {
+		if rel, err := filepath.Rel(root, absUnder(env, root, p)); err == nil {
+			rels = append(rels, filepath.ToSlash(rel))
+		}
+	}
+	var out []changes.Affected
+	for _, a := range affected {
+		for _, r := range rels {
+			if r == "." || a.File == r || strings.HasPrefix(a.File, r+"/") {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// affectedRecord is a record of 'testdex list --json' with its reason.
+type affectedRecord struct {
+	testdex.Test
+	Reason     string         `json:"reason"`
+	ReasonData changes.Reason `json:"reason_detail"`
+}
+
+func writeAffectedJSON(w io.Writer, affected []changes.Affected) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, a := range affected {
+		for _, t := range a.Tests {
+			if err := enc.Encode(affectedRecord{Test: t, Reason: a.Reason.String(), ReasonData: a.Reason}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// explainAffected says why one test is or is not affected.
+func explainAffected(w io.Writer, ix *index.Index, affected []changes.Affected, id string) error {
+	t, ok := ix.NewNamer().ForID(id)
+	if !ok {
+		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no test matches %q (run 'testdex list' to see test IDs)", id)}
+	}
+	for _, a := range affected {
+		if a.File == t.File {
+			fmt.Fprintf(w, "%s is affected: %s\n", id, a.Reason)
+			return nil
+		}
+	}
+	fmt.Fprintf(w, "%s is not affected: no change reaches %s\n", id, t.File)
+	return nil
+}

@@ -1,0 +1,70 @@
+package lang
+
+import "github.com/testdex/testdex"
+
+// A Grapher finds, without running anything, what a project's files
+// depend on: the edges of the impact graph that `testdex affected` joins
+// with a change (package changes). It reads sources and manifests; like an
+// Extractor it never executes project code. One Grapher serves a whole
+// project (a pytest and a unittest framework of one Python project share
+// their imports); the Detector sets Project.Grapher.
+//
+// Safety before savings: an edge a Grapher cannot resolve (a dynamic
+// import, a computed path) is never dropped. It becomes an edge to
+// AnyNode, which a change anywhere in the project reaches, or, for a
+// name that resolves to no file today, to UnresolvedNode, which an added
+// or deleted file of the project reaches.
+type Grapher interface {
+	Graph(in *GraphInput) (*Graph, error)
+}
+
+// GraphInput is one project as a Grapher sees it.
+type GraphInput struct {
+	Project *Project
+	// Root is the absolute listed root; node keys are relative to it.
+	Root string
+	// Files are the project's test files (root-relative), whose tests
+	// the selection is about. A Grapher reads what they import from disk.
+	Files []string
+	// ReadFile reads a file by absolute path (tests fake a tree with it).
+	ReadFile func(abs string) ([]byte, error)
+}
+
+// Graph is what a project's files depend on.
+//
+// Node keys are root-relative, slash-separated file paths, or other
+// units a Grapher names with a prefix of its own ("go:example.com/m/pkg"
+// for a Go package). Edges point from the user to the used: a test file
+// imports a module, a package depends on the packages it imports, a
+// package node uses each of its files.
+type Graph struct {
+	Edges []Edge
+	// Owners map a root-relative folder to the node a change of any file
+	// in it reaches, the added and deleted ones included (a Go package's
+	// folder to its package node).
+	Owners map[string]string
+	// Global are the project-relative globs of files whose change affects
+	// every test of the project (go.mod, package.json, lock files,
+	// configuration, a root conftest.py).
+	Global []string
+	// Problems are files the Grapher could not read or parse: their
+	// edges are replaced by an edge to AnyNode (conservative), and the
+	// problem is reported.
+	Problems []testdex.Problem
+}
+
+// Edge says From uses To, and Why in a few words ("import", "conftest",
+// "jest.mock", "embed", "same package").
+type Edge struct {
+	From, To, Why string
+}
+
+// The special nodes of a Graph.
+const (
+	// AnyNode is reached by a change to any file of the project.
+	AnyNode = "*"
+	// UnresolvedNode is reached by an added, deleted or renamed file of
+	// the project: an import that resolves to no file today may resolve
+	// to a new one (or did resolve to a deleted one).
+	UnresolvedNode = "?"
+)

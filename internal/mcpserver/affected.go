@@ -1,0 +1,97 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/testdex/testdex/changes"
+)
+
+// AffectedInput is the affected_tests tool's input. The zero value asks
+// about the work tree against HEAD.
+type AffectedInput struct {
+	Since string   `json:"since,omitempty" jsonschema:"the git revision the work tree is compared with; default HEAD (origin/main for a branch)"`
+	Files []string `json:"files,omitempty" jsonschema:"the changed files, relative to the workspace root, instead of asking git"`
+}
+
+// AffectedOutput is the affected_tests tool's structured result.
+type AffectedOutput struct {
+	// Changed are the changed files the selection started from.
+	Changed []changes.Change `json:"changed" jsonschema:"the changed files"`
+	// Files are the affected test files, each with its reason; pass them
+	// to run_tests as paths.
+	Files []AffectedFile `json:"files" jsonschema:"the affected test files with their reasons; pass them to run_tests as paths"`
+}
+
+// AffectedFile is one affected test file.
+type AffectedFile struct {
+	File   string   `json:"file"`
+	Reason string   `json:"reason" jsonschema:"why: the chain of uses from the test file to the changed file"`
+	IDs    []string `json:"ids" jsonschema:"the test IDs the file declares (listed statically)"`
+}
+
+func addAffected(s *mcp.Server, c Config) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name: "affected_tests",
+		Description: "The tests a change can affect, without running anything: the work tree (staged, unstaged, untracked, " +
+			"deleted, renamed) against 'since' (default HEAD), or the named 'files'. Each test file comes with the reason " +
+			"(the chain from the test to the changed file). Pass the files to run_tests as paths.",
+		InputSchema: inputSchema[AffectedInput](),
+	}, c.affected)
+}
+
+// affected adapts changes.FromGit / FromFiles, Build and Select.
+func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in AffectedInput) (*mcp.CallToolResult, AffectedOutput, error) {
+	if in.Since != "" && len(in.Files) > 0 {
+		return nil, AffectedOutput{}, errors.New("since and files exclude each other")
+	}
+	ix, _, err := c.load(ctx, nil)
+	if err != nil {
+		return nil, AffectedOutput{}, err
+	}
+	var files []string
+	for _, f := range in.Files { // a deleted file is a change too: it need not exist
+		rel := f
+		if filepath.IsAbs(f) {
+			if rel, err = filepath.Rel(ix.Root, f); err != nil {
+				rel = f
+			}
+		}
+		rel = filepath.ToSlash(filepath.Clean(rel))
+		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+			return nil, AffectedOutput{}, fmt.Errorf("%s is outside the workspace root %s", f, ix.Root)
+		}
+		files = append(files, rel)
+	}
+	var set changes.Set
+	if len(in.Files) > 0 {
+		set = changes.FromFiles(files, func(rel string) bool {
+			_, err := os.Lstat(filepath.Join(ix.Root, filepath.FromSlash(rel)))
+			return err == nil
+		})
+	} else if set, err = changes.FromGit(ctx, changes.GitOptions{Root: ix.Root, Since: in.Since, Env: c.Environ}); err != nil {
+		return nil, AffectedOutput{}, err
+	}
+	affected := changes.Build(ix).Select(ix, set)
+	out := AffectedOutput{Changed: set, Files: []AffectedFile{}}
+	if out.Changed == nil {
+		out.Changed = changes.Set{}
+	}
+	var b strings.Builder
+	for _, a := range affected {
+		f := AffectedFile{File: a.File, Reason: a.Reason.String(), IDs: []string{}}
+		for _, t := range a.Tests {
+			f.IDs = append(f.IDs, t.ID)
+		}
+		out.Files = append(out.Files, f)
+		fmt.Fprintf(&b, "%s  %s\n", f.File, f.Reason)
+	}
+	b.WriteString(changes.Summary(set, affected))
+	return textResult(b.String()), out, nil
+}
