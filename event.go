@@ -28,13 +28,18 @@ const (
 	// event with an empty ID, Message holding the runner's own words. It
 	// fails the run; it is not a failure of each selected test.
 	ActionError Action = "error"
+	// ActionUnchanged ends a test `testdex run --changed` did not run:
+	// it, and everything it depends on by the impact graph's evidence, is
+	// unchanged since its last passing run. Not a pass (JUnit never counts
+	// it as one): a result carried over, said so.
+	ActionUnchanged Action = "unchanged"
 )
 
-// Final reports whether a is a test's final result: pass, fail, skip or
-// unreported.
+// Final reports whether a is a test's final result: pass, fail, skip,
+// unreported or unchanged.
 func (a Action) Final() bool {
 	switch a {
-	case ActionPass, ActionFail, ActionSkip, ActionUnreported:
+	case ActionPass, ActionFail, ActionSkip, ActionUnreported, ActionUnchanged:
 		return true
 	}
 	return false

@@ -131,3 +131,37 @@ func TestFromGit(t *testing.T) {
 		t.Errorf("outside a work tree: %v", err)
 	}
 }
+
+// TestFingerprints: a test file's fingerprint changes with any file its
+// walk reaches and with a global file, not with others; a walk reaching
+// AnyNode, and a project without evidence, give none.
+func TestFingerprints(t *testing.T) {
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"app/tests/t1.py": "import a", "app/tests/t2.py": "import c", "app/tests/t3.py": "import x",
+		"app/a.py": "import b", "app/b.py": "B = 1", "app/c.py": "", "app/other.py": "", "app/conftest.py": "",
+		"web/x.test.js": "",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	g, _ := testGraph()
+	before := g.Fingerprints(root)
+	if before["app/tests/t1.py"] == "" || before["app/tests/t2.py"] != "" || before["web/x.test.js"] != "" {
+		t.Fatalf("fingerprints %q: t1 has one; t2 (reaches AnyNode) and the evidence-free web project none", before)
+	}
+	os.WriteFile(filepath.Join(root, "app/other.py"), []byte("changed"), 0o644)
+	if g.Fingerprints(root)["app/tests/t1.py"] != before["app/tests/t1.py"] {
+		t.Error("a file t1 does not use changed its fingerprint")
+	}
+	os.WriteFile(filepath.Join(root, "app/b.py"), []byte("B = 2"), 0o644)
+	afterB := g.Fingerprints(root)["app/tests/t1.py"]
+	if afterB == before["app/tests/t1.py"] {
+		t.Error("b.py, which t1 reaches through a.py, changed; its fingerprint did not")
+	}
+	os.WriteFile(filepath.Join(root, "app/conftest.py"), []byte("# global"), 0o644)
+	if g.Fingerprints(root)["app/tests/t1.py"] == afterB {
+		t.Error("the global conftest.py changed; t1's fingerprint did not")
+	}
+}

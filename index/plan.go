@@ -34,6 +34,10 @@ type Plan struct {
 	// Unrunnable are the selected records of frameworks testdex cannot run
 	// (semtest specs, Gradle's JUnit tests).
 	Unrunnable []testdex.Test
+	// Unchanged are the records `run --changed` does not run, with the
+	// reason (set by the caller; Plan leaves it empty).
+	Unchanged       []testdex.Test
+	UnchangedReason string
 }
 
 // Leaves counts the listed leaf tests the plan expects: no suites or

@@ -92,7 +92,7 @@ func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Ha
 		}
 	}()
 	sum := NewSummary()
-	herr := deliver(MultiHandler(sum, h), o, plan.Unrunnable, outs)
+	herr := deliver(MultiHandler(sum, h), o, plan, outs)
 	if herr != nil {
 		cancel() // stop the batches, then wait for them: nothing outlives Run
 	}
@@ -148,8 +148,15 @@ func unmatched(plan *index.Plan, sum *Summary) []string {
 
 // deliver hands the events to h: the unrunnable records first, then each
 // batch's events in plan order, as each batch finishes.
-func deliver(h Handler, o Options, unrunnable []testdex.Test, outs []*batchOutput) error {
-	for _, t := range unrunnable {
+func deliver(h Handler, o Options, plan *index.Plan, outs []*batchOutput) error {
+	for _, t := range plan.Unchanged {
+		e := testdex.Event{Time: o.Now(), Action: testdex.ActionUnchanged, ID: t.ID, Framework: t.Framework,
+			Scope: t.Scope, Name: t.Name, Kind: t.Kind, Parent: t.Parent, Message: plan.UnchangedReason}
+		if err := h.Event(e); err != nil {
+			return err
+		}
+	}
+	for _, t := range plan.Unrunnable {
 		e := testdex.Event{Time: o.Now(), Action: testdex.ActionUnreported, ID: t.ID, Framework: t.Framework,
 			Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)}
 		if err := h.Event(e); err != nil {

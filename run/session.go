@@ -26,6 +26,11 @@ type Request struct {
 	// Failed reruns the failures of the last run of the root (IDs and
 	// Paths are then ignored).
 	Failed bool
+	// Changed runs only the test files under Paths whose fingerprint (the
+	// files they depend on, by changes.Graph) differs from the one of
+	// their last passing run; the others end "unchanged". IDs must be
+	// empty. The fingerprints of the files that pass are saved.
+	Changed bool
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
 	Options  Options
@@ -57,9 +62,25 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 	if err := contained(ix.Root, sel); err != nil {
 		return nil, err
 	}
-	sum, err := Run(ctx, ix, ix.Plan(sel), req.Options, h)
+	var ch *changedRun
+	if req.Changed {
+		if ch, err = newChangedRun(ix, sel, req.CacheDir); err != nil {
+			return nil, err
+		}
+		sel = ch.sel
+	}
+	plan := ix.Plan(sel)
+	if ch != nil {
+		plan.Unchanged, plan.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on)"
+	}
+	sum, err := Run(ctx, ix, plan, req.Options, h)
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
+	}
+	if ch != nil {
+		if err := ch.save(sum); err != nil && req.Warn != nil {
+			req.Warn(err.Error())
+		}
 	}
 	if req.CacheDir != "" {
 		if err := SaveFailures(req.CacheDir, ix.Root, sum.Failures); err != nil && req.Warn != nil {

@@ -22,6 +22,9 @@ type Summary struct {
 	// Unreported counts listed tests the runner never reported (and those
 	// testdex cannot run): neither passed, failed nor skipped.
 	Passed, Failed, Skipped, Unreported int
+	// Unchanged counts the tests `run --changed` did not run because they
+	// and their dependencies are unchanged since their last passing run.
+	Unchanged int
 	// Failures are the failed tests in the order they failed: what
 	// `testdex failures` shows and `testdex run --failed` reruns.
 	Failures []Failure
@@ -123,6 +126,8 @@ func (s *Summary) count(e testdex.Event, d int) {
 		s.Skipped += d
 	case testdex.ActionUnreported:
 		s.Unreported += d
+	case testdex.ActionUnchanged:
+		s.Unchanged += d
 	case testdex.ActionFail:
 		s.Failed += d
 	}

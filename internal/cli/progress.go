@@ -138,7 +138,7 @@ func (p *progress) count(e testdex.Event) {
 		}
 	case e.Action.Final():
 		delete(p.running, e.ID)
-		if e.Kind == testdex.KindSuite && (e.Action != testdex.ActionFail || e.Message == "") || e.Action == testdex.ActionUnreported {
+		if e.Kind == testdex.KindSuite && (e.Action != testdex.ActionFail || e.Message == "") || e.Action == testdex.ActionUnreported || e.Action == testdex.ActionUnchanged {
 			return
 		}
 		p.done++

@@ -31,6 +31,7 @@ type runFlags struct {
 	bench       bool
 	from        string
 	affected    bool
+	changed     bool
 	since       string
 	color       colorMode
 }
@@ -61,6 +62,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.failed, "failed", false, "rerun exactly the tests that failed in the last run of this root")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also name passing, skipped and unreported tests")
 	fl.BoolVar(&f.bench, "bench", false, "also run the benchmarks under the selected paths (go test -bench .)")
+	fl.BoolVar(&f.changed, "changed", false, "run only the test files that changed, or whose dependencies did, since their last passing run; the others are 'unchanged'")
 	fl.BoolVar(&f.affected, "affected", false, "run the tests the change can affect ('testdex affected'): the work tree against --since")
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
@@ -120,7 +122,13 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		return usageErr("--since goes with --affected")
 	}
 	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench}
-	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, CacheDir: cacheDir(env), Options: o,
+	if f.changed && (len(ids) > 0 || f.failed || f.affected) {
+		return usageErr("--changed takes paths only, not IDs, --failed or --affected")
+	}
+	if f.changed && len(paths) == 0 {
+		paths = []string{"."}
+	}
+	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, CacheDir: cacheDir(env), Options: o,
 		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) }}
 	return execute(cmd, env, ix, req, f)
 }

@@ -105,12 +105,16 @@ func (j *JUnit) Event(e testdex.Event) error {
 			n-- // cut on a rune boundary
 		}
 		b.WriteString(e.Output[:n])
-	case e.Action == testdex.ActionUnreported:
+	case e.Action == testdex.ActionUnreported, e.Action == testdex.ActionUnchanged: // not testcases: they did not run
 		s := j.suite(e)
 		if s.SystemOut == nil {
 			s.SystemOut = &junitText{}
 		}
-		s.SystemOut.Text += fmt.Sprintf("not reported: %s: %s\n", Escape(e.ID), Escape(e.Message))
+		label := "not reported"
+		if e.Action == testdex.ActionUnchanged {
+			label = "unchanged"
+		}
+		s.SystemOut.Text += fmt.Sprintf("%s: %s: %s\n", label, Escape(e.ID), Escape(e.Message))
 	case e.Action.Final():
 		j.result(e)
 	}

@@ -44,6 +44,9 @@ func summary(w io.Writer, p palette, s *run.Summary, timeout time.Duration) {
 	if s.Unreported > 0 {
 		counts = append(counts, count(p.quiet, s.Unreported, "not reported"))
 	}
+	if s.Unchanged > 0 {
+		counts = append(counts, count(p.quiet, s.Unchanged, "unchanged"))
+	}
 	if n := len(s.Errors); n == 1 {
 		counts = append(counts, count(p.fail, 1, "batch error"))
 	} else if n > 1 {

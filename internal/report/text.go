@@ -61,6 +61,8 @@ func (t *Text) Event(e testdex.Event) error {
 		t.header(p.skip("--- SKIP:"), Escape(e.ID), e.Message)
 	case e.Action == testdex.ActionUnreported:
 		t.header(p.quiet("--- NOT REPORTED:"), Escape(e.ID), e.Message)
+	case e.Action == testdex.ActionUnchanged:
+		t.header(p.quiet("--- UNCHANGED:"), Escape(e.ID), e.Message)
 	}
 	if e.Action.Final() {
 		delete(t.out, e.ID)
