@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -15,13 +16,19 @@ import (
 // user to what it uses, lang.Graph), held reversed, so that a walk from a
 // changed file reaches the test files that use it, each step keeping why.
 type Graph struct {
-	users    map[string][]use // node -> the nodes that use it
-	owners   map[string]string
-	projects []*project
+	users  map[string][]use // node -> the nodes that use it
+	owners map[string]string
+	// suffixOwners are the owners of a folder's files by name suffix
+	// (lang.Graph.Owners keys "dir/*_test.go"), longest suffix first.
+	suffixOwners map[string][]suffixOwner
+	projects     []*project
 	// Problems are what the Graphers could not read (their files are
 	// connected to everything in their project instead).
 	Problems []testdex.Problem
 }
+
+// suffixOwner owns the files of a folder whose names end with suffix.
+type suffixOwner struct{ suffix, node string }
 
 // use is one reversed edge: from uses the node, for why.
 type use struct{ from, why string }
@@ -67,12 +74,39 @@ func (g *Graph) add(p *project, lg *lang.Graph) {
 		from, to := g.node(p, e.From), g.node(p, e.To)
 		g.users[to] = append(g.users[to], use{from: from, why: e.Why})
 	}
-	for dir, node := range lg.Owners {
-		g.owners[dir] = g.node(p, node)
+	for key, node := range lg.Owners {
+		if i := strings.LastIndex(key, "/*"); i >= 0 {
+			g.addSuffixOwner(key[:i], suffixOwner{suffix: key[i+2:], node: g.node(p, node)})
+			continue
+		}
+		g.owners[key] = g.node(p, node)
 	}
 	for _, glob := range lg.Global {
 		p.global = append(p.global, rootRel(p.dir, glob))
 	}
+}
+
+// addSuffixOwner keeps a folder's suffix owners longest suffix first.
+func (g *Graph) addSuffixOwner(dir string, o suffixOwner) {
+	if g.suffixOwners == nil {
+		g.suffixOwners = map[string][]suffixOwner{}
+	}
+	list := append(g.suffixOwners[dir], o)
+	sort.SliceStable(list, func(i, j int) bool { return len(list[i].suffix) > len(list[j].suffix) })
+	g.suffixOwners[dir] = list
+}
+
+// owner returns the node a change of file reaches through its folder: a
+// suffix owner whose suffix the file name ends with, else the folder's.
+func (g *Graph) owner(file string) (string, bool) {
+	dir, base := path.Dir(file), path.Base(file)
+	for _, o := range g.suffixOwners[dir] {
+		if strings.HasSuffix(base, o.suffix) {
+			return o.node, true
+		}
+	}
+	n, ok := g.owners[dir]
+	return n, ok
 }
 
 // node makes a Grapher's special nodes the project's own.

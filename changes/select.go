@@ -2,7 +2,6 @@ package changes
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -162,7 +161,7 @@ func (g *Graph) startNodes(c Change) []string {
 		paths = append(paths, c.Old)
 	}
 	for _, p := range paths {
-		if owner, ok := g.owners[path.Dir(p)]; ok {
+		if owner, ok := g.owner(p); ok {
 			nodes = append(nodes, owner)
 		}
 	}

@@ -165,3 +165,35 @@ func TestFingerprints(t *testing.T) {
 		t.Error("the global conftest.py changed; t1's fingerprint did not")
 	}
 }
+
+// TestSuffixOwners: a folder's test files reach their own owner (a Go
+// package's test binary), its other files the folder's (the package that
+// importers reach), deleted files included.
+func TestSuffixOwners(t *testing.T) {
+	p := &project{dir: ".", files: []string{"a/a_test.go", "b/b_test.go"}, evidence: true}
+	g := &Graph{users: map[string][]use{}, owners: map[string]string{}, projects: []*project{p}}
+	g.add(p, &lang.Graph{Edges: []lang.Edge{
+		{From: "a/a_test.go", To: "go:m/a.test", Why: "same test binary"},
+		{From: "a/a_test.go", To: "go:m/a", Why: "same package"},
+		{From: "b/b_test.go", To: "go:m/b", Why: "same package"},
+		{From: "go:m/b", To: "go:m/a", Why: "import"},
+	}, Owners: map[string]string{"a": "go:m/a", "a/*_test.go": "go:m/a.test", "b": "go:m/b", "b/*_test.go": "go:m/b.test"}})
+	ix := &index.Index{}
+	for _, c := range []struct {
+		name string
+		set  Set
+		want map[string]string
+	}{
+		{"a deleted source file", Set{{Path: "a/gone.go", Status: Deleted}}, map[string]string{
+			"a/a_test.go": "a/a_test.go → (same package) go:m/a → (changed) a/gone.go",
+			"b/b_test.go": "b/b_test.go → (same package) go:m/b → (import) go:m/a → (changed) a/gone.go",
+		}},
+		{"a deleted test file", Set{{Path: "a/gone_test.go", Status: Deleted}}, map[string]string{
+			"a/a_test.go": "a/a_test.go → (same test binary) go:m/a.test → (changed) a/gone_test.go",
+		}},
+	} {
+		if got := selected(g, ix, c.set); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}

@@ -41,7 +41,11 @@ type Graph struct {
 	Edges []Edge
 	// Owners map a root-relative folder to the node a change of any file
 	// in it reaches, the added and deleted ones included (a Go package's
-	// folder to its package node).
+	// folder to its package node). A key may also be a folder, "/*" and a
+	// file name suffix ("pkg/*_test.go", "./*_test.go" for the root): the
+	// files of that folder whose names end with the suffix reach its node
+	// instead of the folder's (a Go package's test files reach its test
+	// binary, not the packages that import it); the longest suffix wins.
 	Owners map[string]string
 	// Global are the project-relative globs of files whose change affects
 	// every test of the project (go.mod, package.json, lock files,
