@@ -64,7 +64,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Linker:    Linker{Crate: c},
 		Lister:    Lister{Crate: c},
 		Runner:    Runner{Crate: c},
-	}}}, nil
+	}}, Grapher: Grapher{Crate: c}}, nil
 }
 
 // isSource accepts every .rs file of the crate outside target/ (cargo's

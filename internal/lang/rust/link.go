@@ -2,6 +2,7 @@ package rust
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -55,6 +56,7 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			tr.walk(t, untested)
 		}
 	}
+	l.Crate.trees = tr.trees(l.Crate.Targets)
 	x := newExpander(tr, places, l.Crate.Name)
 	x.run(l.Crate.Targets)
 	var probs []testdex.Problem
@@ -146,6 +148,19 @@ type treeReader struct {
 }
 
 func reached(m map[string]place, rel string) bool { _, ok := m[rel]; return ok }
+
+// trees returns each target's module tree: its root and every file a
+// `mod` declaration reaches from it, crate-relative, sorted, keyed by the
+// target's root. Facts are read once per file (tr memoizes them).
+func (tr *treeReader) trees(targets []Target) map[string][]string {
+	out := make(map[string][]string, len(targets))
+	for i := range targets {
+		m := map[string]place{}
+		tr.walk(&targets[i], m)
+		out[targets[i].Root] = slices.Sorted(maps.Keys(m))
+	}
+	return out
+}
 
 // walk visits target t's module tree, recording each file's first place.
 func (tr *treeReader) walk(t *Target, places map[string]place) {

@@ -46,6 +46,10 @@ type Crate struct {
 	// the root, or without a workspace): rustdoc names doc tests by paths
 	// from there (crates/m/src/lib.rs - f (line 1)).
 	DocPrefix string
+	// trees are the targets' module trees (target root -> its files,
+	// crate-relative), computed by the Linker for the Grapher; nil until
+	// the crate is linked.
+	trees map[string][]string
 }
 
 // Target is one compilation target of a crate. Root is the crate-relative,
@@ -175,19 +179,46 @@ func (s targetSpec) target(kind, name string, testDefault, doctestDefault bool) 
 // with a [workspace] table that does not exclude dir, and returns dir
 // relative to it ("" when none or dir itself).
 func workspaceRoot(read func(string) ([]byte, error), dir string) string {
+	ws, ok := findWorkspace(read, dir)
+	if !ok || ws.Dir == dir {
+		return ""
+	}
+	rel, err := filepath.Rel(ws.Dir, dir)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// workspace is the nearest [workspace] manifest at or above a crate.
+type workspace struct {
+	Dir      string // absolute
+	Manifest workspaceManifest
+}
+
+// workspaceManifest is the part of a workspace root's Cargo.toml that
+// the listing and the impact graph read.
+type workspaceManifest struct {
+	Workspace *struct {
+		Exclude      []string       `toml:"exclude"`
+		Dependencies map[string]any `toml:"dependencies"`
+	} `toml:"workspace"`
+	Patch map[string]map[string]any `toml:"patch"`
+}
+
+// findWorkspace finds the nearest Cargo.toml at or above dir with a
+// [workspace] table; ok is false when there is none, or when it excludes
+// dir (the crate is then a workspace of its own, as cargo sees it).
+func findWorkspace(read func(string) ([]byte, error), dir string) (workspace, bool) {
 	for up, i := dir, 0; i < 32; i++ {
 		if data, err := read(filepath.Join(up, "Cargo.toml")); err == nil {
-			var ws struct {
-				Workspace *struct {
-					Exclude []string `toml:"exclude"`
-				} `toml:"workspace"`
-			}
-			if _, err := toml.Decode(string(data), &ws); err == nil && ws.Workspace != nil {
+			var m workspaceManifest
+			if _, err := toml.Decode(string(data), &m); err == nil && m.Workspace != nil {
 				rel, err := filepath.Rel(up, dir)
-				if err != nil || rel == "." || slices.Contains(ws.Workspace.Exclude, filepath.ToSlash(rel)) {
-					return ""
+				if err != nil || slices.Contains(m.Workspace.Exclude, filepath.ToSlash(rel)) {
+					return workspace{}, false
 				}
-				return filepath.ToSlash(rel)
+				return workspace{Dir: up, Manifest: m}, true
 			}
 		}
 		next := filepath.Dir(up)
@@ -196,5 +227,5 @@ func workspaceRoot(read func(string) ([]byte, error), dir string) string {
 		}
 		up = next
 	}
-	return ""
+	return workspace{}, false
 }
