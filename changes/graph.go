@@ -21,7 +21,10 @@ type Graph struct {
 	// suffixOwners are the owners of a folder's files by name suffix
 	// (lang.Graph.Owners keys "dir/*_test.go"), longest suffix first.
 	suffixOwners map[string][]suffixOwner
-	projects     []*project
+	// treeOwners own every file below a folder (keys "dir/**") whose
+	// nearer folders have no owner.
+	treeOwners map[string]string
+	projects   []*project
 	// Problems are what the Graphers could not read (their files are
 	// connected to everything in their project instead).
 	Problems []testdex.Problem
@@ -75,6 +78,13 @@ func (g *Graph) add(p *project, lg *lang.Graph) {
 		g.users[to] = append(g.users[to], use{from: from, why: e.Why})
 	}
 	for key, node := range lg.Owners {
+		if dir, ok := strings.CutSuffix(key, "/**"); ok {
+			if g.treeOwners == nil {
+				g.treeOwners = map[string]string{}
+			}
+			g.treeOwners[dir] = g.node(p, node)
+			continue
+		}
 		if i := strings.LastIndex(key, "/*"); i >= 0 {
 			g.addSuffixOwner(key[:i], suffixOwner{suffix: key[i+2:], node: g.node(p, node)})
 			continue
@@ -97,7 +107,9 @@ func (g *Graph) addSuffixOwner(dir string, o suffixOwner) {
 }
 
 // owner returns the node a change of file reaches through its folder: a
-// suffix owner whose suffix the file name ends with, else the folder's.
+// suffix owner whose suffix the file name ends with, else the folder's,
+// else the tree owner of the nearest folder above (a file deleted with
+// its whole folder from a testdata tree still reaches the tree's node).
 func (g *Graph) owner(file string) (string, bool) {
 	dir, base := path.Dir(file), path.Base(file)
 	for _, o := range g.suffixOwners[dir] {
@@ -105,8 +117,18 @@ func (g *Graph) owner(file string) (string, bool) {
 			return o.node, true
 		}
 	}
-	n, ok := g.owners[dir]
-	return n, ok
+	if n, ok := g.owners[dir]; ok {
+		return n, true
+	}
+	for d := dir; len(g.treeOwners) > 0; d = path.Dir(d) {
+		if n, ok := g.treeOwners[d]; ok {
+			return n, true
+		}
+		if d == "." || d == "/" || d == ".." || strings.HasSuffix(d, "/..") {
+			break
+		}
+	}
+	return "", false
 }
 
 // node makes a Grapher's special nodes the project's own.

@@ -89,14 +89,14 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 	}
 	for _, c := range set {
 		for _, p := range g.projects {
-			if !p.in(c.Path) && (c.Old == "" || !p.in(c.Old)) {
-				continue
-			}
+			// A global file may lie outside the project's folder (a
+			// go.work, a workspace's lock file above it).
+			inside := p.in(c.Path) || c.Old != "" && p.in(c.Old)
 			rule := ""
 			switch {
-			case !p.evidence:
+			case !p.evidence && inside:
 				rule = "no evidence"
-			case matchesAny(p.global, c.Path) || c.Old != "" && matchesAny(p.global, c.Old):
+			case p.evidence && (matchesAny(p.global, c.Path) || c.Old != "" && matchesAny(p.global, c.Old)):
 				rule = "global"
 			}
 			if rule != "" {

@@ -168,7 +168,8 @@ func TestFingerprints(t *testing.T) {
 
 // TestSuffixOwners: a folder's test files reach their own owner (a Go
 // package's test binary), its other files the folder's (the package that
-// importers reach), deleted files included.
+// importers reach), deleted files included; a tree owner reaches files
+// deleted with their folder; a global file may lie outside the project.
 func TestSuffixOwners(t *testing.T) {
 	p := &project{dir: ".", files: []string{"a/a_test.go", "b/b_test.go"}, evidence: true}
 	g := &Graph{users: map[string][]use{}, owners: map[string]string{}, projects: []*project{p}}
@@ -177,7 +178,9 @@ func TestSuffixOwners(t *testing.T) {
 		{From: "a/a_test.go", To: "go:m/a", Why: "same package"},
 		{From: "b/b_test.go", To: "go:m/b", Why: "same package"},
 		{From: "go:m/b", To: "go:m/a", Why: "import"},
-	}, Owners: map[string]string{"a": "go:m/a", "a/*_test.go": "go:m/a.test", "b": "go:m/b", "b/*_test.go": "go:m/b.test"}})
+		{From: "go:m/a.test", To: "a/testdata/", Why: "testdata"},
+	}, Owners: map[string]string{"a": "go:m/a", "a/*_test.go": "go:m/a.test", "b": "go:m/b", "b/*_test.go": "go:m/b.test",
+		"a/testdata/**": "a/testdata/"}, Global: []string{"../go.work"}})
 	ix := &index.Index{}
 	for _, c := range []struct {
 		name string
@@ -190,6 +193,13 @@ func TestSuffixOwners(t *testing.T) {
 		}},
 		{"a deleted test file", Set{{Path: "a/gone_test.go", Status: Deleted}}, map[string]string{
 			"a/a_test.go": "a/a_test.go → (same test binary) go:m/a.test → (changed) a/gone_test.go",
+		}},
+		{"a file deleted with its folder from a tree", Set{{Path: "a/testdata/old/x.txt", Status: Deleted}}, map[string]string{
+			"a/a_test.go": "a/a_test.go → (same test binary) go:m/a.test → (testdata) a/testdata/ → (changed) a/testdata/old/x.txt",
+		}},
+		{"a global file outside the project folder", Set{{Path: "../go.work", Status: Modified}}, map[string]string{
+			"a/a_test.go": "changed ../go.work (every test of the project depends on it)",
+			"b/b_test.go": "changed ../go.work (every test of the project depends on it)",
 		}},
 	} {
 		if got := selected(g, ix, c.set); !reflect.DeepEqual(got, c.want) {

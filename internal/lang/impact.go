@@ -46,10 +46,14 @@ type Graph struct {
 	// files of that folder whose names end with the suffix reach its node
 	// instead of the folder's (a Go package's test files reach its test
 	// binary, not the packages that import it); the longest suffix wins.
+	// A key "dir/**" owns every file below dir whose own folder has no
+	// owner, at any depth (a testdata tree: a file deleted with its
+	// folder still reaches it); the nearest such folder wins.
 	Owners map[string]string
 	// Global are the project-relative globs of files whose change affects
 	// every test of the project (go.mod, package.json, lock files,
-	// configuration, a root conftest.py).
+	// configuration, a root conftest.py). They may lie outside the
+	// project's folder ("../go.work", a workspace's lock file).
 	Global []string
 	// Problems are files the Grapher could not read or parse: their
 	// edges are replaced by an edge to AnyNode (conservative), and the
