@@ -43,6 +43,9 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		}
 	}
 	opts := env.Options[testdex.Go]
+	if p.Name != "" {
+		p.Grapher = grapherFor(opts) // without a module path, imports are unknown: no evidence
+	}
 	p.Frameworks = []*lang.Setup{{
 		Framework: testdex.Go,
 		Extractor: extractorFor(opts),
