@@ -58,6 +58,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 	} else {
 		p.Frameworks = []*lang.Setup{unittestSetup(p)}
 	}
+	p.Grapher = grapher{cfg: cfg, pytest: p.Frameworks[0].Framework == testdex.Pytest}
 	return p, probs
 }
 
