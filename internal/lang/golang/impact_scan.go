@@ -2,9 +2,11 @@ package golang
 
 import (
 	"bytes"
+	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,6 +45,7 @@ func scanFolder(read func(string) ([]byte, error), dir string, withTests bool, b
 	}
 	f := &folder{}
 	fset := token.NewFileSet()
+	filter := bf.key()
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() {
@@ -55,8 +58,11 @@ func scanFolder(read func(string) ([]byte, error), dir string, withTests bool, b
 		}
 		g := goFile{name: name, test: strings.HasSuffix(name, "_test.go")}
 		if !g.test || withTests {
-			g.parsed = true
-			g.parse(fset, read, filepath.Join(dir, name), bf)
+			g = parseMemo(e, filepath.Join(dir, name), filter, func() goFile {
+				g.parsed = true
+				g.parse(fset, read, filepath.Join(dir, name), bf)
+				return g
+			})
 		}
 		f.gofiles = append(f.gofiles, g)
 	}
@@ -64,17 +70,28 @@ func scanFolder(read func(string) ([]byte, error), dir string, withTests bool, b
 }
 
 // parse reads the file's package clause, imports and //go:embed lines.
+// Only the file's head is read when it holds the whole import block (a
+// tenth of GOROOT's bytes); the rest only for a file that imports embed.
+// read is GraphInput.ReadFile: the whole file, when the head is not
+// enough.
 func (g *goFile) parse(fset *token.FileSet, read func(string) ([]byte, error), abs string, bf buildFilter) {
-	src, err := read(abs)
-	if err != nil {
-		g.err = err
-		return
+	src, full, err := readHead(abs)
+	var af *ast.File
+	if err == nil {
+		af, err = parser.ParseFile(fset, abs, src, parser.ImportsOnly|parser.SkipObjectResolution)
+	}
+	if !full && (err != nil || !headComplete(fset, af, src)) {
+		if src, err = read(abs); err != nil {
+			g.err = err
+			return
+		}
+		full = true
+		af, err = parser.ParseFile(fset, abs, src, parser.ImportsOnly|parser.SkipObjectResolution)
 	}
 	if !bf.keep(src) {
 		g.excluded = true
 		return
 	}
-	af, err := parser.ParseFile(fset, abs, src, parser.ImportsOnly|parser.SkipObjectResolution)
 	if err != nil {
 		g.err = err
 		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
@@ -101,8 +118,91 @@ func (g *goFile) parse(fset *token.FileSet, read func(string) ([]byte, error), a
 		g.imports = append(g.imports, p)
 	}
 	if hasEmbed {
+		if !full {
+			if src, err = read(abs); err != nil {
+				g.err = err
+				return
+			}
+		}
 		g.embeds = embedPatterns(src)
 	}
+}
+
+// headSize is how much of a file is read first: most import blocks end
+// well before it.
+const headSize = 4096
+
+// readHead reads up to headSize bytes of a file; full reports that they
+// are the whole file.
+func readHead(abs string) (src []byte, full bool, err error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	buf := make([]byte, headSize)
+	n, err := io.ReadFull(f, buf)
+	switch err {
+	case io.EOF, io.ErrUnexpectedEOF:
+		return buf[:n], true, nil
+	case nil:
+		return buf, false, nil
+	}
+	return nil, false, err
+}
+
+// headComplete reports whether a head parsed without error holds the
+// file's whole import block: a declaration keyword other than import
+// follows it, entirely within the head.
+func headComplete(fset *token.FileSet, af *ast.File, src []byte) bool {
+	if af == nil || af.Name == nil {
+		return false
+	}
+	end := af.Name.End()
+	if n := len(af.Decls); n > 0 {
+		end = af.Decls[n-1].End()
+	}
+	tf := fset.File(af.Package)
+	if tf == nil || !end.IsValid() {
+		return false
+	}
+	i := skipSpaceAndComments(src, tf.Offset(end))
+	j := i
+	for j < len(src) && ('a' <= src[j] && src[j] <= 'z') {
+		j++
+	}
+	switch string(src[i:j]) {
+	case "func", "var", "const", "type":
+		return j < len(src)
+	}
+	return false
+}
+
+// skipSpaceAndComments returns the offset of the first byte at or after
+// i that is not white space, a semicolon or in a comment; len(src) when
+// none (or an unterminated comment).
+func skipSpaceAndComments(src []byte, i int) int {
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r' || src[i] == ';':
+			i++
+		case bytes.HasPrefix(src[i:], []byte("//")):
+			k := bytes.IndexByte(src[i:], '\n')
+			if k < 0 {
+				return len(src)
+			}
+			i += k + 1
+		case bytes.HasPrefix(src[i:], []byte("/*")):
+			k := bytes.Index(src[i+2:], []byte("*/"))
+			if k < 0 {
+				return len(src)
+			}
+			i += k + 4
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // embedPatterns returns the patterns of the //go:embed lines of a file.
