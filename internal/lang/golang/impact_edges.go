@@ -100,7 +100,7 @@ func (e *emitter) pkg(p *pkg) {
 	for _, o := range p.f.others {
 		e.edge(pn, path.Join(dir, o), "in package")
 	}
-	if p.f.testdata {
+	if p.f.testdata && p.tests { // only a package's own tests read its testdata
 		e.claim(filepath.Join(p.dir, "testdata"), tn, "testdata")
 	}
 	if cgo {
