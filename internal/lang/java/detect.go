@@ -88,6 +88,9 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Lister:    lister,
 		Runner:    runner,
 	}}
+	if p.Manifest != "" {
+		p.Grapher = Grapher{Manifest: p.Manifest, TestDir: testDir}
+	}
 	return p, probs
 }
 
@@ -135,10 +138,14 @@ func (p *pom) name() string {
 	return g + ":" + p.ArtifactID
 }
 
-// testDir returns <testSourceDirectory> relative to the project when it
-// is literal (no ${property}) and inside the project.
-func (p *pom) testDir() (string, bool) {
-	d := strings.TrimSpace(p.Build.TestSourceDirectory)
+// testDir returns <testSourceDirectory> when it is literal (literalDir).
+func (p *pom) testDir() (string, bool) { return literalDir(p.Build.TestSourceDirectory) }
+
+// literalDir returns a POM folder setting (<testSourceDirectory>,
+// <sourceDirectory>) relative to the project when it is literal (no
+// ${property}) and inside the project.
+func literalDir(d string) (string, bool) {
+	d = strings.TrimSpace(d)
 	d = strings.TrimPrefix(d, "${project.basedir}/")
 	d = strings.TrimPrefix(d, "${basedir}/")
 	if d == "" || strings.Contains(d, "${") || path.IsAbs(d) {
