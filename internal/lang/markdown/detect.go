@@ -47,5 +47,5 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 		Match:     func(rel string) bool { return m.Match(rel) && !ig.Match(rel) },
 		Patterns:  match,
 		Lenient:   []string{".md"},
-	}}}, nil
+	}}, Grapher: Grapher{}}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,6 +17,14 @@ type Frontmatter struct {
 	Timeout                   string // the scalar as written: "30", "2m"
 	LLM                       string
 	SkipPermissionsIfPossible *bool
+	// Paths are the globs of the files the spec is about, as written (a
+	// list or a comma-separated string): `testdex affected` selects the
+	// spec when a matching file changes (see Grapher for how they are
+	// read). nil when absent; PathsInvalid is true when the field is
+	// present but unusable (not YAML, not a list or string, a bad glob),
+	// and the spec is then selected by any change.
+	Paths        []string
+	PathsInvalid bool
 }
 
 // Issue is a problem found in a spec's frontmatter: a 1-based line and a
@@ -111,7 +120,12 @@ func fields(block []byte) []field {
 func (fm *Frontmatter) set(f field) []Issue {
 	var doc map[string]yaml.Node
 	if err := yaml.Unmarshal(f.src, &doc); err != nil {
-		return []Issue{{f.line, fmt.Sprintf("frontmatter field %q is not valid YAML (%s); ignored", f.key, yamlReason(err))}}
+		then := "ignored"
+		if f.key == "paths" {
+			fm.PathsInvalid = true
+			then = "any change selects this spec until it is fixed"
+		}
+		return []Issue{{f.line, fmt.Sprintf("frontmatter field %q is not valid YAML (%s); %s", f.key, yamlReason(err), then)}}
 	}
 	for key, n := range doc {
 		if p := fm.setNode(key, &n); p != "" {
@@ -139,6 +153,19 @@ func (fm *Frontmatter) setNode(key string, n *yaml.Node) string {
 			return "frontmatter llm must be a string; ignored"
 		}
 		fm.LLM = n.Value
+	case "paths":
+		paths, ok := tagList(n)
+		if !ok {
+			fm.PathsInvalid = true
+			return "frontmatter paths must be a list or a comma-separated string of globs; any change selects this spec until it is fixed"
+		}
+		fm.Paths = paths
+		for _, p := range paths {
+			if !doublestar.ValidatePattern(p) {
+				fm.PathsInvalid = true
+				return fmt.Sprintf("frontmatter paths: bad glob pattern %q; any change selects this spec until it is fixed", p)
+			}
+		}
 	case "skipPermissionsIfPossible":
 		b, err := strconv.ParseBool(n.Value)
 		if n.Kind != yaml.ScalarNode || err != nil {
@@ -149,7 +176,8 @@ func (fm *Frontmatter) setNode(key string, n *yaml.Node) string {
 	return ""
 }
 
-// tagList accepts `tags: [a, b]`, a block list, or `tags: "a, b"`.
+// tagList accepts `tags: [a, b]`, a block list, or `tags: "a, b"` (and
+// the same shapes of paths).
 func tagList(n *yaml.Node) ([]string, bool) {
 	tags := []string{}
 	switch n.Kind {

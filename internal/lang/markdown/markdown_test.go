@@ -98,3 +98,29 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// TestPaths: the paths field takes the shapes of tags; a field of the
+// wrong shape, bad YAML or a bad glob marks it invalid, with a warning.
+func TestPaths(t *testing.T) {
+	for _, c := range []struct {
+		raw     string
+		paths   []string
+		invalid bool
+	}{
+		{"# none\n", nil, false},
+		{"---\npaths: [src/**, \"docs/*.md\"]\n---\n", []string{"src/**", "docs/*.md"}, false},
+		{"---\npaths:\n  - a\n  - ./b/**\n---\n", []string{"a", "./b/**"}, false},
+		{"---\npaths: \"a/**, b\"\n---\n", []string{"a/**", "b"}, false},
+		{"---\npaths: {a: 1}\n---\n", nil, true},
+		{"---\npaths: [a, b\n---\n", nil, true},
+		{"---\npaths: \"src/[a\"\n---\n", []string{"src/[a"}, true},
+	} {
+		fm, _, probs := Split([]byte(c.raw))
+		if !reflect.DeepEqual(fm.Paths, c.paths) || fm.PathsInvalid != c.invalid {
+			t.Errorf("%q: paths %q invalid %v, want %q %v", c.raw, fm.Paths, fm.PathsInvalid, c.paths, c.invalid)
+		}
+		if (len(probs) > 0) != c.invalid {
+			t.Errorf("%q: problems %v", c.raw, probs)
+		}
+	}
+}
