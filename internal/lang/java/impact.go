@@ -177,22 +177,25 @@ func (jg *javaGraph) classEdges(rel string) {
 	r := jg.files[rel].refs
 	imported := map[string]bool{}
 	var wild []string
+	externalWild := false // an on-demand import of a package outside the sources
 	for _, imp := range r.imports {
+		if !imp.Wildcard {
+			imported[lastPart(imp.Name)] = true
+		}
 		switch {
 		case imp.Wildcard && !imp.Static && jg.byFQN[imp.Name] == nil:
 			wild = append(wild, imp.Name) // a package: by name below
+			externalWild = externalWild || jg.byPkg[imp.Name] == nil
 		case imp.Wildcard, imp.Static && jg.byFQN[imp.Name] != nil:
 			jg.importClass(rel, imp.Name, imp.String())
 		case imp.Static:
 			jg.importClass(rel, trimLastPart(imp.Name), imp.String())
 		default:
-			imported[lastPart(imp.Name)] = true
 			jg.importClass(rel, imp.Name, imp.String())
 		}
 	}
-	own := slices.Clone(r.types)
 	for _, name := range slices.Sorted(maps.Keys(r.idents)) {
-		if !isUpper(name) || imported[name] || slices.Contains(own, name) {
+		if !isUpper(name) || imported[name] || r.declared[name] {
 			continue
 		}
 		found := jg.to(rel, jg.byFQN[qualify(r.pkg, name)], "same package")
@@ -201,6 +204,10 @@ func (jg *javaGraph) classEdges(rel string) {
 		}
 		if !found && !javaLang[name] {
 			jg.guess(rel, r.pkg, name, "same package")
+			if !externalWild && generated(name) {
+				jg.usedPkgs[r.pkg] = true
+				jg.edge(rel, "java:"+r.pkg, "names "+name+", which no source declares")
+			}
 			for _, w := range wild {
 				if jg.byPkg[w] != nil { // a project package
 					jg.guess(rel, w, name, "import "+w+".*")
@@ -280,6 +287,15 @@ func (jg *javaGraph) packageNodes() {
 	}
 }
 
+// generated reports whether an unresolved name may be a class an
+// annotation processor generates into the package (ImmutableFoo,
+// DaggerAppComponent): not a constant (ALL_CAPS) nor a type variable
+// (one letter). The file then uses every file of its package: the
+// generator's input is among them.
+func generated(name string) bool {
+	return len(name) > 1 && strings.ToUpper(name) != name
+}
+
 func lastPart(s string) string {
 	if i := strings.LastIndexByte(s, '.'); i >= 0 {
 		return s[i+1:]
@@ -300,7 +316,14 @@ func init() {
 		NullPointerException UnsupportedOperationException IndexOutOfBoundsException ClassCastException
 		ArithmeticException AssertionError ArrayIndexOutOfBoundsException NumberFormatException
 		CloneNotSupportedException ReflectiveOperationException ClassNotFoundException SecurityException
-		StackOverflowError OutOfMemoryError`) {
+		StackOverflowError OutOfMemoryError Appendable Readable Iterable Module ModuleLayer Package
+		ProcessHandle StackWalker InheritableThreadLocal ThreadGroup ScopedValue StringTemplate
+		NoSuchFieldException NoSuchMethodException IllegalAccessException InstantiationException
+		ExceptionInInitializerError LinkageError NoClassDefFoundError VirtualMachineError InternalError
+		UnsupportedClassVersionError IllegalMonitorStateException NegativeArraySizeException
+		ArrayStoreException EnumConstantNotPresentException TypeNotPresentException
+		StringIndexOutOfBoundsException IllegalCallerException LayerInstantiationException
+		MatchException WrongThreadException Compiler SecurityManager Character Integer`) {
 		javaLang[n] = true
 	}
 }

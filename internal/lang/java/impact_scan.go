@@ -13,9 +13,12 @@ import (
 type javaRefs struct {
 	pkg     string
 	imports []javaImport
-	// types are the top-level types the file declares.
-	types []string
-	// idents are the identifiers of the code after the imports, once
+	// types are the top-level types the file declares; declared all
+	// the types it declares, nested ones included.
+	types    []string
+	declared map[string]bool
+	// idents are the identifiers of the code after the imports that do
+	// not follow a dot (members and qualified names' parts do), once
 	// each; chains are its dotted names of two parts or more that start
 	// with a lower-case part (com.x.Foo, a fully qualified reference, or
 	// obj.field: the index decides); strs are string literals shaped like
@@ -55,7 +58,7 @@ type token struct {
 // references. It never fails: what it cannot lex it skips.
 func scanJava(src []byte) *javaRefs {
 	toks := lexJava(src)
-	r := &javaRefs{idents: map[string]bool{}}
+	r := &javaRefs{idents: map[string]bool{}, declared: map[string]bool{}}
 	i := r.header(toks)
 	depth := 0
 	seenChain := map[string]bool{}
@@ -74,13 +77,16 @@ func scanJava(src []byte) *javaRefs {
 				r.strs = append(r.strs, t.text)
 			}
 		case 'i':
-			if depth == 0 && isTypeKeyword(t.text) && i+1 < len(toks) && toks[i+1].kind == 'i' {
-				r.types = append(r.types, toks[i+1].text)
+			if isTypeKeyword(t.text) && i+1 < len(toks) && toks[i+1].kind == 'i' {
+				r.declared[toks[i+1].text] = true
+				if depth == 0 {
+					r.types = append(r.types, toks[i+1].text)
+				}
+			}
+			if i > 0 && toks[i-1].text == "." {
+				continue // a member, or a part of a chain already read
 			}
 			r.idents[t.text] = true
-			if i > 0 && toks[i-1].text == "." {
-				continue // inside a chain already read
-			}
 			name, n := dotted(toks, i)
 			if n > 1 && isLower(name) && !seenChain[name] {
 				seenChain[name] = true

@@ -205,3 +205,24 @@ func TestGraphGradle(t *testing.T) {
 		{"the version catalog", []string{"gradle/libs.versions.toml"}, []string{"app/src/test/java/x/AppTest.java", "lib/src/test/java/x/LTest.java", "web/src/test/java/w/WebTest.java"}},
 	})
 }
+
+// TestGraphGenerated: a test naming a class no source declares (one an
+// annotation processor generates into its package) uses every file of
+// the package, its generator's input among them; one whose unresolved
+// names may come from an on-demand import of a library does not.
+func TestGraphGenerated(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"pom.xml":                    `<project><artifactId>g</artifactId></project>`,
+		"src/main/java/p/Value.java": "package p;\n\n@Gen\nabstract class Value {\n  abstract int n();\n}\n",
+		"src/main/java/p/Other.java": "package p;\n\nclass Other {}\n",
+		"src/test/java/p/ValueTest.java": "package p;\n\n" + junit +
+			"\nclass ValueTest {\n  static final int MAX_N = 3;\n  @Test <T> void v() { ImmutableValue.builder(); }\n}\n",
+		"src/test/java/p/ListTest.java": "package p;\n\n" + junit + "import java.util.*;\n" +
+			"\nclass ListTest {\n  @Test void l() { List<String> l = new ArrayList<>(); }\n}\n",
+	})
+	got := affected(t, root, "src/main/java/p/Value.java")
+	want := map[string]string{"src/test/java/p/ValueTest.java": "src/test/java/p/ValueTest.java → (names ImmutableValue, which no source declares) java:p → (changed) src/main/java/p/Value.java"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n  %q\nwant\n  %q", got, want)
+	}
+}
