@@ -1,0 +1,367 @@
+package mutbench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/testdex/testdex/internal/fidelity"
+)
+
+// Config says what to run. The zero values of N, Timeout, Modes and
+// Change mean 20 mutants, five times the unmutated suite's time (at least
+// three minutes), one mode "default" without extra arguments, and "files".
+type Config struct {
+	Testdex     string   // the testdex binary
+	Projects    []string // names from Projects; empty: all
+	N           int      // compiling mutants per project
+	Seed        uint64
+	FidelityDir string // where scripts/setup/fidelity.sh installed its projects
+	Dir         string // where scripts/mutbench.sh installed its own
+	Work        string // where the copies are made (the caller removes it)
+	Recorders   string // internal/fidelity/testdata/recorders, absolute
+	Timeout     time.Duration
+	// Modes are the ways testdex is asked, each its own columns: a name and
+	// the arguments added to `testdex affected` (the hook for a
+	// function-level mode: -mode function=--level=function).
+	Modes []Mode
+	// Change is how testdex learns the change: "files" (--files FILE) or
+	// "git" (the copy is a repository whose HEAD is unmutated).
+	Change string
+	// Env is the environment of every command (TESTDEX_CACHE_DIR set).
+	Env      []string
+	Progress io.Writer // one line per mutant; nil: quiet
+}
+
+// Mode is one way of asking `testdex affected`.
+type Mode struct {
+	Name string   `json:"name"`
+	Args []string `json:"args"`
+}
+
+func (c *Config) defaults() {
+	if c.N <= 0 {
+		c.N = 20
+	}
+	if len(c.Modes) == 0 {
+		c.Modes = []Mode{{Name: "default"}}
+	}
+	if c.Change == "" {
+		c.Change = "files"
+	}
+	if c.Progress == nil {
+		c.Progress = io.Discard
+	}
+}
+
+// Run mutates each project of cfg and returns the report. A project that
+// is not installed, or whose unmutated suite cannot run, is reported as
+// such; the others go on.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg.defaults()
+	if cfg.Change != "files" && cfg.Change != "git" {
+		return nil, fmt.Errorf("mutbench: -change is files or git, not %q", cfg.Change)
+	}
+	rep := &Report{Started: time.Now(), Seed: cfg.Seed, N: cfg.N, Change: cfg.Change, Modes: cfg.Modes}
+	for _, p := range Projects {
+		if len(cfg.Projects) > 0 && !slices.Contains(cfg.Projects, p.Name) {
+			continue
+		}
+		start := time.Now()
+		pr := runProject(ctx, &cfg, p)
+		pr.WallSeconds = time.Since(start).Seconds()
+		pr.summarize(cfg.Modes)
+		rep.Projects = append(rep.Projects, pr)
+		if ctx.Err() != nil {
+			return rep, ctx.Err()
+		}
+	}
+	rep.WallSeconds = time.Since(rep.Started).Seconds()
+	return rep, nil
+}
+
+// home is the folder p is installed in.
+func (c *Config) home(p Project) string {
+	if p.Home == "fidelity" {
+		return filepath.Join(c.FidelityDir, p.Name)
+	}
+	return filepath.Join(c.Dir, p.Name)
+}
+
+// installed reports whether p's setup finished: its stamp .ok-NAME lies
+// beside its folder (both setups stamp that way).
+func (c *Config) installed(p Project) bool {
+	_, err := os.Stat(filepath.Join(filepath.Dir(c.home(p)), ".ok-"+p.Name))
+	return err == nil
+}
+
+// projectRun is the state of one project's benchmark.
+type projectRun struct {
+	cfg     *Config
+	p       Project
+	dir     string // the copy
+	x       *Exec
+	l       *listing
+	base    fidelity.Results
+	baseKey []fidelity.Key // the unmutated suite's tests, for the cost
+}
+
+func runProject(ctx context.Context, cfg *Config, p Project) *ProjectResult {
+	pr := &ProjectResult{Name: p.Name, Version: p.Version, Framework: p.Framework}
+	if !cfg.installed(p) {
+		pr.Skipped = fmt.Sprintf("not installed in %s: run scripts/mutbench.sh setup", cfg.home(p))
+		return pr
+	}
+	r, err := prepare(ctx, cfg, p, pr)
+	if err != nil {
+		pr.Err = err.Error()
+		return pr
+	}
+	files, err := sources(r.dir, p, r.l.files)
+	if err != nil {
+		pr.Err = err.Error()
+		return pr
+	}
+	sites, err := findSites(r.dir, p.Lang, files)
+	if err != nil {
+		pr.Err = err.Error()
+		return pr
+	}
+	pr.SourceFiles, pr.Sites = len(files), len(sites)
+	ordered := order(sites, cfg.Seed, p.Name)
+	if len(ordered) > 0 {
+		r.warm(ctx, ordered[0].File)
+	}
+	for _, s := range ordered {
+		if pr.Compiled >= cfg.N || pr.Tried >= 3*cfg.N || ctx.Err() != nil {
+			break
+		}
+		m := r.mutant(ctx, s)
+		pr.add(m)
+		fmt.Fprintf(cfg.Progress, "[%s %d/%d] %s\n", p.Name, pr.Compiled, cfg.N, m.line())
+	}
+	return pr
+}
+
+// prepare copies the project, lists its tests and runs its unmutated
+// suite once.
+func prepare(ctx context.Context, cfg *Config, p Project, pr *ProjectResult) (*projectRun, error) {
+	dir := filepath.Join(cfg.Work, p.Name)
+	if err := copyProject(cfg.home(p), dir, p.Link); err != nil {
+		return nil, fmt.Errorf("copy %s: %w", p.Name, err)
+	}
+	if cfg.Change == "git" {
+		if err := gitInit(ctx, dir, []string{"/node_modules", "/.venv", "/target"}); err != nil {
+			return nil, err
+		}
+	}
+	env := fidelity.ProjectEnv(cfg.Env, dir)
+	if p.Env != nil {
+		env = append(env, p.Env(dir, cfg.Recorders)...)
+	}
+	x := &Exec{Ctx: ctx, Dir: dir, Env: env, Recorders: cfg.Recorders, Out: filepath.Join(cfg.Work, p.Name+".report"), Timeout: 15 * time.Minute}
+	r := &projectRun{cfg: cfg, p: p, dir: dir, x: x}
+	if p.Check != nil {
+		if err := p.Check(x); err != nil {
+			return nil, err
+		}
+	}
+	out, _, err := r.testdex(ctx, "list", "--json")
+	if err != nil {
+		return nil, err
+	}
+	recs, err := parseRecords(out)
+	if err != nil {
+		return nil, fmt.Errorf("testdex list --json: %w", err)
+	}
+	r.l = newListing(recs)
+	start := time.Now()
+	r.base, err = r.native()
+	if err != nil {
+		return nil, fmt.Errorf("the unmutated suite: %w", err)
+	}
+	pr.BaselineSeconds = time.Since(start).Seconds()
+	for k, o := range r.base {
+		if k.Name != "" {
+			r.baseKey = append(r.baseKey, k)
+		}
+		if o == fidelity.Fail {
+			pr.BaselineFailing++
+		}
+	}
+	pr.Tests, pr.TestFiles = len(r.baseKey), len(r.l.files)
+	x.Timeout = cfg.Timeout
+	if x.Timeout == 0 {
+		x.Timeout = max(3*time.Minute, 5*time.Since(start))
+	}
+	return r, nil
+}
+
+// native runs the whole suite with a fresh report file.
+func (r *projectRun) native() (fidelity.Results, error) {
+	_ = os.Remove(r.x.Out)
+	return r.p.Native(r.x)
+}
+
+// warm asks each mode once before the mutants, so that the selection
+// times are those of a warm cache.
+func (r *projectRun) warm(ctx context.Context, file string) {
+	for _, m := range r.cfg.Modes {
+		_, _, _ = r.testdex(ctx, r.affectedArgs(file, m)...)
+	}
+}
+
+// mutant applies s, runs the suite and asks testdex.
+func (r *projectRun) mutant(ctx context.Context, s Site) *Mutant {
+	m := &Mutant{Site: s}
+	restore, err := s.Apply(r.dir)
+	if err != nil {
+		m.Err = err.Error()
+		return m
+	}
+	defer func() {
+		if err := restore(); err != nil && m.Err == "" {
+			m.Err = "restore: " + err.Error()
+		}
+	}()
+	if r.p.Compiles != nil {
+		if err := r.p.Compiles(r.x, s.File); errors.Is(err, errNoCompile) {
+			m.NoCompile = err.Error()
+			return m
+		} else if err != nil {
+			m.Err = err.Error()
+			return m
+		}
+	}
+	start := time.Now()
+	res, err := r.native()
+	m.RunSeconds = time.Since(start).Seconds()
+	switch {
+	case errors.Is(err, ErrTimeout):
+		m.TimedOut = true
+	case err != nil:
+		m.Err = err.Error()
+		return m
+	}
+	failing := newlyFailing(r.base, res)
+	m.NFailing = len(failing)
+	for i, k := range failing {
+		if i == maxListed {
+			break
+		}
+		m.Failing = append(m.Failing, k.String())
+	}
+	for _, mode := range r.cfg.Modes {
+		m.Modes = append(m.Modes, r.evaluate(ctx, mode, s.File, failing))
+	}
+	return m
+}
+
+// maxListed caps the tests a mutant's record lists.
+const maxListed = 20
+
+// newlyFailing are the tests failing in res that did not fail unmutated.
+// A Go package's own failure (no test named) is left out when a test of
+// the package failed: go test reports both.
+func newlyFailing(base, res fidelity.Results) []fidelity.Key {
+	var out []fidelity.Key
+	named := map[string]bool{}
+	for _, k := range res.Failed() {
+		if base[k] == fidelity.Fail {
+			continue
+		}
+		out = append(out, k)
+		if k.Name != "" {
+			named[k.Scope] = true
+		}
+	}
+	return slices.DeleteFunc(out, func(k fidelity.Key) bool {
+		return k.Framework == "go" && k.Name == "" && named[k.Scope]
+	})
+}
+
+// evaluate asks testdex in one mode which tests the mutated file affects
+// and compares with the failing tests.
+func (r *projectRun) evaluate(ctx context.Context, mode Mode, file string, failing []fidelity.Key) ModeResult {
+	mr := ModeResult{Mode: mode.Name, SafeFile: true, SafeTest: true}
+	out, took, err := r.testdex(ctx, r.affectedArgs(file, mode)...)
+	mr.SelectionMS = float64(took.Microseconds()) / 1000
+	var recs []record
+	if err == nil {
+		recs, err = parseRecords(out)
+	}
+	if err != nil {
+		mr.Err = err.Error()
+	}
+	sel := newSelection(recs, r.l)
+	mr.Selected, mr.SelectedFiles = len(recs), len(sel.files)
+	for _, k := range failing {
+		if !sel.hasFile(r.l, k) {
+			mr.SafeFile = false
+			mr.MissedFiles = append(mr.MissedFiles, k.String())
+		}
+		if !sel.hasTest(r.l, k) {
+			mr.SafeTest = false
+			mr.Missed = append(mr.Missed, k.String())
+		}
+	}
+	mr.MissedFiles, mr.Missed = capList(mr.MissedFiles), capList(mr.Missed)
+	n := 0
+	for _, k := range r.baseKey {
+		if sel.hasTest(r.l, k) {
+			n++
+		}
+	}
+	mr.CostTests = ratio(n, len(r.baseKey))
+	files := 0
+	for f := range sel.files {
+		if r.l.files[f] {
+			files++
+		}
+	}
+	mr.CostFiles = ratio(files, len(r.l.files))
+	return mr
+}
+
+func capList(s []string) []string {
+	if len(s) > maxListed {
+		return s[:maxListed]
+	}
+	return s
+}
+
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
+func (r *projectRun) affectedArgs(file string, m Mode) []string {
+	args := []string{"affected", "--json"}
+	if r.cfg.Change == "files" {
+		args = append(args, "--files", file)
+	}
+	return append(args, m.Args...)
+}
+
+// testdex runs the testdex binary on the copy and returns its stdout and
+// wall time; a non-zero exit is an error quoting its stderr.
+func (r *projectRun) testdex(ctx context.Context, args ...string) ([]byte, time.Duration, error) {
+	x := &Exec{Ctx: ctx, Dir: r.dir, Env: r.cfg.Env, Timeout: 5 * time.Minute}
+	full := append([]string{"--root", r.dir}, args...)
+	start := time.Now()
+	var out, errb bytes.Buffer
+	code, err := x.run(&out, &errb, r.cfg.Testdex, full...)
+	took := time.Since(start)
+	if err == nil && code != 0 {
+		err = fmt.Errorf("testdex %v exited %d: %s", args, code, firstLines(errb.String(), 5))
+	}
+	return out.Bytes(), took, err
+}
