@@ -48,17 +48,19 @@ var frameworkGlobals = map[testdex.Framework][]string{
 
 // cfgReader reads one project's configuration.
 type cfgReader struct {
-	r    *resolver
-	pkg  packageJSON
-	cfg  *projectConfig
-	unk  []string // what could not be read, for unknownMapping
-	fws  map[testdex.Framework]bool
-	read func(name string) ([]byte, error) // project-relative
+	r   *resolver
+	pkg packageJSON
+	cfg *projectConfig
+	unk []string // what could not be read, for unknownMapping
+	// named are the configs whose strings were read as file names.
+	named map[string]bool
+	fws   map[testdex.Framework]bool
+	read  func(name string) ([]byte, error) // project-relative
 }
 
 // readProjectConfig reads the configuration of the project's frameworks.
 func readProjectConfig(r *resolver, fws []testdex.Framework) *projectConfig {
-	c := &cfgReader{r: r, cfg: &projectConfig{}, fws: map[testdex.Framework]bool{}}
+	c := &cfgReader{r: r, cfg: &projectConfig{}, fws: map[testdex.Framework]bool{}, named: map[string]bool{}}
 	c.read = func(name string) ([]byte, error) { return r.read(filepath.Join(r.proj, name)) }
 	if data, err := c.read("package.json"); err == nil {
 		_ = json.Unmarshal(data, &c.pkg)
@@ -81,7 +83,11 @@ func readProjectConfig(r *resolver, fws []testdex.Framework) *projectConfig {
 			c.nodeTest()
 		}
 	}
+	c.cfg.setup = uniqueSetup(c.cfg.setup)
 	for _, s := range c.cfg.setup {
+		if s.why == "config" {
+			continue // global already
+		}
 		if rel, err := filepath.Rel(r.proj, s.file); err == nil && !strings.HasPrefix(rel, "..") {
 			c.cfg.globals = append(c.cfg.globals, globEscape(filepath.ToSlash(rel)))
 		}
@@ -90,6 +96,19 @@ func readProjectConfig(r *resolver, fws []testdex.Framework) *projectConfig {
 		c.cfg.unknownMapping = strings.Join(c.unk, "; ")
 	}
 	return c.cfg
+}
+
+// uniqueSetup keeps the first of each file.
+func uniqueSetup(list []setupRef) []setupRef {
+	seen := map[string]bool{}
+	var out []setupRef
+	for _, s := range list {
+		if !seen[s.file] {
+			seen[s.file] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // literalConfig reads the first present config file of names (or the
@@ -101,9 +120,14 @@ func (c *cfgReader) literalConfig(names []string, raw json.RawMessage) (cfg valu
 		if err != nil {
 			continue
 		}
+		if scanned[filepath.Ext(n)] {
+			// Its own imports (a shared config it merges) count too.
+			c.cfg.setup = append(c.cfg.setup, setupRef{file: filepath.Join(c.r.proj, n), why: "config"})
+		}
 		v, err := readConfig(n, data)
 		if err != nil || v.kind != kObject {
 			c.unk = append(c.unk, n+" is not a literal object")
+			c.namedFiles(n, data)
 			return value{kind: kObject}, n, true
 		}
 		return v, n, true
@@ -125,9 +149,37 @@ func (c *cfgReader) strs(obj value, src, key string) []string {
 	l, present, ok := setting(obj, key)
 	if present && !ok {
 		c.unk = append(c.unk, src+": "+key+" is not a literal")
+		if data, err := c.read(src); err == nil {
+			c.namedFiles(src, data)
+		}
 	}
 	return l
 }
+
+// namedFiles makes every file a config that cannot be read as a literal
+// names in a string (relative to the project folder or to the config's)
+// a setup file: its setupFiles may be among them. Each config once.
+func (c *cfgReader) namedFiles(src string, data []byte) {
+	if c.named[src] {
+		return
+	}
+	c.named[src] = true
+	base := filepath.Dir(filepath.Join(c.r.proj, src))
+	for _, m := range quoted.FindAll(data, -1) {
+		name := string(m[1 : len(m)-1])
+		if name == "" || strings.ContainsAny(name, "*?{}\n") {
+			continue
+		}
+		for _, dir := range []string{c.r.proj, base} {
+			for _, f := range c.r.files(filepath.Join(dir, filepath.FromSlash(name)), false) {
+				c.cfg.setup = append(c.cfg.setup, setupRef{file: f, why: "named in " + src})
+			}
+		}
+	}
+}
+
+// quoted matches a one-line string literal.
+var quoted = regexp.MustCompile(`"[^"\n]*"|'[^'\n]*'|` + "`[^`\n$]*`")
 
 // setupFiles adds files loaded before every test: names resolved as
 // paths from base (a package name is left to node_modules).
@@ -236,7 +288,13 @@ func (c *cfgReader) vitest() {
 		if !ok {
 			continue
 		}
-		t, _ := cfg.field("test")
+		t, present := cfg.field("test")
+		if present && t.kind != kObject {
+			c.unk = append(c.unk, src+": test is not a literal object")
+			if data, err := c.read(src); err == nil {
+				c.namedFiles(src, data)
+			}
+		}
 		if res, ok := cfg.field("resolve"); ok {
 			if a, ok := res.field("alias"); ok {
 				c.aliases(a, src)

@@ -24,6 +24,21 @@ type pkgJSON struct {
 	Exports    any    `json:"exports"`
 	Imports    any    `json:"imports"`
 	Workspaces any    `json:"workspaces"`
+	// The dependencies, by name.
+	Deps     map[string]any `json:"dependencies"`
+	DevDeps  map[string]any `json:"devDependencies"`
+	PeerDeps map[string]any `json:"peerDependencies"`
+	OptDeps  map[string]any `json:"optionalDependencies"`
+}
+
+// declares reports whether the package.json depends on a package.
+func (p *pkgJSON) declares(name string) bool {
+	for _, m := range []map[string]any{p.Deps, p.DevDeps, p.PeerDeps, p.OptDeps} {
+		if _, ok := m[name]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // entryFields are the entry points package.json names when it has no

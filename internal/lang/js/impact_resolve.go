@@ -59,13 +59,7 @@ func (r *resolver) resolve(from string, rf ref) ([]target, outcome, string) {
 	}
 	dir := filepath.Dir(from)
 	if rf.path {
-		var out []target
-		for _, base := range []string{dir, r.proj} {
-			for _, f := range r.files(filepath.Join(base, spec), false) {
-				out = append(out, target{file: f})
-			}
-		}
-		return out, orMissing(out), ""
+		return r.pathString(dir, spec)
 	}
 	out, note := r.mapped(from, spec)
 	if note != "" {
@@ -95,6 +89,30 @@ func (r *resolver) resolve(from string, rf ref) ([]target, outcome, string) {
 	return nil, o, note
 }
 
+// pathString resolves a string that looks like a relative path, from
+// the file's folder or the project's (the working folder of a test
+// run): the files it names, or a folder below the file's as a whole
+// (fixtures read by a computed path); a folder above it is too much.
+func (r *resolver) pathString(dir, spec string) ([]target, outcome, string) {
+	var out []target
+	for _, base := range []string{dir, r.proj} {
+		p := filepath.Join(base, filepath.FromSlash(spec))
+		files := r.files(p, false)
+		for _, f := range files {
+			out = append(out, target{file: f})
+		}
+		if len(files) == 0 && r.stat(p) == statDir && !within(dir, p) {
+			out = append(out, target{file: p, tree: true})
+		}
+	}
+	return out, orMissing(out), ""
+}
+
+// within reports whether dir is folder or lies below it.
+func within(dir, folder string) bool {
+	return dir == folder || strings.HasPrefix(dir, folder+string(filepath.Separator))
+}
+
 func orMissing(out []target) outcome {
 	if len(out) == 0 {
 		return missing
@@ -108,10 +126,11 @@ func isRelative(spec string) bool {
 
 // bare resolves a specifier that is not a path: package.json imports
 // (#x), tsconfig baseUrl, Jest's modulePaths and moduleDirectories, a
-// package of the workspace (or the project itself); a builtin or an
-// installed package is external; anything else is unknown when a mapping
-// could not be read, else external (a missing dependency fails the test
-// whatever changes).
+// package of the workspace (or the project itself); a builtin, an
+// installed package or one a package.json depends on is external;
+// anything else is unknown when a mapping could not be read (it may be
+// an alias), else external (a missing dependency fails the test whatever
+// changes).
 func (r *resolver) bare(dir, spec string) ([]target, outcome, string) {
 	if builtin(spec) {
 		return nil, external, ""
@@ -161,7 +180,7 @@ func (r *resolver) bare(dir, spec string) ([]target, outcome, string) {
 	if len(out) > 0 {
 		return out, found, ""
 	}
-	if r.cfg.unknownMapping != "" && !r.installed(dir, name) {
+	if r.cfg.unknownMapping != "" && !r.installed(dir, name) && !r.declared(dir, name) {
 		return nil, unknown, r.cfg.unknownMapping
 	}
 	return nil, external, ""
@@ -255,6 +274,20 @@ func (r *resolver) installed(dir, name string) bool {
 			return false
 		}
 	}
+}
+
+// declared reports whether a package.json above dir (in the root)
+// depends on a package of that name: a package, if not installed yet.
+func (r *resolver) declared(dir, name string) bool {
+	for d := dir; r.inRoot(d); d = filepath.Dir(d) {
+		if pj := r.packageJSON(filepath.Join(d, "package.json")); pj != nil && pj.declares(name) {
+			return true
+		}
+		if d == r.root {
+			break
+		}
+	}
+	return false
 }
 
 // builtin reports whether spec names a Node builtin or a virtual module
