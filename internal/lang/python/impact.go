@@ -32,9 +32,19 @@ import (
 // exec, runpy, pytest_plugins = expression) and a file that does not
 // parse go to lang.AnyNode.
 //
-// Blind spots: data files a test reads, modules run in subprocesses,
-// sys.path changed at run time, session-wide hooks of a conftest.py below
-// the rootdir (pytest_collection_modifyitems), installed plugins.
+// The files beside a module, and the folders below it that hold no
+// module, are its data (see data).
+//
+// eval and compile are not dynamic imports here, exec is: code
+// generators (attrs, dataclass-like libraries) compile the text of
+// methods they assemble from their own literals, and counting them would
+// make every change select every test of such a project; an exec of a
+// string literal without the word import imports nothing.
+//
+// Blind spots: data files a test reads from outside its folder's tree,
+// modules run in subprocesses, sys.path changed at run time, session-wide
+// hooks of a conftest.py below the rootdir (pytest_collection_modifyitems),
+// installed plugins (entry points), compiled extensions' C sources.
 type grapher struct {
 	cfg    *pytestConfig
 	pytest bool
@@ -67,6 +77,7 @@ func (g grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
 			b.module(f)
 		}
 	}
+	b.data(tests)
 	return b.out, nil
 }
 
@@ -103,12 +114,17 @@ func (b *impactBuild) edge(from, to, why string) {
 			b.enqueue(to)
 		}
 	}
-	key := [2]string{b.node(from), toKey}
-	if key[0] == key[1] || b.edgeSeen[key] {
+	b.nodeEdge(b.node(from), toKey, why)
+}
+
+// nodeEdge adds an edge between node keys once.
+func (b *impactBuild) nodeEdge(from, to, why string) {
+	key := [2]string{from, to}
+	if from == to || b.edgeSeen[key] {
 		return
 	}
 	b.edgeSeen[key] = true
-	b.out.Edges = append(b.out.Edges, lang.Edge{From: key[0], To: key[1], Why: why})
+	b.out.Edges = append(b.out.Edges, lang.Edge{From: from, To: to, Why: why})
 }
 
 func (b *impactBuild) enqueue(abs string) {

@@ -159,6 +159,9 @@ func (c *fsCache) lookupIn(base string, parts []string, relative bool) resolved 
 			case c.isFile(p + ".py"):
 				r.files = append(r.files, p+".py")
 				module = true
+			case c.isFile(p + ".pyx"): // a Cython module, built in place
+				r.files = append(r.files, p+".pyx")
+				module = true
 			case c.isDir(p):
 				next = append(next, p) // a namespace package's portion
 				if i == 0 && !relative && !c.hasPython(p) {

@@ -81,10 +81,19 @@ func reached(g *lang.Graph, tests []string, file string, added bool) []string {
 	return out
 }
 
+// wantEdges compares the edges from a node; data edges (python:data)
+// count only when some are wanted.
 func wantEdges(t *testing.T, g *lang.Graph, from string, want ...string) {
 	t.Helper()
 	sort.Strings(want)
-	if got := edgesFrom(g, from); !reflect.DeepEqual(got, want) {
+	data := strings.Contains(strings.Join(want, "\n"), "python:data")
+	got := []string{}
+	for _, e := range edgesFrom(g, from) {
+		if data || !strings.HasPrefix(e, "python:data") {
+			got = append(got, e)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("edges from %s:\n got %q\nwant %q", from, got, want)
 	}
 }
@@ -109,7 +118,12 @@ from ..b import d as d2
 from .. import star
 -- a/b/d.py --
 -- a/b/pkg/__init__.py --
-`, "test_a.py")
+-- a/b/fast.pyx --
+-- test_b.py --
+from a.b import fast
+`, "test_a.py", "test_b.py")
+	wantEdges(t, g, "test_b.py", "__init__.py (package __init__)", "conftest.py (conftest)",
+		"a/__init__.py (from a.b import fast)", "a/b/__init__.py (from a.b import fast)", "a/b/fast.pyx (from a.b import fast)")
 	wantEdges(t, g, "test_a.py",
 		"__init__.py (package __init__)",
 		"a/__init__.py (import a.b.c)",
@@ -360,6 +374,49 @@ func TestImpactUnittestProject(t *testing.T) {
 		t.Fatalf("framework %s", p.Frameworks[0].Extractor.Framework())
 	}
 	g, _ := p.Grapher.Graph(&lang.GraphInput{Project: p, Root: dir, Files: []string{"tests/test_core.py"}, ReadFile: os.ReadFile})
+	// tests/sub is imported by nothing: it is data to the tests beside it.
 	wantEdges(t, g, "tests/test_core.py", "tests/__init__.py (package __init__)",
-		"pkg/__init__.py (from pkg import core)", "pkg/core.py (from pkg import core)")
+		"pkg/__init__.py (from pkg import core)", "pkg/core.py (from pkg import core)", "python:data tests/ (data beside it)")
+	if g.Owners["tests/**"] != "python:data tests/" {
+		t.Errorf("owners: %q", g.Owners)
+	}
+}
+
+func TestImpactDataBesideModules(t *testing.T) {
+	g := impactOf(t, pyproject+`
+-- README.md --
+-- docs/index.md --
+-- tests/test_a.py --
+import helpers
+-- tests/helpers.py --
+-- tests/expected.json --
+-- tests/cases/one.toml --
+-- tests/cases/deep/two.toml --
+-- tests/unit/test_b.py --
+-- tests/unit/sample.csv --
+-- src/pkg/__init__.py --
+-- src/pkg/schema.json --
+-- tests/test_c.py --
+import pkg
+`, "tests/test_a.py", "tests/test_c.py", "tests/unit/test_b.py")
+	for key, want := range map[string]string{
+		"tests/**":        "python:data tests/",
+		"tests/*.py":      moduleFileNode,
+		"tests/unit/**":   "python:data tests/unit/",
+		"tests/unit/*.py": moduleFileNode,
+		"src/pkg/**":      "python:data src/pkg/",
+		"src/pkg/*.py":    moduleFileNode,
+	} {
+		if got := g.Owners[key]; got != want {
+			t.Errorf("owner of %s: %q, want %q", key, got, want)
+		}
+	}
+	if len(g.Owners) != 6 {
+		t.Errorf("owners: %q; the project folder's files are no test's data", g.Owners)
+	}
+	wantEdges(t, g, "tests/helpers.py", "tests/__init__.py (package __init__)", "python:data tests/ (data beside it)")
+	wantEdges(t, g, "tests/unit/test_b.py", "conftest.py (conftest)", "tests/conftest.py (conftest)",
+		"tests/unit/conftest.py (conftest)", "tests/unit/__init__.py (package __init__)",
+		"python:data tests/unit/ (data beside it)", "python:data tests/ (test data above it)")
+	wantEdges(t, g, "src/pkg/__init__.py", "src/__init__.py (package __init__)", "python:data src/pkg/ (data beside it)")
 }
