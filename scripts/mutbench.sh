@@ -14,6 +14,7 @@
 #   scripts/mutbench.sh -mode package= -mode function=--level=function
 #                                                # one column set per way of asking
 #   scripts/mutbench.sh -change git              # the change as a git work tree, not --files
+#   TESTDEX_REV=HEAD scripts/mutbench.sh         # testdex built from a revision, not the work tree
 #   scripts/mutbench.sh setup                    # only install the projects
 #
 # Flags after the script's name go to the benchmark program
@@ -153,7 +154,20 @@ if [ "${1:-}" = setup ]; then
 	exit
 fi
 setup || true
-go build -o "$bin/testdex" ./cmd/testdex
+# testdex from the work tree, or with TESTDEX_REV=REV from that revision
+# alone (git archive: other people's uncommitted work left out).
+if [ -n "${TESTDEX_REV:-}" ]; then
+	mkdir -p "$bin/src"
+	git archive "$TESTDEX_REV" | tar -x -C "$bin/src"
+	(cd "$bin/src" && go build -o "$bin/testdex" ./cmd/testdex)
+	label="testdex at $(git rev-parse --short "$TESTDEX_REV")"
+else
+	go build -o "$bin/testdex" ./cmd/testdex
+	label="testdex at $(git rev-parse --short HEAD)"
+	if [ -n "$(git status --porcelain -- . ':!internal/mutbench' ':!scripts/mutbench.sh')" ]; then
+		label+=" with the work tree's uncommitted changes"
+	fi
+fi
 go build -o "$bin/mutbench" ./internal/mutbench/cmd/mutbench
 export TESTDEX_CACHE_DIR="${TESTDEX_CACHE_DIR:-$bin/testdex-cache}"
-"$bin/mutbench" -testdex "$bin/testdex" -dir "$dir" "$@"
+"$bin/mutbench" -testdex "$bin/testdex" -label "$label" -dir "$dir" "$@"

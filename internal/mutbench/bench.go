@@ -19,6 +19,7 @@ import (
 // three minutes), one mode "default" without extra arguments, and "files".
 type Config struct {
 	Testdex     string   // the testdex binary
+	Label       string   // what testdex is, for the report (its revision)
 	Projects    []string // names from Projects; empty: all
 	N           int      // compiling mutants per project
 	Seed        uint64
@@ -39,10 +40,13 @@ type Config struct {
 	Progress io.Writer // one line per mutant; nil: quiet
 }
 
-// Mode is one way of asking `testdex affected`.
+// Mode is one way of asking `testdex affected`: the arguments added, and
+// the testdex binary when it is not Config.Testdex (to set two builds
+// side by side on the same mutants, whose suites run once).
 type Mode struct {
 	Name string   `json:"name"`
 	Args []string `json:"args"`
+	Bin  string   `json:"bin,omitempty"`
 }
 
 func (c *Config) defaults() {
@@ -68,7 +72,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Change != "files" && cfg.Change != "git" {
 		return nil, fmt.Errorf("mutbench: -change is files or git, not %q", cfg.Change)
 	}
-	rep := &Report{Started: time.Now(), Seed: cfg.Seed, N: cfg.N, Change: cfg.Change, Modes: cfg.Modes}
+	rep := &Report{Started: time.Now(), Testdex: cfg.Label, Seed: cfg.Seed, N: cfg.N, Change: cfg.Change, Modes: cfg.Modes}
 	for _, p := range Projects {
 		if len(cfg.Projects) > 0 && !slices.Contains(cfg.Projects, p.Name) {
 			continue
@@ -172,7 +176,7 @@ func prepare(ctx context.Context, cfg *Config, p Project, pr *ProjectResult) (*p
 			return nil, err
 		}
 	}
-	out, _, err := r.testdex(ctx, "list", "--json")
+	out, _, err := r.testdex(ctx, "", "list", "--json")
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +217,7 @@ func (r *projectRun) native() (fidelity.Results, error) {
 // times are those of a warm cache.
 func (r *projectRun) warm(ctx context.Context, file string) {
 	for _, m := range r.cfg.Modes {
-		_, _, _ = r.testdex(ctx, r.affectedArgs(file, m)...)
+		_, _, _ = r.testdex(ctx, m.Bin, r.affectedArgs(file, m)...)
 	}
 }
 
@@ -290,7 +294,7 @@ func newlyFailing(base, res fidelity.Results) []fidelity.Key {
 // and compares with the failing tests.
 func (r *projectRun) evaluate(ctx context.Context, mode Mode, file string, failing []fidelity.Key) ModeResult {
 	mr := ModeResult{Mode: mode.Name, SafeFile: true, SafeTest: true}
-	out, took, err := r.testdex(ctx, r.affectedArgs(file, mode)...)
+	out, took, err := r.testdex(ctx, mode.Bin, r.affectedArgs(file, mode)...)
 	mr.SelectionMS = float64(took.Microseconds()) / 1000
 	var recs []record
 	if err == nil {
@@ -351,14 +355,18 @@ func (r *projectRun) affectedArgs(file string, m Mode) []string {
 	return append(args, m.Args...)
 }
 
-// testdex runs the testdex binary on the copy and returns its stdout and
-// wall time; a non-zero exit is an error quoting its stderr.
-func (r *projectRun) testdex(ctx context.Context, args ...string) ([]byte, time.Duration, error) {
+// testdex runs the testdex binary bin (default Config.Testdex) on the
+// copy and returns its stdout and wall time; a non-zero exit is an error
+// quoting its stderr.
+func (r *projectRun) testdex(ctx context.Context, bin string, args ...string) ([]byte, time.Duration, error) {
+	if bin == "" {
+		bin = r.cfg.Testdex
+	}
 	x := &Exec{Ctx: ctx, Dir: r.dir, Env: r.cfg.Env, Timeout: 5 * time.Minute}
 	full := append([]string{"--root", r.dir}, args...)
 	start := time.Now()
 	var out, errb bytes.Buffer
-	code, err := x.run(&out, &errb, r.cfg.Testdex, full...)
+	code, err := x.run(&out, &errb, bin, full...)
 	took := time.Since(start)
 	if err == nil && code != 0 {
 		err = fmt.Errorf("testdex %v exited %d: %s", args, code, firstLines(errb.String(), 5))

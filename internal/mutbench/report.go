@@ -12,6 +12,7 @@ import (
 type Report struct {
 	Started     time.Time        `json:"started"`
 	WallSeconds float64          `json:"wall_seconds"`
+	Testdex     string           `json:"testdex"`
 	Seed        uint64           `json:"seed"`
 	N           int              `json:"mutants_per_project"`
 	Change      string           `json:"change"`
@@ -179,7 +180,10 @@ func (pr *ProjectResult) summarize(modes []Mode) {
 func (r *Report) Markdown(w io.Writer) {
 	var modes []string
 	for _, m := range r.Modes {
-		modes = append(modes, m.Name+argsNote(m.Args))
+		modes = append(modes, m.Name+argsNote(m))
+	}
+	if r.Testdex != "" {
+		fmt.Fprintf(w, "%s; ", r.Testdex)
 	}
 	fmt.Fprintf(w, "seed %d, %d compiling mutants per project, the change given as %s, modes: %s; %s in all\n\n",
 		r.Seed, r.N, map[string]string{"files": "--files FILE", "git": "a git work tree"}[r.Change],
@@ -202,11 +206,16 @@ func (r *Report) Markdown(w io.Writer) {
 	r.writeComparison(w)
 }
 
-func argsNote(args []string) string {
-	if len(args) == 0 {
+func argsNote(m Mode) string {
+	var parts []string
+	if m.Bin != "" {
+		parts = append(parts, m.Bin)
+	}
+	parts = append(parts, m.Args...)
+	if len(parts) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(args, " ") + ")"
+	return " (" + strings.Join(parts, " ") + ")"
 }
 
 func (r *Report) writeUnsafe(w io.Writer) {
@@ -226,8 +235,12 @@ func (r *Report) writeUnsafe(w io.Writer) {
 				if !mr.SafeFile {
 					missed, level = mr.MissedFiles, "file"
 				}
-				fmt.Fprintf(w, "- %s, %s, %s: %d failing, not selected at %s level: %s\n",
-					p.Name, mr.Mode, m.Site, m.NFailing, level, strings.Join(missed, "; "))
+				more := ""
+				if len(missed) > 5 {
+					missed, more = missed[:5], fmt.Sprintf("; and more (-json lists up to %d)", maxListed)
+				}
+				fmt.Fprintf(w, "- %s, %s, %s: %d failing, not selected at %s level: %s%s\n",
+					p.Name, mr.Mode, m.Site, m.NFailing, level, strings.Join(missed, "; "), more)
 			}
 		}
 	}

@@ -23,12 +23,21 @@ type modeFlags []mutbench.Mode
 
 func (m *modeFlags) String() string { return fmt.Sprint(*m) }
 
+// Set reads NAME[@BIN]=ARGS.
 func (m *modeFlags) Set(v string) error {
 	name, args, _ := strings.Cut(v, "=")
+	name, bin, _ := strings.Cut(name, "@")
 	if name == "" {
-		return fmt.Errorf("-mode wants NAME=ARGS, e.g. function=--level=function")
+		return fmt.Errorf("-mode wants NAME[@BIN]=ARGS, e.g. function=--level=function")
 	}
-	*m = append(*m, mutbench.Mode{Name: name, Args: strings.Fields(args)})
+	if bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			return err
+		}
+		bin = abs
+	}
+	*m = append(*m, mutbench.Mode{Name: name, Args: strings.Fields(args), Bin: bin})
 	return nil
 }
 
@@ -39,6 +48,7 @@ func main() {
 	var keep, quiet bool
 	home, _ := os.UserHomeDir()
 	flag.StringVar(&cfg.Testdex, "testdex", "", "the testdex binary (required)")
+	flag.StringVar(&cfg.Label, "label", "", "what testdex is (its revision), for the report's first line")
 	flag.IntVar(&cfg.N, "n", 20, "compiling mutants per project")
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "the seed the mutants are drawn with")
 	flag.StringVar(&projects, "projects", "", "comma-separated project names (default: all)")
@@ -46,7 +56,7 @@ func main() {
 	flag.StringVar(&cfg.FidelityDir, "fidelity-dir", fidelity.Dir(), "where scripts/setup/fidelity.sh installed its projects")
 	flag.StringVar(&cfg.Dir, "dir", filepath.Join(home, ".cache", "testdex-mutbench"), "where scripts/mutbench.sh installed its projects")
 	flag.DurationVar(&cfg.Timeout, "timeout", 0, "a mutant's suite time limit (default: 5 times the unmutated suite's, at least 3m)")
-	flag.Var(&modes, "mode", "NAME=ARGS: a way of asking testdex affected, ARGS added to it (repeatable; default: default=)")
+	flag.Var(&modes, "mode", "NAME[@BIN]=ARGS: a way of asking testdex affected, ARGS added to it, BIN instead of -testdex (repeatable; default: default=)")
 	flag.StringVar(&cfg.Change, "change", "files", "how testdex learns the change: files (--files FILE) or git (a work tree against HEAD)")
 	flag.BoolVar(&keep, "keep", false, "keep the project copies (their folder is printed)")
 	flag.BoolVar(&quiet, "q", false, "no progress lines on stderr")
