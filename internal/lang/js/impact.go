@@ -2,6 +2,7 @@ package js
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -48,8 +49,13 @@ func (grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
 	var wsRoot string
 	r.packages, wsRoot = r.workspace()
 	r.cfg = readProjectConfig(r, fws)
-	c := &crawl{in: in, r: r, seen: map[string]bool{}, edges: map[[2]string]string{}, trees: map[string]bool{},
+	c := &crawl{in: in, r: r, seen: map[string]bool{}, edges: map[[2]string]string{}, trees: map[string]bool{}, configs: map[string]bool{},
 		sem: make(chan struct{}, runtime.GOMAXPROCS(0))} // parsing is CPU-bound
+	for _, s := range r.cfg.setup {
+		if s.why == "config" {
+			c.configs[s.file] = true
+		}
+	}
 	for _, f := range in.Files {
 		c.visit(filepath.Join(r.root, filepath.FromSlash(f)))
 		for _, s := range r.cfg.setup {
@@ -92,9 +98,12 @@ type crawl struct {
 	seen  map[string]bool
 	edges map[[2]string]string // from, to -> why
 	trees map[string]bool      // root-relative folders whose node is used
-	probs []testdex.Problem
-	wg    sync.WaitGroup
-	sem   chan struct{}
+	// configs are the framework config files (absolute), read only for
+	// their imports.
+	configs map[string]bool
+	probs   []testdex.Problem
+	wg      sync.WaitGroup
+	sem     chan struct{}
 }
 
 // scanned are the extensions whose imports are read; other files (JSON,
@@ -149,6 +158,9 @@ func (c *crawl) file(abs string) {
 		c.edge(rel, lang.AnyNode, fmt.Sprintf("syntax error at line %d", res.syntaxLine))
 	}
 	for _, rf := range res.refs {
+		if rf.path && c.configs[abs] {
+			continue // a config's paths are read as settings ("@": "./src" is no use of src)
+		}
 		c.ref(abs, rel, rf)
 	}
 	c.scope(abs, rel)
@@ -238,18 +250,53 @@ var enclosingFiles = []string{"package.json", "package-lock.json", "npm-shrinkwr
 	"pnpm-workspace.yaml", "bun.lock", "bun.lockb", ".pnp.cjs", ".yarnrc.yml", ".npmrc", "babel.config.*"}
 
 // tree records that from may use any file below the folder dir: an
-// edge to the folder's node, which Owners make every file below reach.
+// edge to the folder's node, which Owners make every file below reach
+// (one added later included), and from the node to each file below it,
+// whose imports are read in turn (a locale a computed import loads uses
+// modules of its own) and whose contents count in a fingerprint. A
+// folder of more than maxTree files stands for any change.
 func (c *crawl) tree(from, dir, why string) {
 	if !c.r.inRoot(dir) {
 		c.edge(from, lang.AnyNode, why)
 		return
 	}
 	rel := c.rel(dir)
+	node := treeNode(rel)
+	c.edge(from, node, why)
 	c.mu.Lock()
+	seen := c.trees[rel]
 	c.trees[rel] = true
 	c.mu.Unlock()
-	c.edge(from, treeNode(rel), why)
+	if seen {
+		return
+	}
+	var files []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && p != dir && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")):
+			return filepath.SkipDir
+		case !d.IsDir():
+			files = append(files, p)
+		}
+		if len(files) > maxTree {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if len(files) > maxTree {
+		c.edge(node, lang.AnyNode, fmt.Sprintf("more than %d files", maxTree))
+		return
+	}
+	for _, f := range files {
+		c.edge(node, c.rel(f), "in folder")
+		c.visit(f)
+	}
 }
+
+// maxTree bounds the files a folder node lists.
+const maxTree = 5000
 
 func treeNode(rel string) string { return rel + "/**" }
 
