@@ -148,12 +148,19 @@ func (c *cfgReader) literalConfig(names []string, raw json.RawMessage) (cfg valu
 func (c *cfgReader) strs(obj value, src, key string) []string {
 	l, present, ok := setting(obj, key)
 	if present && !ok {
-		c.unk = append(c.unk, src+": "+key+" is not a literal")
-		if data, err := c.read(src); err == nil {
-			c.namedFiles(src, data)
-		}
+		c.unreadable(src, key+" is not a literal")
 	}
 	return l
+}
+
+// unreadable notes a part of a config testdex cannot read: it may map
+// specifiers (unknownMapping), and every file the config names may be
+// loaded before every test.
+func (c *cfgReader) unreadable(src, why string) {
+	c.unk = append(c.unk, src+": "+why)
+	if data, err := c.read(src); err == nil && src != "package.json" {
+		c.namedFiles(src, data)
+	}
 }
 
 // namedFiles makes every file a config that cannot be read as a literal
@@ -204,6 +211,9 @@ func (c *cfgReader) setupFiles(base string, names []string, why string) {
 func (c *cfgReader) jest() {
 	c.cfg.jest = true
 	cfg, src, _ := c.literalConfig(jestConfigs, c.pkg.Jest)
+	if _, ok := cfg.field("projects"); ok {
+		c.unreadable(src, "Jest projects are not read")
+	}
 	rootDirAbs := c.r.proj
 	if l, present, ok := setting(cfg, "rootDir"); present && ok && len(l) == 1 {
 		rootDirAbs = filepath.Join(filepath.Dir(filepath.Join(c.r.proj, src)), filepath.FromSlash(l[0]))
@@ -290,10 +300,13 @@ func (c *cfgReader) vitest() {
 		}
 		t, present := cfg.field("test")
 		if present && t.kind != kObject {
-			c.unk = append(c.unk, src+": test is not a literal object")
-			if data, err := c.read(src); err == nil {
-				c.namedFiles(src, data)
-			}
+			c.unreadable(src, "test is not a literal object")
+		}
+		if _, ok := t.field("projects"); ok {
+			c.unreadable(src, "Vitest projects are not read")
+		}
+		if _, ok := t.field("workspace"); ok {
+			c.unreadable(src, "a Vitest workspace is not read")
 		}
 		if res, ok := cfg.field("resolve"); ok {
 			if a, ok := res.field("alias"); ok {
