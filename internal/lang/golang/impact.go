@@ -63,7 +63,10 @@ import (
 // Known blind spots (README): files read by a computed path outside the
 // package's testdata (../other/testdata), the environment, the network,
 // programs run by tests, cgo headers found by a search path other than
-// the package folder and ${SRCDIR}.
+// the package folder and ${SRCDIR}, and a //go:linkname pull from a
+// package the puller does not import (only headers are read; since Go
+// 1.23 the linker refuses most such pulls outside the standard library,
+// and every test reaches the runtime anyway).
 var Grapher lang.Grapher = &grapher{}
 
 // grapher builds the graph; its filter holds testdex.toml's [go] tags and
