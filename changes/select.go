@@ -107,13 +107,15 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 		}
 	}
 	g.walk(set, tests, pick)
+	recs := map[string][]testdex.Test{} // file -> its records, in listing order
+	for _, t := range ix.Tests {
+		if _, ok := byFile[t.File]; ok {
+			recs[t.File] = append(recs[t.File], t)
+		}
+	}
 	out := make([]Affected, 0, len(byFile))
 	for _, a := range byFile {
-		for _, t := range ix.Tests {
-			if t.File == a.File {
-				a.Tests = append(a.Tests, t)
-			}
-		}
+		a.Tests = recs[a.File]
 		out = append(out, *a)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
