@@ -13,7 +13,9 @@ import (
 )
 
 // grapher is the Python impact graph (lang.Grapher): the import graph of
-// the modules a project's tests reach, read with tree-sitter, never run.
+// the modules a project's tests reach, read by a lexical scan (see
+// scanImports) or, where the scan does not suffice, with tree-sitter;
+// never run.
 //
 //	test file ──conftest──► each conftest.py from its folder up to pytest's
 //	    │                   confcutdir (written or not: adding one counts)
@@ -39,7 +41,7 @@ import (
 // generators (attrs, dataclass-like libraries) compile the text of
 // methods they assemble from their own literals, and counting them would
 // make every change select every test of such a project; an exec of a
-// string literal without the word import imports nothing.
+// string literal imports what the literal imports.
 //
 // Blind spots: data files a test reads from outside its folder's tree,
 // modules run in subprocesses, sys.path changed at run time, session-wide
@@ -58,7 +60,7 @@ var globalFiles = []string{"pyproject.toml", "setup.cfg", "setup.py", "pytest.in
 
 // Graph implements lang.Grapher.
 func (g grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
-	b := &impactBuild{in: in, g: g, fs: newFSCache(in.ReadFile), facts: map[string]*modImports{},
+	b := &impactBuild{in: in, g: g, fs: newFSCache(in.ReadFile), facts: map[string]*modImports{}, named: map[string]*modImports{},
 		queued: map[string]bool{}, edgeSeen: map[[2]string]bool{}, out: &lang.Graph{}}
 	b.global()
 	tests := make([]string, len(in.Files))
@@ -89,6 +91,7 @@ type impactBuild struct {
 	fs       *fsCache
 	roots    []string
 	facts    map[string]*modImports
+	named    map[string]*modImports // __init__.py files read again for their names
 	queued   map[string]bool
 	frontier []string
 	edgeSeen map[[2]string]bool
@@ -272,7 +275,7 @@ func (b *impactBuild) parse(files []string) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i] = readImports(j.data)
+			results[i] = readImports(j.data, false)
 		}()
 	}
 	wg.Wait()
@@ -421,14 +424,27 @@ func (b *impactBuild) fromPackage(from string, use importUse, name string, pkgs 
 	b.unresolved(from, why, missing)
 }
 
-// initFacts returns the facts of a folder's __init__.py, nil when it has
-// none.
+// initFacts returns the facts of a folder's __init__.py with the names it
+// binds (parsing it again with tree-sitter if the scan read it), nil when
+// it has none or it cannot be read.
 func (b *impactBuild) initFacts(dir string) *modImports {
 	init := filepath.Join(dir, "__init__.py")
 	if !b.fs.isFile(init) {
 		return nil
 	}
-	return b.factsOf(init)
+	if f := b.factsOf(init); f == nil || f.named {
+		return f
+	}
+	if f, ok := b.named[init]; ok {
+		return f
+	}
+	data, err := b.in.ReadFile(init)
+	var f *modImports
+	if err == nil {
+		f = readImports(data, true)
+	}
+	b.named[init] = f
+	return f
 }
 
 // star adds the submodules `from pkg import *` imports: those its

@@ -28,6 +28,9 @@ type modImports struct {
 	// name may be bound (a star import, a module __getattr__, globals()).
 	names map[string]bool
 	open  bool
+	// named is true when names, open and all were read (a tree-sitter
+	// parse); the lexical scan reads imports only.
+	named bool
 	// all is a literal __all__; allOpen is true when __all__ is not one.
 	all     []string
 	allOpen bool
@@ -61,17 +64,29 @@ var (
 // memoCap bounds the memo; past it the memo starts over.
 const memoCap = 200_000
 
-// readImports returns data's facts, parsing it unless the same bytes were
-// read before.
-func readImports(data []byte) *modImports {
+// readImports returns data's facts, reading it unless the same bytes were
+// read before. When the names the module binds are not asked for (full
+// is false) and it holds none of the words a dynamic import or
+// pytest_plugins needs, it is read by scanImports; the others, and those
+// it gives up on, are parsed with tree-sitter.
+func readImports(data []byte, full bool) *modImports {
 	sum := xxh3.Hash(data)
+	if full {
+		sum = ^sum
+	}
 	memoMu.Lock()
 	f, ok := memo[sum]
 	memoMu.Unlock()
 	if ok {
 		return f
 	}
-	f = parseImports(data)
+	f = nil
+	if !full && !hasTrigger(data) {
+		f, _ = scanImports(data)
+	}
+	if f == nil {
+		f = parseImports(data)
+	}
 	memoMu.Lock()
 	if len(memo) >= memoCap {
 		memo = map[uint64]*modImports{}
@@ -81,10 +96,30 @@ func readImports(data []byte) *modImports {
 	return f
 }
 
+// hasTrigger reports whether data holds pytest_plugins, which only the
+// tree reads (scanImports gives up on the dynamic callees it cannot read
+// itself).
+func hasTrigger(data []byte) bool {
+	found := false
+	(&importReader{src: data}).words("pytest_plugins", func(int) { found = true })
+	return found
+}
+
+// triggers are the words hasTrigger looks for: pytest_plugins, then the
+// dynamic callees, sorted.
+var triggers = func() []string {
+	var out []string
+	for name := range dynamicCallee {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return append([]string{"pytest_plugins"}, out...)
+}()
+
 // parseImports parses one module. A file tree-sitter cannot parse whole
 // keeps the imports it could read and says where it failed.
 func parseImports(data []byte) *modImports {
-	f := &modImports{names: map[string]bool{}}
+	f := &modImports{names: map[string]bool{}, named: true}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		f.bad, f.badLine = "binary file (NUL byte)", tsgrammars.Line(data, i)
 		return f
@@ -384,21 +419,28 @@ var dynamicCallee = map[string]bool{
 // parse, see STACK.md), then checked in the tree: an identifier that is a
 // call's function or the attribute of one.
 func (r *importReader) dynamicCalls(root *sitter.Node) {
+	type site struct {
+		at   int
+		name string
+	}
+	var sites []site
+	for _, name := range triggers[1:] {
+		r.words(name, func(at int) { sites = append(sites, site{at, name}) })
+	}
+	sort.Slice(sites, func(i, j int) bool { return sites[i].at < sites[j].at })
 	seen := map[uint32]bool{}
-	for name := range dynamicCallee {
-		r.words(name, func(at int) {
-			p := r.point(at)
-			id := root.NamedDescendantForPointRange(p, p)
-			if id == nil || id.Type() != "identifier" || r.text(id) != name {
-				return
-			}
-			call := callOf(id, r.src)
-			if call == nil || seen[call.StartByte()] {
-				return
-			}
-			seen[call.StartByte()] = true
-			r.dynamicCall(name, call)
-		})
+	for _, s := range sites {
+		p := r.point(s.at)
+		id := root.NamedDescendantForPointRange(p, p)
+		if id == nil || id.Type() != "identifier" || r.text(id) != s.name {
+			continue
+		}
+		call := callOf(id, r.src)
+		if call == nil || seen[call.StartByte()] {
+			continue
+		}
+		seen[call.StartByte()] = true
+		r.dynamicCall(s.name, call)
 	}
 }
 
@@ -465,9 +507,17 @@ func (r *importReader) dynamicCall(name string, call *sitter.Node) {
 			return
 		}
 	case "exec":
-		// exec("x = 1") of a literal without imports imports nothing.
-		if s, ok := r.literal(first); ok && !strings.Contains(s, "import") {
-			return
+		// exec of a literal imports what the literal imports.
+		if s, ok := r.literal(first); ok {
+			code := parseImports([]byte(s))
+			if code.bad == "" {
+				for _, u := range code.imports {
+					u.line, u.why = line, why
+					r.f.imports = append(r.f.imports, u)
+				}
+				r.f.dynamic = append(r.f.dynamic, code.dynamic...)
+				return
+			}
 		}
 	}
 	r.f.dynamic = append(r.f.dynamic, why)

@@ -17,6 +17,9 @@ type fsCache struct {
 	files map[string]*fileState
 	dirs  map[string]bool
 	py    map[string]bool // folder -> it holds a .py file
+	// lookups memoise lookup: a large project imports the same names
+	// from thousands of files.
+	lookups map[string]resolved
 }
 
 // fileState is one file: its bytes until parsed, or why it is unreadable.
@@ -27,7 +30,7 @@ type fileState struct {
 }
 
 func newFSCache(read func(string) ([]byte, error)) *fsCache {
-	return &fsCache{read: read, files: map[string]*fileState{}, dirs: map[string]bool{}, py: map[string]bool{}}
+	return &fsCache{read: read, files: map[string]*fileState{}, dirs: map[string]bool{}, py: map[string]bool{}, lookups: map[string]resolved{}}
 }
 
 // file returns a file's state, reading it the first time.
@@ -118,6 +121,19 @@ type resolved struct {
 // counts as the project's when some base holds it as a package, a module,
 // or a folder (a namespace package; see resolved.weak).
 func (c *fsCache) lookup(bases, parts []string, relative bool) resolved {
+	key := strings.Join(bases, "\x00") + "\x01" + strings.Join(parts, ".")
+	if relative {
+		key += "\x01r"
+	}
+	if r, ok := c.lookups[key]; ok {
+		return r
+	}
+	r := c.lookupAll(bases, parts, relative)
+	c.lookups[key] = r
+	return r
+}
+
+func (c *fsCache) lookupAll(bases, parts []string, relative bool) resolved {
 	r := resolved{top: relative, weak: !relative}
 	for _, base := range bases {
 		l := c.lookupIn(base, parts, relative)
@@ -145,7 +161,7 @@ func (c *fsCache) lookupIn(base string, parts []string, relative bool) resolved 
 	r := resolved{top: relative}
 	dirs := []string{base}
 	for i, part := range parts {
-		if !isIdentifier(part) {
+		if !isName(part) {
 			return r
 		}
 		var next []string
@@ -215,4 +231,19 @@ func (c *fsCache) basedir(file string) string {
 		d = filepath.Dir(d)
 	}
 	return d
+}
+
+// isName is isIdentifier without a regular expression (it is asked for
+// every part of every import): ASCII letters, digits and _, not starting
+// with a digit.
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -302,6 +302,7 @@ importlib.import_module("m")
 __import__("n")
 pytest.importorskip("o")
 exec("x = 1")
+exec("from p import q", ns)
 -- test_b.py --
 from importlib import import_module
 def load(name):
@@ -317,9 +318,11 @@ self.executor.exec(x)  # a method named exec is not exec
 -- m.py --
 -- n.py --
 -- o.py --
+-- p.py --
 `, "test_a.py", "test_b.py", "test_c.py", "test_d.py", "test_e.py", "test_f.py")
 	base := []string{"__init__.py (package __init__)", "conftest.py (conftest)"}
-	wantEdges(t, g, "test_a.py", append(base, `m.py (importlib.import_module("m"))`, `n.py (__import__("n"))`, `o.py (pytest.importorskip("o"))`)...)
+	wantEdges(t, g, "test_a.py", append(base, `m.py (importlib.import_module("m"))`, `n.py (__import__("n"))`, `o.py (pytest.importorskip("o"))`,
+		`p.py (exec("from p import q", ns))`)...)
 	wantEdges(t, g, "test_b.py", append(base, "* (import_module(name))")...)
 	wantEdges(t, g, "test_c.py", append(base, "* (exec(code))")...)
 	wantEdges(t, g, "test_d.py", append(base, `* (__import__(f"mod{n}"))`)...)
