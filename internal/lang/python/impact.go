@@ -201,10 +201,8 @@ func (b *impactBuild) importRoots(entry []string) []string {
 			roots = appendNew(roots, d)
 		}
 	}
-	if b.g.pytest {
-		for _, f := range entry {
-			add(b.fs.basedir(f))
-		}
+	for _, f := range entry {
+		add(b.fs.basedir(f)) // unittest's top-level folder too, when the project folder is a package
 	}
 	dir := b.in.Project.Dir
 	add(dir)
