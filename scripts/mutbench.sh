@@ -31,10 +31,10 @@
 # zod keeps 3 test files, which reach little of its code). First setup,
 # the registries' downloads cached: about 2 minutes beyond fidelity.sh's.
 #
-# Cost on this 2-core machine: about 25 minutes for all projects at 20
-# mutants each (zod and semver, a vitest run of 17 s and a cargo rebuild
-# per mutant, take most of it); see internal/mutbench/doc.go for the
-# figures of a run.
+# Cost on this 2-core machine: about 30 minutes for all nine projects at
+# 20 mutants each, while other work ran (expr 14 min: its suite re-links
+# 53 test binaries per mutant; zod 6 min: 17 s a vitest run); the figures
+# of a run are in internal/mutbench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

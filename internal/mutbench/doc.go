@@ -34,13 +34,6 @@
 // the unmutated suite's tests (as the runner counts them) selected at test
 // level, and the share of test files.
 //
-// The projects (projects.go) are installed by scripts/mutbench.sh: the
-// fidelity suite's where they fit (go-cmp, itsdangerous, pyasn1,
-// json-schema-traverse, light-my-request, semver), and expr (a Go module
-// of 60 packages whose test packages depend on nearly all the others),
-// pflag (one Go package, 28 test files, 177 tests: where function-level
-// selection should pay) and zod with 26 test files (the fidelity copy
-// keeps 3). jest-mock-extended is left out: the static listing holds none
-// of its tests, so `affected --json` cannot name them; commons-cli too
-// (34 s a run; Java impact can join later).
+// The projects, the command and the figures of a run are in README.md
+// beside this file.
 package mutbench

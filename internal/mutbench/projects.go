@@ -44,7 +44,7 @@ type Project struct {
 var errNoCompile = errors.New("does not compile")
 
 // Projects are the benchmark's projects. Why each, and what a run costs,
-// is in doc.go.
+// is in README.md.
 var Projects = []Project{
 	goProject("expr", "github.com/expr-lang/expr v1.17.8 (Go module proxy; test/gen and test/fuzz left out)", "mutbench",
 		// testify, spew and difflib are vendored copies used by the tests only.
