@@ -247,6 +247,9 @@ func (r *projectRun) mutant(ctx context.Context, s Site) *Mutant {
 	res, err := r.native()
 	m.RunSeconds = time.Since(start).Seconds()
 	switch {
+	case errors.Is(err, errNoCompile):
+		m.NoCompile = err.Error()
+		return m
 	case errors.Is(err, ErrTimeout):
 		m.TimedOut = true
 	case err != nil:

@@ -33,7 +33,8 @@ var ops = []string{
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", "**", "..", ":=",
 }
 
-// lex splits src into tokens for lang ("python", "js", "ts" or "rust"),
+// lex splits src into tokens for lang ("python", "js", "ts", "rust" or
+// "java"),
 // leaving out comments and reading strings, templates, regex literals and
 // chars as single string tokens, so that no mutation lands inside them.
 // It is an approximation that errs towards skipping text: what it cannot
@@ -208,7 +209,8 @@ func (l *lexer) stringEnd(s string, hashes int) int {
 	s0 := len(s)
 	s = s[hashes:]
 	q := s[:1]
-	if l.lang == "python" && (strings.HasPrefix(s, `"""`) || strings.HasPrefix(s, `'''`)) {
+	triple := strings.HasPrefix(s, `"""`) || l.lang == "python" && strings.HasPrefix(s, `'''`)
+	if triple && (l.lang == "python" || l.lang == "java") { // Java's text blocks too
 		if i := strings.Index(s[3:], s[:3]); i >= 0 {
 			return hashes + 3 + i + 3
 		}

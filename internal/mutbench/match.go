@@ -112,6 +112,10 @@ func parentName(fw, name string) string {
 		return cut("::")
 	case "unittest":
 		return cut(".")
+	case "junit": // a parameterized row: method(String)[1]
+		if strings.HasSuffix(name, "]") {
+			return cut("[")
+		}
 	}
 	return ""
 }
@@ -130,6 +134,11 @@ func (l *listing) runnerFile(k fidelity.Key) string {
 			if f := strings.ReplaceAll(name, ".", "/") + ".py"; l.files[f] {
 				return f
 			}
+		}
+	case "junit": // the class's file under src/test/java (an inner class's outer)
+		class, _, _ := strings.Cut(k.Scope, "$")
+		if f := "src/test/java/" + strings.ReplaceAll(class, ".", "/") + ".java"; l.files[f] {
+			return f
 		}
 	case "go":
 	default: // jest, vitest, mocha, node, cargo: the scope is the file

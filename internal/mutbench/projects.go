@@ -35,6 +35,7 @@ type Project struct {
 	Native func(x *Exec) (fidelity.Results, error)
 	// Compiles tells, where that is cheap, whether the mutated file
 	// compiles: a non-nil error wrapping errNoCompile says it does not.
+	// Native may say so too, where the suite's own build is the check.
 	Compiles func(x *Exec, file string) error
 	// Check, when set, proves the tests import the copy, not the original.
 	Check func(x *Exec) error
@@ -128,6 +129,26 @@ var Projects = []Project{
 		},
 		// Building the tests is the compile check, and the run then only runs.
 		Compiles: func(x *Exec, _ string) error { return compiles(x, "cargo", "test", "--locked", "--no-run") },
+	},
+	{
+		Name: "commons-cli", Version: "commons-cli 1.9.0 (Maven Central), JUnit 5", Framework: "junit",
+		Lang: "java", Tool: "mvn", Home: "fidelity", Src: []string{"src/main/java/"},
+		// Maven's own compile is the check: a separate one would cost
+		// about as much as the run.
+		Native: func(x *Exec) (fidelity.Results, error) {
+			reports := filepath.Join(x.Dir, "target", "surefire-reports")
+			if err := os.RemoveAll(reports); err != nil {
+				return nil, err
+			}
+			out, err := x.Combined("mvn", "-B", "-q", "-o", "-Dstyle.color=never", "test")
+			if err != nil {
+				return nil, err
+			}
+			if bytes.Contains(out, []byte("COMPILATION ERROR")) {
+				return nil, fmt.Errorf("%w: %s", errNoCompile, firstLines(string(out), 3))
+			}
+			return fidelity.ParseSurefire(reports)
+		},
 	},
 }
 

@@ -54,6 +54,16 @@ mod tests {
     fn t() { assert!(1 == 1); }
 }
 `, []string{"3 <→>=", "3 3→4", "3 ||→&&"}},
+		{"java generics, chars, text blocks", "java", `class A {
+  List<String> f(int a) { // a < b
+    String s = """
+      x < y
+      """;
+    char c = '<';
+    return a > 1 && b;
+  }
+}
+`, []string{"7 >→<=", "7 1→0", "7 &&→||"}},
 		{"a return continued on the next line is left alone", "js", "function f() {\n  return a\n    .b()\n}\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,13 +3,15 @@ package mutbench
 import "strings"
 
 // textSites finds the mutation sites of one Python ("python"),
-// JavaScript ("js"), TypeScript ("ts") or Rust ("rust") file, from the
+// JavaScript ("js"), TypeScript ("ts"), Rust ("rust") or Java ("java")
+// file, from the
 // tokens of lex: comments, strings and regex literals never hold one, and
 // neither do TypeScript's type declarations nor a Rust #[cfg(test)] module.
 //
 // An operator that also has another meaning is mutated only where it is
 // binary: < and > with blank space on both sides in JavaScript,
-// TypeScript and Rust (formatters space binary operators, never generics);
+// TypeScript, Rust and Java (formatters space binary operators, never
+// generics);
 // + and - (and Rust's && and ||) right after an operand.
 func textSites(lang, file, src string) []Site {
 	toks := lex(lang, src)
@@ -98,8 +100,9 @@ var keywordsBeforeExpr = map[string]bool{
 
 // returnSite is the mutation of `return X` at toks[i] into `return None`
 // (Python) or `return null` (JavaScript, TypeScript), when X ends on the
-// return's own line. Rust has none: its values are mostly tail
-// expressions, and a zero of the right type needs the types.
+// return's own line. Rust and Java have none: a zero of the right type
+// needs the types (Rust's values are mostly tail expressions anyway, and
+// a Java mutant that does not compile costs a Maven run).
 func returnSite(lang, file, src string, toks []lexTok, i int) (Site, bool) {
 	zero := map[string]string{"python": "None", "js": "null", "ts": "null"}[lang]
 	if toks[i].text != "return" || zero == "" || i+1 >= len(toks) || toks[i+1].line != toks[i].line {

@@ -41,7 +41,7 @@ func sources(root string, p Project, tests map[string]bool) ([]string, error) {
 // wanted reports whether rel is of p's language, under Src and not under
 // Skip.
 func wanted(p Project, rel string) bool {
-	exts := map[string][]string{"go": {".go"}, "python": {".py"}, "js": {".js", ".cjs", ".mjs"}, "ts": {".ts", ".mts", ".cts"}, "rust": {".rs"}}[p.Lang]
+	exts := map[string][]string{"go": {".go"}, "python": {".py"}, "js": {".js", ".cjs", ".mjs"}, "ts": {".ts", ".mts", ".cts"}, "rust": {".rs"}, "java": {".java"}}[p.Lang]
 	if !slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(rel, e) }) || strings.HasSuffix(rel, ".d.ts") {
 		return false
 	}
