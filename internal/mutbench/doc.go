@@ -23,7 +23,8 @@
 // from the seed: each operator class shuffled, then taken in turn. A
 // mutant that does not compile, where a check is cheap (go test -run ^$
 // of its package, py_compile, node --check, esbuild, cargo test
-// --no-run), counts apart and the next one is tried.
+// --no-run, Maven's compile within its run), counts apart and the next
+// one is tried.
 //
 // A failing test counts as selected at file level when its test file is
 // among the selected records' files (for a Go package's own failure, a
