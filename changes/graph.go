@@ -48,9 +48,11 @@ type project struct {
 	// evidence is false for a project without a Grapher: any change in
 	// it selects all its tests.
 	evidence bool
-	// grapher and input made its graph, for narrowing (lang.Differ).
-	grapher lang.Grapher
-	input   *lang.GraphInput
+	// grapher and input made its graph, for narrowing (lang.Differ);
+	// mentions are the nodes its edges use (the files it may narrow).
+	grapher  lang.Grapher
+	input    *lang.GraphInput
+	mentions map[string]bool
 }
 
 // Build builds the impact graph of the listing's projects. A Grapher's
@@ -80,9 +82,13 @@ func Build(ix *index.Index) *Graph {
 
 // add merges one project's graph; its special nodes become the project's.
 func (g *Graph) add(p *project, lg *lang.Graph) {
+	if p.mentions == nil {
+		p.mentions = map[string]bool{}
+	}
 	for _, e := range lg.Edges {
 		from, to := g.node(p, e.From), g.node(p, e.To)
 		g.users[to] = append(g.users[to], use{from: from, why: e.Why})
+		p.mentions[e.To] = true
 	}
 	for key, node := range lg.Owners {
 		if dir, ok := strings.CutSuffix(key, "/**"); ok {
