@@ -40,21 +40,83 @@ type declFile struct {
 }
 
 // declGraph builds the declaration graph of the packages that can reach
-// cp: those that import it, directly or not (their test files included),
-// and those tied to one of them by a //go:linkname, either way.
-func (b *builder) declGraph(cp *pkg) *declGraph {
-	reach := b.reaching(cp)
-	dg := &declGraph{out: &lang.Graph{Owners: map[string]string{}}, importNames: map[string]map[string]bool{}, ok: true}
-	pkgs := make([]*declPkg, 0, len(reach))
-	for _, p := range b.sorted() {
-		if reach[p] {
-			pkgs = append(pkgs, &declPkg{p: p})
+// the declarations starts of package cp: those that import cp, directly
+// or not (a test file's import counts), then, round after round, those
+// tied by a //go:linkname to a declaration that reaches them (a package
+// may pull a symbol of one it does not import), with their importers.
+func (b *builder) declGraph(cp *pkg, starts []string) *declGraph {
+	rev := map[*pkg][]*pkg{}
+	for _, p := range b.pkgs {
+		for _, d := range p.deps {
+			if d.p != nil && d.p != p {
+				rev[d.p] = append(rev[d.p], p)
+			}
 		}
+	}
+	reach := map[*pkg]bool{}
+	add := func(p *pkg) {
+		queue := []*pkg{p}
+		reach[p] = true
+		for len(queue) > 0 {
+			q := queue[0]
+			queue = queue[1:]
+			for _, r := range rev[q] {
+				if !reach[r] {
+					reach[r] = true
+					queue = append(queue, r)
+				}
+			}
+		}
+	}
+	add(cp)
+	ties := b.linknameTies()
+	scanned := map[*pkg]*declPkg{}
+	for {
+		dg := b.emitDecls(reach, scanned)
+		if !dg.ok {
+			return dg
+		}
+		grew := false
+		if len(ties) > 0 {
+			d := reachingNodes(dg.out, starts)
+			for _, t := range ties {
+				switch {
+				case !reach[t.to] && reach[t.from] && d[tieNode(scanned[t.from], t.local)]:
+					add(t.to)
+					grew = true
+				case !reach[t.from] && reach[t.to] && d[tieNode(scanned[t.to], t.name)]:
+					add(t.from)
+					grew = true
+				}
+			}
+		}
+		if !grew {
+			return dg
+		}
+	}
+}
+
+// emitDecls scans the packages of reach not scanned yet and emits the
+// declaration graph of them all.
+func (b *builder) emitDecls(reach map[*pkg]bool, scanned map[*pkg]*declPkg) *declGraph {
+	dg := &declGraph{out: &lang.Graph{Owners: map[string]string{}}, importNames: map[string]map[string]bool{}, ok: true}
+	var pkgs, fresh []*declPkg
+	for _, p := range b.sorted() {
+		if !reach[p] {
+			continue
+		}
+		dp := scanned[p]
+		if dp == nil {
+			dp = &declPkg{p: p}
+			scanned[p] = dp
+			fresh = append(fresh, dp)
+		}
+		pkgs = append(pkgs, dp)
 	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0)) // scanning tokens is CPU-bound
 	var mu sync.Mutex
-	for _, dp := range pkgs {
+	for _, dp := range fresh {
 		g.Go(func() error {
 			if !dp.scan(b.in.ReadFile) {
 				mu.Lock()
@@ -86,35 +148,40 @@ func (b *builder) declGraph(cp *pkg) *declGraph {
 	return dg
 }
 
-// pkgEdges emits the package graph's edges a declaration's change walks
-// up through, between packages that can reach it: a test file's package,
-// test binary and imports, a package's imports (their init functions and
-// vars run for every test that links them). Not the edges to files: a
-// test file is used through its declarations only, which declEdges say.
-func (e *emitter) pkgEdges(p *pkg, reach map[*pkg]bool) {
-	pn := pkgNode(p)
-	for _, gf := range p.f.gofiles {
-		if !gf.parsed || gf.excluded {
-			continue
-		}
-		user := pn
-		if gf.test {
-			user = e.rel(filepath.Join(p.dir, gf.name))
-			e.edge(user, testNode(p), "same test binary")
-			switch {
-			case !gf.external:
-				e.edge(user, pn, "same package")
-			case !slices.Contains(gf.imports, p.path):
-				e.edge(user, pn, "package under test")
-			}
-		}
-		for _, ip := range gf.imports {
-			d := p.deps[ip]
-			if d.res == local && reach[d.p] && (d.p != p || gf.external) {
-				e.edge(user, pkgNode(d.p), "import")
+// reachingNodes returns the nodes from which an edge path leads to one
+// of starts.
+func reachingNodes(g *lang.Graph, starts []string) map[string]bool {
+	users := map[string][]string{}
+	for _, e := range g.Edges {
+		users[e.To] = append(users[e.To], e.From)
+	}
+	seen := map[string]bool{}
+	queue := append([]string(nil), starts...)
+	for _, s := range starts {
+		seen[s] = true
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, u := range users[n] {
+			if !seen[u] {
+				seen[u] = true
+				queue = append(queue, u)
 			}
 		}
 	}
+	return seen
+}
+
+// tieNode is the node of a linkname's name in a scanned package.
+func tieNode(dp *declPkg, name string) string {
+	if dp == nil {
+		return ""
+	}
+	if k, ok := dp.names[name]; ok {
+		name = k
+	}
+	return "go:" + dp.p.path + "." + name
 }
 
 // scan reads the package's files whose declarations matter: the Go files
@@ -168,7 +235,9 @@ func (df declFile) localNames(byPath map[string]*declPkg) map[string]string {
 	return m
 }
 
-// declEdges emits one file's declarations' edges.
+// declEdges emits one file's declarations' edges. Their targets are
+// distinct per declaration, so they skip the emitter's dedup set (the
+// graph of a low package of GOROOT has hundreds of thousands).
 func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg) {
 	prefix := dp.p.path
 	lookup := func(n string) (string, bool) {
@@ -188,10 +257,18 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 			return k, ok
 		}
 	}
+	own := "go:" + prefix + "."
 	local := df.localNames(byPath)
 	file := e.rel(filepath.Join(dp.p.dir, df.gf.name))
+	targets := map[string]bool{}
+	use := func(from, to string) {
+		if !targets[to] {
+			targets[to] = true
+			e.out.Edges = append(e.out.Edges, lang.Edge{From: from, To: to, Why: "uses"})
+		}
+	}
 	for _, d := range df.fd.decls {
-		node := "go:" + prefix + "." + d.key
+		node := own + d.key
 		switch {
 		case df.gf.test:
 			e.edge(file, node, "declares")
@@ -206,21 +283,18 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 			if !ok {
 				tk = d.recv
 			}
-			e.edge("go:"+prefix+"."+tk, node, "method")
+			e.edge(own+tk, node, "method")
 		}
-		seen := map[string]bool{}
+		clear(targets)
+		targets[node] = true // no edge to itself
 		for _, r := range d.refs {
-			if seen[r] {
-				continue
-			}
-			seen[r] = true
 			if k, ok := lookup(r); ok {
-				e.edge(node, "go:"+prefix+"."+k, "uses")
+				use(node, own+k)
 			}
 			for _, dot := range df.fd.dots {
 				if tp := byPath[dot]; tp != nil {
 					if k, ok := tp.names[r]; ok {
-						e.edge(node, "go:"+tp.p.path+"."+k, "uses")
+						use(node, "go:"+tp.p.path+"."+k)
 					}
 				}
 			}
@@ -235,7 +309,7 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 				k, ok = dp.testNames[q[1]]
 			}
 			if ok {
-				e.edge(node, "go:"+tp.p.path+"."+k, "uses")
+				use(node, "go:"+tp.p.path+"."+k)
 			}
 		}
 		for _, ln := range d.linknames {
@@ -282,41 +356,19 @@ func splitLinkname(target string) (ip, name string) {
 	return target[:cut], name
 }
 
-// reaching returns cp and the packages that can reach it: importers,
-// directly or not (a test file's import counts), closed under
-// //go:linkname ties either way (a package may pull a symbol of one it
-// does not import).
-func (b *builder) reaching(cp *pkg) map[*pkg]bool {
-	rev := map[*pkg][]*pkg{}
+// tie is a //go:linkname local remote directive in package from.
+type tie struct {
+	from, to    *pkg
+	local, name string
+}
+
+// linknameTies finds the linkname directives with a target in the
+// graph's packages, by a byte search of every file.
+func (b *builder) linknameTies() []tie {
 	byPath := map[string]*pkg{}
 	for _, p := range b.pkgs {
 		byPath[p.path] = p
-		for _, d := range p.deps {
-			if d.p != nil && d.p != p {
-				rev[d.p] = append(rev[d.p], p)
-			}
-		}
 	}
-	links := b.linknameTies(byPath)
-	reach := map[*pkg]bool{cp: true}
-	queue := []*pkg{cp}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, q := range append(rev[p], links[p]...) {
-			if !reach[q] {
-				reach[q] = true
-				queue = append(queue, q)
-			}
-		}
-	}
-	return reach
-}
-
-// linknameTies finds the packages tied by //go:linkname directives with
-// a target, both ways, by a byte search of every file of the graph.
-func (b *builder) linknameTies(byPath map[string]*pkg) map[*pkg][]*pkg {
-	type tie struct{ from, to *pkg }
 	var mu sync.Mutex
 	var ties []tie
 	var g errgroup.Group
@@ -327,11 +379,11 @@ func (b *builder) linknameTies(byPath map[string]*pkg) map[*pkg][]*pkg {
 				if gf.excluded || !gf.parsed {
 					continue
 				}
-				for _, target := range linknamesMemo(b.in.ReadFile, filepath.Join(p.dir, gf.name)) {
-					ip, _ := splitLinkname(target)
+				for _, ln := range linknamesMemo(b.in.ReadFile, filepath.Join(p.dir, gf.name)) {
+					ip, name := splitLinkname(ln[1])
 					if q := byPath[ip]; q != nil && q != p {
 						mu.Lock()
-						ties = append(ties, tie{p, q})
+						ties = append(ties, tie{from: p, to: q, local: ln[0], name: name})
 						mu.Unlock()
 					}
 				}
@@ -340,17 +392,12 @@ func (b *builder) linknameTies(byPath map[string]*pkg) map[*pkg][]*pkg {
 		})
 	}
 	_ = g.Wait()
-	links := map[*pkg][]*pkg{}
-	for _, t := range ties {
-		links[t.from] = append(links[t.from], t.to)
-		links[t.to] = append(links[t.to], t.from)
-	}
-	return links
+	return ties
 }
 
 // decls and links memoize, like headers, a file's declarations and its
 // linkname targets by path, size and modification time.
-var decls, links sync.Map // headerKey -> *fileDecls, []string
+var decls, links sync.Map // headerKey -> *fileDecls, [][2]string
 
 // fileKey returns a file's memo key, false when it cannot be memoized
 // (unreadable, or modified within racyWindow).
@@ -374,27 +421,27 @@ func declsMemo(read func(string) ([]byte, error), abs string) *fileDecls {
 	if err != nil {
 		return nil
 	}
-	fd := scanDecls(filepath.Base(abs), src)
+	fd := quickDecls(filepath.Base(abs), src)
 	if memo {
 		decls.Store(k, fd)
 	}
 	return fd
 }
 
-// linknamesMemo returns the targets of a file's //go:linkname local
-// target directives.
-func linknamesMemo(read func(string) ([]byte, error), abs string) []string {
+// linknamesMemo returns the local names and targets of a file's
+// //go:linkname local target directives.
+func linknamesMemo(read func(string) ([]byte, error), abs string) [][2]string {
 	k, memo := fileKey(abs, "linknames")
 	if memo {
 		if v, ok := links.Load(k); ok {
-			return v.([]string)
+			return v.([][2]string)
 		}
 	}
 	src, err := read(abs)
 	if err != nil {
 		return nil
 	}
-	var targets []string
+	var targets [][2]string
 	for rest := src; ; {
 		i := bytes.Index(rest, []byte("//go:linkname "))
 		if i < 0 {
@@ -405,7 +452,7 @@ func linknamesMemo(read func(string) ([]byte, error), abs string) []string {
 			line = line[:j]
 		}
 		if f := strings.Fields(string(line)); len(f) >= 3 {
-			targets = append(targets, f[2])
+			targets = append(targets, [2]string{f[1], f[2]})
 		}
 		rest = rest[i+len("//go:linkname "):]
 	}
@@ -413,4 +460,35 @@ func linknamesMemo(read func(string) ([]byte, error), abs string) []string {
 		links.Store(k, targets)
 	}
 	return targets
+}
+
+// pkgEdges emits the package graph's edges a declaration's change walks
+// up through, between packages that can reach it: a test file's package,
+// test binary and imports, a package's imports (their init functions and
+// vars run for every test that links them). Not the edges to files: a
+// test file is used through its declarations only, which declEdges say.
+func (e *emitter) pkgEdges(p *pkg, reach map[*pkg]bool) {
+	pn := pkgNode(p)
+	for _, gf := range p.f.gofiles {
+		if !gf.parsed || gf.excluded {
+			continue
+		}
+		user := pn
+		if gf.test {
+			user = e.rel(filepath.Join(p.dir, gf.name))
+			e.edge(user, testNode(p), "same test binary")
+			switch {
+			case !gf.external:
+				e.edge(user, pn, "same package")
+			case !slices.Contains(gf.imports, p.path):
+				e.edge(user, pn, "package under test")
+			}
+		}
+		for _, ip := range gf.imports {
+			d := p.deps[ip]
+			if d.res == local && reach[d.p] && (d.p != p || gf.external) {
+				e.edge(user, pkgNode(d.p), "import")
+			}
+		}
+	}
 }

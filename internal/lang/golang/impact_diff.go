@@ -62,7 +62,15 @@ func (gr *grapher) Diff(in *lang.GraphInput, file string, old []byte) (*lang.Dif
 	if !ok {
 		return nil, nil
 	}
-	dg := b.declGraph(p)
+	prefix := p.path
+	if test && strings.HasSuffix(after.pkg, "_test") {
+		prefix += "_test"
+	}
+	d := &lang.Diff{}
+	for _, k := range keys {
+		d.Start = append(d.Start, "go:"+prefix+"."+k)
+	}
+	dg := b.declGraph(p, d.Start)
 	if !dg.ok {
 		return nil, nil
 	}
@@ -71,14 +79,7 @@ func (gr *grapher) Diff(in *lang.GraphInput, file string, old []byte) (*lang.Dif
 			return nil, nil
 		}
 	}
-	prefix := p.path
-	if test && strings.HasSuffix(after.pkg, "_test") {
-		prefix += "_test"
-	}
-	d := &lang.Diff{Graph: dg.out}
-	for _, k := range keys {
-		d.Start = append(d.Start, "go:"+prefix+"."+k)
-	}
+	d.Graph = dg.out
 	return d, nil
 }
 
