@@ -45,14 +45,30 @@ type declFile struct {
 // tied by a //go:linkname to a declaration that reaches them (a package
 // may pull a symbol of one it does not import), with their importers.
 func (b *builder) declGraph(cp *pkg, starts []string) *declGraph {
-	rev := map[*pkg][]*pkg{}
+	// rev: the packages whose non-test files import a package; tests:
+	// those whose test files do (a test file is seen by nobody: its
+	// package's importers do not reach through it).
+	rev, tests := map[*pkg][]*pkg{}, map[*pkg][]*pkg{}
 	for _, p := range b.pkgs {
-		for _, d := range p.deps {
-			if d.p != nil && d.p != p {
-				rev[d.p] = append(rev[d.p], p)
+		for _, gf := range p.f.gofiles {
+			if !gf.parsed || gf.excluded {
+				continue
+			}
+			for _, ip := range gf.imports {
+				if d := p.deps[ip]; d.p != nil && d.p != p {
+					if gf.test {
+						tests[d.p] = append(tests[d.p], p)
+					} else {
+						rev[d.p] = append(rev[d.p], p)
+					}
+				}
 			}
 		}
 	}
+	// reach: true for a package whose importers are read too; false for
+	// one only its test files tie to the change (the methods they declare
+	// on its types count, so all its files are read, but its importers
+	// never see them).
 	reach := map[*pkg]bool{}
 	add := func(p *pkg) {
 		queue := []*pkg{p}
@@ -64,6 +80,15 @@ func (b *builder) declGraph(cp *pkg, starts []string) *declGraph {
 				if !reach[r] {
 					reach[r] = true
 					queue = append(queue, r)
+				}
+			}
+		}
+		for q, full := range reach {
+			if full {
+				for _, r := range tests[q] {
+					if _, ok := reach[r]; !ok {
+						reach[r] = false
+					}
 				}
 			}
 		}
@@ -102,7 +127,7 @@ func (b *builder) emitDecls(reach map[*pkg]bool, scanned map[*pkg]*declPkg) *dec
 	dg := &declGraph{out: &lang.Graph{Owners: map[string]string{}}, importNames: map[string]map[string]bool{}, ok: true}
 	var pkgs, fresh []*declPkg
 	for _, p := range b.sorted() {
-		if !reach[p] {
+		if _, ok := reach[p]; !ok {
 			continue
 		}
 		dp := scanned[p]
