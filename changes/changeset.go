@@ -30,6 +30,10 @@ type Change struct {
 	Status Status `json:"status"`
 	// Old is the path before a rename; "" otherwise.
 	Old string `json:"old,omitempty"`
+	// Base is the revision holding a modified file's previous content
+	// (FromGit sets it), for a Grapher that narrows a change to what
+	// changed in the file (lang.Differ); "" when unknown (--files).
+	Base string `json:"-"`
 }
 
 // Set is a change: the changed files, sorted by path.
@@ -94,6 +98,11 @@ func FromGit(ctx context.Context, o GitOptions) (Set, error) {
 		return nil, err
 	}
 	s := parseNameStatus(diff)
+	for i := range s {
+		if s[i].Status == Modified {
+			s[i].Base = since
+		}
+	}
 	for _, f := range bytes.Split(untracked, []byte{0}) {
 		if len(f) > 0 {
 			s = append(s, Change{Path: string(f), Status: Added})
@@ -152,4 +161,10 @@ func git(ctx context.Context, o GitOptions, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
 	return res.Stdout, nil
+}
+
+// showFile returns a root-relative file's content at a revision, through
+// git (never repository code).
+func showFile(ctx context.Context, root, rev, file string) ([]byte, error) {
+	return git(ctx, GitOptions{Root: root}, "show", rev+":./"+file)
 }

@@ -16,8 +16,11 @@ import (
 // user to what it uses, lang.Graph), held reversed, so that a walk from a
 // changed file reaches the test files that use it, each step keeping why.
 type Graph struct {
-	users  map[string][]use // node -> the nodes that use it
-	owners map[string]string
+	users map[string][]use // node -> the nodes that use it
+	// narrowUsers are the edges Graphers gave for narrowed changes
+	// (lang.Differ), reversed likewise.
+	narrowUsers map[string][]use
+	owners      map[string]string
 	// suffixOwners are the owners of a folder's files by name suffix
 	// (lang.Graph.Owners keys "dir/*_test.go"), longest suffix first.
 	suffixOwners map[string][]suffixOwner
@@ -45,6 +48,11 @@ type project struct {
 	// evidence is false for a project without a Grapher: any change in
 	// it selects all its tests.
 	evidence bool
+	// grapher and input made its graph, for narrowing (lang.Differ);
+	// mentions are the nodes its edges use (the files it may narrow).
+	grapher  lang.Grapher
+	input    *lang.GraphInput
+	mentions map[string]bool
 }
 
 // Build builds the impact graph of the listing's projects. A Grapher's
@@ -58,13 +66,14 @@ func Build(ix *index.Index) *Graph {
 		if pf.Project.Grapher == nil {
 			continue
 		}
-		lg, err := pf.Project.Grapher.Graph(&lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile})
+		in := &lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile}
+		lg, err := pf.Project.Grapher.Graph(in)
 		if err != nil {
 			g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: pf.Dir,
 				Message: fmt.Sprintf("impact graph: %v; any change in this project selects all its tests", err)})
 			continue
 		}
-		p.evidence = true
+		p.evidence, p.grapher, p.input = true, pf.Project.Grapher, in
 		g.Problems = append(g.Problems, lg.Problems...)
 		g.add(p, lg)
 	}
@@ -73,9 +82,13 @@ func Build(ix *index.Index) *Graph {
 
 // add merges one project's graph; its special nodes become the project's.
 func (g *Graph) add(p *project, lg *lang.Graph) {
+	if p.mentions == nil {
+		p.mentions = map[string]bool{}
+	}
 	for _, e := range lg.Edges {
 		from, to := g.node(p, e.From), g.node(p, e.To)
 		g.users[to] = append(g.users[to], use{from: from, why: e.Why})
+		p.mentions[e.To] = true
 	}
 	for key, node := range lg.Owners {
 		if dir, ok := strings.CutSuffix(key, "/**"); ok {

@@ -106,7 +106,7 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 			}
 		}
 	}
-	g.walk(set, tests, pick)
+	g.walk(set, g.narrow(ix.Root, set), tests, pick)
 	recs := map[string][]testdex.Test{} // file -> its records, in listing order
 	for _, t := range ix.Tests {
 		if _, ok := byFile[t.File]; ok {
@@ -124,18 +124,26 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 
 // walk goes from every node a change reaches, over the reversed edges,
 // to the test files, breadth first, so each file's chain is a shortest.
-func (g *Graph) walk(set Set, tests map[string]bool, pick func(string, Reason)) {
+// The changes a Grapher narrowed walk from their own start nodes over
+// the edges it gave for them (the project's edges say what uses a file,
+// not what uses a declaration).
+func (g *Graph) walk(set Set, narrowed map[string][]string, tests map[string]bool, pick func(string, Reason)) {
+	g.bfs(g.users, set, func(c Change) []string { return g.startNodes(c, narrowed) }, tests, pick)
+	if len(narrowed) > 0 {
+		g.bfs(g.narrowUsers, set, func(c Change) []string { return narrowed[c.Path] }, tests, pick)
+	}
+}
+
+// bfs walks from the start nodes of each change over users.
+func (g *Graph) bfs(users map[string][]use, set Set, starts func(Change) []string, tests map[string]bool, pick func(string, Reason)) {
 	prev := map[string]use{} // node -> the node it was reached from, and why
 	var queue []string
-	start := func(node, changed string) {
-		if _, seen := prev[node]; !seen {
-			prev[node] = use{from: "", why: changed}
-			queue = append(queue, node)
-		}
-	}
 	for _, c := range set {
-		for _, n := range g.startNodes(c) {
-			start(n, c.Path)
+		for _, n := range starts(c) {
+			if _, seen := prev[n]; !seen {
+				prev[n] = use{from: "", why: c.Path}
+				queue = append(queue, n)
+			}
 		}
 	}
 	for len(queue) > 0 {
@@ -144,7 +152,7 @@ func (g *Graph) walk(set Set, tests map[string]bool, pick func(string, Reason)) 
 		if tests[n] {
 			pick(n, g.chain(n, prev))
 		}
-		for _, u := range g.users[n] {
+		for _, u := range users[n] {
 			if _, seen := prev[u.from]; !seen {
 				prev[u.from] = use{from: n, why: u.why}
 				queue = append(queue, u.from)
@@ -154,10 +162,14 @@ func (g *Graph) walk(set Set, tests map[string]bool, pick func(string, Reason)) 
 }
 
 // startNodes are the nodes a change reaches directly: the file (and its
-// old name), its folder's owner, and the project's special nodes.
-func (g *Graph) startNodes(c Change) []string {
+// old name) and its folder's owner (unless a Grapher narrowed the
+// change: see walk), and the project's special nodes.
+func (g *Graph) startNodes(c Change, narrowed map[string][]string) []string {
 	nodes := []string{c.Path}
 	paths := []string{c.Path}
+	if _, ok := narrowed[c.Path]; ok {
+		nodes, paths = nil, nil
+	}
 	if c.Old != "" {
 		nodes = append(nodes, c.Old)
 		paths = append(paths, c.Old)

@@ -123,7 +123,7 @@ func TestFromGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Set{{Path: "a.go", Status: Modified}, {Path: "b.go", Status: Deleted}, {Path: "d.go", Status: Renamed, Old: "c.go"}, {Path: "new.go", Status: Added}}
+	want := Set{{Path: "a.go", Status: Modified, Base: "HEAD"}, {Path: "b.go", Status: Deleted}, {Path: "d.go", Status: Renamed, Old: "c.go"}, {Path: "new.go", Status: Added}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("against HEAD:\n got %+v\nwant %+v", got, want)
 	}

@@ -18,6 +18,36 @@ type Grapher interface {
 	Graph(in *GraphInput) (*Graph, error)
 }
 
+// A Differ is a Grapher that can narrow the change of a modified file
+// to what changed in it, given the file's content at the base revision:
+// the declarations of a Go file whose canonical hashes differ, rather
+// than the file and its folder's owner. The edges that lead from those
+// nodes to the test files (a call graph, say) come with the Diff: they
+// cost more than the project's graph and only the changed files' part
+// of the tree needs them.
+//
+// Safety before savings: a Differ narrows only what it can prove (a
+// changed import, build constraint or cgo preamble, a declaration a
+// directive ties to others, keep the whole file); it returns a nil Diff
+// when it cannot, and the change then counts as any change does.
+type Differ interface {
+	// Diff narrows the modification of file (root-relative, a file of
+	// the project); old is its content at the base revision.
+	Diff(in *GraphInput, file string, old []byte) (*Diff, error)
+}
+
+// Diff is the narrowed change of one modified file.
+type Diff struct {
+	// Start are the nodes the change reaches, instead of the file and
+	// its folder's owner; none when nothing that matters changed (a
+	// comment, the formatting).
+	Start []string
+	// Graph holds the edges from the Start nodes' users up to the test
+	// files, added to the project's graph (its special nodes are the
+	// project's, as in Graph).
+	Graph *Graph
+}
+
 // GraphInput is one project as a Grapher sees it.
 type GraphInput struct {
 	Project *Project

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -71,7 +72,13 @@ var Grapher lang.Grapher = &grapher{}
 
 // grapher builds the graph; its filter holds testdex.toml's [go] tags and
 // all_platforms (the zero value: no tags, this and every platform).
-type grapher struct{ filter buildFilter }
+type grapher struct {
+	filter buildFilter
+	// last is the package graph of the last Graph call, for Diff.
+	mu     sync.Mutex
+	last   *builder
+	lastIn *lang.GraphInput
+}
 
 // grapherFor returns the Grapher for a project's [go] options.
 func grapherFor(o lang.FrameworkOptions) lang.Grapher {
@@ -109,7 +116,29 @@ func (gr *grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
 	}
 	b := &builder{in: in, ws: ws, pkgs: map[string]*pkg{}, filter: gr.filter}
 	b.load()
+	gr.mu.Lock()
+	gr.last, gr.lastIn = b, in
+	gr.mu.Unlock()
 	return b.graph(), nil
+}
+
+// builderFor returns the package graph of in: the last Graph call's, or
+// a new one.
+func (gr *grapher) builderFor(in *lang.GraphInput) *builder {
+	gr.mu.Lock()
+	defer gr.mu.Unlock()
+	if gr.lastIn == in && gr.last != nil {
+		return gr.last
+	}
+	b := &builder{in: in, pkgs: map[string]*pkg{}, filter: gr.filter}
+	ws, err := loadWorkspace(in.ReadFile, in.Root, in.Project.Dir)
+	if err != nil {
+		return b // no packages: every file counts whole
+	}
+	b.ws = ws
+	b.load()
+	gr.last, gr.lastIn = b, in
+	return b
 }
 
 // builder builds one project's graph.

@@ -3,6 +3,7 @@ package golang_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,6 +20,9 @@ import (
 // followed by every test file the change must select and its reason:
 //
 //	change b/b.go [more files...]        (a missing file is a deleted one)
+//	edit NAME                            (the files of the sections "@NAME/path"
+//	                                      written over a git work tree: the
+//	                                      change is git's, narrowed by Diff)
 //	a/a_test.go: a/a_test.go → (import) go:example.com/m/b → (changed) b/b.go
 //	none                                 (nothing selected)
 //	problem SUBSTRING                    (a Problem of the graph says it)
@@ -41,26 +45,57 @@ func impactCase(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	for _, f := range ar.Files {
-		abs := filepath.Join(root, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, f.Data, 0o644); err != nil {
-			t.Fatal(err)
+	write := func(prefix string) {
+		for _, f := range ar.Files {
+			name, ok := strings.CutPrefix(f.Name, prefix)
+			if !ok || prefix == "" && strings.HasPrefix(f.Name, "@") {
+				continue
+			}
+			abs := filepath.Join(root, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(abs, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	ix, err := index.Build(context.Background(), index.Options{Root: root})
-	if err != nil {
-		t.Fatal(err)
+	write("")
+	comment := string(ar.Comment)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
-	g := changes.Build(ix)
+	if strings.Contains(comment, "\nedit ") {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("git is not installed")
+		}
+		git("init", "-q")
+		git("add", "-A")
+		git("commit", "-q", "-m", "base")
+	}
+	var ix *index.Index
+	var g *changes.Graph
 	var problems []string
-	for _, p := range g.Problems {
-		problems = append(problems, p.String())
+	build := func() {
+		if ix, err = index.Build(context.Background(), index.Options{Root: root}); err != nil {
+			t.Fatal(err)
+		}
+		g = changes.Build(ix)
+		problems = nil
+		for _, p := range g.Problems {
+			problems = append(problems, p.String())
+		}
 	}
+	build()
 	var set changes.Set
 	var want []string
+	edited := false
 	check := func() {
 		if set == nil {
 			return
@@ -77,16 +112,35 @@ func impactCase(t *testing.T, file string) {
 			t.Errorf("change %v:\n got:\n\t%s\nwant:\n\t%s", set, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 		}
 	}
-	for _, line := range strings.Split(string(ar.Comment), "\n") {
+	reset := func() {
+		if edited {
+			git("checkout", "-q", "--", ".")
+			git("clean", "-fdq")
+			edited = false
+			build()
+		}
+	}
+	for _, line := range strings.Split(comment, "\n") {
 		line = strings.TrimSpace(line)
 		switch {
 		case line == "" || strings.HasPrefix(line, "#"):
 		case strings.HasPrefix(line, "change "):
 			check()
+			reset()
 			set = changes.FromFiles(strings.Fields(strings.TrimPrefix(line, "change ")), func(p string) bool {
 				_, err := os.Stat(filepath.Join(root, filepath.FromSlash(p)))
 				return err == nil
 			})
+			want = nil
+		case strings.HasPrefix(line, "edit "):
+			check()
+			reset()
+			write("@" + strings.TrimPrefix(line, "edit ") + "/")
+			edited = true
+			build()
+			if set, err = changes.FromGit(context.Background(), changes.GitOptions{Root: root, Env: os.Environ()}); err != nil {
+				t.Fatal(err)
+			}
 			want = nil
 		case strings.HasPrefix(line, "problem "):
 			if s := strings.TrimPrefix(line, "problem "); !strings.Contains(strings.Join(problems, "\n"), s) {
