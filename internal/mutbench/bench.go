@@ -257,17 +257,68 @@ func (r *projectRun) mutant(ctx context.Context, s Site) *Mutant {
 		return m
 	}
 	failing := newlyFailing(r.base, res)
-	m.NFailing = len(failing)
-	for i, k := range failing {
-		if i == maxListed {
-			break
-		}
-		m.Failing = append(m.Failing, k.String())
+	sels := make([]*selection, len(r.cfg.Modes))
+	m.Modes = make([]ModeResult, len(r.cfg.Modes))
+	for i, mode := range r.cfg.Modes {
+		sels[i], m.Modes[i] = r.ask(ctx, mode, s.File)
 	}
-	for _, mode := range r.cfg.Modes {
-		m.Modes = append(m.Modes, r.evaluate(ctx, mode, s.File, failing))
+	if r.judge(m, sels, failing) && !m.TimedOut {
+		// A test testdex missed: is its failure the mutant's? Run the
+		// suite again; a test failing once only is flaky, not missed.
+		if again, err := r.native(); err == nil {
+			confirmed, flaky := split(failing, newlyFailing(r.base, again))
+			for _, k := range flaky {
+				m.Flaky = append(m.Flaky, k.String())
+			}
+			m.Flaky = capList(m.Flaky)
+			r.judge(m, sels, confirmed)
+		}
 	}
 	return m
+}
+
+// judge records the failing tests on m and, per mode, whether its
+// selection holds them; it reports whether a mode missed one.
+func (r *projectRun) judge(m *Mutant, sels []*selection, failing []fidelity.Key) (missed bool) {
+	m.NFailing, m.Failing = len(failing), nil
+	for _, k := range failing {
+		m.Failing = append(m.Failing, k.String())
+	}
+	m.Failing = capList(m.Failing)
+	for i, sel := range sels {
+		mr := &m.Modes[i]
+		mr.SafeFile, mr.SafeTest, mr.MissedFiles, mr.Missed = true, true, nil, nil
+		for _, k := range failing {
+			if !sel.hasFile(r.l, k) {
+				mr.SafeFile = false
+				mr.MissedFiles = append(mr.MissedFiles, k.String())
+			}
+			if !sel.hasTest(r.l, k) {
+				mr.SafeTest = false
+				mr.Missed = append(mr.Missed, k.String())
+			}
+		}
+		mr.MissedFiles, mr.Missed = capList(mr.MissedFiles), capList(mr.Missed)
+		missed = missed || !mr.SafeTest || !mr.SafeFile
+	}
+	return missed
+}
+
+// split divides the first run's failing tests into those the second run
+// confirms and those it does not (flaky).
+func split(first, second []fidelity.Key) (confirmed, flaky []fidelity.Key) {
+	again := map[fidelity.Key]bool{}
+	for _, k := range second {
+		again[k] = true
+	}
+	for _, k := range first {
+		if again[k] {
+			confirmed = append(confirmed, k)
+		} else {
+			flaky = append(flaky, k)
+		}
+	}
+	return confirmed, flaky
 }
 
 // maxListed caps the tests a mutant's record lists.
@@ -293,10 +344,10 @@ func newlyFailing(base, res fidelity.Results) []fidelity.Key {
 	})
 }
 
-// evaluate asks testdex in one mode which tests the mutated file affects
-// and compares with the failing tests.
-func (r *projectRun) evaluate(ctx context.Context, mode Mode, file string, failing []fidelity.Key) ModeResult {
-	mr := ModeResult{Mode: mode.Name, SafeFile: true, SafeTest: true}
+// ask asks testdex in one mode which tests the mutated file affects, and
+// measures the cost of its answer.
+func (r *projectRun) ask(ctx context.Context, mode Mode, file string) (*selection, ModeResult) {
+	mr := ModeResult{Mode: mode.Name}
 	out, took, err := r.testdex(ctx, mode.Bin, r.affectedArgs(file, mode)...)
 	mr.SelectionMS = float64(took.Microseconds()) / 1000
 	var recs []record
@@ -308,17 +359,6 @@ func (r *projectRun) evaluate(ctx context.Context, mode Mode, file string, faili
 	}
 	sel := newSelection(recs, r.l)
 	mr.Selected, mr.SelectedFiles = len(recs), len(sel.files)
-	for _, k := range failing {
-		if !sel.hasFile(r.l, k) {
-			mr.SafeFile = false
-			mr.MissedFiles = append(mr.MissedFiles, k.String())
-		}
-		if !sel.hasTest(r.l, k) {
-			mr.SafeTest = false
-			mr.Missed = append(mr.Missed, k.String())
-		}
-	}
-	mr.MissedFiles, mr.Missed = capList(mr.MissedFiles), capList(mr.Missed)
 	n := 0
 	for _, k := range r.baseKey {
 		if sel.hasTest(r.l, k) {
@@ -333,7 +373,7 @@ func (r *projectRun) evaluate(ctx context.Context, mode Mode, file string, faili
 		}
 	}
 	mr.CostFiles = ratio(files, len(r.l.files))
-	return mr
+	return sel, mr
 }
 
 func capList(s []string) []string {

@@ -65,13 +65,17 @@ type ModeSummary struct {
 // Mutant is one mutant's outcome.
 type Mutant struct {
 	Site
-	NoCompile  string       `json:"no_compile,omitempty"`
-	TimedOut   bool         `json:"timed_out,omitempty"`
-	Err        string       `json:"error,omitempty"`
-	RunSeconds float64      `json:"run_seconds,omitempty"`
-	NFailing   int          `json:"n_failing"`
-	Failing    []string     `json:"failing,omitempty"` // at most maxListed
-	Modes      []ModeResult `json:"modes,omitempty"`
+	NoCompile  string   `json:"no_compile,omitempty"`
+	TimedOut   bool     `json:"timed_out,omitempty"`
+	Err        string   `json:"error,omitempty"`
+	RunSeconds float64  `json:"run_seconds,omitempty"`
+	NFailing   int      `json:"n_failing"`
+	Failing    []string `json:"failing,omitempty"` // at most maxListed
+	// Flaky are tests that failed in the first run only: when a mode
+	// missed a failing test the suite runs again, and only the failures
+	// both runs share are the mutant's.
+	Flaky []string     `json:"flaky,omitempty"`
+	Modes []ModeResult `json:"modes,omitempty"`
 }
 
 // ModeResult is what testdex selected for one mutant in one mode.
@@ -104,6 +108,9 @@ func (m *Mutant) line() string {
 	fmt.Fprintf(&b, "%s: %d failing (%.1f s)", m.Site, m.NFailing, m.RunSeconds)
 	if m.TimedOut {
 		b.WriteString(", timed out")
+	}
+	if len(m.Flaky) > 0 {
+		fmt.Fprintf(&b, ", %d more failed once only (flaky)", len(m.Flaky))
 	}
 	for _, mr := range m.Modes {
 		fmt.Fprintf(&b, "; %s: %d records, %s, %.0f ms", mr.Mode, mr.Selected, safeWord(mr), mr.SelectionMS)
@@ -250,7 +257,7 @@ func (r *Report) writeProblems(w io.Writer) {
 	first := true
 	note := func(format string, args ...any) {
 		if first {
-			fmt.Fprintf(w, "\nNot measured:\n\n")
+			fmt.Fprintf(w, "\nNot measured, and flaky tests:\n\n")
 			first = false
 		}
 		fmt.Fprintf(w, "- "+format+"\n", args...)
@@ -265,6 +272,9 @@ func (r *Report) writeProblems(w io.Writer) {
 		for _, m := range p.Mutants {
 			if m.Err != "" {
 				note("%s, %s: %s", p.Name, m.Site, firstLines(m.Err, 2))
+			}
+			if len(m.Flaky) > 0 {
+				note("%s, %s: failed in one of two runs, not counted (flaky): %s", p.Name, m.Site, strings.Join(m.Flaky, "; "))
 			}
 			for _, mr := range m.Modes {
 				if mr.Err != "" {
