@@ -12,8 +12,9 @@ import (
 
 // Fingerprints returns, for each test file of the listing, a hash of
 // everything its tests can depend on by the graph's evidence: the contents
-// and names of the files its walk over the uses reaches (itself included)
-// and of its project's global files. A file whose walk reaches AnyNode or
+// and names of the files its walk over the uses reaches (itself included),
+// of its project's global files, and of the files testdex.toml's
+// [affected] rules declare for it. A file whose walk reaches AnyNode or
 // UnresolvedNode, or whose project has no evidence, gets no fingerprint
 // (""): nothing can vouch that it is unchanged. Ori's rule, made lasting:
 // a test file whose fingerprint equals the one of its last passing run
@@ -34,11 +35,12 @@ func (g *Graph) Fingerprints(root string) map[string]string {
 		return h, h != 0
 	}
 	out := map[string]string{}
+	declared, declOK := g.declaredFiles(root)
 	for _, p := range g.projects {
 		globals, ok := p.globalFiles(root)
 		for _, f := range p.files {
-			if ok {
-				out[f] = g.fingerprint(f, p, uses, globals, hashOf)
+			if ok && declOK {
+				out[f] = g.fingerprint(f, p, uses, append(globals[:len(globals):len(globals)], declared[f]...), hashOf)
 			} else {
 				out[f] = ""
 			}

@@ -28,6 +28,7 @@ type Graph struct {
 	// nearer folders have no owner.
 	treeOwners map[string]string
 	projects   []*project
+	rules      []rule // testdex.toml's [affected]
 	// Problems are what the Graphers could not read (their files are
 	// connected to everything in their project instead).
 	Problems []testdex.Problem
@@ -77,6 +78,7 @@ func Build(ix *index.Index) *Graph {
 		g.Problems = append(g.Problems, lg.Problems...)
 		g.add(p, lg)
 	}
+	g.addRules(ix.Config().Affected)
 	return g
 }
 

@@ -30,8 +30,12 @@ type Reason struct {
 	Chain []Step `json:"chain,omitempty"`
 	// Rule names what selected the file without a chain: "changed" (the
 	// test file itself), "global" (a file every test of the project
-	// depends on), "no evidence" (a project testdex has no graph for).
+	// depends on), "no evidence" (a project testdex has no graph for),
+	// "declared" (a rule of testdex.toml's [affected]).
 	Rule string `json:"rule,omitempty"`
+	// Declared is the [affected] rule that selected the file, as it
+	// reads in testdex.toml.
+	Declared string `json:"declared,omitempty"`
 }
 
 // Step is one node of a chain and why the previous one uses it.
@@ -50,6 +54,8 @@ func (r Reason) String() string {
 		return "changed " + r.Changed + " (every test of the project depends on it)"
 	case "no evidence":
 		return "changed " + r.Changed + " (no dependency graph for this project: any change selects its tests)"
+	case "declared":
+		return "changed " + r.Changed + " (declared in testdex.toml: [affected] " + r.Declared + ")"
 	}
 	var b strings.Builder
 	for i, s := range r.Chain {
@@ -106,6 +112,7 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 			}
 		}
 	}
+	g.selectDeclared(set, pick)
 	g.walk(set, g.narrow(ix.Root, set), tests, pick)
 	recs := map[string][]testdex.Test{} // file -> its records, in listing order
 	for _, t := range ix.Tests {

@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -204,6 +206,65 @@ func TestSuffixOwners(t *testing.T) {
 	} {
 		if got := selected(g, ix, c.set); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestDeclaredRules: testdex.toml's [affected] selects what the graph
+// cannot see, by the change's new or old name, and nothing else.
+func TestDeclaredRules(t *testing.T) {
+	g, ix := testGraph()
+	g.addRules([]config.Rule{
+		{Changed: "data/**", Tests: []string{"app/tests/t2.py"}},
+		{Changed: "tools/gen", Tests: []string{"web/..."}},
+		{Changed: "x", Tests: []string{"nowhere/..."}},
+	})
+	if len(g.Problems) != 1 || !strings.Contains(g.Problems[0].Message, "no test file matches nowhere/...") {
+		t.Errorf("problems = %v, want one warning for the rule that names no test", g.Problems)
+	}
+	for _, c := range []struct {
+		name string
+		set  Set
+		want map[string]string
+	}{
+		{"a data file", Set{{Path: "data/golden/1.json", Status: Added}}, map[string]string{
+			"app/tests/t2.py": `changed data/golden/1.json (declared in testdex.toml: [affected] "data/**" = ["app/tests/t2.py"])`,
+		}},
+		{"renamed out of the folder", Set{{Path: "old/1.json", Old: "data/1.json", Status: Renamed}}, map[string]string{
+			"app/tests/t2.py": `changed old/1.json (declared in testdex.toml: [affected] "data/**" = ["app/tests/t2.py"])`,
+		}},
+		{"below a folder", Set{{Path: "tools/gen/a/b.sh", Status: Modified}}, map[string]string{
+			"web/x.test.js": `changed tools/gen/a/b.sh (declared in testdex.toml: [affected] "tools/gen" = ["web/..."])`,
+		}},
+		{"a sibling is not below", Set{{Path: "tools/generate.sh", Status: Modified}}, map[string]string{}},
+	} {
+		if got := selected(g, ix, c.set); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: selected %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestCovers(t *testing.T) {
+	for _, c := range []struct {
+		pat, file string
+		want      bool
+	}{
+		{"pkg/...", "pkg/a_test.go", true},
+		{"pkg/...", "pkg/sub/a_test.go", true},
+		{"pkg/...", "pkgx/a_test.go", false},
+		{"...", "a/b/c.py", true},
+		{"./...", "c.py", true},
+		{"pkg", "pkg/a_test.go", true},
+		{"pkg/", "pkg/a_test.go", true},
+		{"**/testdata/**", "a/b/testdata/x/y.txt", true},
+		{"testdata/**", "a/testdata/y.txt", false},
+		{"web/**/*.test.ts", "web/a/b.test.ts", true},
+		{"web/**/*.test.ts", "web/a/b.ts", false},
+		{"a_test.go", "a_test.go", true},
+		{"a_test.go", "b/a_test.go", false},
+	} {
+		if got := covers(c.pat, c.file); got != c.want {
+			t.Errorf("covers(%q, %q) = %v, want %v", c.pat, c.file, got, c.want)
 		}
 	}
 }

@@ -19,6 +19,7 @@ func (ix *Index) AttachProjects(opts Options) error {
 	if err != nil {
 		return err
 	}
+	ix.cfg = b.cfg
 	r := newResolver(b.root, b.cfg, &b.opts, newLevel1())
 	groups := map[*lang.Setup]*group{}
 	for _, f := range ix.Files {

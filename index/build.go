@@ -31,6 +31,16 @@ type Index struct {
 	Stats Stats
 
 	groups []*group // per (project, framework), for the runtime method
+	cfg    *config.Config
+}
+
+// Config returns the configuration the listing used (testdex.toml, or
+// the one given); never nil.
+func (ix *Index) Config() *config.Config {
+	if ix.cfg == nil {
+		return &config.Config{Frameworks: map[string]config.Framework{}}
+	}
+	return ix.cfg
 }
 
 // File is one candidate file of the listing: the unit of the metadata
@@ -129,7 +139,7 @@ func roots(root, dir string) (string, string, error) {
 
 func (b *builder) run(ctx context.Context) (*Index, error) {
 	start := b.opts.Now()
-	ix := &Index{Root: b.root, Searched: b.root}
+	ix := &Index{Root: b.root, Searched: b.root, cfg: b.cfg}
 	for _, w := range b.cfg.Warnings {
 		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: config.FileName, Message: w})
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/config"
 )
 
 type affectedFlags struct {
@@ -100,7 +101,14 @@ func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, 
 		}
 	}
 	graph := changes.Build(ix)
-	printProblems(env.Stderr, graph.Problems, true)
+	// The Graphers' warnings (a file they could not parse) are quiet, as
+	// the listing prints them; a rule of testdex.toml that names no test
+	// is the user's own line and is always said.
+	for _, p := range graph.Problems {
+		if p.Severity != testdex.SevWarning || p.Path == config.FileName {
+			fmt.Fprintln(env.Stderr, "testdex: "+p.String())
+		}
+	}
 	return set, graph.Select(ix, set), nil
 }
 

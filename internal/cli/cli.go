@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/config"
 )
 
 // The exit codes of testdex, stable and documented in the README.
@@ -83,12 +84,13 @@ func classify(err error) (int, string) {
 	var nf *index.NotFoundError
 	var out *index.OutsideRootError
 	var nt *index.NoTestsError
+	var badConfig *config.InvalidError
 	switch {
 	case errors.As(err, &ee):
 		return ee.Code, ee.Error()
 	case errors.As(err, &nt):
 		return ExitNoTests, err.Error()
-	case errors.As(err, &nf), errors.As(err, &out), errors.Is(err, errUsage):
+	case errors.As(err, &nf), errors.As(err, &out), errors.As(err, &badConfig), errors.Is(err, errUsage):
 		return ExitUsage, err.Error()
 	case isFlagError(err):
 		return ExitUsage, err.Error() + " (see 'testdex help')"

@@ -25,6 +25,9 @@
 //	[skilltest]
 //	testMatch = ["**/*.tests.mjs"]
 //	commands = [{name = "lint", run = ["./check.sh"], format = "tap"}]
+//
+//	[affected]                # dependencies no static evidence sees
+//	"testdata/**" = ["pkg/..."]
 package config
 
 import (
@@ -37,6 +40,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // FileName is the configuration file looked up at the root.
@@ -48,6 +52,8 @@ type Config struct {
 	// Frameworks holds one table per framework, keyed by its name ("go",
 	// "semtest", "pytest", ...).
 	Frameworks map[string]Framework
+	// Affected are the declared dependencies of [affected], in file order.
+	Affected []Rule
 
 	// Path is the file the configuration was read from, "" when none.
 	Path string `toml:"-"`
@@ -97,6 +103,25 @@ type Command struct {
 	Format string   `toml:"format"`
 }
 
+// Rule is one line of [affected]: a change to a file matching Changed
+// affects the tests of every test file matching one of Tests. It declares
+// what `testdex affected` cannot see (a data file read by a computed path,
+// a program another language runs, the environment a script sets up):
+//
+//	[affected]
+//	"testdata/**" = ["pkg/..."]
+//	"schema/*.sql" = ["db/", "api/**/*_test.go"]
+//	"tools/gen.sh" = ["..."]
+//
+// Both sides are root-relative, slash-separated doublestar globs; a path
+// without glob characters also covers what lies below it (a folder), and
+// a trailing "/..." means the folder and everything below, as in Go
+// package patterns ("..." alone: every test).
+type Rule struct {
+	Changed string
+	Tests   []string
+}
+
 // KnownFrameworks are the table names accepted besides [walk].
 var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "junit", "skilltest"}
 
@@ -116,10 +141,21 @@ func Load(root, path string) (*Config, error) {
 		if !explicit && errors.Is(err, os.ErrNotExist) {
 			return &Config{Frameworks: map[string]Framework{}}, nil
 		}
+		if explicit && errors.Is(err, os.ErrNotExist) {
+			return nil, &InvalidError{err: fmt.Errorf("config file not found: %s", path)}
+		}
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	return Parse(path, data)
 }
+
+// InvalidError is a configuration that is not valid TOML, has a value of
+// the wrong type or a bad pattern, or an explicit --config that does not
+// exist: the user's to fix (a usage error, exit 3), not an I/O failure.
+type InvalidError struct{ err error }
+
+func (e *InvalidError) Error() string { return e.err.Error() }
+func (e *InvalidError) Unwrap() error { return e.err }
 
 // Parse decodes a configuration read from path.
 func Parse(path string, data []byte) (*Config, error) {
@@ -128,25 +164,27 @@ func Parse(path string, data []byte) (*Config, error) {
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
-			return nil, fmt.Errorf("%s:%d: %s", path, perr.Position.Line, perr.Message)
+			return nil, &InvalidError{fmt.Errorf("%s:%d: %s", path, perr.Position.Line, perr.Message)}
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &InvalidError{fmt.Errorf("%s: %w", path, err)}
 	}
 	c := &Config{Path: path, Frameworks: map[string]Framework{}}
 	for name, prim := range tables {
 		switch {
 		case name == "walk":
 			err = md.PrimitiveDecode(prim, &c.Walk)
+		case name == "affected":
+			err = c.decodeAffected(md, prim)
 		case slices.Contains(KnownFrameworks, name):
 			var f Framework
 			err = md.PrimitiveDecode(prim, &f)
 			c.Frameworks[name] = f
 		default:
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown table [%s] (ignored; known: walk, %s)", path, name, strings.Join(KnownFrameworks, ", ")))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown table [%s] (ignored; known: walk, affected, %s)", path, name, strings.Join(KnownFrameworks, ", ")))
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: [%s]: %w", path, name, err)
+			return nil, &InvalidError{fmt.Errorf("%s: [%s]: %w", path, name, err)}
 		}
 	}
 	for _, k := range md.Undecoded() {
@@ -156,4 +194,65 @@ func Parse(path string, data []byte) (*Config, error) {
 	}
 	sort.Strings(c.Warnings)
 	return c, nil
+}
+
+// decodeAffected reads the [affected] table: string keys, each a list of
+// strings (a single string is taken as a list of one). The rules keep the
+// file's order, so that reasons and warnings are stable.
+func (c *Config) decodeAffected(md toml.MetaData, prim toml.Primitive) error {
+	var raw map[string]any
+	if err := md.PrimitiveDecode(prim, &raw); err != nil {
+		return err
+	}
+	order := map[string]int{}
+	for i, k := range md.Keys() {
+		if len(k) == 2 && k[0] == "affected" {
+			order[k[1]] = i
+		}
+	}
+	for changed, v := range raw {
+		var tests []string
+		switch v := v.(type) {
+		case string:
+			tests = []string{v}
+		case []any:
+			for _, t := range v {
+				s, ok := t.(string)
+				if !ok {
+					return fmt.Errorf("%q: the tests it affects must be strings (paths or globs), not %T", changed, t)
+				}
+				tests = append(tests, s)
+			}
+		default:
+			return fmt.Errorf("%q: want a list of paths or globs of test files, like [\"pkg/...\"], not %T", changed, v)
+		}
+		if changed == "" {
+			return fmt.Errorf("an empty pattern of changed files")
+		}
+		if len(tests) == 0 {
+			return fmt.Errorf("%q: an empty list affects no test; name the test files or folders, or remove the line", changed)
+		}
+		for _, pat := range append([]string{changed}, tests...) {
+			if err := CheckPattern(pat); err != nil {
+				return fmt.Errorf("%q: %w", changed, err)
+			}
+		}
+		c.Affected = append(c.Affected, Rule{Changed: changed, Tests: tests})
+	}
+	sort.SliceStable(c.Affected, func(i, j int) bool { return order[c.Affected[i].Changed] < order[c.Affected[j].Changed] })
+	return nil
+}
+
+// CheckPattern reports a pattern of [affected] that is not a valid
+// doublestar glob, or not root-relative.
+func CheckPattern(pat string) error {
+	switch {
+	case strings.HasPrefix(pat, "/") || filepath.IsAbs(pat):
+		return fmt.Errorf("pattern %q must be relative to the root", pat)
+	case pat == ".." || strings.HasPrefix(pat, "../"):
+		return fmt.Errorf("pattern %q leaves the root", pat)
+	case !doublestar.ValidatePattern(pat):
+		return fmt.Errorf("pattern %q is not a valid glob", pat)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,6 +47,40 @@ func TestParseErrors(t *testing.T) {
 	for _, bad := range []string{"[go\n", "[go]\ntags = 3\n", "x = = 1"} {
 		if _, err := Parse("t.toml", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "t.toml") {
 			t.Errorf("%q: err = %v", bad, err)
+		}
+	}
+}
+
+func TestParseAffected(t *testing.T) {
+	c, err := Parse("testdex.toml", []byte(`
+[affected]
+"testdata/**" = ["pkg/..."]
+"schema.sql" = "db/"
+"a/*.json" = ["x_test.go", "web/**/*.test.ts"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Rule{
+		{Changed: "testdata/**", Tests: []string{"pkg/..."}},
+		{Changed: "schema.sql", Tests: []string{"db/"}},
+		{Changed: "a/*.json", Tests: []string{"x_test.go", "web/**/*.test.ts"}},
+	}
+	if !reflect.DeepEqual(c.Affected, want) {
+		t.Errorf("affected = %+v, want the file's order %+v", c.Affected, want)
+	}
+	for src, msg := range map[string]string{
+		`"a" = 3`:          `"a": want a list of paths or globs`,
+		`"a" = [1]`:        `must be strings`,
+		`"a" = []`:         `an empty list affects no test`,
+		`"/etc/x" = ["a"]`: `must be relative to the root`,
+		`"a" = ["../b"]`:   `leaves the root`,
+		`"a[" = ["b"]`:     `is not a valid glob`,
+	} {
+		_, err := Parse("t.toml", []byte("[affected]\n"+src+"\n"))
+		var inv *InvalidError
+		if err == nil || !strings.Contains(err.Error(), msg) || !errors.As(err, &inv) {
+			t.Errorf("%s: err = %v, want an InvalidError with %q", src, err, msg)
 		}
 	}
 }
