@@ -75,6 +75,9 @@ type Project struct {
 	// affected`; nil means no evidence: any change in the project affects
 	// all its tests (safe, not precise).
 	Grapher Grapher
+	// Spanner cuts the project's source files into functions with
+	// canonical hashes, for the coverage index; nil when none.
+	Spanner Spanner
 }
 
 // Setup is one framework as a project configures it.

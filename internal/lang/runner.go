@@ -82,6 +82,9 @@ type RunOptions struct {
 	// Bench also runs benchmarks under the selected paths (Go's -bench .);
 	// a benchmark named by ID runs whatever Bench says.
 	Bench bool
+	// Coverage asks a Coverer to record what each test executes (see
+	// Coverer); other Runners never see it set.
+	Coverage bool
 }
 
 // Getenv looks a variable up in o.Env.
@@ -114,6 +117,8 @@ type RunEvent struct {
 	Message string
 	File    string // project-relative, where the framework says
 	Line    int
+	// Covered is what the test executed, on an ActionCovered event.
+	Covered []CoveredFile
 }
 
 // Parser reads a command's standard output, in chunks of any size, as it

@@ -1,0 +1,97 @@
+package lang
+
+// Per-test coverage (`testdex run --coverage`, `testdex covering`): the
+// contract between a framework's Runner and the core's coverage index
+// (package coverage). A Runner records what each test executed through
+// its ecosystem's own machinery (Go's -coverprofile, coverage.py's dynamic
+// contexts, V8's precise coverage, JaCoCo) and reports it as RunEvents of
+// action ActionCovered, in the framework's own terms (Scope and Name, as
+// for the other events): the core maps them to test IDs with the same
+// rules, so a test's coverage is filed under the ID `testdex list` prints.
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/testdex/testdex"
+)
+
+// ActionCovered is the internal action of a RunEvent that carries one
+// test's coverage (RunEvent.Covered). The core stores it and never
+// forwards it as a user-facing event. A test may get several (one per
+// process or per package it ran in): they add up.
+const ActionCovered testdex.Action = "covered"
+
+// CoveredFile is what one test executed in one file.
+type CoveredFile struct {
+	// File is the absolute path of the source file.
+	File string
+	// Lines are the executed lines, 1-based, inclusive, sorted and not
+	// overlapping (MergeSpans makes them so).
+	Lines []Span
+}
+
+// Span is a range of lines, 1-based and inclusive.
+type Span struct{ Start, End int }
+
+// A Coverer is a Runner that can record per-test coverage. When
+// RunOptions.Coverage is set, its RunCommands set the commands up to
+// record, and its Parser emits an ActionCovered event per test it can
+// attribute lines to (a test it cannot attribute to, as a whole file of
+// tests run in one process, gets the lines of its smallest unit that can
+// be: Granularity says which).
+type Coverer interface {
+	Runner
+	// CoverageCheck reports, before anything runs, why the project cannot
+	// record coverage (the tool is not installed where the project would
+	// use it: "coverage.py is not installed in .venv; pip install
+	// coverage"), wrapping ErrNotInstalled; nil when it can.
+	CoverageCheck(p *Project, o RunOptions) error
+	// Granularity is the unit coverage is attributed to: "test" (each
+	// test, subtests with their top-level test), "file" (a test file's
+	// tests share their file's lines), "class".
+	Granularity() string
+}
+
+// A Spanner cuts a source file into its functions, with canonical hashes
+// (formatting and comments dropped, as the impact graph's declaration
+// hashes): the coverage index keeps them beside the lines a test executed,
+// so that a file edited since still answers for its functions whose hash
+// did not change, and a test is affected only when a function it executed
+// changed. One per language; Detectors set Project.Spanner.
+type Spanner interface {
+	// Spans returns the functions of the file (methods, nested functions
+	// and closures as their own spans, where the language has them), in
+	// source order; file is absolute.
+	Spans(file string, src []byte) ([]FuncSpan, error)
+}
+
+// FuncSpan is one function of a source file.
+type FuncSpan struct {
+	// Name is qualified as the language names it ("T.M", "Class.method",
+	// "outer.<locals>.inner").
+	Name       string
+	Start, End int    // lines, 1-based, inclusive
+	Hash       uint64 // canonical: tokens without positions and comments
+}
+
+// MergeSpans sorts spans and merges the overlapping and adjacent ones.
+func MergeSpans(spans []Span) []Span {
+	if len(spans) < 2 {
+		return spans
+	}
+	s := append([]Span(nil), spans...)
+	slices.SortFunc(s, func(a, b Span) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
+	out := s[:1]
+	for _, sp := range s[1:] {
+		last := &out[len(out)-1]
+		if sp.Start <= last.End+1 {
+			if sp.End > last.End {
+				last.End = sp.End
+			}
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
