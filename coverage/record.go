@@ -33,14 +33,18 @@ type File struct {
 }
 
 // Span is a range of lines, 1-based and inclusive.
-type Span struct{ Start, End int }
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
 
 // Func is one function of a file: its qualified name, its lines and the
 // canonical hash of its tokens (comments and formatting dropped).
 type Func struct {
-	Name       string
-	Start, End int
-	Hash       uint64
+	Name  string `json:"name"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Hash  uint64 `json:"hash"`
 }
 
 // Merge sorts spans and merges the overlapping and adjacent ones.

@@ -64,7 +64,8 @@ func (st *batchState) runAll(ctx context.Context) int {
 	}
 	defer os.RemoveAll(scratch)
 	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, &st.b.Selection,
-		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench})
+		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench,
+			Coverage: st.o.cover.enabled(st.b)})
 	switch {
 	case errors.Is(err, lang.ErrNotInstalled):
 		st.broke(err.Error(), testdex.CauseToolchain)
@@ -194,7 +195,13 @@ func joinRel(dir, rel string) string { return strings.TrimPrefix(dir+"/"+rel, ".
 // when killed).
 func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 	deadline, _ := ctx.Deadline()
-	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) { st.emit(st.event(r)) })
+	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) {
+		if r.Action == lang.ActionCovered { // kept for the coverage index, never an event
+			st.o.cover.add(st.event(r).ID, st.b, r.Covered)
+			return
+		}
+		st.emit(st.event(r))
+	})
 	stderr := &lineWriter{emit: func(s string) { st.emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
 	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
