@@ -18,10 +18,10 @@ import (
 // Per-test coverage (`testdex run --coverage`). Go's profiles are per
 // process, so each top-level test runs in its own process:
 //
-//  1. go test -c -json -cover -covermode=atomic -coverpkg=./... -o DIR/
+//  1. go build cmd/test2json, then go test -c -json -cover -covermode=atomic -coverpkg=./... -o DIR/
 //     builds each selected package's test binary once, instrumenting every
 //     package of the module (a test's coverage reaches across packages);
-//  2. go tool test2json -t -p PKG BIN -test.v=test2json -test.run ^TestX$
+//  2. test2json -t -p PKG BIN -test.v=test2json -test.run ^TestX$
 //     -test.coverprofile=DIR/N.TestX.out runs each top-level test in
 //     the package folder, as go test does, its events read by the same
 //     parser as go test -json's;
@@ -81,7 +81,10 @@ type coverTest struct {
 func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*lang.Command {
 	pkgs := coverPlan(sel, o.Bench)
 	build, test := splitExtra(o.Extra)
-	var cmds []*lang.Command
+	// go's own test2json, built once (cached by go): `go tool test2json`
+	// would cost a go command's start per test, 8 times the test's own.
+	t2j := filepath.Join(o.Dir, "test2json")
+	cmds := []*lang.Command{{Args: []string{"go", "build", "-o", t2j, "cmd/test2json"}, Dir: p.Dir}}
 	bins := map[string]string{}
 	for gi, group := range byBinaryName(pkgs) {
 		dir := filepath.Join(o.Dir, "bin"+strconv.Itoa(gi))
@@ -99,7 +102,7 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 	}
 	for i, pk := range pkgs {
 		dir := filepath.Join(p.Dir, filepath.FromSlash(pkgRel(p.Name, pk.importPath)))
-		base := []string{"go", "tool", "test2json", "-t", "-p", pk.importPath, bins[pk.importPath], "-test.v=test2json", "-test.timeout=" + timeout}
+		base := []string{t2j, "-t", "-p", pk.importPath, bins[pk.importPath], "-test.v=test2json", "-test.timeout=" + timeout}
 		for _, t := range pk.tests {
 			prof := filepath.Join(o.Dir, strconv.Itoa(i)+"."+t.name+".out") // the parser reads the name back
 			args := append(slices.Clone(base), "-test.run="+t.run, "-test.coverprofile="+prof)

@@ -24,7 +24,7 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 		j.buildOnly = true
 		return j
 	}
-	if cmd.Args[1] != "tool" {
+	if filepath.Base(cmd.Args[0]) != "test2json" {
 		return j
 	}
 	c := &coverParser{jsonParser: j, dir: p.Dir}
