@@ -27,6 +27,12 @@ type Command struct {
 	Args []string
 	Dir  string
 	Env  []string
+	// Parallel lets the core run the command at the same time as the
+	// adjacent commands that have it too (a Go coverage run's one process
+	// per test), up to the run's -j; each has its own Parser, and their
+	// events are reported in command order. The others run one after the
+	// other.
+	Parallel bool
 }
 
 // Listed is one test as the framework reported it.

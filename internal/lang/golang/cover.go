@@ -106,7 +106,7 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 		for _, t := range pk.tests {
 			prof := filepath.Join(o.Dir, strconv.Itoa(i)+"."+t.name+".out") // the parser reads the name back
 			args := append(slices.Clone(base), "-test.run="+t.run, "-test.coverprofile="+prof)
-			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir})
+			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Parallel: true})
 		}
 		if pk.whole {
 			args := append(slices.Clone(base), "-test.coverprofile="+filepath.Join(o.Dir, strconv.Itoa(i)+".rest"))
@@ -120,7 +120,7 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 			if len(pk.bench) > 0 {
 				args = append(args, "-test.bench="+strings.Join(pk.bench, "|"))
 			}
-			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir})
+			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Parallel: true})
 		}
 	}
 	return cmds
