@@ -81,7 +81,7 @@ func (st *batchState) runAll(ctx context.Context) int {
 	exit := 0
 	for i := 0; i < len(cmds); {
 		j := i + 1
-		for cmds[i].Parallel && j < len(cmds) && cmds[j].Parallel {
+		for cmds[i].Lane != "" && j < len(cmds) && cmds[j].Lane != "" {
 			j++
 		}
 		code := st.runGroup(ctx, cmds[i:j])
@@ -96,8 +96,9 @@ func (st *batchState) runAll(ctx context.Context) int {
 	return exit
 }
 
-// runGroup runs one command, or adjacent Parallel commands at once (up to
-// -j), each into its own buffer, reported in command order; it returns
+// runGroup runs one command, or adjacent commands with lanes: one
+// goroutine per lane runs its commands in order, up to -j lanes at once,
+// each command into its own buffer, reported in command order. It returns
 // the first non-zero exit code.
 func (st *batchState) runGroup(ctx context.Context, cmds []*lang.Command) int {
 	if len(cmds) == 1 {
@@ -105,16 +106,26 @@ func (st *batchState) runGroup(ctx context.Context, cmds []*lang.Command) int {
 	}
 	bufs := make([][]testdex.Event, len(cmds))
 	codes := make([]int, len(cmds))
-	var g errgroup.Group
-	g.SetLimit(max(st.o.Jobs, 1)) // each is one test's process
+	var lanes []string
+	byLane := map[string][]int{}
 	for k, c := range cmds {
+		if byLane[c.Lane] == nil {
+			lanes = append(lanes, c.Lane)
+		}
+		byLane[c.Lane] = append(byLane[c.Lane], k)
+	}
+	var g errgroup.Group
+	g.SetLimit(max(st.o.Jobs, 1)) // each lane runs one process at a time
+	for _, lane := range lanes {
 		g.Go(func() error {
-			if st.stopped() || ctx.Err() != nil {
-				return nil
+			for _, k := range byLane[lane] {
+				if st.stopped() || ctx.Err() != nil {
+					return nil
+				}
+				codes[k] = st.runCommand(ctx, cmds[k], func(e testdex.Event) {
+					st.emitTo(e, func(e testdex.Event) { bufs[k] = append(bufs[k], e) })
+				})
 			}
-			codes[k] = st.runCommand(ctx, c, func(e testdex.Event) {
-				st.emitTo(e, func(e testdex.Event) { bufs[k] = append(bufs[k], e) })
-			})
 			return nil
 		})
 	}

@@ -21,7 +21,7 @@ type fakeCoverer struct {
 }
 
 func (f fakeCoverer) CoverageCheck(*lang.Project, lang.RunOptions) error { return f.err }
-func (fakeCoverer) Granularity() string                                { return "test" }
+func (fakeCoverer) Granularity() string                                  { return "test" }
 
 type fakeSpanner struct{}
 

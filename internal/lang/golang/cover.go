@@ -18,13 +18,16 @@ import (
 // Per-test coverage (`testdex run --coverage`). Go's profiles are per
 // process, so each top-level test runs in its own process:
 //
-//  1. go build cmd/test2json, then go test -c -json -cover -covermode=atomic -coverpkg=./... -o DIR/
-//     builds each selected package's test binary once, instrumenting every
-//     package of the module (a test's coverage reaches across packages);
+//  1. go build cmd/test2json, then go test -c -json -cover
+//     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected
+//     package's test binary once, instrumenting every package of the
+//     module (a test's coverage reaches across packages);
 //  2. test2json -t -p PKG BIN -test.v=test2json -test.run ^TestX$
 //     -test.coverprofile=DIR/N.TestX.out runs each top-level test in
 //     the package folder, as go test does, its events read by the same
-//     parser as go test -json's;
+//     parser as go test -json's; a package's tests one after the other
+//     (they may share files in its folder, as under go test), packages at
+//     once up to -j;
 //  3. for a package run whole, one more process runs what the listing did
 //     not name (-test.skip over the listed tests), so a test the static
 //     listing missed still runs; it records no coverage (it may be several
@@ -106,7 +109,7 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 		for _, t := range pk.tests {
 			prof := filepath.Join(o.Dir, strconv.Itoa(i)+"."+t.name+".out") // the parser reads the name back
 			args := append(slices.Clone(base), "-test.run="+t.run, "-test.coverprofile="+prof)
-			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Parallel: true})
+			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Lane: pk.importPath})
 		}
 		if pk.whole {
 			args := append(slices.Clone(base), "-test.coverprofile="+filepath.Join(o.Dir, strconv.Itoa(i)+".rest"))
@@ -120,7 +123,7 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 			if len(pk.bench) > 0 {
 				args = append(args, "-test.bench="+strings.Join(pk.bench, "|"))
 			}
-			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Parallel: true})
+			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Lane: pk.importPath})
 		}
 	}
 	return cmds
