@@ -22,16 +22,21 @@ import (
 //     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected
 //     package's test binary once, instrumenting every package of the
 //     module (a test's coverage reaches across packages);
-//  2. test2json -t -p PKG BIN -test.v=test2json -test.run ^TestX$
-//     -test.coverprofile=DIR/N.TestX.out runs each top-level test in
-//     the package folder, as go test does, its events read by the same
-//     parser as go test -json's; a package's tests one after the other
-//     (they may share files in its folder, as under go test), packages at
-//     once up to -j;
-//  3. for a package run whole, one more process runs what the listing did
+//  2. per package, test2json -t -p PKG sh -c SCRIPT runs the binary once
+//     per top-level test (-test.run '^TestX$' -test.coverprofile=...) in
+//     the package folder, as go test does, one after the other (tests of
+//     a package may share files in its folder), packages at once up to
+//     -j; one test2json reads them all, its events read by the same parser
+//     as go test -json's, and the parser turns the profiles into each
+//     test's ActionCovered at the end;
+//  3. for a package run whole, the script then runs what the listing did
 //     not name (-test.skip over the listed tests), so a test the static
 //     listing missed still runs; it records no coverage (it may be several
 //     tests).
+//
+// Why sh: a process per test is the unit of Go's coverage, and a shell
+// loop under one test2json costs one process per test where a command per
+// test costs three (testdex's process handling, test2json, the binary).
 //
 // Why not GOCOVERDIR with go tool covdata: it also needs a process per
 // test, and adds a covdata run per test to turn its files into lines.
@@ -105,28 +110,59 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 	}
 	for i, pk := range pkgs {
 		dir := filepath.Join(p.Dir, filepath.FromSlash(pkgRel(p.Name, pk.importPath)))
-		base := []string{t2j, "-t", "-p", pk.importPath, bins[pk.importPath], "-test.v=test2json", "-test.timeout=" + timeout}
-		for _, t := range pk.tests {
-			prof := filepath.Join(o.Dir, strconv.Itoa(i)+"."+t.name+".out") // the parser reads the name back
-			args := append(slices.Clone(base), "-test.run="+t.run, "-test.coverprofile="+prof)
-			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Lane: pk.importPath})
-		}
-		if pk.whole {
-			args := append(slices.Clone(base), "-test.coverprofile="+filepath.Join(o.Dir, strconv.Itoa(i)+".rest"))
-			if len(pk.tests) > 0 {
-				names := make([]string, len(pk.tests))
-				for j, t := range pk.tests {
-					names[j] = regexp.QuoteMeta(t.name)
-				}
-				args = append(args, "-test.skip=^("+strings.Join(names, "|")+")$")
-			}
-			if len(pk.bench) > 0 {
-				args = append(args, "-test.bench="+strings.Join(pk.bench, "|"))
-			}
-			cmds = append(cmds, &lang.Command{Args: append(args, test...), Dir: dir, Lane: pk.importPath})
-		}
+		prefix := filepath.Join(o.Dir, strconv.Itoa(i)) // the parser finds the profiles by it
+		script := packageScript(pk, bins[pk.importPath], timeout, test)
+		cmds = append(cmds, &lang.Command{Args: []string{t2j, "-t", "-p", pk.importPath, "sh", "-c", script, "sh", prefix},
+			Dir: dir, Lane: pk.importPath})
 	}
 	return cmds
+}
+
+// packageScript runs a package's test binary once per top-level test, in
+// order, each writing its profile to $1.J.NAME.out, then the rest of a
+// package run whole; it exits 1 when any run failed. One test2json reads
+// the whole script's output: its events are go test -json's.
+func packageScript(pk *coverPkg, bin, timeout string, test []string) string {
+	var b strings.Builder
+	b.WriteString("rc=0\n")
+	run := func(args ...string) {
+		b.WriteString(shellQuote(bin) + " -test.v=test2json " + shellQuote("-test.timeout="+timeout))
+		for _, a := range append(args, test...) {
+			b.WriteString(" " + shellQuote(a))
+		}
+		b.WriteString(" || rc=1\n")
+	}
+	for j, t := range pk.tests {
+		b.WriteString(`prof="$1.` + strconv.Itoa(j) + "." + t.name + `.out"` + "\n")
+		run("-test.run="+t.run, "-test.coverprofile=$prof")
+	}
+	if pk.whole {
+		args := []string{"-test.coverprofile=$1.rest"}
+		if len(pk.tests) > 0 {
+			names := make([]string, len(pk.tests))
+			for j, t := range pk.tests {
+				names[j] = regexp.QuoteMeta(t.name)
+			}
+			args = append(args, "-test.skip=^("+strings.Join(names, "|")+")$")
+		}
+		if len(pk.bench) > 0 {
+			args = append(args, "-test.bench="+strings.Join(pk.bench, "|"))
+		}
+		run(args...)
+	}
+	b.WriteString("exit $rc\n")
+	return b.String()
+}
+
+// shellQuote quotes s for sh; in a -test.coverprofile= argument, "$1"
+// and "$prof" are left for the script to expand.
+func shellQuote(s string) string {
+	q := "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if !strings.HasPrefix(s, "-test.coverprofile=") {
+		return q
+	}
+	q = strings.ReplaceAll(q, "$prof", `'"$prof"'`)
+	return strings.ReplaceAll(q, "$1", `'"$1"'`)
 }
 
 // coverPlan sorts the selection into packages and top-level tests, in a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -24,43 +25,48 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 		j.buildOnly = true
 		return j
 	}
-	if filepath.Base(cmd.Args[0]) != "test2json" {
+	if filepath.Base(cmd.Args[0]) != "test2json" || len(cmd.Args) < 9 || cmd.Args[4] != "sh" {
 		return j
 	}
-	c := &coverParser{jsonParser: j, dir: p.Dir}
-	for i, a := range cmd.Args {
-		switch {
-		case a == "-p" && i+1 < len(cmd.Args):
-			c.pkg = cmd.Args[i+1]
-		case strings.HasPrefix(a, "-test.coverprofile="):
-			c.profile = strings.TrimPrefix(a, "-test.coverprofile=")
-		}
-	}
-	if !strings.HasSuffix(c.profile, ".out") {
-		return j // the rest of a package: several tests, no one to file it under
-	}
-	_, c.test, _ = strings.Cut(strings.TrimSuffix(filepath.Base(c.profile), ".out"), ".") // N.TestX.out
-	return c
+	return &coverParser{jsonParser: j, dir: p.Dir, pkg: cmd.Args[3], prefix: cmd.Args[len(cmd.Args)-1]}
 }
 
-// coverParser reads one test's process: its events, then its profile.
+// coverParser reads one package's processes: their events, then their
+// profiles, PREFIX.J.NAME.out.
 type coverParser struct {
 	*jsonParser
-	dir, pkg, test, profile string
+	dir, pkg, prefix string
 }
 
-// Close emits the test's coverage when its process wrote a profile (one
-// that died before writing records nothing, rather than nothing executed).
+// Close emits each test's coverage, in the order the tests ran, when its
+// process wrote a profile (one that died before writing records nothing,
+// rather than nothing executed).
 func (c *coverParser) Close(exitCode int) error {
 	if err := c.jsonParser.Close(exitCode); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(c.profile)
-	if err != nil {
-		return nil
+	profiles, _ := filepath.Glob(c.prefix + ".*.out")
+	sort.Slice(profiles, func(a, b int) bool { return ordinal(profiles[a]) < ordinal(profiles[b]) })
+	for _, prof := range profiles {
+		rest := strings.TrimSuffix(strings.TrimPrefix(prof, c.prefix+"."), ".out")
+		_, name, ok := strings.Cut(rest, ".")
+		data, err := os.ReadFile(prof)
+		if !ok || err != nil {
+			continue
+		}
+		c.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: c.pkg, Name: name, Covered: profileFiles(data, c.module, c.dir)})
 	}
-	c.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: c.pkg, Name: c.test, Covered: profileFiles(data, c.module, c.dir)})
 	return nil
+}
+
+// ordinal is J of PREFIX.J.NAME.out.
+func ordinal(prof string) int {
+	parts := strings.Split(filepath.Base(prof), ".")
+	if len(parts) < 4 {
+		return -1
+	}
+	n, _ := strconv.Atoi(parts[1])
+	return n
 }
 
 // profileFiles turns a cover profile ("mode: atomic", then
