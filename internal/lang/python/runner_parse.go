@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/testdex/testdex"

@@ -97,12 +97,12 @@ func TestSpannerHash(t *testing.T) {
 		old, new string
 		fns      []string // the functions whose hash changes
 	}{
-		"body":       {"return a + b", "return a - b", []string{"top"}},
-		"string":     {`"""Grows."""`, `"""Grows!"""`, []string{"Shape.grow"}},
-		"decorator":  {"maxsize=None", "maxsize=2", []string{"cached"}},
-		"f-string":   {"{10}", "{12}", []string{"Shape.Inner.deep"}},
-		"nested":     {"return x * 2", "return x * 3", []string{"cached", "cached.<locals>.inner"}},
-		"indent":     {"        return x * 2\n    return inner(n)", "        return x * 2\n        return inner(n)", []string{"cached", "cached.<locals>.inner"}},
+		"body":        {"return a + b", "return a - b", []string{"top"}},
+		"string":      {`"""Grows."""`, `"""Grows!"""`, []string{"Shape.grow"}},
+		"decorator":   {"maxsize=None", "maxsize=2", []string{"cached"}},
+		"f-string":    {"{10}", "{12}", []string{"Shape.Inner.deep"}},
+		"nested":      {"return x * 2", "return x * 3", []string{"cached", "cached.<locals>.inner"}},
+		"indent":      {"        return x * 2\n    return inner(n)", "        return x * 2\n        return inner(n)", []string{"cached", "cached.<locals>.inner"}},
 		"string text": {`"""Grows."""`, `"""Grows ."""`, []string{"Shape.grow"}},
 	}
 	for name, c := range changed {
