@@ -21,8 +21,15 @@ import (
 // runner_coverage.py's doc string for what goes to which test (import-time
 // and module-level lines go to every test of the process; wider-scoped
 // pytest fixtures to every test using them) and for the overrides of the
-// project's own coverage configuration. The data file lies in the batch's
-// scratch folder (RunOptions.Dir), never the project's .coverage.
+// project's own coverage configuration. The data stays in memory while
+// the tests run and is written at the end to testdex.coverage in the
+// batch's scratch folder (RunOptions.Dir), never the project's .coverage.
+//
+// Overhead measured on the mutation benchmark's projects (CPU time, driver
+// runs alternated, medians of 5, a loaded 2-core machine): itsdangerous
+// (pytest, 297 tests) x1.9, pyasn1 (unittest, 1,179 one-millisecond
+// tests) x3.1, of which coverage's tracer is x1.8 and the rest the context
+// switches and decoding the per-test data.
 
 //go:embed runner_coverage.py
 var coverageModule []byte

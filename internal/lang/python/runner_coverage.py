@@ -36,7 +36,8 @@ among its lines, a few more do no harm):
 The project's coverage configuration (.coveragerc, setup.cfg, tox.ini,
 pyproject.toml) is read as coverage reads it, with these overrides, each
 needed for per-test data that is complete and ours:
-  data_file     the batch's scratch file (never the project's .coverage);
+  data_file     none while the tests run (in memory), then the batch's
+                scratch file (never the project's .coverage);
   source        the working folder (the rootdir or project) plus the
                 project's own source entries: a narrower `source` or
                 `include` would hide the tests' files and code silently;
