@@ -151,14 +151,16 @@ class Recorder:
         for ctx in data.measured_contexts():
             if ctx in self.tests:
                 owners[ctx] = (ctx,)
-            elif ctx.startswith(FIXTURE):
-                owners[ctx] = tuple(self.fixtures.get(ctx, ()))
+            elif ctx.startswith(FIXTURE) and self.fixtures.get(ctx):
+                owners[ctx] = tuple(self.fixtures[ctx])
         shared = {}
         per_test = {ctx: {} for ctx in self.tests}
         for path in sorted(data.measured_files()):
             body = function_body_lines(path)
             for line, contexts in data.contexts_by_lineno(path).items():
-                if line not in body or NO_TEST in contexts:
+                # Lines of a context no test owns (a fixture whose users
+                # pytest did not say) are everyone's, as NO_TEST's.
+                if line not in body or NO_TEST in contexts or any(c not in owners for c in contexts):
                     shared.setdefault(path, set()).add(line)
                     continue
                 for ctx in contexts:
