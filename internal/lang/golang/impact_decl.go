@@ -33,6 +33,7 @@ type decl struct {
 	recv  string   // a method's receiver base type
 	hash  uint64   // its tokens, positions and comments dropped, directives kept
 	init  bool     // it runs at package initialisation (init, vars)
+	fn    bool     // a function or method
 	// refs are the identifiers it mentions that may name package-level
 	// declarations of its own package (locals and fields too: more
 	// edges, never fewer); qrefs are name.Sel pairs whose name may be an
@@ -266,6 +267,7 @@ func finish(d *decl, h *xxh3.Hasher, kw token.Token, file string) *decl {
 
 // readFunc reads a function or method: receiver, name, signature, body.
 func readFunc(t *tokens, d *decl, h *xxh3.Hasher, file string) {
+	d.fn = true
 	w := &walker{t: t, d: d, h: h}
 	tok, lit := w.next()
 	if tok == token.LPAREN { // a method's receiver

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -296,7 +298,10 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 		node := own + d.key
 		switch {
 		case df.gf.test:
-			e.edge(file, node, "declares")
+			if name, ok := testFunc(d); ok {
+				e.edge(file, node, "declares")
+				e.out.Tests = append(e.out.Tests, lang.TestNode{Node: node, File: file, Name: name})
+			}
 			if d.init || len(d.names) == 1 && d.names[0] == "TestMain" && d.recv == "" {
 				e.edge(testNode(dp.p), node, "init")
 			}
@@ -341,6 +346,28 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 			e.linkname(ln, prefix, lookup, byPath)
 		}
 	}
+}
+
+// testFunc returns the name of a test file's declaration that `go test`
+// runs by name: a function Test*, Benchmark*, Fuzz* or Example* (the
+// prefix alone, or followed by anything but a lower-case letter, as cmd/go
+// says), TestMain apart (it runs for every test: the test binary's). A
+// test file's other declarations (helpers, types, vars) get no edge from
+// their file: they run only when a test or the test binary reaches them
+// (a var's initializer and init through the test binary's "init" edge),
+// so a change to them selects the tests that use them, not their file.
+func testFunc(d *decl) (string, bool) {
+	if !d.fn || d.recv != "" || len(d.names) != 1 || d.names[0] == "TestMain" {
+		return "", false
+	}
+	n := d.names[0]
+	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(n, prefix); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return n, rest == "" || !unicode.IsLower(r)
+		}
+	}
+	return "", false
 }
 
 // linkname emits both edges of a //go:linkname local remote directive.
