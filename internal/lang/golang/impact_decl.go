@@ -40,6 +40,7 @@ type decl struct {
 	// import.
 	refs      []string
 	qrefs     [][2]string
+	sels      []string // the names after a period (x.M, f().M, T.M): what it may select
 	linknames []string // //go:linkname directives above or in it
 }
 
@@ -426,6 +427,7 @@ func (w *walker) body(inGroup, spec bool) {
 			}
 		case token.IDENT:
 			if prevTok == token.PERIOD {
+				w.d.sels = append(w.d.sels, lit)
 				if prevPrevTok == token.IDENT {
 					w.d.qrefs = append(w.d.qrefs, [2]string{prevPrevLit, lit})
 				}

@@ -158,7 +158,7 @@ func (b *builder) emitDecls(reach map[*pkg]bool, scanned map[*pkg]*declPkg) *dec
 	for _, dp := range pkgs {
 		byPath[dp.p.path] = dp
 	}
-	e := &emitter{b: b, out: dg.out, seen: map[lang.Edge]bool{}}
+	e := &emitter{b: b, out: dg.out, seen: map[lang.Edge]bool{}, methods: b.methodsOf(reach, pkgs)}
 	for _, dp := range pkgs {
 		names := map[string]bool{}
 		for _, df := range dp.files {
@@ -308,15 +308,24 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 		case d.init:
 			e.edge(pkgNode(dp.p), node, "init")
 		}
-		if d.recv != "" {
+		if d.recv != "" && len(d.names) == 1 {
 			tk, ok := lookup(d.recv)
 			if !ok {
 				tk = d.recv
 			}
-			e.edge(own+tk, node, "method")
+			e.edge(selectorNode(own, d.names[0]), node, "method")
+			if e.methods.typeReaches(d.names[0]) {
+				e.edge(own+tk, node, "method")
+			}
 		}
 		clear(targets)
 		targets[node] = true // no edge to itself
+		for _, sel := range d.sels {
+			if sn := selectorNode(own, sel); e.methods.declared[sn] && !targets[sn] {
+				targets[sn] = true
+				e.out.Edges = append(e.out.Edges, lang.Edge{From: node, To: sn, Why: "selects"})
+			}
+		}
 		for _, r := range d.refs {
 			if k, ok := lookup(r); ok {
 				use(node, own+k)
