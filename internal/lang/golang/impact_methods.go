@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Which methods a type reaches. A method runs only when something
@@ -94,25 +97,31 @@ func (b *builder) computeScope() *methodScope {
 	}
 	s := &methodScope{names: map[string]bool{"Error": true}}
 	seen := map[string]bool{}
-	queue := seeds
-	for len(queue) > 0 {
-		ip := queue[0]
-		queue = queue[1:]
-		if seen[ip] {
-			continue
+	for level := seeds; len(level) > 0; {
+		var fresh []string
+		for _, ip := range level {
+			if !seen[ip] {
+				seen[ip] = true
+				fresh = append(fresh, ip)
+			}
 		}
-		seen[ip] = true
-		f := stdPackage(src, ip, b.filter)
-		if f == nil {
-			return all
+		facts := make([]*stdFacts, len(fresh))
+		var g errgroup.Group
+		g.SetLimit(runtime.GOMAXPROCS(0)) // scanning tokens is CPU-bound
+		for i, ip := range fresh {
+			g.Go(func() error { facts[i] = stdPackage(src, ip, b.filter); return nil })
 		}
-		if f.reflect {
-			return all
+		_ = g.Wait()
+		level = nil
+		for _, f := range facts {
+			if f == nil || f.reflect {
+				return all
+			}
+			for _, n := range f.names {
+				s.names[n] = true
+			}
+			level = append(level, f.imports...)
 		}
-		for _, n := range f.names {
-			s.names[n] = true
-		}
-		queue = append(queue, f.imports...)
 	}
 	return s
 }
@@ -335,15 +344,10 @@ func (b *builder) methodsOf(reach map[*pkg]bool, pkgs []*declPkg) *methodEdges {
 			}
 		}
 	}
-	scope := b.methodScope()
-	if scope.all || m.all {
-		m.all = true
+	if m.all {
 		return m
 	}
 	m.names = map[string]bool{}
-	for n := range scope.names {
-		m.names[n] = true
-	}
 	for _, p := range b.pkgs {
 		if _, read := reach[p]; read {
 			continue
@@ -367,6 +371,14 @@ func (b *builder) methodsOf(reach map[*pkg]bool, pkgs []*declPkg) *methodEdges {
 				}
 			}
 		}
+	}
+	scope := b.methodScope() // last: reading the standard library costs most
+	if scope.all {
+		m.all, m.names = true, nil
+		return m
+	}
+	for n := range scope.names {
+		m.names[n] = true
 	}
 	return m
 }
