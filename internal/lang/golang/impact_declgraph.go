@@ -313,15 +313,16 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 			if !ok {
 				tk = d.recv
 			}
-			e.edge(selectorNode(own, d.names[0]), node, "method")
 			if e.methods.typeReaches(d.names[0]) {
 				e.edge(own+tk, node, "method")
+			} else {
+				e.edge(selectorNode(own, d.names[0]), node, "method")
 			}
 		}
 		clear(targets)
 		targets[node] = true // no edge to itself
 		for _, sel := range d.sels {
-			if sn := selectorNode(own, sel); e.methods.declared[sn] && !targets[sn] {
+			if sn := selectorNode(own, sel); e.methods.declared[sn] && !targets[sn] && !e.methods.typeReaches(sel) {
 				targets[sn] = true
 				e.out.Edges = append(e.out.Edges, lang.Edge{From: node, To: sn, Why: "selects"})
 			}

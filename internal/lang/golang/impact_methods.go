@@ -46,7 +46,11 @@ import (
 //     library is not found (no GOROOT/src, or a go directive newer than
 //     its VERSION: a toolchain switch may bring other interfaces).
 //
-// A value's type still reaches the methods that remain; a change of a
+// A name whose methods their types reach needs no selector edges: the
+// code that made a value mentions its type, and the test that runs that
+// code reaches it (the rule before this one), so the selector node
+// exists only for the other names. A value's type still reaches the
+// methods that remain; a change of a
 // method's body reaches the declarations that select it, and those lead
 // up to the tests as any use does. Safety before savings: the rule only
 // drops an edge when every other way to the method is in the graph.
