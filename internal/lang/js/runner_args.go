@@ -64,6 +64,9 @@ func (r runner) wrapped(p *lang.Project, in install, script testScript, run batc
 			if spec.Coverage, err = writeJestHook(cov); err != nil {
 				return nil, err
 			}
+			// The project's collectCoverage would instrument the code, or
+			// (coverageProvider v8) reset V8's counts under the recorder.
+			spec.Args = append(spec.Args, "--coverage=false")
 		}
 	case testdex.Vitest:
 		spec.Set["reporter"] = []string{reporter}
