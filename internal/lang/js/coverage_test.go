@@ -120,10 +120,6 @@ func runFixture(t *testing.T, fw testdex.Framework, dir string, cover bool) []la
 		if err != nil {
 			code = 1
 		}
-		if os.Getenv("COVDEBUG") != "" {
-			data, _ := os.ReadFile(covFileOf(eventsFileOf(cmd)))
-			t.Logf("%s", data)
-		}
 		ps := runnerFor(fw).NewParser(p, cmd, func(e lang.RunEvent) { evs = append(evs, e) })
 		ps.Close(code)
 		if code != 0 {

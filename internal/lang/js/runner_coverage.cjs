@@ -200,29 +200,21 @@ function addLines(out, s, functions) {
 }
 
 function addMapped(out, s, segs) {
-  const { lines, sources } = s.map;
-  for (let l = 0; l < lines.length && l < s.lines.length; l++) {
-    const base = s.lines[l] + (l === 0 ? s.map.prefix : 0);
-    for (const m of lines[l]) {
-      if (!inSegments(segs, base + m[0])) continue;
-      const file = sources[m[1]];
-      if (!file) continue;
-      let set = out.get(file);
-      if (!set) out.set(file, (set = new Set()));
-      set.add(m[2] + 1);
+  const { lines, sources, prefix } = s.map;
+  for (const [a, b] of segs) {
+    for (let l = lineAt(s.lines, a); l < lines.length && l < s.lines.length && s.lines[l] < b; l++) {
+      const base = s.lines[l] + (l === 0 ? prefix : 0);
+      for (const m of lines[l]) {
+        const off = base + m[0];
+        if (off < a || off >= b) continue;
+        const file = sources[m[1]];
+        if (!file) continue;
+        let set = out.get(file);
+        if (!set) out.set(file, (set = new Set()));
+        set.add(m[2] + 1);
+      }
     }
   }
-}
-
-function inSegments(segs, off) {
-  let lo = 0, hi = segs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (off < segs[mid][0]) hi = mid - 1;
-    else if (off >= segs[mid][1]) lo = mid + 1;
-    else return true;
-  }
-  return false;
 }
 
 // wrappers are the code runners put before a module's transformed code on
