@@ -155,3 +155,37 @@ func linesOf(files []lang.CoveredFile, file string) []int {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// TestParserCoverage checks the coverage events: a test's own at once, in
+// the project's files only; those of code run outside tests, of a file or
+// the process, at Close to each test that ran there (not skipped ones).
+func TestParserCoverage(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events-1.jsonl")
+	os.WriteFile(events, []byte(`{"a":"run","file":"/p/a.js","titles":["s","t"]}
+{"a":"pass","file":"/p/a.js","titles":["s","t"]}
+{"a":"skip","file":"/p/a.js","titles":["s","u"]}
+{"a":"pass","file":"/p/b.js","titles":["v"]}
+`), 0o644)
+	os.WriteFile(covFileOf(events), []byte(`{"a":"cov","file":"/p/a.js","titles":["s","t"],"cov":{"/p/lib.js":[[5,6],[3,4]],"/p/node_modules/x/i.js":[[1,2]],"/elsewhere.js":[[1,1]]}}
+{"a":"cov","file":"/p/a.js","cov":{"/p/lib.js":[[1,1]]}}
+{"a":"cov","cov":{"/p/a.js":[[1,2]]}}
+`), 0o644)
+	var evs []lang.RunEvent
+	ps := newParser("/p", func(e lang.RunEvent) {
+		if e.Action == lang.ActionCovered {
+			evs = append(evs, e)
+		}
+	})
+	ps.eventsFile = events
+	ps.Close(0)
+	lib, a := []lang.Span{{Start: 3, End: 6}}, []lang.Span{{Start: 1, End: 2}}
+	want := []lang.RunEvent{
+		{Action: lang.ActionCovered, Scope: "a.js", Name: "s > t", Covered: []lang.CoveredFile{{File: "/p/lib.js", Lines: lib}}},
+		{Action: lang.ActionCovered, Scope: "a.js", Name: "s > t", Covered: []lang.CoveredFile{{File: "/p/a.js", Lines: a}, {File: "/p/lib.js", Lines: []lang.Span{{Start: 1, End: 1}}}}},
+		{Action: lang.ActionCovered, Scope: "b.js", Name: "v", Covered: []lang.CoveredFile{{File: "/p/a.js", Lines: a}}},
+	}
+	if !reflect.DeepEqual(evs, want) {
+		t.Errorf("covered:\n got %+v\nwant %+v", evs, want)
+	}
+}
