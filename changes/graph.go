@@ -27,8 +27,11 @@ type Graph struct {
 	// treeOwners own every file below a folder (keys "dir/**") whose
 	// nearer folders have no owner.
 	treeOwners map[string]string
-	projects   []*project
-	rules      []rule // testdex.toml's [affected]
+	// testNodes are the nodes that are one test of a test file
+	// (lang.Graph.Tests), by node.
+	testNodes map[string]lang.TestNode
+	projects  []*project
+	rules     []rule // testdex.toml's [affected]
 	// Problems are what the Graphers could not read (their files are
 	// connected to everything in their project instead).
 	Problems []testdex.Problem
@@ -108,6 +111,17 @@ func (g *Graph) add(p *project, lg *lang.Graph) {
 	}
 	for _, glob := range lg.Global {
 		p.global = append(p.global, rootRel(p.dir, glob))
+	}
+	g.addTests(lg.Tests)
+}
+
+// addTests keeps the nodes a Grapher names as one test of a file.
+func (g *Graph) addTests(tests []lang.TestNode) {
+	for _, t := range tests {
+		if g.testNodes == nil {
+			g.testNodes = map[string]lang.TestNode{}
+		}
+		g.testNodes[t.Node] = t
 	}
 }
 

@@ -75,4 +75,5 @@ func (g *Graph) addNarrow(p *project, lg *lang.Graph) {
 		from, to := g.node(p, e.From), g.node(p, e.To)
 		g.narrowUsers[to] = append(g.narrowUsers[to], use{from: from, why: e.Why})
 	}
+	g.addTests(lg.Tests)
 }

@@ -12,11 +12,61 @@ import (
 )
 
 // Affected is one test file a change can affect, with the records it
-// declares and why.
+// declares that the change selects and why.
 type Affected struct {
-	File   string         `json:"file"`
-	Tests  []testdex.Test `json:"-"`
-	Reason Reason         `json:"reason"`
+	File string `json:"file"`
+	// Tests are the selected records of File, in listing order: all of
+	// them, or, when a Grapher named the tests the change reaches
+	// (lang.Graph.Tests), those tests and the records below them.
+	Tests []testdex.Test `json:"-"`
+	// Reason is the file's: the whole file's, or its first selected
+	// test's.
+	Reason Reason `json:"reason"`
+	// Reasons hold each record's reason, parallel to Tests, when only
+	// some tests of the file are selected; nil when the whole file is.
+	Reasons []Reason `json:"-"`
+}
+
+// Whole reports whether every record of the file is selected.
+func (a Affected) Whole() bool { return a.Reasons == nil }
+
+// Top returns the indexes in Tests of the selected records whose parent
+// is not selected: the tests that, run by ID, run exactly the selection
+// (a Go test by its ID runs its subtests).
+func (a Affected) Top() []int {
+	sel := make(map[string]bool, len(a.Tests))
+	for _, t := range a.Tests {
+		sel[t.ID] = true
+	}
+	var top []int
+	for i, t := range a.Tests {
+		if t.Parent == "" || !sel[t.Parent] {
+			top = append(top, i)
+		}
+	}
+	return top
+}
+
+// Lines renders the selection on text lines: the file and its reason
+// when the whole file is selected, else each top selected test's ID and
+// reason.
+func (a Affected) Lines() []string {
+	if a.Whole() {
+		return []string{a.File + "  " + a.Reason.String()}
+	}
+	var lines []string
+	for _, i := range a.Top() {
+		lines = append(lines, a.Tests[i].ID+"  "+a.Reasons[i].String())
+	}
+	return lines
+}
+
+// ReasonOf returns the reason of Tests[i].
+func (a Affected) ReasonOf(i int) Reason {
+	if a.Reasons == nil {
+		return a.Reason
+	}
+	return a.Reasons[i]
 }
 
 // Reason says why a test file is affected: the changed file, and the chain
@@ -74,12 +124,28 @@ func (r Reason) String() string {
 // affect, by path, each with one shortest reason. A test file is affected
 // when it changed itself, when a file its project declares global
 // changed, when its project has no evidence and anything in it changed, or
-// when a walk over the graph's uses leads from a changed file to it.
+// when a walk over the graph's uses leads from a changed file to it. A
+// walk that reaches a test file only through nodes a Grapher names as
+// its tests (a narrowed Go change: lang.Graph.Tests) selects those tests
+// and the records below them, each with its own chain; any other way
+// selects the file whole.
 func (g *Graph) Select(ix *index.Index, set Set) []Affected {
-	byFile := map[string]*Affected{}
-	pick := func(file string, r Reason) {
-		if _, ok := byFile[file]; !ok {
-			byFile[file] = &Affected{File: file, Reason: r}
+	byFile := map[string]*picked{}
+	pick := func(file, test string, r Reason) {
+		p := byFile[file]
+		if p == nil {
+			p = &picked{tests: map[string]Reason{}}
+			byFile[file] = p
+		}
+		switch {
+		case test == "":
+			if !p.whole {
+				p.whole, p.reason = true, r
+			}
+		case !p.whole:
+			if _, ok := p.tests[test]; !ok {
+				p.tests[test] = r
+			}
 		}
 	}
 	tests := map[string]bool{}
@@ -88,9 +154,10 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 			tests[f] = true
 		}
 	}
+	narrowed := g.narrow(ix.Root, set)
 	for _, c := range set {
-		if tests[c.Path] && c.Status != Deleted {
-			pick(c.Path, Reason{Changed: c.Path, Rule: "changed"})
+		if _, ok := narrowed[c.Path]; tests[c.Path] && c.Status != Deleted && !ok {
+			pick(c.Path, "", Reason{Changed: c.Path, Rule: "changed"})
 		}
 	}
 	for _, c := range set {
@@ -107,13 +174,28 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 			}
 			if rule != "" {
 				for _, f := range p.files {
-					pick(f, Reason{Changed: c.Path, Rule: rule})
+					pick(f, "", Reason{Changed: c.Path, Rule: rule})
 				}
 			}
 		}
 	}
-	g.selectDeclared(set, pick)
-	g.walk(set, g.narrow(ix.Root, set), tests, pick)
+	g.selectDeclared(set, func(file string, r Reason) { pick(file, "", r) })
+	g.walk(set, narrowed, tests, pick)
+	return records(ix, byFile)
+}
+
+// picked is what the walks chose of one test file: all of it, or some of
+// its tests by name.
+type picked struct {
+	whole  bool
+	reason Reason
+	tests  map[string]Reason // test name -> its reason
+}
+
+// records turns the picks into the selected records, in listing order. A
+// picked test name that no top-level record of its file has selects the
+// file whole: the Grapher and the listing disagree, and safety wins.
+func records(ix *index.Index, byFile map[string]*picked) []Affected {
 	recs := map[string][]testdex.Test{} // file -> its records, in listing order
 	for _, t := range ix.Tests {
 		if _, ok := byFile[t.File]; ok {
@@ -121,9 +203,46 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 		}
 	}
 	out := make([]Affected, 0, len(byFile))
-	for _, a := range byFile {
-		a.Tests = recs[a.File]
-		out = append(out, *a)
+	for file, p := range byFile {
+		a := Affected{File: file, Reason: p.reason}
+		if p.whole {
+			a.Tests = recs[file]
+			out = append(out, a)
+			continue
+		}
+		why := map[string]Reason{} // selected record ID -> reason
+		for _, t := range recs[file] {
+			if r, ok := p.tests[t.Name]; ok && t.Parent == "" {
+				why[t.ID] = r
+			}
+		}
+		for grew := true; grew; { // the records below them, at any depth
+			grew = false
+			for _, t := range recs[file] {
+				if _, done := why[t.ID]; !done && t.Parent != "" {
+					if r, ok := why[t.Parent]; ok {
+						why[t.ID], grew = r, true
+					}
+				}
+			}
+		}
+		found := map[string]bool{}
+		for _, t := range recs[file] {
+			if r, ok := why[t.ID]; ok {
+				a.Tests, a.Reasons = append(a.Tests, t), append(a.Reasons, r)
+				found[t.Name] = true
+			}
+		}
+		for name, r := range p.tests {
+			if !found[name] {
+				a = Affected{File: file, Tests: recs[file], Reason: r}
+				break
+			}
+		}
+		if a.Reasons != nil {
+			a.Reason = a.Reasons[0]
+		}
+		out = append(out, a)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out
@@ -134,15 +253,17 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 // The changes a Grapher narrowed walk from their own start nodes over
 // the edges it gave for them (the project's edges say what uses a file,
 // not what uses a declaration).
-func (g *Graph) walk(set Set, narrowed map[string][]string, tests map[string]bool, pick func(string, Reason)) {
+func (g *Graph) walk(set Set, narrowed map[string][]string, tests map[string]bool, pick func(file, test string, r Reason)) {
 	g.bfs(g.users, set, func(c Change) []string { return g.startNodes(c, narrowed) }, tests, pick)
 	if len(narrowed) > 0 {
 		g.bfs(g.narrowUsers, set, func(c Change) []string { return narrowed[c.Path] }, tests, pick)
 	}
 }
 
-// bfs walks from the start nodes of each change over users.
-func (g *Graph) bfs(users map[string][]use, set Set, starts func(Change) []string, tests map[string]bool, pick func(string, Reason)) {
+// bfs walks from the start nodes of each change over users. A test node
+// (lang.Graph.Tests) picks its test, not its file, which the walk does
+// not enter from it.
+func (g *Graph) bfs(users map[string][]use, set Set, starts func(Change) []string, tests map[string]bool, pick func(file, test string, r Reason)) {
 	prev := map[string]use{} // node -> the node it was reached from, and why
 	var queue []string
 	for _, c := range set {
@@ -157,9 +278,13 @@ func (g *Graph) bfs(users map[string][]use, set Set, starts func(Change) []strin
 		n := queue[0]
 		queue = queue[1:]
 		if tests[n] {
-			pick(n, g.chain(n, prev))
+			pick(n, "", g.chain(n, prev))
 		}
 		for _, u := range users[n] {
+			if t, ok := g.testNodes[n]; ok && t.File == u.from && tests[u.from] {
+				pick(t.File, t.Name, g.chain(n, prev))
+				continue
+			}
 			if _, seen := prev[u.from]; !seen {
 				prev[u.from] = use{from: n, why: u.why}
 				queue = append(queue, u.from)
@@ -198,10 +323,11 @@ func (g *Graph) startNodes(c Change, narrowed map[string][]string) []string {
 	return nodes
 }
 
-// chain follows the walk back from a test file to the change.
-func (g *Graph) chain(file string, prev map[string]use) Reason {
-	r := Reason{Chain: []Step{{Node: file}}}
-	for n := file; ; {
+// chain follows the walk back from a test file (or a test's node) to the
+// change.
+func (g *Graph) chain(from string, prev map[string]use) Reason {
+	r := Reason{Chain: []Step{{Node: from}}}
+	for n := from; ; {
 		u := prev[n]
 		if u.from == "" {
 			r.Changed = u.why
@@ -226,12 +352,18 @@ func matchesAny(globs []string, file string) bool {
 	return false
 }
 
-// Summary is the line printed when nothing is affected.
+// Summary is the closing line: how many tests (the selected records) in
+// how many test files the change affects.
 func Summary(set Set, affected []Affected) string {
+	changed := fmt.Sprintf("%d changed %s", len(set), plural(len(set), "file", "files"))
 	if len(affected) == 0 {
-		return fmt.Sprintf("no test is affected by %d changed %s", len(set), plural(len(set), "file", "files"))
+		return "no test is affected by " + changed
 	}
-	return fmt.Sprintf("%d test %s affected by %d changed %s", len(affected), plural(len(affected), "file", "files"), len(set), plural(len(set), "file", "files"))
+	n := 0
+	for _, a := range affected {
+		n += len(a.Tests)
+	}
+	return fmt.Sprintf("%d %s in %d test %s affected by %s", n, plural(n, "test", "tests"), len(affected), plural(len(affected), "file", "files"), changed)
 }
 
 func plural(n int, one, many string) string {

@@ -268,3 +268,66 @@ func TestCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectTests: a walk that reaches a test file only through nodes a
+// Grapher names as its tests selects those tests and the records below
+// them; a test node no record has selects the file whole; another edge
+// into the file selects it whole.
+func TestSelectTests(t *testing.T) {
+	p := &project{dir: ".", files: []string{"a_test.go", "b_test.go"}, evidence: true}
+	g := &Graph{users: map[string][]use{}, owners: map[string]string{}, projects: []*project{p}}
+	g.add(p, &lang.Graph{Edges: []lang.Edge{
+		{From: "a_test.go", To: "go:m.TestA", Why: "declares"},
+		{From: "a_test.go", To: "go:m.TestB", Why: "declares"},
+		{From: "go:m.TestA", To: "f.go", Why: "uses"},
+		{From: "go:m.TestB", To: "g.go", Why: "uses"},
+		{From: "b_test.go", To: "go:m.TestGone", Why: "declares"},
+		{From: "go:m.TestGone", To: "g.go", Why: "uses"},
+		{From: "a_test.go", To: "h.go", Why: "same package"},
+	}, Tests: []lang.TestNode{
+		{Node: "go:m.TestA", File: "a_test.go", Name: "TestA"},
+		{Node: "go:m.TestB", File: "a_test.go", Name: "TestB"},
+		{Node: "go:m.TestGone", File: "b_test.go", Name: "TestGone"},
+	}})
+	ix := &index.Index{Tests: []testdex.Test{
+		{ID: "a_test.go::TestA", Name: "TestA", File: "a_test.go"},
+		{ID: "a_test.go::TestA/x", Name: "TestA/x", Parent: "a_test.go::TestA", File: "a_test.go"},
+		{ID: "a_test.go::TestA/x/y", Name: "TestA/x/y", Parent: "a_test.go::TestA/x", File: "a_test.go"},
+		{ID: "a_test.go::TestB", Name: "TestB", File: "a_test.go"},
+		{ID: "b_test.go::TestOther", Name: "TestOther", File: "b_test.go"},
+	}}
+	ids := func(set Set) map[string][]string {
+		out := map[string][]string{}
+		for _, a := range g.Select(ix, set) {
+			for i, tt := range a.Tests {
+				out[a.File] = append(out[a.File], tt.ID+": "+a.ReasonOf(i).String())
+			}
+		}
+		return out
+	}
+	got := ids(Set{{Path: "f.go", Status: Modified}})
+	want := map[string][]string{"a_test.go": {
+		"a_test.go::TestA: go:m.TestA → (changed) f.go",
+		"a_test.go::TestA/x: go:m.TestA → (changed) f.go",
+		"a_test.go::TestA/x/y: go:m.TestA → (changed) f.go",
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("f.go:\n got %q\nwant %q", got, want)
+	}
+	got = ids(Set{{Path: "g.go", Status: Modified}})
+	want = map[string][]string{
+		"a_test.go": {"a_test.go::TestB: go:m.TestB → (changed) g.go"},
+		// TestGone names no record of b_test.go: the whole file
+		"b_test.go": {"b_test.go::TestOther: go:m.TestGone → (changed) g.go"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("g.go:\n got %q\nwant %q", got, want)
+	}
+	all := g.Select(ix, Set{{Path: "h.go", Status: Modified}, {Path: "f.go", Status: Modified}})
+	if len(all) != 1 || !all[0].Whole() || len(all[0].Tests) != 4 {
+		t.Errorf("h.go and f.go: want a_test.go whole, got %+v", all)
+	}
+	if s := Summary(Set{{Path: "f.go"}}, g.Select(ix, Set{{Path: "f.go", Status: Modified}})); s != "3 tests in 1 test file affected by 1 changed file" {
+		t.Errorf("summary %q", s)
+	}
+}

@@ -73,7 +73,9 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 		return writeAffectedJSON(w, affected)
 	}
 	for _, a := range affected {
-		fmt.Fprintf(w, "%s  %s\n", a.File, a.Reason)
+		for _, line := range a.Lines() {
+			fmt.Fprintln(w, line)
+		}
 	}
 	if len(affected) > 0 {
 		fmt.Fprintln(w)
@@ -143,8 +145,9 @@ func writeAffectedJSON(w io.Writer, affected []changes.Affected) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, a := range affected {
-		for _, t := range a.Tests {
-			if err := enc.Encode(affectedRecord{Test: t, Reason: a.Reason.String(), ReasonData: a.Reason}); err != nil {
+		for i, t := range a.Tests {
+			r := a.ReasonOf(i)
+			if err := enc.Encode(affectedRecord{Test: t, Reason: r.String(), ReasonData: r}); err != nil {
 				return err
 			}
 		}
@@ -152,17 +155,42 @@ func writeAffectedJSON(w io.Writer, affected []changes.Affected) error {
 	return nil
 }
 
-// explainAffected says why one test is or is not affected.
+// explainAffected says why one test is or is not affected: its own
+// reason, or its nearest selected ancestor's (a subtest known only at run
+// time), when only some tests of its file are.
 func explainAffected(w io.Writer, ix *index.Index, affected []changes.Affected, id string) error {
-	t, ok := ix.NewNamer().ForID(id)
+	namer := ix.NewNamer()
+	t, ok := namer.ForID(id)
 	if !ok {
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no test matches %q (run 'testdex list' to see test IDs)", id)}
 	}
 	for _, a := range affected {
-		if a.File == t.File {
+		if a.File != t.File {
+			continue
+		}
+		if a.Whole() {
 			fmt.Fprintf(w, "%s is affected: %s\n", id, a.Reason)
 			return nil
 		}
+		for n := t; ; {
+			for i, s := range a.Tests {
+				if s.ID == n.ID {
+					fmt.Fprintf(w, "%s is affected: %s\n", id, a.ReasonOf(i))
+					return nil
+				}
+			}
+			p, ok := namer.ForID(n.Parent)
+			if n.Parent == "" || !ok {
+				break
+			}
+			n = p
+		}
+		var others []string
+		for _, i := range a.Top() {
+			others = append(others, a.Tests[i].Name)
+		}
+		fmt.Fprintf(w, "%s is not affected: the change reaches other tests of %s only (%s)\n", id, t.File, strings.Join(others, ", "))
+		return nil
 	}
 	fmt.Fprintf(w, "%s is not affected: no change reaches %s\n", id, t.File)
 	return nil

@@ -117,8 +117,14 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 			fmt.Fprintln(env.Stdout, changes.Summary(set, affected))
 			return nil
 		}
-		for _, a := range affected {
-			paths = append(paths, a.File)
+		for _, a := range affected { // exactly the selection: a whole file by path, else its tests by ID
+			if a.Whole() {
+				paths = append(paths, a.File)
+				continue
+			}
+			for _, i := range a.Top() {
+				ids = append(ids, a.Tests[i].ID)
+			}
 		}
 	} else if f.since != "" {
 		return usageErr("--since goes with --affected")

@@ -85,6 +85,13 @@ type Graph struct {
 	// configuration, a root conftest.py). They may lie outside the
 	// project's folder ("../go.work", a workspace's lock file).
 	Global []string
+	// Tests name the nodes that are one test of a test file (a Go test
+	// function), so that a change reaching a test file only through the
+	// edges File → Node of its tests selects those tests and the records
+	// below them, not the whole file. Any other edge into a test file
+	// (its package, its test binary, an import) selects it whole, as
+	// does a test node whose Name no listed record of File has.
+	Tests []TestNode
 	// Problems are files the Grapher could not read or parse: their
 	// edges are replaced by an edge to AnyNode (conservative), and the
 	// problem is reported.
@@ -95,6 +102,13 @@ type Graph struct {
 // "jest.mock", "embed", "same package").
 type Edge struct {
 	From, To, Why string
+}
+
+// TestNode says Node is the test named Name (a top-level record's Name,
+// in the runner's terms: "TestParse") declared in the test file File
+// (root-relative). The Grapher gives the edge File → Node as well.
+type TestNode struct {
+	Node, File, Name string
 }
 
 // The special nodes of a Graph.

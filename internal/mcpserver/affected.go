@@ -24,16 +24,24 @@ type AffectedInput struct {
 type AffectedOutput struct {
 	// Changed are the changed files the selection started from.
 	Changed []changes.Change `json:"changed" jsonschema:"the changed files"`
-	// Files are the affected test files, each with its reason; pass them
-	// to run_tests as paths.
-	Files []AffectedFile `json:"files" jsonschema:"the affected test files with their reasons; pass them to run_tests as paths"`
+	// Files are the affected test files, each with its reason and the
+	// selected tests' IDs.
+	Files []AffectedFile `json:"files" jsonschema:"the affected test files with their reasons and selected test IDs"`
 }
 
-// AffectedFile is one affected test file.
+// AffectedFile is one affected test file: all its tests, or, when the
+// evidence names the tests the change reaches (Go at function level),
+// some of them.
 type AffectedFile struct {
-	File   string   `json:"file"`
-	Reason string   `json:"reason" jsonschema:"why: the chain of uses from the test file to the changed file"`
-	IDs    []string `json:"ids" jsonschema:"the test IDs the file declares (listed statically)"`
+	File   string `json:"file"`
+	Reason string `json:"reason" jsonschema:"why: the chain of uses from the test file (or its first selected test) to the changed file"`
+	// All is true when every test of the file is selected.
+	All bool `json:"all" jsonschema:"every test of the file is selected: pass the file to run_tests as a path; else pass run_ids"`
+	// IDs are the selected records, subtests included.
+	IDs []string `json:"ids" jsonschema:"the selected test IDs, subtests included (listed statically)"`
+	// RunIDs are the selected tests whose parent is not selected: passed
+	// to run_tests as ids, they run exactly the selection.
+	RunIDs []string `json:"run_ids" jsonschema:"the IDs to pass to run_tests to run exactly the selected tests of the file"`
 }
 
 func addAffected(s *mcp.Server, c Config) {
@@ -41,7 +49,8 @@ func addAffected(s *mcp.Server, c Config) {
 		Name: "affected_tests",
 		Description: "The tests a change can affect, without running anything: the work tree (staged, unstaged, untracked, " +
 			"deleted, renamed) against 'since' (default HEAD), or the named 'files'. Each test file comes with the reason " +
-			"(the chain from the test to the changed file). Pass the files to run_tests as paths.",
+			"(the chain from the test to the changed file); only some tests of a file when the evidence names them (Go, function level). " +
+			"Pass a file whose 'all' is true to run_tests as a path, else its 'run_ids' as ids.",
 		InputSchema: inputSchema[AffectedInput](),
 	}, c.affected)
 }
@@ -85,12 +94,17 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 	}
 	var b strings.Builder
 	for _, a := range affected {
-		f := AffectedFile{File: a.File, Reason: a.Reason.String(), IDs: []string{}}
+		f := AffectedFile{File: a.File, Reason: a.Reason.String(), All: a.Whole(), IDs: []string{}, RunIDs: []string{}}
 		for _, t := range a.Tests {
 			f.IDs = append(f.IDs, t.ID)
 		}
+		for _, i := range a.Top() {
+			f.RunIDs = append(f.RunIDs, a.Tests[i].ID)
+		}
 		out.Files = append(out.Files, f)
-		fmt.Fprintf(&b, "%s  %s\n", f.File, f.Reason)
+		for _, line := range a.Lines() {
+			b.WriteString(line + "\n")
+		}
 	}
 	b.WriteString(changes.Summary(set, affected))
 	return textResult(b.String()), out, nil

@@ -171,11 +171,25 @@ commons_cli() {
 	step "mvn test (commons-cli)" $m test
 }
 
+# venv_coverage NAME: coverage.py in the Python project's virtualenv, for
+# `testdex run --coverage` on it (per-test coverage, the mutation
+# benchmark's `covering`); outside the stamp, so an installed project gets
+# it without a reinstall. coverage registers no pytest plugin: the
+# project's own runs are unchanged.
+venv_coverage() {
+	local py="$root/$1/.venv/bin/python"
+	[ -x "$py" ] || return 0
+	"$py" -c 'import coverage' 2>/dev/null && return 0
+	step "pip install coverage ($1)" "$py" -m pip install --quiet --disable-pip-version-check coverage==7.17.3
+}
+
 status=0
 if have go; then install go-cmp go_cmp || status=1; fi
 if have python3; then
 	install itsdangerous itsdangerous || status=1
 	install pyasn1 pyasn1 || status=1
+	venv_coverage itsdangerous || status=1
+	venv_coverage pyasn1 || status=1
 fi
 if have npm; then
 	install jest-mock-extended jest_mock_extended || status=1

@@ -147,6 +147,10 @@ type builder struct {
 	ws     *workspace
 	pkgs   map[string]*pkg // by absolute folder
 	filter buildFilter
+	// scope says which methods a type reaches (impact_methods.go),
+	// computed once.
+	scope     *methodScope
+	scopeOnce sync.Once
 }
 
 // load finds the packages: the folders of the test files, then, breadth

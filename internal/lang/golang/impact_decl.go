@@ -33,12 +33,14 @@ type decl struct {
 	recv  string   // a method's receiver base type
 	hash  uint64   // its tokens, positions and comments dropped, directives kept
 	init  bool     // it runs at package initialisation (init, vars)
+	fn    bool     // a function or method
 	// refs are the identifiers it mentions that may name package-level
 	// declarations of its own package (locals and fields too: more
 	// edges, never fewer); qrefs are name.Sel pairs whose name may be an
 	// import.
 	refs      []string
 	qrefs     [][2]string
+	sels      []string // the names after a period (x.M, f().M, T.M): what it may select
 	linknames []string // //go:linkname directives above or in it
 }
 
@@ -266,6 +268,7 @@ func finish(d *decl, h *xxh3.Hasher, kw token.Token, file string) *decl {
 
 // readFunc reads a function or method: receiver, name, signature, body.
 func readFunc(t *tokens, d *decl, h *xxh3.Hasher, file string) {
+	d.fn = true
 	w := &walker{t: t, d: d, h: h}
 	tok, lit := w.next()
 	if tok == token.LPAREN { // a method's receiver
@@ -424,6 +427,7 @@ func (w *walker) body(inGroup, spec bool) {
 			}
 		case token.IDENT:
 			if prevTok == token.PERIOD {
+				w.d.sels = append(w.d.sels, lit)
 				if prevPrevTok == token.IDENT {
 					w.d.qrefs = append(w.d.qrefs, [2]string{prevPrevLit, lit})
 				}

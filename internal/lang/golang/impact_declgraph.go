@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -156,7 +158,7 @@ func (b *builder) emitDecls(reach map[*pkg]bool, scanned map[*pkg]*declPkg) *dec
 	for _, dp := range pkgs {
 		byPath[dp.p.path] = dp
 	}
-	e := &emitter{b: b, out: dg.out, seen: map[lang.Edge]bool{}}
+	e := &emitter{b: b, out: dg.out, seen: map[lang.Edge]bool{}, methods: b.methodsOf(reach, pkgs)}
 	for _, dp := range pkgs {
 		names := map[string]bool{}
 		for _, df := range dp.files {
@@ -296,22 +298,35 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 		node := own + d.key
 		switch {
 		case df.gf.test:
-			e.edge(file, node, "declares")
+			if name, ok := testFunc(d); ok {
+				e.edge(file, node, "declares")
+				e.out.Tests = append(e.out.Tests, lang.TestNode{Node: node, File: file, Name: name})
+			}
 			if d.init || len(d.names) == 1 && d.names[0] == "TestMain" && d.recv == "" {
 				e.edge(testNode(dp.p), node, "init")
 			}
 		case d.init:
 			e.edge(pkgNode(dp.p), node, "init")
 		}
-		if d.recv != "" {
+		if d.recv != "" && len(d.names) == 1 {
 			tk, ok := lookup(d.recv)
 			if !ok {
 				tk = d.recv
 			}
-			e.edge(own+tk, node, "method")
+			if e.methods.typeReaches(d.names[0]) {
+				e.edge(own+tk, node, "method")
+			} else {
+				e.edge(selectorNode(own, d.names[0]), node, "method")
+			}
 		}
 		clear(targets)
 		targets[node] = true // no edge to itself
+		for _, sel := range d.sels {
+			if sn := selectorNode(own, sel); e.methods.declared[sn] && !targets[sn] && !e.methods.typeReaches(sel) {
+				targets[sn] = true
+				e.out.Edges = append(e.out.Edges, lang.Edge{From: node, To: sn, Why: "selects"})
+			}
+		}
 		for _, r := range d.refs {
 			if k, ok := lookup(r); ok {
 				use(node, own+k)
@@ -341,6 +356,28 @@ func (e *emitter) declEdges(dp *declPkg, df declFile, byPath map[string]*declPkg
 			e.linkname(ln, prefix, lookup, byPath)
 		}
 	}
+}
+
+// testFunc returns the name of a test file's declaration that `go test`
+// runs by name: a function Test*, Benchmark*, Fuzz* or Example* (the
+// prefix alone, or followed by anything but a lower-case letter, as cmd/go
+// says), TestMain apart (it runs for every test: the test binary's). A
+// test file's other declarations (helpers, types, vars) get no edge from
+// their file: they run only when a test or the test binary reaches them
+// (a var's initializer and init through the test binary's "init" edge),
+// so a change to them selects the tests that use them, not their file.
+func testFunc(d *decl) (string, bool) {
+	if !d.fn || d.recv != "" || len(d.names) != 1 || d.names[0] == "TestMain" {
+		return "", false
+	}
+	n := d.names[0]
+	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(n, prefix); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return n, rest == "" || !unicode.IsLower(r)
+		}
+	}
+	return "", false
 }
 
 // linkname emits both edges of a //go:linkname local remote directive.

@@ -16,19 +16,24 @@ import (
 // files that declare them:
 //
 //	a/x_test.go ─declares─► go:M/a.TestParse ─uses─► go:M/a.parseVersion
+//	                (a test function of a test file: lang.Graph.Tests,
+//	                so the change selects that test, not the whole file;
+//	                a test file's other declarations have no such edge)
 //	go:M/a ─init─► go:M/a.init(a.go), go:M/a.someVar (they run whenever
 //	                the package is linked: a test reaches them through
 //	                its package graph)
-//	go:M/a.T ─method─► go:M/a.T.String (a type's values may reach any of
-//	                its methods: interfaces, fmt, reflection, templates)
+//	go:M/a.Parse ─selects─► go:*.Set ─method─► go:M/a.boolValue.Set (a
+//	                selector .Set reaches every method named Set)
+//	go:M/a.T ─method─► go:M/a.T.String (a type reaches the exported
+//	                methods that outside code may call: interfaces of the
+//	                standard library, reflection; see impact_methods.go)
 //	go:M/a.local ◄─linkname─► go:runtime.remote (both ways)
 //
 // The references are syntactic: every identifier of a declaration that
 // names a package-level declaration of its package (a local variable of
-// that name too), and every name.Sel whose name is an import. A method
-// call x.M() needs no edge: x's type is mentioned by the code that made
-// the value, which reaches the type, which reaches all its methods. So
-// no type information is needed, and the graph errs on the side of more.
+// that name too), every name.Sel whose name is an import, and every
+// selector .M, which may name a method. So no type information is
+// needed, and the graph errs on the side of more.
 //
 // The whole file counts (nil Diff) when its header changed (the package
 // clause, an import: an init that now runs, a build constraint), when it

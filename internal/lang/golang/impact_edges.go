@@ -27,6 +27,9 @@ type emitter struct {
 	// claims are the folders whose whole tree a node uses (testdata,
 	// embedded folders), with their users.
 	claims map[string][]claimUser
+	// methods are the declaration graph's methods and which of them a
+	// type reaches (impact_methods.go).
+	methods *methodEdges
 }
 
 type claimUser struct{ node, why string }

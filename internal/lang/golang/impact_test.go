@@ -24,6 +24,8 @@ import (
 //	                                      written over a git work tree: the
 //	                                      change is git's, narrowed by Diff)
 //	a/a_test.go: a/a_test.go → (import) go:example.com/m/b → (changed) b/b.go
+//	a/a_test.go::TestA: go:example.com/m/a.TestA → (uses) ... (one test of
+//	                                      the file, not all: lang.Graph.Tests)
 //	none                                 (nothing selected)
 //	problem SUBSTRING                    (a Problem of the graph says it)
 //
@@ -102,12 +104,21 @@ func impactCase(t *testing.T, file string) {
 		}
 		var got []string
 		for _, a := range g.Select(ix, set) {
-			got = append(got, a.File+": "+a.Reason.String())
+			if a.Whole() {
+				got = append(got, a.File+": "+a.Reason.String())
+				continue
+			}
+			for i, t := range a.Tests {
+				if t.Parent == "" {
+					got = append(got, t.ID+": "+a.ReasonOf(i).String())
+				}
+			}
 		}
 		if len(got) == 0 {
 			got = []string{"none"}
 		}
 		sort.Strings(want)
+		sort.Strings(got)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("change %v:\n got:\n\t%s\nwant:\n\t%s", set, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 		}

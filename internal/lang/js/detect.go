@@ -92,7 +92,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 	if len(setups) == 0 && len(manifests) > 0 {
 		return nil, pr.probs
 	}
-	p := &lang.Project{Dir: dir, Name: pr.pkg.Name, Frameworks: setups, Grapher: Grapher}
+	p := &lang.Project{Dir: dir, Name: pr.pkg.Name, Frameworks: setups, Grapher: Grapher, Spanner: Spanner}
 	if len(manifests) > 0 {
 		p.Manifest = "package.json"
 	}

@@ -102,14 +102,33 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 	var cmds []*lang.Command
 	for i, run := range splitSelection(sel) {
 		events := filepath.Join(o.Dir, fmt.Sprintf("events-%d.jsonl", i+1))
-		reporter, err := writeReporter(r.fw, o.Dir, i+1, events, in.Pkg)
+		var cov string
+		if o.Coverage {
+			var err error
+			if cov, err = writeCoverage(o.Dir, p.Dir, events, i+1); err != nil {
+				return nil, err
+			}
+			if r.fw == testdex.Vitest {
+				if err := writeVitestSetup(cov, in.Pkg); err != nil {
+					return nil, err
+				}
+			}
+		}
+		reporter, err := writeReporter(r.fw, o.Dir, i+1, events, in.Pkg, cov)
 		if err != nil {
 			return nil, err
 		}
 		var c *lang.Command
 		if r.fw == testdex.NodeTest {
 			c = &lang.Command{Args: nodeTestArgs(script, run, reporter, events, p.Dir, o), Dir: p.Dir}
-		} else if c, err = r.wrapped(p, in, script, run, reporter, events, o); err != nil {
+			if cov != "" {
+				pre, err := writeNodePreload(o.Dir, cov, i+1)
+				if err != nil {
+					return nil, err
+				}
+				c.Args = append([]string{c.Args[0], "--require=" + pre}, c.Args[1:]...)
+			}
+		} else if c, err = r.wrapped(p, in, script, run, reporter, events, cov, o); err != nil {
 			return nil, err
 		}
 		c.Env = script.Env

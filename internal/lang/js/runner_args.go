@@ -31,6 +31,9 @@ type wrapperSpec struct {
 	// Set are the options testdex sets (Vitest's and Mocha's).
 	Set    map[string]any `json:"set"`
 	Events string         `json:"events"`
+	// Coverage is the coverage recorder the wrapper starts before the
+	// framework loads (see runner_coverage.go); "" without coverage.
+	Coverage string `json:"coverage,omitempty"`
 }
 
 type specPath struct {
@@ -40,13 +43,14 @@ type specPath struct {
 
 // wrapped builds the command running Jest, Vitest or Mocha through the
 // wrapper: node with the project's node options, the wrapper, its spec.
-func (r runner) wrapped(p *lang.Project, in install, script testScript, run batchRun, reporter, events string, o lang.RunOptions) (*lang.Command, error) {
+func (r runner) wrapped(p *lang.Project, in install, script testScript, run batchRun, reporter, events, cov string, o lang.RunOptions) (*lang.Command, error) {
 	wrapper, err := writeWrapper(o.Dir)
 	if err != nil {
 		return nil, err
 	}
 	own := append(append([]string{}, script.Args...), o.Extra...)
-	spec := wrapperSpec{Framework: r.fw, Pkg: in.Pkg, Bin: in.Bin, Argv: own, Args: own, Set: map[string]any{}, Events: events}
+	spec := wrapperSpec{Framework: r.fw, Pkg: in.Pkg, Bin: in.Bin, Argv: own, Args: own, Set: map[string]any{}, Events: events,
+		Coverage: cov}
 	if !run.whole {
 		spec.Paths = []specPath{}
 		for _, ps := range run.paths {
@@ -56,6 +60,14 @@ func (r runner) wrapped(p *lang.Project, in install, script testScript, run batc
 	switch r.fw {
 	case testdex.Jest:
 		spec.Args = jestArgs(own, run, reporter, realDir(p.Dir), o)
+		if cov != "" {
+			if spec.Coverage, err = writeJestHook(cov); err != nil {
+				return nil, err
+			}
+			// The project's collectCoverage would instrument the code, or
+			// (coverageProvider v8) reset V8's counts under the recorder.
+			spec.Args = append(spec.Args, "--coverage=false")
+		}
 	case testdex.Vitest:
 		spec.Set["reporter"] = []string{reporter}
 		if run.pattern != "" {
@@ -63,6 +75,9 @@ func (r runner) wrapped(p *lang.Project, in install, script testScript, run batc
 		}
 		if o.TestTimeout > 0 {
 			spec.Set["testTimeout"] = o.TestTimeout.Milliseconds()
+		}
+		if cov != "" { // the project's coverage would reset V8's counts under the recorder
+			spec.Set["coverage"] = map[string]any{"enabled": false}
 		}
 	case testdex.Mocha:
 		spec.Set["reporter"] = reporter

@@ -26,10 +26,11 @@ type parser struct {
 	offset     int64 // bytes of the events file already read
 	stdout     lines
 	events     lines
+	cov        coverage
 }
 
 func newParser(dir string, emit func(lang.RunEvent)) *parser {
-	ps := &parser{dir: dir, emit: emit}
+	ps := &parser{dir: dir, emit: emit, cov: coverage{dir: dir, real: realDir(dir)}}
 	ps.stdout.line = func(l []byte) {
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(l) + "\n"})
 	}
@@ -67,13 +68,24 @@ func (ps *parser) readEvents() error {
 	return err
 }
 
-// Close flushes standard output and reads the rest of the events file.
+// Close flushes standard output, reads the rest of the events file, then
+// the coverage file (see runner_coverage.go).
 func (ps *parser) Close(int) error {
 	ps.stdout.flush()
 	if err := ps.readEvents(); err != nil {
 		return err
 	}
 	ps.events.flush()
+	if ps.eventsFile != "" {
+		data, err := os.ReadFile(covFileOf(ps.eventsFile))
+		if err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		cov := lines{line: ps.event}
+		cov.Write(data)
+		cov.flush()
+	}
+	ps.cov.flush(ps.emit)
 	return nil
 }
 
@@ -112,6 +124,9 @@ type jsEvent struct {
 	Stack  string   `json:"stack"`
 	Out    string   `json:"out"`
 	Suite  bool     `json:"suite"`
+	// Cov is what ran, on a "cov" event: file -> line spans (see
+	// runner_coverage.cjs).
+	Cov map[string][][2]int `json:"cov"`
 }
 
 func (ps *parser) event(l []byte) {
@@ -124,6 +139,9 @@ func (ps *parser) event(l []byte) {
 	switch e.A {
 	case "output":
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: e.Out})
+		return
+	case "cov":
+		ps.covered(scope, name, e)
 		return
 	case "error":
 		if scope == "" { // an error of the whole run (Vitest's unhandled errors)
@@ -149,6 +167,9 @@ func (ps *parser) event(l []byte) {
 	default:
 		return
 	}
+	if ev.Action != testdex.ActionSkip && !e.Suite {
+		ps.cov.saw(scope, name) // for the coverage of code run outside tests
+	}
 	if ev.Action == testdex.ActionFail {
 		ev.Line = stackLine(e.Stack, e.File, scope)
 		if ev.Line > 0 {
@@ -156,6 +177,23 @@ func (ps *parser) event(l []byte) {
 		}
 	}
 	ps.emit(ev)
+}
+
+// covered emits a test's coverage, or keeps that of the code run outside
+// the tests of a file (no titles) or of the process (no file) for Close.
+func (ps *parser) covered(scope, name string, e jsEvent) {
+	files := ps.cov.files(e.Cov)
+	if len(files) == 0 {
+		return
+	}
+	if len(e.Titles) > 0 {
+		ps.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: files})
+		return
+	}
+	if ps.cov.shared == nil {
+		ps.cov.shared = map[string][]lang.CoveredFile{}
+	}
+	ps.cov.shared[scope] = append(ps.cov.shared[scope], files...)
 }
 
 // outsideTest renders a failure that belongs to no test.

@@ -61,10 +61,20 @@ module.exports = TestdexReporter;
 // suite reports a result only when it failed with errors of its own (a
 // failing beforeAll).
 const vitestReporter = `import testdexFs from 'node:fs';
+const testdexCoverageSetup = testdexCoverage && testdexCoverage.replace(/\.cjs$/, '-vitest.mjs');
 const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n');
 const titles = (t) => { const out = []; for (let p = t; p && p.type !== 'module'; p = p.parent) out.unshift(p.name); return out; };
 const status = {passed: 'pass', failed: 'fail'};
 export default class TestdexReporter {
+  // onInit puts the coverage setup file first in every project's setup
+  // files, which Vitest reads when it sends a worker its config.
+  onInit(vitest) {
+    if (!testdexCoverage) return;
+    for (const p of vitest.projects || [vitest.getRootProject()]) {
+      const c = p.config;
+      c.setupFiles = [testdexCoverageSetup, ...(c.setupFiles || []).filter((f) => f !== testdexCoverageSetup)];
+    }
+  }
   onTestCaseReady(t) { testdexEmit({a: 'run', file: t.module.moduleId, titles: titles(t)}); }
   onTestCaseResult(t) {
     const r = t.result(), d = t.diagnostic(), e = (r.errors || [])[0] || {};
@@ -96,7 +106,29 @@ class TestdexReporter extends Base {
     runner.on('pending', (t) => testdexEmit({a: 'skip', file: file(t), titles: t.titlePath()}));
     runner.on('fail', (t, err) => testdexEmit({a: 'fail', file: file(t), titles: t.titlePath(), ms: t.duration || 0,
       msg: err && err.message, stack: err && err.stack}));
+    if (testdexCoverage) cover(runner, require(testdexCoverage).recorder());
   }
+}
+
+// cover cuts the coverage at each event: what ran since the previous one
+// goes to the test running (its beforeEach and afterEach hooks included),
+// else to the file whose suite or hook ran, else (loading, root hooks) to
+// the run.
+function cover(runner, rec) {
+  let cur = {file: ''};
+  const at = (next) => {
+    if (cur.titles) rec.test(cur.file, cur.titles);
+    else rec.outside(cur.file);
+    cur = next;
+  };
+  const each = (h) => /^"(before|after) each" hook/.test(h.title) && h.ctx && h.ctx.currentTest;
+  runner.on('suite', (s) => at({file: s.file || ''}));
+  runner.on('suite end', (s) => at({file: (s.parent && s.parent.file) || ''}));
+  runner.on('hook', (h) => at(each(h) ? {file: file(h.ctx.currentTest), titles: h.ctx.currentTest.titlePath()} : {file: file(h)}));
+  runner.on('hook end', (h) => at({file: file(h)}));
+  runner.on('test', (t) => at({file: file(t), titles: t.titlePath()}));
+  runner.on('test end', (t) => at({file: file(t)}));
+  runner.once('end', () => { at({file: ''}); rec.flush(); });
 }
 module.exports = TestdexReporter;
 `
@@ -183,13 +215,19 @@ var (
 )
 
 // writeReporter writes fw's reporter for the n-th command to dir, with
-// the events file and the framework's package folder in it, and returns
-// its path.
-func writeReporter(fw testdex.Framework, dir string, n int, events, pkg string) (string, error) {
+// the events file, the framework's package folder and the coverage
+// recorder ("" without coverage; see runner_coverage.go) in it, and
+// returns its path.
+func writeReporter(fw testdex.Framework, dir string, n int, events, pkg, coverage string) (string, error) {
 	file := filepath.Join(dir, fmt.Sprintf("testdex-%s-reporter-%d%s", fw, n, reporterExt[fw]))
 	ev, _ := json.Marshal(events)
 	pk, _ := json.Marshal(pkg)
-	src := fmt.Sprintf("const testdexEvents = %s;\nconst testdexPkg = %s;\n", ev, pk) + reporterSource[fw]
+	cv := []byte("null")
+	if coverage != "" {
+		cv, _ = json.Marshal(coverage)
+	}
+	src := fmt.Sprintf("const testdexEvents = %s;\nconst testdexPkg = %s;\nconst testdexCoverage = %s;\n", ev, pk, cv) +
+		reporterSource[fw]
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		return "", fmt.Errorf("write the %s reporter: %w", fw, err)
 	}

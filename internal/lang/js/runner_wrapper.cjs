@@ -8,7 +8,7 @@
 //
 //	node [the project's node options] testdex-run.cjs SPEC
 //
-// SPEC (JSON) is {fw, pkg, bin, argv, args, paths, set}: the framework and
+// SPEC (JSON) is {fw, pkg, bin, argv, args, paths, set, coverage}: the framework and
 // its package folder, the command and arguments the tests see, the
 // arguments the framework gets, the files and folders to run (null: the
 // project's own), and the options testdex sets (its reporter, which writes
@@ -26,6 +26,13 @@ process.argv = [process.execPath, spec.bin, ...spec.argv];
 // require.main.filename sees the framework's bin script).
 module.filename = require('node:fs').realpathSync(spec.bin); // node resolves the main module's links
 module.paths = require('node:module')._nodeModulePaths(path.dirname(module.filename));
+// With coverage, the recorder (Mocha) or Jest's coverage hook starts
+// before the framework loads anything, so that V8 counts the blocks of
+// every file of the project (testdex run --coverage).
+if (spec.coverage && spec.fw !== 'vitest') {
+  const c = require(spec.coverage);
+  if (c.recorder) c.recorder();
+}
 
 // jest runs jest-cli's run(argv), as jest's bin does, which sets the exit
 // code (and exits itself under --forceExit).

@@ -59,6 +59,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		p.Frameworks = []*lang.Setup{unittestSetup(p)}
 	}
 	p.Grapher = grapher{cfg: cfg, pytest: p.Frameworks[0].Framework == testdex.Pytest}
+	p.Spanner = Spanner
 	return p, probs
 }
 

@@ -62,8 +62,12 @@ func (r pytestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.R
 	if err := checkPytest(python, root, o.Env); err != nil {
 		return nil, err
 	}
+	cov, err := coverageFiles(o)
+	if err != nil {
+		return nil, err
+	}
 	plan := pytestPlan{Options: pytestOptions, Extra: o.Extra, Select: pytestArgs(relTo(root, p.Dir), sel),
-		Timeout: o.TestTimeout.Seconds()}
+		Timeout: o.TestTimeout.Seconds(), Coverage: cov}
 	args, err := writeDriver(o.Dir, "testdex_pytest.py", pytestDriver, plan)
 	if err != nil {
 		return nil, err
@@ -77,6 +81,8 @@ type pytestPlan struct {
 	Extra   []string `json:"extra,omitempty"`
 	Select  []string `json:"select,omitempty"`
 	Timeout float64  `json:"timeout,omitempty"` // seconds
+	// Coverage, when set, records per-test coverage (see coverage.go).
+	Coverage *coveragePlan `json:"coverage,omitempty"`
 }
 
 // pytestArgs are the selection's pytest arguments; proj is the project
@@ -120,7 +126,11 @@ type unittestRunner struct{}
 // driver. Extra arguments are ignored: the driver loads tests itself, and
 // unittest's options (-k, -f, -b) are not passed on.
 func (unittestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
-	plan := unittestPlan{Timeout: o.TestTimeout.Seconds()}
+	cov, err := coverageFiles(o)
+	if err != nil {
+		return nil, err
+	}
+	plan := unittestPlan{Timeout: o.TestTimeout.Seconds(), Coverage: cov}
 	for _, ps := range sel.Paths {
 		if ps.Dir {
 			plan.Discover = append(plan.Discover, ps.Path)
@@ -144,6 +154,8 @@ type unittestPlan struct {
 	Modules  []string `json:"modules,omitempty"`
 	Names    []string `json:"names,omitempty"`
 	Timeout  float64  `json:"timeout,omitempty"` // seconds
+	// Coverage, when set, records per-test coverage (see coverage.go).
+	Coverage *coveragePlan `json:"coverage,omitempty"`
 }
 
 // NewParser returns the parser of the driver's event stream.

@@ -3,7 +3,9 @@ package python
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -22,6 +24,9 @@ type eventParser struct {
 	project string // the project folder
 	dir     string // the command's folder, which event files are relative to
 	partial []byte
+	// shared are the lines of the process that go to each of its tests
+	// (the covered event with an empty nodeid: see runner_coverage.py).
+	shared map[string][]lang.Span
 }
 
 func newEventParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) *eventParser {
@@ -44,6 +49,9 @@ type driverEvent struct {
 	Line    int     `json:"line"`
 	Decl    string  `json:"decl"`
 	Output  string  `json:"output"`
+	// Files are a covered event's lines: absolute file -> [start, end]
+	// spans, 1-based and inclusive.
+	Files map[string][][2]int `json:"files"`
 }
 
 func (e *eventParser) Write(b []byte) (int, error) {
@@ -77,6 +85,10 @@ func (e *eventParser) line(l []byte) {
 		e.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(l) + "\n"})
 		return
 	}
+	if d.Action == string(lang.ActionCovered) {
+		e.covered(&d)
+		return
+	}
 	ev := lang.RunEvent{Action: testdex.Action(d.Action), Name: d.NodeID, Elapsed: d.Elapsed,
 		Output: d.Output, Message: d.Message, Line: d.Line}
 	if d.File != "" {
@@ -99,4 +111,47 @@ func (e *eventParser) projectRel(file string) string {
 		return ""
 	}
 	return rel
+}
+
+// covered handles a covered event: the process's shared lines (an empty
+// nodeid, sent first) are kept and added to each test's, which is emitted
+// as one lang.ActionCovered event named as the test's other events.
+func (e *eventParser) covered(d *driverEvent) {
+	if d.NodeID == "" {
+		e.shared = map[string][]lang.Span{}
+		for file, spans := range d.Files {
+			e.shared[file] = toSpans(spans)
+		}
+		return
+	}
+	files := map[string][]lang.Span{}
+	for file, spans := range e.shared {
+		files[file] = spans
+	}
+	for file, spans := range d.Files {
+		files[file] = lang.MergeSpans(append(toSpans(spans), files[file]...))
+	}
+	ev := lang.RunEvent{Action: lang.ActionCovered, Name: d.NodeID}
+	if d.Decl != "" {
+		ev.Decl = e.projectRel(d.Decl)
+	}
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		if len(files[file]) == 0 {
+			continue
+		}
+		ev.Covered = append(ev.Covered, lang.CoveredFile{File: filepath.Clean(file), Lines: slices.Clone(files[file])})
+	}
+	e.emit(ev)
+}
+
+// toSpans converts the driver's spans, dropping any that is not a
+// 1-based range.
+func toSpans(in [][2]int) []lang.Span {
+	out := make([]lang.Span, 0, len(in))
+	for _, s := range in {
+		if s[0] >= 1 && s[1] >= s[0] {
+			out = append(out, lang.Span{Start: s[0], End: s[1]})
+		}
+	}
+	return lang.MergeSpans(out)
 }

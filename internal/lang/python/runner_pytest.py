@@ -5,7 +5,8 @@ on its standard output, which carries nothing else.
 Usage: python runner_pytest.py CONFIG_FILE
 
 CONFIG_FILE is JSON: {"options": [...], "extra": [...], "select": [...],
-"timeout": seconds or 0}. pytest.main receives options (testdex's own:
+"timeout": seconds or 0, "coverage": {"module": path, "data": path} or
+absent}. pytest.main receives options (testdex's own:
 -q --no-header --no-summary), extra (the user's arguments) and select (the
 paths and node IDs to run; none runs what pytest's own configuration
 chooses, testpaths included).
@@ -27,6 +28,14 @@ Events: {"action": "run"|"pass"|"fail"|"skip"|"output", "nodeid": ...,
 runs and nothing for classes or parametrized functions, which pytest does
 not report either; an empty nodeid is the whole run's (a collection error's
 text). Files are relative to the rootdir (the working folder).
+
+With "coverage", runner_coverage.py (loaded from "module") records each
+test under a coverage context of its own, from the start of its setup to
+the end of its teardown, and its "covered" events follow the run's results
+(see its doc string). pytest-cov, when installed, gets --no-cov: two
+tracers cannot both record. Under pytest-xdist nothing is recorded (the
+tests run in workers) and the run says so. Without "coverage" nothing of it
+is imported.
 
 Exit status: pytest's own, except 5 (no tests collected), which is 0: the
 run ran nothing, and testdex says which listed tests were not reported.
@@ -73,14 +82,17 @@ class Plugin:
     """Turns pytest's report hooks into events; results are final at
     logfinish, since a teardown error fails a test that passed."""
 
-    def __init__(self, timeout):
+    def __init__(self, timeout, recorder=None):
         self.timeout = timeout
+        self.recorder = recorder
         self.state = {}
         self.root = None
 
     def pytest_configure(self, config):
         self.root = str(config.rootpath)
         self.worker = hasattr(config, "workerinput")
+        if self.recorder and getattr(config.option, "dist", "no") not in ("no", None) and getattr(config.option, "tx", None):
+            self.recorder.disable("pytest-xdist runs the tests in worker processes (run with -p no:xdist or -n 0 to record it)")
         if not self.timeout or self.worker:
             return
         if config.pluginmanager.hasplugin("timeout"):
@@ -93,6 +105,33 @@ class Plugin:
     def pytest_collectreport(self, report):
         if report.failed and not self.worker:
             emit(action="output", nodeid="", output="ERROR collecting %s\n%s\n" % (report.nodeid, report.longreprtext))
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        """With coverage, the test's context spans its setup, call and
+        teardown; its fixture closure's wider-scoped fixtures are noted."""
+        if self.recorder is None or self.worker:
+            yield
+            return
+        self.recorder.begin(item.nodeid, nodeid=item.nodeid)
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", None)
+        for name in getattr(item, "fixturenames", ()):
+            for fd in (defs or {}).get(name, ()):
+                if fd.scope != "function":
+                    self.recorder.uses(item.nodeid, str(id(fd)))
+        yield
+        self.recorder.end()
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        """With coverage, a fixture wider than a function sets up under a
+        context of its own, which goes to every test that uses it."""
+        if self.recorder is None or fixturedef.scope == "function":
+            yield
+            return
+        from_ctx = self.recorder.switch(self.recorder.fixture_context(str(id(fixturedef))))
+        yield
+        self.recorder.switch(from_ctx)
 
     def pytest_runtest_logstart(self, nodeid, location):
         if not self.worker:
@@ -184,8 +223,41 @@ def main():
     else:
         del sys.path[0]  # the driver's folder is no folder of the tests
     args = config.get("options", []) + config.get("extra", []) + config.get("select", [])
-    code = pytest.main(args, plugins=[Plugin(config.get("timeout") or 0)])
+    recorder = None
+    if config.get("coverage"):
+        recorder = coverage_recorder(config["coverage"])
+        if pytest_cov_loads():
+            args.append("--no-cov")  # one tracer: pytest-cov's would take over from ours
+        recorder.start()
+    try:
+        code = pytest.main(args, plugins=[Plugin(config.get("timeout") or 0, recorder)])
+    finally:
+        if recorder is not None:
+            recorder.finish()
     return 0 if code == pytest.ExitCode.NO_TESTS_COLLECTED else code
+
+
+def coverage_recorder(cfg):
+    """The per-test coverage recorder of runner_coverage.py, loaded from
+    the path in the configuration under a private name (never importable
+    by the tests as a module of theirs). A missing coverage module ends the
+    run before any test, with the fix."""
+    import importlib.util
+    if importlib.util.find_spec("coverage") is None:
+        emit(action="output", nodeid="", output="testdex: coverage is not installed for %s "
+             "(run: %s -m pip install coverage)\n" % (sys.executable, sys.executable))
+        sys.exit(3)
+    spec = importlib.util.spec_from_file_location("_testdex_coverage", cfg["module"])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.Recorder(cfg["data"], emit)
+
+
+def pytest_cov_loads():
+    """Whether pytest-cov is installed and loads by its entry point, so that
+    its --no-cov option exists."""
+    import importlib.util
+    return importlib.util.find_spec("pytest_cov") is not None and not os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ per event on its standard output, which carries nothing else.
 Usage: python runner_unittest.py CONFIG_FILE
 
 CONFIG_FILE is JSON: {"discover": [folders], "modules": [dotted names],
-"names": [dotted names], "timeout": seconds or 0}. Each folder is
+"names": [dotted names], "timeout": seconds or 0, "coverage": {"module":
+path, "data": path} or absent}. Each folder is
 discovered with pattern test*.py and the current folder as the top level
 ("." is `python -m unittest` without arguments), each module and name is
 loaded with TestLoader.loadTestsFromName.
@@ -29,6 +30,12 @@ unexpected success a failure. A module that fails to import, a failing
 setUpClass or setUpModule, is the run's output (an empty nodeid) and makes
 the exit status 1: `python -m unittest` counts such a module as one more
 errored test, testdex as the batch's error, as pytest's collection errors.
+
+With "coverage", runner_coverage.py records each test under a coverage
+context of its own from startTest to stopTest (setUpClass and setUpModule
+run outside any: their lines go to every test), started before the tests
+are loaded so import-time lines are recorded; its "covered" events follow
+the results.
 """
 import io
 import json
@@ -68,9 +75,10 @@ class Result(unittest.TestResult):
     """Turns TestResult's hooks into events; a test's result is final at
     stopTest, where its output is sent first."""
 
-    def __init__(self, timeout):
+    def __init__(self, timeout, recorder=None):
         super().__init__()
         self.timeout = timeout
+        self.recorder = recorder
 
     def startTest(self, test):
         super().startTest(test)
@@ -82,12 +90,16 @@ class Result(unittest.TestResult):
         self.out = io.StringIO()
         sys.stdout = sys.stderr = self.out
         emit(action="run", **self.names)
+        if self.recorder is not None:
+            self.recorder.begin(test.id(), **self.names)
         if self.timeout:
             signal.setitimer(signal.ITIMER_REAL, self.timeout)
 
     def stopTest(self, test):
         if self.timeout:
             signal.setitimer(signal.ITIMER_REAL, 0)
+        if self.recorder is not None:
+            self.recorder.end()
         sys.stdout, sys.stderr = self.saved
         super().stopTest(test)
         st, out = self.st, self.out.getvalue()
@@ -195,12 +207,34 @@ def main():
     timeout = float(config.get("timeout") or 0)
     if timeout:
         signal.signal(signal.SIGALRM, alarm(timeout))
-    suite, errors = load(config)
-    for err in errors:
-        emit(action="output", nodeid="", output=err if err.endswith("\n") else err + "\n")
-    result = Result(timeout)
-    suite.run(result)
+    recorder = None
+    if config.get("coverage"):
+        recorder = coverage_recorder(config["coverage"])
+        recorder.start()  # before loading: import-time lines are recorded
+    try:
+        suite, errors = load(config)
+        for err in errors:
+            emit(action="output", nodeid="", output=err if err.endswith("\n") else err + "\n")
+        result = Result(timeout, recorder)
+        suite.run(result)
+    finally:
+        if recorder is not None:
+            recorder.finish()
     return 0 if result.wasSuccessful() and not errors else 1
+
+
+def coverage_recorder(cfg):
+    """The per-test coverage recorder of runner_coverage.py, as in
+    runner_pytest.py."""
+    import importlib.util
+    if importlib.util.find_spec("coverage") is None:
+        emit(action="output", nodeid="", output="testdex: coverage is not installed for %s "
+             "(run: %s -m pip install coverage)\n" % (sys.executable, sys.executable))
+        sys.exit(3)
+    spec = importlib.util.spec_from_file_location("_testdex_coverage", cfg["module"])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.Recorder(cfg["data"], emit)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,191 @@
+package js
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// coverageFixtures are testdata/coverage.txtar's projects: the framework,
+// and the lines of the bodies of a and b in their lib file.
+var coverageFixtures = []struct {
+	fw           testdex.Framework
+	dir, lib     string
+	bodyA, bodyB int
+	name         map[string]string // test -> its Name in events
+}{
+	{testdex.Mocha, "mocha", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
+	{testdex.NodeTest, "node-test", "lib.js", 4, 10, map[string]string{"test_a": "test_a", "test_b": "test_b"}},
+	{testdex.Jest, "jest", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
+	{testdex.Vitest, "vitest", "lib.ts", 6, 12, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
+}
+
+// TestCoverageRuns runs each framework on its coverage fixture, with and
+// without coverage: the results are the same, and test_a's coverage holds
+// the body of a and not that of b, test_b's the reverse (node:test, at
+// file granularity, runs them in files of their own).
+//
+// It needs node and the frameworks of testdata/run/node (scripts/setup/node.sh).
+func TestCoverageRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the frameworks (a second or two each)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	ar, err := txtar.ParseFile("testdata/coverage.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range coverageFixtures {
+		t.Run(f.dir, func(t *testing.T) {
+			t.Parallel()
+			dir := coverageProject(t, ar, f.dir)
+			plain := runFixture(t, f.fw, dir, false)
+			withCov := runFixture(t, f.fw, dir, true)
+			var results []lang.RunEvent
+			covered := map[string][]lang.CoveredFile{}
+			for _, e := range withCov {
+				if e.Action == lang.ActionCovered {
+					covered[e.Name] = append(covered[e.Name], e.Covered...)
+					continue
+				}
+				results = append(results, e)
+			}
+			if !reflect.DeepEqual(finals(results), finals(plain)) || len(finals(plain)) != 2 {
+				t.Errorf("results with coverage:\n%v\nwithout:\n%v", finals(results), finals(plain))
+			}
+			lib := filepath.Join(dir, f.lib)
+			for test, own := range map[string]int{"test_a": f.bodyA, "test_b": f.bodyB} {
+				other := f.bodyA + f.bodyB - own
+				lines := linesOf(covered[f.name[test]], lib)
+				if !slices.Contains(lines, own) || slices.Contains(lines, other) {
+					t.Errorf("%s covered %s lines %v, want %d and not %d (all: %+v)", test, f.lib, lines, own, other, covered)
+				}
+			}
+		})
+	}
+}
+
+// coverageProject writes a fixture's files to a temporary folder, with the
+// framework installed for the run fixtures as its node_modules.
+func coverageProject(t *testing.T, ar *txtar.Archive, name string) string {
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		rel, ok := strings.CutPrefix(f.Name, name+"/")
+		if !ok {
+			continue
+		}
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if name != "node-test" {
+		modules, _ := filepath.Abs(filepath.Join("../../../testdata/run/node", name, "node_modules"))
+		if _, err := os.Stat(modules); err != nil {
+			t.Skipf("%s is not installed: run scripts/setup/node.sh", modules)
+		}
+		if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// runFixture runs a project whole and returns its events.
+func runFixture(t *testing.T, fw testdex.Framework, dir string, cover bool) []lang.RunEvent {
+	t.Helper()
+	p := &lang.Project{Dir: dir}
+	cmds, err := runnerFor(fw).RunCommands(p, wholeProject, lang.RunOptions{Dir: t.TempDir(), Coverage: cover})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []lang.RunEvent
+	for _, cmd := range cmds {
+		c := exec.Command(cmd.Args[0], cmd.Args[1:]...)
+		c.Dir, c.Env = cmd.Dir, append(os.Environ(), cmd.Env...)
+		out, err := c.CombinedOutput()
+		code := 0
+		if err != nil {
+			code = 1
+		}
+		ps := runnerFor(fw).NewParser(p, cmd, func(e lang.RunEvent) { evs = append(evs, e) })
+		ps.Close(code)
+		if code != 0 {
+			t.Logf("%s: %v\n%s", fw, err, tail(out))
+		}
+	}
+	return evs
+}
+
+// finals are the results of a run: test -> action.
+func finals(evs []lang.RunEvent) map[string]testdex.Action {
+	out := map[string]testdex.Action{}
+	for _, e := range evs {
+		if e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip {
+			out[e.Scope+"::"+e.Name] = e.Action
+		}
+	}
+	return out
+}
+
+// linesOf lists a file's covered lines.
+func linesOf(files []lang.CoveredFile, file string) []int {
+	var out []int
+	for _, f := range files {
+		if f.File == file {
+			for _, s := range f.Lines {
+				for l := s.Start; l <= s.End; l++ {
+					out = append(out, l)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestParserCoverage checks the coverage events: a test's own at once, in
+// the project's files only; those of code run outside tests, of a file or
+// the process, at Close to each test that ran there (not skipped ones).
+func TestParserCoverage(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events-1.jsonl")
+	os.WriteFile(events, []byte(`{"a":"run","file":"/p/a.js","titles":["s","t"]}
+{"a":"pass","file":"/p/a.js","titles":["s","t"]}
+{"a":"skip","file":"/p/a.js","titles":["s","u"]}
+{"a":"pass","file":"/p/b.js","titles":["v"]}
+`), 0o644)
+	os.WriteFile(covFileOf(events), []byte(`{"a":"cov","file":"/p/a.js","titles":["s","t"],"cov":{"/p/lib.js":[[5,6],[3,4]],"/p/node_modules/x/i.js":[[1,2]],"/elsewhere.js":[[1,1]]}}
+{"a":"cov","file":"/p/a.js","cov":{"/p/lib.js":[[1,1]]}}
+{"a":"cov","cov":{"/p/a.js":[[1,2]]}}
+`), 0o644)
+	var evs []lang.RunEvent
+	ps := newParser("/p", func(e lang.RunEvent) {
+		if e.Action == lang.ActionCovered {
+			evs = append(evs, e)
+		}
+	})
+	ps.eventsFile = events
+	ps.Close(0)
+	lib, a := []lang.Span{{Start: 3, End: 6}}, []lang.Span{{Start: 1, End: 2}}
+	want := []lang.RunEvent{
+		{Action: lang.ActionCovered, Scope: "a.js", Name: "s > t", Covered: []lang.CoveredFile{{File: "/p/lib.js", Lines: lib}}},
+		{Action: lang.ActionCovered, Scope: "a.js", Name: "s > t", Covered: []lang.CoveredFile{{File: "/p/a.js", Lines: a}, {File: "/p/lib.js", Lines: []lang.Span{{Start: 1, End: 1}}}}},
+		{Action: lang.ActionCovered, Scope: "b.js", Name: "v", Covered: []lang.CoveredFile{{File: "/p/a.js", Lines: a}}},
+	}
+	if !reflect.DeepEqual(evs, want) {
+		t.Errorf("covered:\n got %+v\nwant %+v", evs, want)
+	}
+}

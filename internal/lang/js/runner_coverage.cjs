@@ -1,0 +1,319 @@
+'use strict';
+// testdex's coverage recorder (testdex run --coverage): V8's precise block
+// coverage of the process it is loaded in, taken between tests and written
+// to the command's events file as lines of the project's files. testdex
+// writes it to the run's scratch folder with two constants before this
+// text, testdexEvents (the events file) and testdexProject (the project's
+// real folder), and loads it in the process that runs the tests: the
+// wrapper (Mocha, Jest in band), a node:test child (--require), a Vitest
+// worker (through a setup file). One recorder per process, whichever
+// copy of this module loads first (process[key]).
+//
+// It talks to V8 through node:inspector on the process's own thread, where
+// every command answers before post returns: Profiler.startPreciseCoverage
+// with call counts and blocks, then Profiler.takePreciseCoverage, which
+// returns what ran since the previous take (the functions that ran and
+// the uncalled functions inside them) and resets the counts. The source V8
+// ran (Debugger.getScriptSource: the file, or a runner's transformed code
+// with its wrapper) turns byte ranges into lines; an inline or adjacent
+// source map (TypeScript, Babel, Vite) maps them to the original file.
+//
+// Events: {a: 'cov', file, titles, cov} is one test's coverage; without
+// titles, the coverage of code run outside the tests of a file (its
+// loading, its beforeAll and afterAll hooks), which the parser gives every
+// test of the file; without file, that of the whole process. cov maps an
+// absolute file to its executed line spans [[start, end], ...], 1-based.
+const inspector = require('node:inspector');
+const fs = require('node:fs');
+const path = require('node:path');
+const { fileURLToPath } = require('node:url');
+
+const key = Symbol.for('testdex.coverage');
+
+function post(session, method, params) {
+  let out, err;
+  session.post(method, params || {}, (e, r) => { err = e; out = r; });
+  if (err) throw err;
+  return out;
+}
+
+class Recorder {
+  constructor() {
+    this.session = new inspector.Session();
+    this.session.connect();
+    post(this.session, 'Profiler.enable');
+    post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+    post(this.session, 'Debugger.enable');
+    this.scripts = new Map(); // scriptId -> script info, or null when not the project's
+    this.files = new Map(); // test file -> coverage run outside its tests
+    this.process = new Map(); // coverage run outside any file's tests
+  }
+
+  // take returns what ran since the previous take: file -> Set of lines.
+  take() {
+    const out = new Map();
+    const { result } = post(this.session, 'Profiler.takePreciseCoverage');
+    for (const sc of result) {
+      if (!sc.functions.some((f) => f.ranges[0].count > 0)) continue;
+      const s = this.script(sc);
+      if (s) addLines(out, s, sc.functions);
+    }
+    return out;
+  }
+
+  // script reads a script's source and source map once.
+  script(sc) {
+    if (this.scripts.has(sc.scriptId)) return this.scripts.get(sc.scriptId);
+    let s = null;
+    const file = fileOf(sc.url);
+    if (file && !file.includes(`${path.sep}node_modules${path.sep}`)) {
+      try {
+        const src = post(this.session, 'Debugger.getScriptSource', { scriptId: sc.scriptId }).scriptSource;
+        s = { file, src, lines: lineStarts(src), map: sourceMap(src, file) };
+        if (!s.map && !inProject(file)) s = null;
+      } catch (e) {
+        s = null;
+      }
+    }
+    this.scripts.set(sc.scriptId, s);
+    return s;
+  }
+
+  // add adds lines taken to a bucket.
+  add(bucket, lines) {
+    for (const [file, set] of lines) {
+      const have = bucket.get(file);
+      if (have) for (const l of set) have.add(l);
+      else bucket.set(file, set);
+    }
+  }
+
+  // outside adds what ran since the previous take to a test file's
+  // bucket (the process's when file is empty).
+  outside(file) {
+    const lines = this.take();
+    if (!file) return this.add(this.process, lines);
+    if (!this.files.has(file)) this.files.set(file, new Map());
+    this.add(this.files.get(file), lines);
+  }
+
+  // test writes what ran since the previous take as one test's coverage.
+  test(file, titles) { emit({ a: 'cov', file, titles, cov: spans(this.take()) }); }
+
+  // flush writes the buckets of code run outside the tests.
+  flush() {
+    for (const [file, b] of this.files) if (b.size) emit({ a: 'cov', file, cov: spans(b) });
+    if (this.process.size) emit({ a: 'cov', cov: spans(this.process) });
+    this.files.clear();
+    this.process.clear();
+  }
+}
+
+function emit(o) { fs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n'); }
+
+function inProject(file) {
+  return file.startsWith(testdexProject + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`);
+}
+
+// fileOf is a script's file: its file: URL or absolute path; '' for
+// node's own modules, eval'd code and the like.
+function fileOf(url) {
+  if (url.startsWith('file:')) {
+    try {
+      return fileURLToPath(url.replace(/[?#].*$/, ''));
+    } catch (e) {
+      return '';
+    }
+  }
+  return path.isAbsolute(url) ? url : '';
+}
+
+function lineStarts(src) {
+  const out = [0];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) out.push(i + 1);
+  return out;
+}
+
+// lineAt is the 0-based line of offset off.
+function lineAt(starts, off) {
+  let lo = 0, hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= off) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// executedSegments turns V8's ranges (nested, of the functions that ran
+// and the uncalled ones inside them) into the offsets [start, end) whose
+// innermost range ran: an uncalled function or a block not taken inside
+// a function that ran is cut out of it.
+function executedSegments(functions) {
+  const ranges = [];
+  for (const f of functions) for (const r of f.ranges) ranges.push(r);
+  ranges.sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset);
+  const segs = [];
+  const stack = [];
+  let pos = 0;
+  const out = (end, count) => {
+    if (end > pos && count > 0) {
+      const last = segs[segs.length - 1];
+      if (last && last[1] === pos) last[1] = end;
+      else segs.push([pos, end]);
+    }
+    if (end > pos) pos = end;
+  };
+  for (const r of ranges) {
+    while (stack.length && stack[stack.length - 1].endOffset <= r.startOffset) {
+      const top = stack.pop();
+      out(top.endOffset, top.count);
+    }
+    if (stack.length) out(r.startOffset, stack[stack.length - 1].count);
+    pos = Math.max(pos, r.startOffset);
+    const end = stack.length ? Math.min(r.endOffset, stack[stack.length - 1].endOffset) : r.endOffset;
+    stack.push({ endOffset: end, count: r.count });
+  }
+  while (stack.length) {
+    const top = stack.pop();
+    out(top.endOffset, top.count);
+  }
+  return segs;
+}
+
+// addLines adds the lines of a script that ran to out: the lines with
+// code (not only white space) in an executed segment, or, through the
+// script's source map, the original lines whose mappings start in one.
+function addLines(out, s, functions) {
+  const segs = executedSegments(functions);
+  if (!segs.length) return;
+  if (s.map) return addMapped(out, s, segs);
+  let set = out.get(s.file);
+  if (!set) out.set(s.file, (set = new Set()));
+  for (const [a, b] of segs) {
+    for (let l = lineAt(s.lines, a); l < s.lines.length && s.lines[l] < b; l++) {
+      const from = Math.max(a, s.lines[l]);
+      const to = Math.min(b, l + 1 < s.lines.length ? s.lines[l + 1] : s.src.length);
+      if (/\S/.test(s.src.slice(from, to))) set.add(l + 1);
+    }
+  }
+}
+
+function addMapped(out, s, segs) {
+  const { lines, sources, prefix } = s.map;
+  for (const [a, b] of segs) {
+    for (let l = lineAt(s.lines, a); l < lines.length && l < s.lines.length && s.lines[l] < b; l++) {
+      const base = s.lines[l] + (l === 0 ? prefix : 0);
+      for (const m of lines[l]) {
+        const off = base + m[0];
+        if (off < a || off >= b) continue;
+        const file = sources[m[1]];
+        if (!file) continue;
+        let set = out.get(file);
+        if (!set) out.set(file, (set = new Set()));
+        set.add(m[2] + 1);
+      }
+    }
+  }
+}
+
+// wrappers are the code runners put before a module's transformed code on
+// its first line, which its source map does not count: Jest's and
+// vite-node's (Vitest's).
+const wrappers = [/^\(\{"Object\.<anonymous>":function\([^)]*\)\{/, /^'use strict';async \([^)]*\)=>\{\{/];
+
+// sourceMap reads a script's source map (the last sourceMappingURL: a data
+// URL or a file beside the script) as {prefix, sources (absolute, the
+// project's or null), lines: [[column, source, line], ...] per generated
+// line}; null when it has none or maps nothing of the project.
+function sourceMap(src, file) {
+  // The last comment, followed by nothing but a runner's closing wrapper.
+  const m = [...src.slice(-4e6).matchAll(/\/\/[#@] sourceMappingURL=([^\s'"]+)/g)].pop();
+  if (!m) return null;
+  let raw;
+  try {
+    const u = m[1];
+    const d = /^data:application\/json[^,]*?(;base64)?,(.*)$/.exec(u);
+    if (d) raw = d[1] ? Buffer.from(d[2], 'base64').toString() : decodeURIComponent(d[2]);
+    else if (!/^[a-z]+:/i.test(u)) raw = fs.readFileSync(path.resolve(path.dirname(file), u), 'utf8');
+    else return null;
+    raw = JSON.parse(raw);
+  } catch (e) {
+    return null;
+  }
+  if (raw.sections || typeof raw.mappings !== 'string') return null;
+  const root = raw.sourceRoot || '';
+  const sources = (raw.sources || []).map((x) => {
+    if (x == null) return null;
+    let f = x.startsWith('file:') ? fileOf(x) : path.resolve(path.dirname(file), root, x);
+    if (path.isAbsolute(x) && !x.startsWith('file:')) f = path.resolve(x);
+    return inProject(f) ? f : null;
+  });
+  if (!sources.some(Boolean)) return null;
+  const w = wrappers.map((re) => re.exec(src)).find(Boolean);
+  return { prefix: w ? w[0].length : 0, sources, lines: decodeMappings(raw.mappings) };
+}
+
+const b64 = new Map([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].map((c, i) => [c, i]));
+
+// decodeMappings decodes a source map's VLQ mappings into, per generated
+// line, [column, source, original line] (0-based) for the segments that
+// have a source.
+function decodeMappings(mappings) {
+  const lines = [];
+  let src = 0, oline = 0, ocol = 0;
+  for (const text of mappings.split(';')) {
+    const line = [];
+    let col = 0;
+    for (const seg of text.split(',')) {
+      if (!seg) continue;
+      const v = [];
+      let value = 0, shift = 0;
+      for (const c of seg) {
+        const d = b64.get(c);
+        if (d === undefined) break;
+        value += (d & 31) << shift;
+        if (d & 32) {
+          shift += 5;
+        } else {
+          v.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      col += v[0] || 0;
+      if (v.length >= 4) {
+        src += v[1];
+        oline += v[2];
+        ocol += v[3];
+        line.push([col, src, oline]);
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+// spans renders file -> Set of lines as file -> merged [start, end] spans.
+function spans(lines) {
+  const out = {};
+  for (const [file, set] of lines) {
+    const sorted = [...set].sort((a, b) => a - b);
+    const sp = [];
+    for (const l of sorted) {
+      const last = sp[sp.length - 1];
+      if (last && l <= last[1] + 1) last[1] = l;
+      else sp.push([l, l]);
+    }
+    if (sp.length) out[file] = sp;
+  }
+  return out;
+}
+
+// recorder returns the process's recorder, started on first use.
+function recorder() {
+  if (!process[key]) Object.defineProperty(process, key, { value: new Recorder() });
+  return process[key];
+}
+
+module.exports = { recorder, executedSegments, decodeMappings };

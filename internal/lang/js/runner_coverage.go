@@ -1,0 +1,301 @@
+package js
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Per-test coverage (testdex run --coverage, see lang.Coverer).
+//
+// Every framework records V8's precise block coverage in the process that
+// runs the tests, through node:inspector, with the recorder of
+// runner_coverage.cjs: no package to install, nothing in the tests'
+// environment or argv, and the source V8 ran (transformed or not) with its
+// source map, so TypeScript and Babel code is reported in its own lines.
+// What differs is where the recorder is loaded and where it cuts:
+//
+//   - Mocha: in the wrapper, before Mocha loads anything; the reporter
+//     cuts at each test, hook and suite event. Granularity "test": a test
+//     gets what ran from its start to its end and in its beforeEach and
+//     afterEach hooks; what ran outside tests (beforeAll, afterAll) goes
+//     to every test of the file, and the loading of the spec files
+//     (Mocha loads them all first) to every test of the run.
+//   - Vitest: in each worker, through a setup file the reporter puts first
+//     in every project's setupFiles (onInit), whose beforeEach and
+//     afterEach (run first and last) cut. Granularity "test", the file's
+//     loading and beforeAll/afterAll hooks going to each of its tests.
+//     Concurrent tests (test.concurrent) share what ran meanwhile.
+//   - Jest: in the process running each test file (the wrapper in band, a
+//     jest-worker child otherwise, where the wrapper adds it to the fork's
+//     execArgv and the recorder removes itself), cutting where jest-circus
+//     tells Jest a test started and ended. Granularity "test".
+//   - node:test: each test file runs in a child node with the test
+//     command's node options, where --require loads the recorder, which
+//     removes itself from process.execArgv; node:test has no hook into
+//     the child's tests, so the child's coverage goes to each test of its
+//     file: granularity "file".
+//
+// A test's lines are those holding code that V8 says ran: the innermost
+// of the nested function and block ranges covering them has a count, an
+// uncalled function or a block not taken inside a function that ran being
+// cut out. Files under node_modules and outside the project are dropped.
+const (
+	granularityTest = "test"
+	granularityFile = "file"
+)
+
+//go:embed runner_coverage.cjs
+var coverageSource string
+
+// Granularity is the unit a framework's coverage is attributed to.
+func (r runner) Granularity() string {
+	if r.fw == testdex.NodeTest {
+		return granularityFile
+	}
+	return granularityTest
+}
+
+// CoverageCheck reports what keeps the project from recording coverage:
+// the same as what keeps it from running (the framework's package), as
+// the recorder needs nothing but node.
+func (r runner) CoverageCheck(p *lang.Project, o lang.RunOptions) error {
+	if r.fw == testdex.NodeTest {
+		return nil
+	}
+	_, err := findInstall(p.Dir, r.fw)
+	return err
+}
+
+// writeCoverage writes the recorder of the n-th command to dir and returns
+// its path. It writes to a file of its own beside the events file
+// (covFileOf): node:test's reporter destination is not opened for
+// appending, and would write over lines the test processes append.
+func writeCoverage(dir, project, events string, n int) (string, error) {
+	file := filepath.Join(dir, fmt.Sprintf("testdex-coverage-%d.cjs", n))
+	ev, _ := json.Marshal(covFileOf(events))
+	pr, _ := json.Marshal(realDir(project))
+	src := fmt.Sprintf("const testdexEvents = %s;\nconst testdexProject = %s;\n", ev, pr) + coverageSource
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		return "", fmt.Errorf("write the coverage recorder: %w", err)
+	}
+	return file, nil
+}
+
+// covFileOf is the coverage file of a command's events file.
+func covFileOf(events string) string { return strings.TrimSuffix(events, ".jsonl") + ".cov.jsonl" }
+
+// nodeCoveragePreload is what node:test's children --require: the
+// recorder, started in a child (NODE_TEST_CONTEXT=child*) only, whose
+// coverage at exit goes to the tests of its file (process.argv[1]).
+const nodeCoveragePreload = `
+const testdexArg = '--require=' + __filename;
+if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
+  const i = process.execArgv.indexOf(testdexArg);
+  if (i >= 0) process.execArgv.splice(i, 1);
+  const rec = require(testdexCoverage).recorder();
+  const file = require('node:path').resolve(process.argv[1] || '');
+  process.on('exit', () => { rec.outside(file); rec.flush(); });
+}
+`
+
+// vitestCoverageSetup is the setup file of Vitest's workers: the recorder,
+// cut by hooks on each test file's root suite. Vitest runs a root suite's
+// beforeEach in order (this one first) and its afterEach and afterAll in
+// reverse (this one last, under the default sequence.hooks "stack").
+const vitestCoverageSetup = `
+import { createRequire } from 'node:module';
+const { beforeEach, afterEach, afterAll } = await import(testdexVitest);
+const rec = createRequire(testdexCoverage)(testdexCoverage).recorder();
+const fileOf = (t) => (t.file && t.file.filepath) || '';
+const titles = (t) => { const out = []; for (let p = t; p && p !== t.file; p = p.suite) out.unshift(p.name); return out; };
+let file = '';
+beforeEach((ctx) => { file = fileOf(ctx.task); rec.outside(file); });
+afterEach((ctx) => { rec.test(fileOf(ctx.task), titles(ctx.task)); });
+afterAll(() => { rec.outside(file); rec.flush(); });
+`
+
+// writeVitestSetup writes Vitest's coverage setup file beside the
+// recorder (the reporter finds it by that name), importing the vitest
+// package the run uses.
+func writeVitestSetup(coverage, pkg string) error {
+	file := strings.TrimSuffix(coverage, ".cjs") + "-vitest.mjs"
+	cv, _ := json.Marshal(coverage)
+	index, _ := json.Marshal((&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(realDir(pkg), "dist", "index.js"))}).String())
+	src := "const testdexCoverage = " + string(cv) + ";\nconst testdexVitest = " + string(index) + ";\n" + vitestCoverageSetup
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		return fmt.Errorf("write the coverage setup file: %w", err)
+	}
+	return nil
+}
+
+// jestCoverageHook is loaded in the process running Jest's tests: the
+// wrapper (in band), and, through the execArgv of jest-worker's forks, its
+// children, where it removes itself from process.execArgv. It starts the
+// recorder and wraps jest-circus's adapter (the runner of each test file),
+// whose sendMessageToJest hears of each test's start and result as they
+// happen in the test's process: what ran between a test's start and its
+// result (its hooks included) is the test's; the rest, while the file
+// runs, goes to each test of the file.
+const jestCoverageHook = `
+const testdexArg = '--require=' + __filename;
+const testdexModule = require('node:module');
+const i = process.execArgv.indexOf(testdexArg);
+if (i >= 0) process.execArgv.splice(i, 1);
+const rec = require(testdexCoverage).recorder();
+const cp = require('node:child_process');
+const fork = cp.fork;
+cp.fork = function (file, args, options) {
+  if (typeof file === 'string' && /jest-worker[\\/]build[\\/]workers[\\/]processChild\.js$/.test(file)) {
+    if (!Array.isArray(args)) { options = args; args = []; }
+    options = { ...options, execArgv: [...((options && options.execArgv) || process.execArgv), testdexArg] };
+    return fork.call(this, file, args, options);
+  }
+  return fork.apply(this, arguments);
+};
+const load = testdexModule._load;
+testdexModule._load = function (request) {
+  const m = load.apply(this, arguments);
+  if (/jestAdapter(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
+    const adapter = m.default;
+    m.default = async function (globalConfig, config, environment, runtime, testPath, send) {
+      rec.outside(testPath);
+      const hear = (name, args) => {
+        if (name === 'test-case-start') rec.outside(testPath);
+        else if (name === 'test-case-result') rec.test(testPath, [...args[1].ancestorTitles, args[1].title]);
+        if (send) return send(name, args);
+      };
+      try {
+        return await adapter.call(this, globalConfig, config, environment, runtime, testPath, hear);
+      } finally {
+        rec.outside(testPath);
+        rec.flush();
+      }
+    };
+    m.default.testdex = true;
+  }
+  return m;
+};
+`
+
+// writeJestHook writes Jest's coverage hook beside the recorder and
+// returns its path.
+func writeJestHook(coverage string) (string, error) {
+	file := strings.TrimSuffix(coverage, ".cjs") + "-jest.cjs"
+	cv, _ := json.Marshal(coverage)
+	if err := os.WriteFile(file, []byte("const testdexCoverage = "+string(cv)+";"+jestCoverageHook), 0o644); err != nil {
+		return "", fmt.Errorf("write the coverage hook: %w", err)
+	}
+	return file, nil
+}
+
+// writeNodePreload writes node:test's preload for the n-th command.
+func writeNodePreload(dir, coverage string, n int) (string, error) {
+	file := filepath.Join(dir, fmt.Sprintf("testdex-node-coverage-%d.cjs", n))
+	cv, _ := json.Marshal(coverage)
+	if err := os.WriteFile(file, []byte("const testdexCoverage = "+string(cv)+";"+nodeCoveragePreload), 0o644); err != nil {
+		return "", fmt.Errorf("write the coverage preload: %w", err)
+	}
+	return file, nil
+}
+
+// coverage collects a command's coverage events: a test's own emitted at
+// once, and what ran outside the tests, of a file or of the whole process,
+// given at Close to each test the run reported as run in it.
+type coverage struct {
+	dir, real string // the project folder, and as the processes see it
+	tests     []testKey
+	seen      map[testKey]bool
+	shared    map[string][]lang.CoveredFile // by scope; "" for all
+}
+
+type testKey struct{ scope, name string }
+
+// saw records a test that ran.
+func (c *coverage) saw(scope, name string) {
+	k := testKey{scope, name}
+	if c.seen == nil {
+		c.seen = map[testKey]bool{}
+	}
+	if !c.seen[k] {
+		c.seen[k] = true
+		c.tests = append(c.tests, k)
+	}
+}
+
+// files turns an event's coverage into the project's files, absolute
+// under the project folder as testdex names it, sorted.
+func (c *coverage) files(cov map[string][][2]int) []lang.CoveredFile {
+	var out []lang.CoveredFile
+	for file, spans := range cov {
+		abs := c.inProject(file)
+		if abs == "" || len(spans) == 0 {
+			continue
+		}
+		cf := lang.CoveredFile{File: abs}
+		for _, s := range spans {
+			cf.Lines = append(cf.Lines, lang.Span{Start: s[0], End: s[1]})
+		}
+		cf.Lines = lang.MergeSpans(cf.Lines)
+		out = append(out, cf)
+	}
+	sortCovered(out)
+	return out
+}
+
+// inProject is file under the project folder, "" when it is not (or is
+// under node_modules).
+func (c *coverage) inProject(file string) string {
+	for _, root := range []string{c.real, c.dir} {
+		rel, err := filepath.Rel(root, file)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || !filepath.IsAbs(file) {
+			continue
+		}
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			if part == "node_modules" {
+				return ""
+			}
+		}
+		return filepath.Join(c.dir, rel)
+	}
+	return ""
+}
+
+// flush gives the coverage run outside tests to the tests of its file.
+func (c *coverage) flush(emit func(lang.RunEvent)) {
+	for _, k := range c.tests {
+		var all []lang.CoveredFile
+		all = append(all, c.shared[k.scope]...)
+		all = append(all, c.shared[""]...)
+		if len(all) > 0 {
+			emit(lang.RunEvent{Action: lang.ActionCovered, Scope: k.scope, Name: k.name, Covered: mergeCovered(all)})
+		}
+	}
+	c.shared = nil
+}
+
+// mergeCovered merges the spans of the same file.
+func mergeCovered(files []lang.CoveredFile) []lang.CoveredFile {
+	by := map[string][]lang.Span{}
+	for _, f := range files {
+		by[f.File] = append(by[f.File], f.Lines...)
+	}
+	out := make([]lang.CoveredFile, 0, len(by))
+	for f, spans := range by {
+		out = append(out, lang.CoveredFile{File: f, Lines: lang.MergeSpans(spans)})
+	}
+	sortCovered(out)
+	return out
+}
+
+func sortCovered(files []lang.CoveredFile) {
+	slices.SortFunc(files, func(a, b lang.CoveredFile) int { return strings.Compare(a.File, b.File) })
+}

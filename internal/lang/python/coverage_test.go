@@ -1,0 +1,310 @@
+package python
+
+import (
+	"errors"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// covModule is the code under test of the coverage fixtures: a's body is
+// line 5, b's line 9.
+const covModule = `LIMIT = 10
+
+
+def a(x):
+    return x + 1
+
+
+def b(x):
+    return x * 2
+`
+
+// writeTree writes files (slash paths) under a new temporary folder.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// runReal runs r's commands for the whole project with python3 (or the
+// project's virtualenv) as the core would, and returns the parsed events.
+// It skips when python3 is absent; pytest and coverage are installed by
+// scripts/setup/python.sh, and their absence fails with that fix.
+func runReal(t *testing.T, r lang.Coverer, p *lang.Project, coverage bool) []lang.RunEvent {
+	t.Helper()
+	if _, err := exec.LookPath(Python); err != nil {
+		t.Skipf("%s is not on PATH: install Python 3 to run pytest and unittest", Python)
+	}
+	o := lang.RunOptions{Dir: t.TempDir(), Env: os.Environ(), Coverage: coverage}
+	if coverage {
+		if err := r.CoverageCheck(p, o); err != nil {
+			t.Fatalf("%v (scripts/setup/python.sh installs it)", err)
+		}
+	}
+	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
+	cmds, err := r.RunCommands(p, sel, o)
+	if err != nil {
+		t.Fatalf("%v (scripts/setup/python.sh installs pytest)", err)
+	}
+	var evs []lang.RunEvent
+	for _, c := range cmds {
+		ps := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
+		cmd := exec.Command(c.Args[0], c.Args[1:]...)
+		var stderr strings.Builder
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, append(os.Environ(), c.Env...), ps, &stderr
+		code := 0
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			code = ee.ExitCode()
+		}
+		ps.Close(code)
+		if code > 1 {
+			t.Fatalf("exit %d\n%s", code, stderr.String())
+		}
+	}
+	return evs
+}
+
+// results are the events other than covered ones, without their timing
+// and output (a traceback prints addresses), as a run without coverage
+// must have them too.
+func results(evs []lang.RunEvent) []lang.RunEvent {
+	var out []lang.RunEvent
+	for _, e := range evs {
+		if e.Action == lang.ActionCovered || e.Action == testdex.ActionOutput {
+			continue
+		}
+		e.Elapsed, e.Output = 0, ""
+		out = append(out, e)
+	}
+	return out
+}
+
+// coveredBy returns each test's covered lines, per file base name.
+func coveredBy(t *testing.T, evs []lang.RunEvent) map[string]map[string][]lang.Span {
+	t.Helper()
+	out := map[string]map[string][]lang.Span{}
+	for _, e := range evs {
+		if e.Action != lang.ActionCovered {
+			continue
+		}
+		if out[e.Name] != nil {
+			t.Errorf("%s: two covered events", e.Name)
+		}
+		out[e.Name] = map[string][]lang.Span{}
+		for _, f := range e.Covered {
+			if !filepath.IsAbs(f.File) {
+				t.Errorf("%s: covered file %s is not absolute", e.Name, f.File)
+			}
+			out[e.Name][filepath.Base(f.File)] = f.Lines
+		}
+	}
+	return out
+}
+
+func hasLine(spans []lang.Span, line int) bool {
+	return slices.ContainsFunc(spans, func(s lang.Span) bool { return s.Start <= line && line <= s.End })
+}
+
+// checkLines asserts which lines of file a test executed and did not.
+func checkLines(t *testing.T, cov map[string]map[string][]lang.Span, test, file string, has, hasNot []int) {
+	t.Helper()
+	spans, ok := cov[test][file]
+	if !ok && len(has) > 0 {
+		t.Errorf("%s: no coverage of %s (got %v)", test, file, cov[test])
+		return
+	}
+	for _, l := range has {
+		if !hasLine(spans, l) {
+			t.Errorf("%s: %s:%d not covered (%v)", test, file, l, spans)
+		}
+	}
+	for _, l := range hasNot {
+		if hasLine(spans, l) {
+			t.Errorf("%s: %s:%d covered, it did not run (%v)", test, file, l, spans)
+		}
+	}
+}
+
+// TestPytestCoverage runs real pytest with and without coverage: the same
+// results; one covered event per item named by its node ID (parametrized
+// rows included); test_a covers a's body and not b's; a failing test has
+// its coverage; a module-scoped fixture's body goes to the test using it;
+// import-time lines (def lines, module constants, the fixture's decorator)
+// go to every test.
+func TestPytestCoverage(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"-p no:cacheprovider\"\n",
+		// A project configuration that would hide the tests' own lines and
+		// start a context of its own: both overridden.
+		".coveragerc": "[run]\nsource = nothing_here\nomit = test_*.py\ndynamic_context = test_function\n",
+		"mod.py":      covModule,
+		"test_m.py": `import pytest
+import mod
+
+
+@pytest.fixture(scope="module")
+def shared():
+    return mod.LIMIT
+
+
+def test_a():
+    assert mod.a(1) == 2
+
+
+def test_b(shared):
+    assert mod.b(2) == 4
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_rows(n):
+    assert mod.a(n) == n + 1
+
+
+def test_fail():
+    assert mod.b(1) == 3
+`,
+	})
+	p := &lang.Project{Dir: dir}
+	r := pytestRunner{rootRel: "."}
+	plain := runReal(t, r, p, false)
+	covered := runReal(t, r, p, true)
+	if got, want := results(covered), results(plain); !reflect.DeepEqual(got, want) {
+		t.Errorf("results differ with coverage:\n got %+v\nwant %+v", got, want)
+	}
+	cov := coveredBy(t, covered)
+	names := []string{"test_m.py::test_a", "test_m.py::test_b", "test_m.py::test_rows[1]", "test_m.py::test_rows[2]", "test_m.py::test_fail"}
+	if got := slices.Sorted(maps.Keys(cov)); !reflect.DeepEqual(got, slices.Sorted(slices.Values(names))) {
+		t.Fatalf("covered events for %v, want %v", got, names)
+	}
+	checkLines(t, cov, "test_m.py::test_a", "mod.py", []int{5}, []int{9})
+	checkLines(t, cov, "test_m.py::test_a", "test_m.py", []int{11}, []int{7, 15, 20, 24})
+	checkLines(t, cov, "test_m.py::test_b", "mod.py", []int{9}, []int{5})
+	checkLines(t, cov, "test_m.py::test_b", "test_m.py", []int{7, 15}, []int{11})
+	checkLines(t, cov, "test_m.py::test_rows[2]", "mod.py", []int{5}, []int{9})
+	checkLines(t, cov, "test_m.py::test_fail", "mod.py", []int{9}, []int{5})
+	for _, n := range names {
+		checkLines(t, cov, n, "mod.py", []int{1, 4, 8}, nil)       // import time
+		checkLines(t, cov, n, "test_m.py", []int{1, 2, 5, 6}, nil) // collection
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".coverage")); err == nil {
+		t.Error("a .coverage data file was written in the project")
+	}
+}
+
+// TestUnittestCoverage runs the unittest driver with and without
+// coverage: the same results, one covered event per method named and
+// declared as its results are; setUpClass's lines go to every test.
+func TestUnittestCoverage(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/mod.py":      covModule,
+		"pkg/test_u.py": `import unittest
+from pkg import mod
+
+
+class TestU(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.limit = mod.LIMIT
+
+    def test_a(self):
+        self.assertEqual(mod.a(1), 2)
+
+    def test_b(self):
+        self.assertEqual(mod.b(1), 3)
+`,
+	})
+	p := &lang.Project{Dir: dir}
+	plain := runReal(t, unittestRunner{}, p, false)
+	covered := runReal(t, unittestRunner{}, p, true)
+	if got, want := results(covered), results(plain); !reflect.DeepEqual(got, want) {
+		t.Errorf("results differ with coverage:\n got %+v\nwant %+v", got, want)
+	}
+	for _, e := range covered {
+		if e.Action == lang.ActionCovered && e.Decl != "pkg/test_u.py" {
+			t.Errorf("%s covered: declared in %q", e.Name, e.Decl)
+		}
+	}
+	cov := coveredBy(t, covered)
+	if len(cov) != 2 {
+		t.Fatalf("covered events for %d tests, want 2: %v", len(cov), cov)
+	}
+	checkLines(t, cov, "pkg.test_u.TestU.test_a", "mod.py", []int{1, 4, 5, 8}, []int{9})
+	checkLines(t, cov, "pkg.test_u.TestU.test_b", "mod.py", []int{1, 4, 8, 9}, []int{5})
+	checkLines(t, cov, "pkg.test_u.TestU.test_b", "test_u.py", []int{8, 14}, []int{11})
+}
+
+// TestCoverageNotInstalled: an interpreter without coverage, or with one
+// older than 5.0, is one lang.ErrNotInstalled error with the fix.
+func TestCoverageNotInstalled(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake interpreter is a shell script")
+	}
+	proj := t.TempDir()
+	py := filepath.Join(proj, ".venv", "bin", "python")
+	for code, want := range map[string]string{
+		"3": "coverage is not installed for " + py + ", the python the tests run with (run: " + py + " -m pip install coverage",
+		"4": "coverage 4.5 for " + py + " is too old",
+	} {
+		if err := os.MkdirAll(filepath.Dir(py), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := "#!/bin/sh\necho " + py + "\necho 4.5\nexit " + code + "\n"
+		if err := os.WriteFile(py, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []lang.Coverer{pytestRunner{rootRel: "."}, unittestRunner{}} {
+			err := r.CoverageCheck(&lang.Project{Dir: proj}, lang.RunOptions{Env: os.Environ()})
+			if !errors.Is(err, lang.ErrNotInstalled) || !strings.Contains(err.Error(), want) {
+				t.Errorf("exit %s: %v", code, err)
+			}
+		}
+	}
+}
+
+// TestParserCovered: the process's shared lines (an empty nodeid) join
+// each test's, merged, files sorted; a unittest event keeps its Decl.
+func TestParserCovered(t *testing.T) {
+	stream := `{"action":"covered","nodeid":"","files":{"/p/m.py":[[1,1],[4,4]],"/p/t.py":[[1,2]]}}
+{"action":"covered","nodeid":"t.T.test_a","decl":"t.py","files":{"/p/m.py":[[5,5]],"/p/x.py":[[0,0]]}}
+{"action":"covered","nodeid":"t.T.test_b","decl":"t.py","files":{}}
+`
+	var evs []lang.RunEvent
+	ps := newEventParser(&lang.Project{Dir: "/p"}, &lang.Command{Dir: "/p"}, func(e lang.RunEvent) { evs = append(evs, e) })
+	for i := range len(stream) { // byte by byte
+		ps.Write([]byte{stream[i]})
+	}
+	ps.Close(0)
+	shared := []lang.CoveredFile{{File: "/p/m.py", Lines: []lang.Span{{Start: 1, End: 1}, {Start: 4, End: 4}}}, {File: "/p/t.py", Lines: []lang.Span{{Start: 1, End: 2}}}}
+	want := []lang.RunEvent{
+		{Action: lang.ActionCovered, Name: "t.T.test_a", Decl: "t.py", Covered: []lang.CoveredFile{
+			{File: "/p/m.py", Lines: []lang.Span{{Start: 1, End: 1}, {Start: 4, End: 5}}}, {File: "/p/t.py", Lines: []lang.Span{{Start: 1, End: 2}}}}},
+		{Action: lang.ActionCovered, Name: "t.T.test_b", Decl: "t.py", Covered: shared},
+	}
+	if !reflect.DeepEqual(evs, want) {
+		t.Errorf("events:\n got %+v\nwant %+v", evs, want)
+	}
+}
