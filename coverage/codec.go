@@ -69,14 +69,16 @@ func putStr(b []byte, s string) []byte {
 // testValue is a test's row in the tests bucket: when, outcome, and the
 // files it has entries in (to delete them when it is recorded again).
 type testValue struct {
-	recorded time.Time
-	outcome  string
-	files    []string
+	recorded    time.Time
+	outcome     string
+	granularity string
+	files       []string
 }
 
 func encodeTest(v testValue) []byte {
 	b := binary.AppendUvarint(nil, uint64(v.recorded.UnixNano()))
 	b = putStr(b, v.outcome)
+	b = putStr(b, v.granularity)
 	b = binary.AppendUvarint(b, uint64(len(v.files)))
 	for _, f := range v.files {
 		b = putStr(b, f)
@@ -87,6 +89,7 @@ func encodeTest(v testValue) []byte {
 func decodeTest(b []byte) (testValue, error) {
 	r := &reader{b: b}
 	v := testValue{recorded: time.Unix(0, int64(r.uvarint())), outcome: r.str()}
+	v.granularity = r.str()
 	n := r.int()
 	for i := 0; i < n && r.err == nil; i++ {
 		v.files = append(v.files, r.str())

@@ -38,6 +38,9 @@ type Hit struct {
 	// did not change (Functions names them).
 	By        string   `json:"by"`
 	Functions []string `json:"functions,omitempty"`
+	// Granularity is "file" when the runner attributes lines per test
+	// file (the test may not have executed them itself); "" per test.
+	Granularity string `json:"granularity,omitempty"`
 }
 
 // Stale is a test recorded on an older version of the file that cannot be
@@ -47,6 +50,8 @@ type Stale struct {
 	Recorded time.Time `json:"recorded"`
 	Outcome  string    `json:"outcome,omitempty"`
 	Reason   string    `json:"reason"`
+	// Granularity is as Hit's.
+	Granularity string `json:"granularity,omitempty"`
 }
 
 // Answer is the reply to a Query.
@@ -70,9 +75,9 @@ func (ix *Index) Covering(q Query) (*Answer, error) {
 	}
 	cur := xxh3.Hash(q.Current)
 	err := ix.view(func(tx *bolt.Tx) error {
-		tests, files := tx.Bucket(bucketTests), tx.Bucket(bucketFiles)
-		if tests == nil || files == nil || tests.Stats().KeyN == 0 {
-			return ErrNoData
+		tests, files, meta := tx.Bucket(bucketTests), tx.Bucket(bucketFiles), tx.Bucket(bucketMeta)
+		if tests == nil || files == nil || meta == nil || string(meta.Get(keyVersion)) != formatVersion || tests.Stats().KeyN == 0 {
+			return ErrNoData // none, or recorded by another version of testdex: run again
 		}
 		fb := files.Bucket([]byte(q.File))
 		if fb == nil {
@@ -129,16 +134,24 @@ func (ix *Index) stamp(tests *bolt.Bucket, ans *Answer) error {
 		if err != nil {
 			return err
 		}
-		ans.Tests[i].Recorded, ans.Tests[i].Outcome = v.recorded, v.outcome
+		ans.Tests[i].Recorded, ans.Tests[i].Outcome, ans.Tests[i].Granularity = v.recorded, v.outcome, fine(v.granularity)
 	}
 	for i := range ans.Stale {
 		v, err := get(ans.Stale[i].ID)
 		if err != nil {
 			return err
 		}
-		ans.Stale[i].Recorded, ans.Stale[i].Outcome = v.recorded, v.outcome
+		ans.Stale[i].Recorded, ans.Stale[i].Outcome, ans.Stale[i].Granularity = v.recorded, v.outcome, fine(v.granularity)
 	}
 	return nil
+}
+
+// fine drops the default granularity, per test.
+func fine(g string) string {
+	if g == "test" {
+		return ""
+	}
+	return g
 }
 
 // matcher answers the entries recorded on another version of the file.

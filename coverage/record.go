@@ -15,6 +15,10 @@ type Record struct {
 	// Outcome is the test's result in that run: "pass", "fail" or "skip"
 	// ("" when the runner reported none).
 	Outcome string
+	// Granularity is the unit the runner attributed the lines to (the
+	// runner's lang.Coverer.Granularity): "test", or "file" when the
+	// tests of a file share their file's lines (node:test).
+	Granularity string
 	// Files are what it executed, one entry per file.
 	Files []File
 }

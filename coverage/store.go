@@ -34,7 +34,7 @@ var (
 
 // formatVersion changes with the layout; an index of another version is
 // rebuilt.
-const formatVersion = "1"
+const formatVersion = "2"
 
 // DefaultTimeout is how long Open waits for another testdex process
 // holding the index.
@@ -218,7 +218,7 @@ func (ix *Index) Replace(recs []Record) error {
 			if err := ix.forget(tests, files, rec.ID, touched); err != nil {
 				return err
 			}
-			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome}
+			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity}
 			for _, f := range rec.Files {
 				v.files = append(v.files, f.Path)
 				byFile[f.Path] = append(byFile[f.Path], i)

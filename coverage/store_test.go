@@ -39,8 +39,8 @@ func TestReplaceIsIncremental(t *testing.T) {
 	ix := openT(t, filepath.Join(t.TempDir(), "c.db"), Options{})
 	h := xxh3.HashString(srcA)
 	err := ix.Replace([]Record{
-		{ID: "a_test.go::TestA", Recorded: t0, Outcome: "pass", Files: []File{{Path: "a.go", Hash: h, Lines: []Span{{3, 5}}, Funcs: funcsA}}},
-		{ID: "a_test.go::TestB", Recorded: t0, Outcome: "fail", Files: []File{{Path: "a.go", Hash: h, Lines: []Span{{3, 4}, {7, 8}}, Funcs: funcsA}, {Path: "b.go", Hash: 7, Lines: []Span{{1, 1}}}}},
+		{ID: "a_test.go::TestA", Recorded: t0, Outcome: "pass", Granularity: "test", Files: []File{{Path: "a.go", Hash: h, Lines: []Span{{3, 5}}, Funcs: funcsA}}},
+		{ID: "a_test.go::TestB", Recorded: t0, Outcome: "fail", Granularity: "file", Files: []File{{Path: "a.go", Hash: h, Lines: []Span{{3, 4}, {7, 8}}, Funcs: funcsA}, {Path: "b.go", Hash: 7, Lines: []Span{{1, 1}}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestReplaceIsIncremental(t *testing.T) {
 	if got := ids(ans.Tests); got != "a_test.go::TestA@5/line" {
 		t.Fatalf("line 5: %s", got)
 	}
-	if !ans.Tests[0].Recorded.Equal(t0) || ans.Tests[0].Outcome != "pass" {
+	if !ans.Tests[0].Recorded.Equal(t0) || ans.Tests[0].Outcome != "pass" || ans.Tests[0].Granularity != "" {
 		t.Errorf("stamp: %+v", ans.Tests[0])
 	}
 	// A run of TestB alone replaces TestB only: it no longer reaches b.go.

@@ -28,8 +28,9 @@ type coverRun struct {
 
 // testCover is what one test executed, per absolute file.
 type testCover struct {
-	project *lang.Project
-	files   map[string][]lang.Span
+	project     *lang.Project
+	granularity string
+	files       map[string][]lang.Span
 }
 
 // newCoverRun decides per batch: a Coverer whose CoverageCheck passes
@@ -73,6 +74,9 @@ func (c *coverRun) add(id string, b *index.Batch, files []lang.CoveredFile) {
 	tc := c.tests[id]
 	if tc == nil {
 		tc = &testCover{project: b.Project, files: map[string][]lang.Span{}}
+		if cv, ok := b.Setup.Runner.(lang.Coverer); ok {
+			tc.granularity = cv.Granularity()
+		}
 		c.tests[id] = tc
 	}
 	for _, f := range files {
@@ -92,7 +96,7 @@ func (c *coverRun) records(root string, sum *Summary, when time.Time) []coverage
 	var recs []coverage.Record
 	for _, id := range ids {
 		tc := c.tests[id]
-		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(sum.result[id].Action)}
+		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(sum.result[id].Action), Granularity: tc.granularity}
 		for abs, lines := range tc.files {
 			f := fileState(root, abs, tc.project, files)
 			if f == nil {

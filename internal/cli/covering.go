@@ -125,6 +125,9 @@ func writeCovering(w io.Writer, a *coverage.Answer) {
 		if h.By == "function" {
 			line += fmt.Sprintf("  (by function hash: %s unchanged; the file changed since)", strings.Join(h.Functions, ", "))
 		}
+		if h.Granularity == "file" {
+			line += "  (recorded per test file: its file's tests share these lines)"
+		}
 		fmt.Fprintln(w, line)
 	}
 	for _, s := range a.Stale {

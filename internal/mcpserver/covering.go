@@ -84,6 +84,9 @@ func coveringText(a *coverage.Answer) string {
 		if h.By == "function" {
 			fmt.Fprintf(&b, "  (by function hash: %s unchanged; the file changed since)", strings.Join(h.Functions, ", "))
 		}
+		if h.Granularity == "file" {
+			b.WriteString("  (recorded per test file: its file's tests share these lines)")
+		}
 		b.WriteByte('\n')
 	}
 	for _, s := range a.Stale {
