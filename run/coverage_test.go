@@ -64,7 +64,7 @@ func TestCoverRunRecords(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc F() {\n}\n"), 0o644)
 	p := &lang.Project{Dir: root, Spanner: fakeSpanner{}}
-	b := &index.Batch{Project: p}
+	b := &index.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
 	c := &coverRun{on: map[*index.Batch]bool{b: true}, tests: map[string]*testCover{}}
 	c.add("a_test.go::TestA", b, []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 2, End: 2}}}})
 	c.add("a_test.go::TestA", b, []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 3, End: 3}}}, {File: "/elsewhere/x.go", Lines: []lang.Span{{Start: 1, End: 1}}}})
@@ -72,7 +72,7 @@ func TestCoverRunRecords(t *testing.T) {
 	sum.Event(testdex.Event{Action: testdex.ActionFail, ID: "a_test.go::TestA"})
 	when := time.Unix(1700000000, 0)
 	recs := c.records(root, sum, when)
-	if len(recs) != 1 || recs[0].Outcome != "fail" || !recs[0].Recorded.Equal(when) || len(recs[0].Files) != 1 {
+	if len(recs) != 1 || recs[0].Outcome != "fail" || recs[0].Granularity != "test" || !recs[0].Recorded.Equal(when) || len(recs[0].Files) != 1 {
 		t.Fatalf("records: %+v", recs)
 	}
 	f := recs[0].Files[0]
