@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
@@ -21,14 +23,15 @@ import (
 func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer, out *batchOutput) {
 	fw := b.Setup.Framework
 	st := &batchState{b: b, o: o, names: names, out: out, started: map[string]bool{}, done: map[string]bool{}, parents: map[string]string{}}
-	var mu sync.Mutex // parsers and the stderr writer emit from different goroutines
 	limit := o.Cap
 	if limit <= 0 {
 		limit = proc.DefaultCap
 	}
-	st.emit = func(e testdex.Event) {
-		mu.Lock()
-		defer mu.Unlock()
+	// Parsers and the stderr writer emit from different goroutines (and
+	// parallel commands into their own buffers: add says where).
+	st.emitTo = func(e testdex.Event, add func(testdex.Event)) {
+		st.mu.Lock()
+		defer st.mu.Unlock()
 		if e.Action == testdex.ActionOutput && e.ID == "" {
 			st.tail.add(e.Output)
 		}
@@ -37,11 +40,12 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer
 		}
 		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
 		st.track(e)
-		out.add(e)
+		add(e)
 		if o.Live != nil {
 			o.Live(e)
 		}
 	}
+	st.emit = func(e testdex.Event) { st.emitTo(e, out.add) }
 	st.emit(testdex.Event{Action: testdex.ActionStart})
 	start := time.Now()
 	exit := st.runAll(ctx)
@@ -64,7 +68,8 @@ func (st *batchState) runAll(ctx context.Context) int {
 	}
 	defer os.RemoveAll(scratch)
 	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, &st.b.Selection,
-		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench})
+		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench,
+			Coverage: st.o.cover.enabled(st.b)})
 	switch {
 	case errors.Is(err, lang.ErrNotInstalled):
 		st.broke(err.Error(), testdex.CauseToolchain)
@@ -74,21 +79,83 @@ func (st *batchState) runAll(ctx context.Context) int {
 		return 1
 	}
 	exit := 0
-	for _, c := range cmds {
-		code := st.runCommand(ctx, c)
+	for i := 0; i < len(cmds); {
+		j := i + 1
+		for cmds[i].Lane != "" && j < len(cmds) && cmds[j].Lane != "" {
+			j++
+		}
+		code := st.runGroup(ctx, cmds[i:j])
 		if exit == 0 {
 			exit = code
 		}
-		if st.broken != "" || ctx.Err() != nil {
+		if st.stopped() || ctx.Err() != nil {
 			break
+		}
+		i = j
+	}
+	return exit
+}
+
+// runGroup runs one command, or adjacent commands with lanes: one
+// goroutine per lane runs its commands in order, up to -j lanes at once,
+// each command into its own buffer, reported in command order. It returns
+// the first non-zero exit code.
+func (st *batchState) runGroup(ctx context.Context, cmds []*lang.Command) int {
+	if len(cmds) == 1 {
+		return st.runCommand(ctx, cmds[0], st.emit)
+	}
+	bufs := make([][]testdex.Event, len(cmds))
+	codes := make([]int, len(cmds))
+	var lanes []string
+	byLane := map[string][]int{}
+	for k, c := range cmds {
+		if byLane[c.Lane] == nil {
+			lanes = append(lanes, c.Lane)
+		}
+		byLane[c.Lane] = append(byLane[c.Lane], k)
+	}
+	var g errgroup.Group
+	g.SetLimit(max(st.o.Jobs, 1)) // each lane runs one process at a time
+	for _, lane := range lanes {
+		g.Go(func() error {
+			for _, k := range byLane[lane] {
+				if st.stopped() || ctx.Err() != nil {
+					return nil
+				}
+				codes[k] = st.runCommand(ctx, cmds[k], func(e testdex.Event) {
+					st.emitTo(e, func(e testdex.Event) { bufs[k] = append(bufs[k], e) })
+				})
+			}
+			return nil
+		})
+	}
+	g.Wait()
+	exit := 0
+	for k := range cmds {
+		for _, e := range bufs[k] {
+			st.out.add(e)
+		}
+		if exit == 0 {
+			exit = codes[k]
 		}
 	}
 	return exit
 }
 
-// broke records why the batch cannot go on.
+// stopped reports whether the batch cannot go on (st.broken).
+func (st *batchState) stopped() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.broken != ""
+}
+
+// broke records why the batch cannot go on (the first reason).
 func (st *batchState) broke(msg, cause string) {
-	st.broken, st.cause = msg, cause
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.broken == "" {
+		st.broken, st.cause = msg, cause
+	}
 }
 
 // keepOutput caps a batch's output events at limit bytes, as proc caps
@@ -121,8 +188,12 @@ type batchState struct {
 	names     *index.Namer
 	out       *batchOutput
 	emit      func(testdex.Event)
-	started   map[string]bool
-	done      map[string]bool
+	emitTo    func(e testdex.Event, add func(testdex.Event))
+	// mu guards what commands run in parallel share: the events' state,
+	// broken, leaked, timeout, cancelled and parents.
+	mu      sync.Mutex
+	started map[string]bool
+	done    map[string]bool
 	// parents maps a reported test's ID to its parent's, for the tests the
 	// listing does not hold (the listed ones have Parent).
 	parents map[string]string
@@ -192,10 +263,19 @@ func joinRel(dir, rel string) string { return strings.TrimPrefix(dir+"/"+rel, ".
 
 // runCommand runs one command of the batch; it returns its exit code (-1
 // when killed).
-func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
+func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func(testdex.Event)) int {
 	deadline, _ := ctx.Deadline()
-	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) { st.emit(st.event(r)) })
-	stderr := &lineWriter{emit: func(s string) { st.emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
+	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) {
+		st.mu.Lock()
+		e := st.event(r)
+		st.mu.Unlock()
+		if r.Action == lang.ActionCovered { // kept for the coverage index, never an event
+			st.o.cover.add(e.ID, st.b, r.Covered)
+			return
+		}
+		emit(e)
+	})
+	stderr := &lineWriter{emit: func(s string) { emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
 	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
 		Cap: st.o.Cap, Stdout: parser, Stderr: stderr})
@@ -209,11 +289,15 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command) int {
 		return 1
 	}
 	if err := parser.Close(res.ExitCode); err != nil {
-		st.emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: reading the %s results: %v\n", st.b.Setup.Framework, err)})
+		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: reading the %s results: %v\n", st.b.Setup.Framework, err)})
 	}
 	stderr.flush()
 	for _, l := range res.Leaked {
-		st.emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
+		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, l := range res.Leaked {
 		st.leaked = append(st.leaked, testdex.Process{PID: l.PID, Command: l.Command})
 	}
 	switch {

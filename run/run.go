@@ -47,6 +47,12 @@ type Options struct {
 	Live func(testdex.Event)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Coverage records what each test executes, through the runners that
+	// can (lang.Coverer), into the root's coverage index (Session writes
+	// it; package coverage reads it).
+	Coverage bool
+
+	cover *coverRun // set by Session when Coverage is
 }
 
 // Handler receives a run's events in a stable order: the records testdex

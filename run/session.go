@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/testdex/testdex/index"
 )
@@ -73,9 +74,18 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 	if ch != nil {
 		plan.Unchanged, plan.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on)"
 	}
+	var began time.Time
+	if req.Options.Coverage {
+		req.Options.cover, began = newCoverRun(plan, req.Options, req.Warn), req.Options.withDefaults().Now()
+	}
 	sum, err := Run(ctx, ix, plan, req.Options, h)
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
+	}
+	if n, err := req.Options.cover.save(req.CacheDir, ix.Root, sum, began, req.Warn); err != nil && req.Warn != nil {
+		req.Warn(err.Error())
+	} else {
+		sum.Covered = n
 	}
 	if ch != nil {
 		if err := ch.save(sum); err != nil && req.Warn != nil {

@@ -43,6 +43,9 @@ type Summary struct {
 	Unmatched []string
 	Start     time.Time
 	End       time.Time
+	// Covered is the number of tests whose coverage `run --coverage`
+	// recorded (set by Session).
+	Covered int
 
 	result map[string]testdex.Event // final event per test ID
 	order  []string                 // test IDs in the order they ended

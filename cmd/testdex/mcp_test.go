@@ -35,7 +35,7 @@ func TestMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 4 { // discover_tests, run_tests, last_test_failures, affected_tests
+	if err != nil || len(tools.Tools) != 5 { // discover_tests, run_tests, last_test_failures, affected_tests, tests_covering
 		t.Fatalf("tools/list: %v, %v", tools, err)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "discover_tests"})

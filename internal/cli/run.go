@@ -33,6 +33,7 @@ type runFlags struct {
 	affected    bool
 	changed     bool
 	since       string
+	coverage    bool
 	color       colorMode
 }
 
@@ -65,6 +66,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.changed, "changed", false, "run only the test files that changed, or whose dependencies did, since their last passing run; the others are 'unchanged'")
 	fl.BoolVar(&f.affected, "affected", false, "run the tests the change can affect ('testdex affected'): the work tree against --since")
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
+	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha; node:test per file)")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	return cmd
@@ -127,7 +129,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	} else if f.since != "" {
 		return usageErr("--since goes with --affected")
 	}
-	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench}
+	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage}
 	if f.changed && (len(ids) > 0 || f.failed || f.affected) {
 		return usageErr("--changed takes paths only, not IDs, --failed or --affected")
 	}
@@ -199,6 +201,9 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 	}
 	if text != nil {
 		text.Summary(sum, req.Options.Timeout)
+	}
+	if sum.Covered > 0 {
+		fmt.Fprintf(env.Stderr, "testdex: coverage of %d tests recorded (ask 'testdex covering FILE:LINE')\n", sum.Covered)
 	}
 	if f.junit != "" {
 		if err := writeFileAtomic(abs(env, f.junit), func(w io.Writer) error { _, err := junit.WriteTo(w); return err }); err != nil {

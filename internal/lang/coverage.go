@@ -19,7 +19,10 @@ import (
 // ActionCovered is the internal action of a RunEvent that carries one
 // test's coverage (RunEvent.Covered). The core stores it and never
 // forwards it as a user-facing event. A test may get several (one per
-// process or per package it ran in): they add up.
+// process or per package it ran in): they add up. An event with no files
+// records that the test executed nothing measurable; a test that gets no
+// event (its process died before writing its data) keeps what the index
+// held for it. Files outside the root are dropped.
 const ActionCovered testdex.Action = "covered"
 
 // CoveredFile is what one test executed in one file.

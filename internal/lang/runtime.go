@@ -27,6 +27,13 @@ type Command struct {
 	Args []string
 	Dir  string
 	Env  []string
+	// Lane lets the core run the command at the same time as the adjacent
+	// commands that have a lane too, up to the run's -j: the commands of
+	// one lane run one after the other, in order (a Go coverage run's
+	// processes of one package, whose tests go test runs one at a time),
+	// different lanes at once. Each has its own Parser; their events are
+	// reported in command order. "" runs the command alone.
+	Lane string
 }
 
 // Listed is one test as the framework reported it.

@@ -19,9 +19,10 @@ import (
 // RunInput is the run_tests tool's input. The zero value runs every test
 // of the root with the default timeout.
 type RunInput struct {
-	IDs     []string `json:"ids,omitempty" jsonschema:"test IDs as discover_tests gives them (FILE::NAME); each runs with its subtests"`
-	Paths   []string `json:"paths,omitempty" jsonschema:"files or folders whose tests run, relative to the workspace root; no ids and no paths runs everything"`
-	Timeout float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds, more than 0 and at most 1800; 0 or none means the default 300"`
+	IDs      []string `json:"ids,omitempty" jsonschema:"test IDs as discover_tests gives them (FILE::NAME); each runs with its subtests"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"files or folders whose tests run, relative to the workspace root; no ids and no paths runs everything"`
+	Timeout  float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds, more than 0 and at most 1800; 0 or none means the default 300"`
+	Coverage bool     `json:"coverage,omitempty" jsonschema:"also record what each test executes, for tests_covering (Go: each top-level test in its own process)"`
 }
 
 // RunOutput is the run_tests tool's structured result.
@@ -90,7 +91,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	}
 	text := &report.Text{W: stdout}
 	limit := timeout(in.Timeout)
-	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ}
+	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Coverage: in.Coverage}
 	prog := progressFor(ctx, req, 0)
 	o.Live, o.Planned = prog.live(), prog.planned()
 	sum, err := run.Session(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, CacheDir: c.CacheDir, Options: o,

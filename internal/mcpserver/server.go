@@ -48,6 +48,7 @@ func New(c Config) *mcp.Server {
 	addRun(s, c)
 	addFailures(s, c)
 	addAffected(s, c)
+	addCovering(s, c)
 	return s
 }
 

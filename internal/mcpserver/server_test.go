@@ -84,9 +84,10 @@ func TestToolsList(t *testing.T) {
 	}
 	want := map[string][]string{
 		"discover_tests":     {"filter", "paths"},
-		"run_tests":          {"ids", "paths", "timeout"},
+		"run_tests":          {"coverage", "ids", "paths", "timeout"},
 		"last_test_failures": nil,
 		"affected_tests":     {"files", "since"},
+		"tests_covering":     {"end_line", "file", "line"},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(res.Tools), len(want))

@@ -46,6 +46,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 	if p.Name != "" {
 		p.Grapher = grapherFor(opts) // without a module path, imports are unknown: no evidence
 	}
+	p.Spanner = Spanner
 	p.Frameworks = []*lang.Setup{{
 		Framework: testdex.Go,
 		Extractor: extractorFor(opts),

@@ -29,6 +29,9 @@ type runner struct{}
 // or under paths when o.Bench is set (-bench .); `go test ./...` runs none.
 // Extra arguments go before the packages.
 func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	if o.Coverage {
+		return coverCommands(p, sel, o), nil
+	}
 	groups := map[string][]string{} // run \x00 bench (each "|"-joined) -> packages
 	add := func(run, bench []string, pkg string) {
 		k := strings.Join(run, "|") + "\x00" + strings.Join(bench, "|")
@@ -129,8 +132,9 @@ func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) 
 }
 
 // NewParser returns a streaming parser of go test -json output.
-func (runner) NewParser(p *lang.Project, _ *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	return &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}, openBench: map[string][]string{}}
+func (runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
+	j := &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}, openBench: map[string][]string{}}
+	return coverParserFor(p, cmd, j)
 }
 
 // jsonParser turns test2json events into RunEvents. It is an io.Writer
@@ -150,6 +154,10 @@ type jsonParser struct {
 	// test2json reports no pass; they pass with their package.
 	openBench map[string][]string
 	builds    map[string]*bytes.Buffer // build output per import path
+	// buildOnly marks go test -c's stream (a coverage run's build): a
+	// build-fail is the package's error, as a failed build's package
+	// result is under go test.
+	buildOnly bool
 }
 
 type benchState struct {
@@ -205,6 +213,9 @@ func (j *jsonParser) line(l []byte) {
 		}
 		return
 	case "build-fail", "start":
+		if e.Action == "build-fail" && j.buildOnly {
+			j.emit(lang.RunEvent{Action: testdex.ActionError, Scope: e.ImportPath, Message: "build failed: " + e.ImportPath + "\n" + strings.TrimSpace(j.buildOut(e.ImportPath).String())})
+		}
 		return
 	}
 	ev := lang.RunEvent{Action: testdex.Action(e.Action), Scope: e.Package, Name: e.Test, Elapsed: e.Elapsed, Output: e.Output}

@@ -1,0 +1,285 @@
+package golang
+
+import (
+	"fmt"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Per-test coverage (`testdex run --coverage`). Go's profiles are per
+// process, so each top-level test runs in its own process:
+//
+//  1. go build cmd/test2json, then go test -c -json -cover
+//     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected
+//     package's test binary once, instrumenting every package of the
+//     module (a test's coverage reaches across packages);
+//  2. per package, test2json -t -p PKG sh -c SCRIPT runs the binary once
+//     per top-level test (-test.run '^TestX$' -test.coverprofile=...) in
+//     the package folder, as go test does, one after the other (tests of
+//     a package may share files in its folder), packages at once up to
+//     -j; one test2json reads them all, its events read by the same parser
+//     as go test -json's, and the parser turns the profiles into each
+//     test's ActionCovered at the end;
+//  3. for a package run whole, the script then runs what the listing did
+//     not name (-test.skip over the listed tests), so a test the static
+//     listing missed still runs; it records no coverage (it may be several
+//     tests).
+//
+// Why sh: a process per test is the unit of Go's coverage, and a shell
+// loop under one test2json costs one process per test where a command per
+// test costs three (testdex's process handling, test2json, the binary).
+//
+// Why not GOCOVERDIR with go tool covdata: it also needs a process per
+// test, and adds a covdata run per test to turn its files into lines.
+// Why not one process with counters reset between tests: no hook outside
+// the test binary sees a test start, and parallel tests share counters.
+// The cost: TestMain and package initialisation run once per test, and a
+// test that depends on another having run first in the same process
+// behaves as under go test -run.
+
+// CoverageCheck reports why a module cannot record coverage: go is not on
+// PATH, or go.mod has no module path (a profile's import paths would map
+// to no file).
+func (runner) CoverageCheck(p *lang.Project, o lang.RunOptions) error {
+	if p.Name == "" {
+		return fmt.Errorf("coverage of %s needs a module path in go.mod", p.Dir)
+	}
+	if _, err := lookPath("go", o.Getenv("PATH")); err != nil {
+		return fmt.Errorf("%w: go (needed for coverage; install Go or put it on PATH)", lang.ErrNotInstalled)
+	}
+	return nil
+}
+
+// lookPath finds a program on the given PATH.
+func lookPath(name, pathEnv string) (string, error) {
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if p, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// Granularity is "test": each top-level test, its subtests with it.
+func (runner) Granularity() string { return "test" }
+
+// coverPkg is one package to run test by test.
+type coverPkg struct {
+	importPath string
+	tests      []coverTest // top-level tests to run one by one
+	whole      bool        // run the unnamed rest too (-test.skip)
+	bench      []string    // -bench patterns for the rest
+}
+
+type coverTest struct {
+	name string // the top-level test coverage is filed under
+	run  string // its -test.run pattern
+}
+
+// coverCommands builds the commands of a coverage run (see above).
+func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*lang.Command {
+	pkgs := coverPlan(sel, o.Bench)
+	build, test := splitExtra(o.Extra)
+	// go's own test2json, built once (cached by go): `go tool test2json`
+	// would cost a go command's start per test, 8 times the test's own.
+	t2j := filepath.Join(o.Dir, "test2json")
+	cmds := []*lang.Command{{Args: []string{"go", "build", "-o", t2j, "cmd/test2json"}, Dir: p.Dir}}
+	bins := map[string]string{}
+	for gi, group := range byBinaryName(pkgs) {
+		dir := filepath.Join(o.Dir, "bin"+strconv.Itoa(gi))
+		args := []string{"go", "test", "-c", "-json", "-cover", "-covermode=atomic", "-coverpkg=./...", "-o", dir + string(filepath.Separator)}
+		args = append(args, build...)
+		for _, pk := range group {
+			args = append(args, "./"+pkgRel(p.Name, pk.importPath))
+			bins[pk.importPath] = filepath.Join(dir, testBinaryName(pk.importPath))
+		}
+		cmds = append(cmds, &lang.Command{Args: args, Dir: p.Dir})
+	}
+	timeout := "10m0s" // go test's default
+	if o.TestTimeout > 0 {
+		timeout = o.TestTimeout.String()
+	}
+	for i, pk := range pkgs {
+		dir := filepath.Join(p.Dir, filepath.FromSlash(pkgRel(p.Name, pk.importPath)))
+		prefix := filepath.Join(o.Dir, strconv.Itoa(i)) // the parser finds the profiles by it
+		script := packageScript(pk, bins[pk.importPath], timeout, test)
+		cmds = append(cmds, &lang.Command{Args: []string{t2j, "-t", "-p", pk.importPath, "sh", "-c", script, "sh", prefix},
+			Dir: dir, Lane: pk.importPath})
+	}
+	return cmds
+}
+
+// packageScript runs a package's test binary once per top-level test, in
+// order, each writing its profile to $1.J.NAME.out, then the rest of a
+// package run whole; it exits 1 when any run failed. One test2json reads
+// the whole script's output: its events are go test -json's.
+func packageScript(pk *coverPkg, bin, timeout string, test []string) string {
+	var b strings.Builder
+	b.WriteString("rc=0\n")
+	run := func(args ...string) {
+		b.WriteString(shellQuote(bin) + " -test.v=test2json " + shellQuote("-test.timeout="+timeout))
+		for _, a := range append(args, test...) {
+			b.WriteString(" " + shellQuote(a))
+		}
+		b.WriteString(" || rc=1\n")
+	}
+	for j, t := range pk.tests {
+		b.WriteString(`prof="$1.` + strconv.Itoa(j) + "." + t.name + `.out"` + "\n")
+		run("-test.run="+t.run, "-test.coverprofile=$prof")
+	}
+	if pk.whole {
+		args := []string{"-test.coverprofile=$1.rest"}
+		if len(pk.tests) > 0 {
+			names := make([]string, len(pk.tests))
+			for j, t := range pk.tests {
+				names[j] = regexp.QuoteMeta(t.name)
+			}
+			args = append(args, "-test.skip=^("+strings.Join(names, "|")+")$")
+		}
+		if len(pk.bench) > 0 {
+			args = append(args, "-test.bench="+strings.Join(pk.bench, "|"))
+		}
+		run(args...)
+	}
+	b.WriteString("exit $rc\n")
+	return b.String()
+}
+
+// shellQuote quotes s for sh; in a -test.coverprofile= argument, "$1"
+// and "$prof" are left for the script to expand.
+func shellQuote(s string) string {
+	q := "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if !strings.HasPrefix(s, "-test.coverprofile=") {
+		return q
+	}
+	q = strings.ReplaceAll(q, "$prof", `'"$prof"'`)
+	return strings.ReplaceAll(q, "$1", `'"$1"'`)
+}
+
+// coverPlan sorts the selection into packages and top-level tests, in a
+// stable order.
+func coverPlan(sel *lang.Selection, bench bool) []*coverPkg {
+	byPath := map[string]*coverPkg{}
+	get := func(ip string) *coverPkg {
+		if byPath[ip] == nil {
+			byPath[ip] = &coverPkg{importPath: ip}
+		}
+		return byPath[ip]
+	}
+	addTest := func(t *testdex.Test, run string) {
+		pk := get(t.Scope)
+		top, _, _ := strings.Cut(t.Name, "/")
+		if !slices.ContainsFunc(pk.tests, func(c coverTest) bool { return c.name == top && c.run == run }) {
+			pk.tests = append(pk.tests, coverTest{name: top, run: run})
+		}
+	}
+	for _, ps := range sel.Paths {
+		for _, t := range ps.Tests {
+			if t.Scope == "" || t.Kind == testdex.KindBenchmark || t.Dynamic {
+				continue
+			}
+			addTest(t, runPattern(t.Name))
+			if ps.Dir || ps.Path == "." {
+				get(t.Scope).whole = true
+				if bench {
+					get(t.Scope).bench = []string{"."}
+				}
+			}
+		}
+	}
+	for _, t := range sel.Tests {
+		run := t.Run
+		if run == "" {
+			run = runPattern(t.Name)
+		}
+		if t.Kind == testdex.KindBenchmark {
+			pk := get(t.Scope)
+			pk.whole, pk.bench = true, append(pk.bench, run)
+			continue
+		}
+		addTest(t, run)
+	}
+	out := make([]*coverPkg, 0, len(byPath))
+	for _, pk := range byPath {
+		out = append(out, pk)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].importPath < out[j].importPath })
+	return out
+}
+
+// byBinaryName groups packages so that no two of a group share a test
+// binary name (go test -c -o DIR/ names each binary after its package).
+func byBinaryName(pkgs []*coverPkg) [][]*coverPkg {
+	var groups [][]*coverPkg
+	var names []map[string]bool
+	for _, pk := range pkgs {
+		n := testBinaryName(pk.importPath)
+		i := slices.IndexFunc(names, func(m map[string]bool) bool { return !m[n] })
+		if i < 0 {
+			groups, names = append(groups, nil), append(names, map[string]bool{})
+			i = len(groups) - 1
+		}
+		groups[i], names[i][n] = append(groups[i], pk), true
+	}
+	return groups
+}
+
+// testBinaryName is go test -c's name for a package's binary: the last
+// element of its import path, the one before a major version suffix.
+func testBinaryName(importPath string) string {
+	dir, elem := path.Split(importPath)
+	if dir != "" && len(elem) > 1 && elem[0] == 'v' && strings.Trim(elem[1:], "0123456789") == "" && elem != "v0" && elem != "v1" {
+		elem = path.Base(strings.TrimSuffix(dir, "/"))
+	}
+	return elem + ".test"
+}
+
+// pkgRel is a package's folder relative to the module.
+func pkgRel(module, importPath string) string {
+	if rest, ok := strings.CutPrefix(importPath, module+"/"); ok {
+		return rest
+	}
+	return "."
+}
+
+// testFlags are go test's flags that the test binary takes (go help
+// testflag), with whether they take a value.
+var testFlags = map[string]bool{
+	"bench": true, "benchmem": false, "benchtime": true, "blockprofile": true, "blockprofilerate": true,
+	"count": true, "cpu": true, "cpuprofile": true, "failfast": false, "fullpath": false, "fuzz": true,
+	"fuzzminimizetime": true, "fuzztime": true, "list": true, "memprofile": true, "memprofilerate": true,
+	"mutexprofile": true, "mutexprofilefraction": true, "outputdir": true, "parallel": true, "run": true,
+	"short": false, "shuffle": true, "skip": true, "timeout": true, "trace": true, "v": false, "artifacts": false,
+}
+
+// splitExtra sorts the arguments given after "--" for go test into build
+// flags (for go test -c) and test flags (for the binary, as -test.NAME).
+func splitExtra(extra []string) (build, test []string) {
+	for i := 0; i < len(extra); i++ {
+		a := extra[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		takes, isTest := testFlags[name]
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			build = append(build, a)
+		case isTest:
+			test = append(test, "-test."+strings.TrimLeft(a, "-"))
+			if takes && !hasValue && i+1 < len(extra) {
+				i++
+				test = append(test, extra[i])
+			}
+		default:
+			build = append(build, a)
+		}
+	}
+	return build, test
+}

@@ -1,0 +1,100 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/testdex/testdex/coverage"
+	"github.com/testdex/testdex/run"
+)
+
+// CoveringInput is the tests_covering tool's input (seed 004's name).
+type CoveringInput struct {
+	File    string `json:"file" jsonschema:"the source file, relative to the workspace root"`
+	Line    int    `json:"line,omitempty" jsonschema:"the line, 1-based; 0 or none asks about any line of the file"`
+	EndLine int    `json:"end_line,omitempty" jsonschema:"with line: the last line of a range; 0 or none means line alone"`
+}
+
+// CoveringOutput is the tests_covering tool's structured result.
+type CoveringOutput struct {
+	// Recorded is false when no coverage was recorded for the root yet.
+	Recorded bool             `json:"recorded" jsonschema:"whether coverage was recorded for the workspace root; false means run_tests with coverage first, not 'no test covers it'"`
+	Tests    []coverage.Hit   `json:"tests" jsonschema:"the tests that executed the lines, with when that was recorded and the outcome then; by is line (file unchanged) or function (the file changed, the function's hash did not)"`
+	Stale    []coverage.Stale `json:"stale" jsonschema:"tests recorded on an older version of the file that cannot be matched to the lines: they may or may not execute them now"`
+}
+
+func addCovering(s *mcp.Server, c Config) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name: "tests_covering",
+		Description: "The tests that executed a line of a source file (or any line of it), as the last runs with coverage " +
+			"recorded them, each with when and its outcome then. A file edited since is answered through its functions " +
+			"whose hash did not change; other recordings are listed as stale. Record with run_tests and coverage: true.",
+		InputSchema: inputSchema[CoveringInput](),
+	}, c.covering)
+}
+
+// covering adapts run.Covering.
+func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in CoveringInput) (*mcp.CallToolResult, CoveringOutput, error) {
+	out := CoveringOutput{Tests: []coverage.Hit{}, Stale: []coverage.Stale{}}
+	switch {
+	case in.File == "":
+		return nil, out, errors.New("file is required")
+	case in.Line < 0 || in.EndLine < 0 || in.EndLine > 0 && (in.Line == 0 || in.EndLine < in.Line):
+		return nil, out, fmt.Errorf("line %d, end_line %d: want 1 <= line <= end_line", in.Line, in.EndLine)
+	}
+	ix, _, err := c.load(ctx, nil)
+	if err != nil {
+		return nil, out, err
+	}
+	rel := in.File
+	if filepath.IsAbs(rel) {
+		if rel, err = filepath.Rel(ix.Root, rel); err != nil {
+			rel = in.File
+		}
+	}
+	rel = filepath.ToSlash(filepath.Clean(rel))
+	if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return nil, out, fmt.Errorf("%s is outside the workspace root %s", in.File, ix.Root)
+	}
+	end := in.EndLine
+	if end == 0 {
+		end = in.Line
+	}
+	ans, err := run.Covering(ix, run.CoveringRequest{File: rel, Start: in.Line, End: end, CacheDir: c.CacheDir})
+	switch {
+	case errors.Is(err, coverage.ErrNoData), errors.Is(err, coverage.ErrDamaged):
+		return textResult("no coverage recorded for this workspace root (call run_tests with coverage: true first)"), out, nil
+	case err != nil:
+		return nil, out, err
+	}
+	out.Recorded, out.Tests, out.Stale = true, ans.Tests, ans.Stale
+	return textResult(coveringText(ans)), out, nil
+}
+
+// coveringText is one line per test, then the stale ones, then a count.
+func coveringText(a *coverage.Answer) string {
+	var b strings.Builder
+	for _, h := range a.Tests {
+		fmt.Fprintf(&b, "%s  %s  recorded %s  lines %s", h.ID, h.Outcome, h.Recorded.UTC().Format("2006-01-02T15:04:05Z"), coverage.String(h.Lines))
+		if h.By == "function" {
+			fmt.Fprintf(&b, "  (by function hash: %s unchanged; the file changed since)", strings.Join(h.Functions, ", "))
+		}
+		if h.Granularity == "file" {
+			b.WriteString("  (recorded per test file: its file's tests share these lines)")
+		}
+		b.WriteByte('\n')
+	}
+	for _, s := range a.Stale {
+		fmt.Fprintf(&b, "stale: %s  %s  recorded %s: %s\n", s.ID, s.Outcome, s.Recorded.UTC().Format("2006-01-02T15:04:05Z"), s.Reason)
+	}
+	fmt.Fprintf(&b, "%d tests executed it", len(a.Tests))
+	if len(a.Stale) > 0 {
+		fmt.Fprintf(&b, ", %d stale", len(a.Stale))
+	}
+	return b.String()
+}

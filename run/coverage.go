@@ -1,0 +1,230 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/testdex/testdex/coverage"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// coverRun is one `run --coverage`: which batches record coverage, and
+// what each test executed, gathered from the runners' ActionCovered
+// events (never forwarded to the handlers) and written to the coverage
+// index when the run ends.
+type coverRun struct {
+	on    map[*index.Batch]bool
+	mu    sync.Mutex
+	tests map[string]*testCover
+}
+
+// testCover is what one test executed, per absolute file.
+type testCover struct {
+	project     *lang.Project
+	granularity string
+	files       map[string][]lang.Span
+}
+
+// newCoverRun decides per batch: a Coverer whose CoverageCheck passes
+// records; the others run as usual, with one warning per framework
+// (and per distinct reason).
+func newCoverRun(plan *index.Plan, o Options, warn func(string)) *coverRun {
+	c := &coverRun{on: map[*index.Batch]bool{}, tests: map[string]*testCover{}}
+	said := map[string]bool{}
+	say := func(msg string) {
+		if !said[msg] && warn != nil {
+			said[msg] = true
+			warn(msg)
+		}
+	}
+	for _, b := range plan.Batches {
+		fw := b.Setup.Framework
+		cv, ok := b.Setup.Runner.(lang.Coverer)
+		if !ok {
+			say(fmt.Sprintf("%s has no coverage in testdex yet; its tests run without it", fw))
+			continue
+		}
+		if err := cv.CoverageCheck(b.Project, lang.RunOptions{Env: o.Env}); err != nil {
+			say(fmt.Sprintf("%s: no coverage: %v; its tests run without it", fw, err))
+			continue
+		}
+		c.on[b] = true
+	}
+	return c
+}
+
+// enabled reports whether batch b records coverage.
+func (c *coverRun) enabled(b *index.Batch) bool { return c != nil && c.on[b] }
+
+// add files one ActionCovered event under the test's ID (several add up).
+func (c *coverRun) add(id string, b *index.Batch, files []lang.CoveredFile) {
+	if c == nil || id == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tc := c.tests[id]
+	if tc == nil {
+		tc = &testCover{project: b.Project, files: map[string][]lang.Span{}}
+		if cv, ok := b.Setup.Runner.(lang.Coverer); ok {
+			tc.granularity = cv.Granularity()
+		}
+		c.tests[id] = tc
+	}
+	for _, f := range files {
+		tc.files[f.File] = lang.MergeSpans(append(tc.files[f.File], f.Lines...))
+	}
+}
+
+// records turns what was gathered into index records: files inside the
+// root only, each with its content hash and functions as they are now.
+func (c *coverRun) records(root string, sum *Summary, when time.Time) []coverage.Record {
+	ids := make([]string, 0, len(c.tests))
+	for id := range c.tests {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	files := map[string]*coverage.File{} // absolute -> hash and functions, read once
+	var recs []coverage.Record
+	for _, id := range ids {
+		tc := c.tests[id]
+		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(sum.result[id].Action), Granularity: tc.granularity}
+		for abs, lines := range tc.files {
+			f := fileState(root, abs, tc.project, files)
+			if f == nil {
+				continue
+			}
+			cf := *f
+			cf.Lines = make([]coverage.Span, len(lines))
+			for i, l := range lines {
+				cf.Lines[i] = coverage.Span{Start: l.Start, End: l.End}
+			}
+			rec.Files = append(rec.Files, cf)
+		}
+		sort.Slice(rec.Files, func(i, j int) bool { return rec.Files[i].Path < rec.Files[j].Path })
+		recs = append(recs, rec)
+	}
+	return recs
+}
+
+// fileState reads a covered file once: its root-relative path, content
+// hash and functions; nil for a file outside the root or unreadable.
+func fileState(root, abs string, p *lang.Project, seen map[string]*coverage.File) *coverage.File {
+	if f, ok := seen[abs]; ok {
+		return f
+	}
+	seen[abs] = nil
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	f := &coverage.File{Path: filepath.ToSlash(rel), Hash: xxh3.Hash(src), Funcs: FuncsOf(p.Spanner, abs, src)}
+	seen[abs] = f
+	return f
+}
+
+// FuncsOf cuts a file into functions with sp; nil when there is no
+// Spanner or the file does not parse.
+func FuncsOf(sp lang.Spanner, abs string, src []byte) []coverage.Func {
+	if sp == nil {
+		return nil
+	}
+	spans, err := sp.Spans(abs, src)
+	if err != nil {
+		return nil
+	}
+	out := make([]coverage.Func, len(spans))
+	for i, s := range spans {
+		out[i] = coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash}
+	}
+	return out
+}
+
+// save writes the run's coverage to the root's index; it returns how
+// many tests were recorded.
+func (c *coverRun) save(cacheDir, root string, sum *Summary, when time.Time, warn func(string)) (int, error) {
+	if c == nil || len(c.tests) == 0 {
+		return 0, nil
+	}
+	if cacheDir == "" {
+		return 0, fmt.Errorf("coverage not saved: no cache folder (TESTDEX_CACHE_DIR is off)")
+	}
+	ix, err := coverage.Open(coverage.Path(cacheDir, root), coverage.Options{Warn: warn})
+	if err != nil {
+		return 0, fmt.Errorf("coverage not saved: %w", err)
+	}
+	defer ix.Close()
+	recs := c.records(root, sum, when)
+	if err := ix.Replace(recs); err != nil {
+		return 0, fmt.Errorf("coverage not saved: %w", err)
+	}
+	return len(recs), nil
+}
+
+// CoveringRequest asks which tests executed lines of a file, for
+// `testdex covering` and the MCP tool tests_covering.
+type CoveringRequest struct {
+	// File is root-relative, slash-separated.
+	File string
+	// Start and End are 1-based inclusive lines; 0 and 0 mean the whole
+	// file.
+	Start, End int
+	// CacheDir holds the coverage index of the root.
+	CacheDir string
+}
+
+// Covering answers from the root's coverage index, with the file's
+// functions as they are now (its project's Spanner) so that an edited
+// file is answered through its unchanged functions. No index is
+// coverage.ErrNoData.
+func Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
+	if req.CacheDir == "" {
+		return nil, coverage.ErrNoData
+	}
+	cix, err := coverage.Open(coverage.Path(req.CacheDir, ix.Root), coverage.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer cix.Close()
+	abs := filepath.Join(ix.Root, filepath.FromSlash(req.File))
+	q := coverage.Query{File: req.File, Start: req.Start, End: req.End}
+	if src, err := os.ReadFile(abs); err == nil {
+		q.Current = src
+		if p := projectOf(ix, req.File); p != nil {
+			q.Funcs = FuncsOf(p.Spanner, abs, src)
+		}
+	}
+	return cix.Covering(q)
+}
+
+// projectOf is the innermost project holding a root-relative file.
+func projectOf(ix *index.Index, rel string) *lang.Project {
+	var best *lang.Project
+	depth := -1
+	for _, pf := range ix.ProjectFiles() {
+		d := pf.Dir
+		if d != "." && rel != d && !strings.HasPrefix(rel, d+"/") {
+			continue
+		}
+		n := 0 // the longest folder holding the file is the innermost
+		if d != "." {
+			n = len(d) + 1
+		}
+		if n > depth {
+			best, depth = pf.Project, n
+		}
+	}
+	return best
+}

@@ -1,0 +1,82 @@
+package run
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+type plainRunner struct{ lang.Runner }
+
+type fakeCoverer struct {
+	lang.Runner
+	err error
+}
+
+func (f fakeCoverer) CoverageCheck(*lang.Project, lang.RunOptions) error { return f.err }
+func (fakeCoverer) Granularity() string                                  { return "test" }
+
+type fakeSpanner struct{}
+
+func (fakeSpanner) Spans(string, []byte) ([]lang.FuncSpan, error) {
+	return []lang.FuncSpan{{Name: "F", Start: 1, End: 3, Hash: 9}}, nil
+}
+
+// TestCoverRunChoosesBatches: a Coverer whose check passes records; one
+// whose tool is missing and a framework without coverage run without it,
+// each said once.
+func TestCoverRunChoosesBatches(t *testing.T) {
+	batch := func(fw testdex.Framework, r lang.Runner) *index.Batch {
+		return &index.Batch{Name: "x " + string(fw), Setup: &lang.Setup{Framework: fw, Runner: r}, Project: &lang.Project{}}
+	}
+	ok := batch(testdex.Go, fakeCoverer{})
+	missing := batch(testdex.Pytest, fakeCoverer{err: errors.New("coverage.py is not installed in .venv")})
+	plain, plain2 := batch(testdex.Jest, plainRunner{}), batch(testdex.Jest, plainRunner{})
+	var warned []string
+	c := newCoverRun(&index.Plan{Batches: []*index.Batch{ok, missing, plain, plain2}}, Options{}, func(s string) { warned = append(warned, s) })
+	if !c.enabled(ok) || c.enabled(missing) || c.enabled(plain) {
+		t.Errorf("enabled: ok %v, missing %v, plain %v", c.enabled(ok), c.enabled(missing), c.enabled(plain))
+	}
+	want := []string{
+		"pytest: no coverage: coverage.py is not installed in .venv; its tests run without it",
+		"jest has no coverage in testdex yet; its tests run without it",
+	}
+	if strings.Join(warned, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s", strings.Join(warned, "\n"))
+	}
+	var nilRun *coverRun
+	if nilRun.enabled(ok) {
+		t.Error("a run without coverage enabled a batch")
+	}
+}
+
+// TestCoverRunRecords: events add up per test; files become root-relative
+// with their hash and functions; files outside the root are dropped; the
+// outcome is the test's final result.
+func TestCoverRunRecords(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc F() {\n}\n"), 0o644)
+	p := &lang.Project{Dir: root, Spanner: fakeSpanner{}}
+	b := &index.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
+	c := &coverRun{on: map[*index.Batch]bool{b: true}, tests: map[string]*testCover{}}
+	c.add("a_test.go::TestA", b, []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 2, End: 2}}}})
+	c.add("a_test.go::TestA", b, []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 3, End: 3}}}, {File: "/elsewhere/x.go", Lines: []lang.Span{{Start: 1, End: 1}}}})
+	sum := NewSummary()
+	sum.Event(testdex.Event{Action: testdex.ActionFail, ID: "a_test.go::TestA"})
+	when := time.Unix(1700000000, 0)
+	recs := c.records(root, sum, when)
+	if len(recs) != 1 || recs[0].Outcome != "fail" || recs[0].Granularity != "test" || !recs[0].Recorded.Equal(when) || len(recs[0].Files) != 1 {
+		t.Fatalf("records: %+v", recs)
+	}
+	f := recs[0].Files[0]
+	if f.Path != "a.go" || f.Hash == 0 || len(f.Lines) != 1 || f.Lines[0].Start != 2 || f.Lines[0].End != 3 || len(f.Funcs) != 1 || f.Funcs[0].Hash != 9 {
+		t.Errorf("file: %+v", f)
+	}
+}
