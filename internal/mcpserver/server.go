@@ -32,9 +32,11 @@ type Config struct {
 const instructions = `testdex finds and runs the tests of every language in the workspace root.
 Call discover_tests to see test IDs (FILE::NAME), run_tests with some IDs or paths
 (none runs everything), then last_test_failures for the failures of the last run
-with their file, line and message.`
+with their file, line and message. After an edit, affected_tests gives the tests the
+change can affect, ready for run_tests; run_tests with coverage: true records what
+each test executes, and tests_covering {file, line} then names the tests that ran a line.`
 
-// New returns a server with the three tools registered; connect it to a
+// New returns a server with its five tools registered; connect it to a
 // transport with its Run or Connect method.
 func New(c Config) *mcp.Server {
 	if c.Version == "" {
