@@ -176,7 +176,7 @@ func (b *builder) load() {
 		g.SetLimit(runtime.GOMAXPROCS(0)) // reading and parsing headers is CPU-bound once cached
 		for _, p := range frontier {
 			g.Go(func() error {
-				p.f = scanFolder(b.in.ReadFile, p.dir, p.tests, b.filter)
+				p.f = scanFolder(b.in, p.dir, p.tests, b.filter)
 				return nil
 			})
 		}

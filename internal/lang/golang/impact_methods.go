@@ -360,7 +360,7 @@ func (b *builder) methodsOf(reach map[*pkg]bool, pkgs []*declPkg) *methodEdges {
 			if gf.excluded || !gf.parsed {
 				continue
 			}
-			fd := declsMemo(b.in.ReadFile, filepath.Join(p.dir, gf.name))
+			fd := declsMemo(b.in, filepath.Join(p.dir, gf.name))
 			if fd == nil {
 				m.all = true
 				return m
