@@ -75,8 +75,16 @@ func encodeDecls(fd *fileDecls) []byte {
 		refs(d.sels)
 		refs(d.linknames)
 	}
+	// The table: its count, each length, then the strings run together
+	// (decoded as one string, which they all slice).
 	var out lang.Enc
-	out.Strs(t.list)
+	out.Uint(uint64(len(t.list)))
+	for _, s := range t.list {
+		out.Uint(uint64(len(s)))
+	}
+	for _, s := range t.list {
+		out.B = append(out.B, s...)
+	}
 	out.Uint(uint64(total))
 	out.B = append(out.B, body.B...)
 	return out.B
@@ -84,7 +92,21 @@ func encodeDecls(fd *fileDecls) []byte {
 
 func decodeDecls(data []byte) (*fileDecls, bool) {
 	d := &lang.Dec{B: data}
-	tab := d.Strs()
+	lens := make([]int, d.Len())
+	blob := 0
+	for i := range lens {
+		lens[i] = d.Len()
+		blob += lens[i]
+	}
+	if d.Bad || blob > len(d.B) {
+		return nil, false
+	}
+	all := string(d.B[:blob]) // one allocation for every string
+	d.B = d.B[blob:]
+	tab := make([]string, len(lens))
+	for i, n := range lens {
+		tab[i], all = all[:n], all[n:]
+	}
 	backing := make([]string, d.Len())
 	str := func() string {
 		i := d.Uint()
@@ -116,8 +138,10 @@ func decodeDecls(data []byte) (*fileDecls, bool) {
 	fd.header, fd.cgo = d.Uint(), d.Bool()
 	n := d.Len()
 	fd.decls = make([]*decl, 0, n)
-	for ; n > 0 && !d.Bad; n-- {
-		dc := &decl{key: str(), names: strs(), recv: str(), hash: d.Uint(), init: d.Bool(), fn: d.Bool(), refs: strs()}
+	slab := make([]decl, n)
+	for i := 0; i < n && !d.Bad; i++ {
+		dc := &slab[i]
+		*dc = decl{key: str(), names: strs(), recv: str(), hash: d.Uint(), init: d.Bool(), fn: d.Bool(), refs: strs()}
 		if m := d.Len(); m > 0 {
 			dc.qrefs = make([][2]string, m)
 			for i := range dc.qrefs {

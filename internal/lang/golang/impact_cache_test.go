@@ -22,7 +22,7 @@ func TestScanCodecFields(t *testing.T) {
 	for _, c := range []struct {
 		v    any
 		want int
-	}{{fileDecls{}, 7}, {decl{}, 8}, {goFile{}, 10}} {
+	}{{fileDecls{}, 7}, {decl{}, 10}, {goFile{}, 10}} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
 			t.Errorf("%T has %d fields, the codec knows %d: update impact_cache.go and its kind's version", c.v, n, c.want)
 		}
@@ -184,4 +184,45 @@ func TestScanCacheReads(t *testing.T) {
 	if !slices.Contains(plainD.Start, "go:example.com/m/b.C") || slices.Contains(plainD.Start, "go:example.com/m/b.B") {
 		t.Errorf("narrowed to %v, want C", plainD.Start)
 	}
+}
+
+// BenchmarkDeclsScanOrCache compares cutting GOROOT's net/http files into
+// declarations with decoding them from the scan cache's encoding, the
+// work a warm `testdex affected` does instead:
+//
+//	go test ./internal/lang/golang -run '^$' -bench DeclsScanOrCache
+func BenchmarkDeclsScanOrCache(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	if len(files) == 0 {
+		b.Skip("no GOROOT/src/net/http")
+	}
+	var srcs, encoded [][]byte
+	size := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+		encoded = append(encoded, encodeDecls(quickDecls(filepath.Base(f), src)))
+		size += len(src)
+	}
+	b.Run("scan", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for i, src := range srcs {
+				quickDecls(files[i], src)
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, data := range encoded {
+				if _, ok := decodeDecls(data); !ok {
+					b.Fatal("does not decode")
+				}
+			}
+		}
+	})
 }
