@@ -135,6 +135,15 @@ type fileStat struct {
 	ok          bool
 }
 
+// Stat returns the size and modification time (unix nanoseconds) of the
+// regular file abs as Get sees them this run: stat'ed once, so that a
+// Grapher's process memo can key on them without another system call;
+// ok is false for a file that is missing or not regular.
+func (st *ScanStore) Stat(abs string) (size, mtime int64, ok bool) {
+	fs := st.stat(abs)
+	return fs.size, fs.mtime, fs.ok
+}
+
 // stat stats a file once per run. A write after it is one this run may
 // miss, as it would have had it come a moment later; Put stats afresh.
 func (st *ScanStore) stat(abs string) fileStat {

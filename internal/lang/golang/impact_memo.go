@@ -42,12 +42,12 @@ const racyWindow = 2 * time.Second
 // filter of that key: memoized, cached, or parsed by parse (and then
 // kept when it read without error).
 func parseMemo(in *lang.GraphInput, e fs.DirEntry, abs, filter string, g goFile, parse func() goFile) goFile {
-	info, err := e.Info()
-	if err != nil || !info.Mode().IsRegular() {
+	size, mtime, ok := statOf(in, abs, e)
+	if !ok {
 		return parse()
 	}
 	kind := headerKind(filter)
-	k := memoKey{path: abs, size: info.Size(), mtime: info.ModTime().UnixNano(), kind: kind}
+	k := memoKey{path: abs, size: size, mtime: mtime, kind: kind}
 	if v, ok := memo.Load(k); ok {
 		return v.(goFile)
 	}
@@ -65,11 +65,42 @@ func parseMemo(in *lang.GraphInput, e fs.DirEntry, abs, filter string, g goFile,
 	if in.Cache != nil {
 		in.Cache.Put(abs, kind, nil, encodeHeader(g))
 	}
-	if time.Since(info.ModTime()) > racyWindow {
+	if settled(mtime) {
 		memo.Store(k, g)
 	}
 	return g
 }
+
+// statter is a ScanCache that stats each file once per run
+// (cache.ScanStore): the memo keys on its answer rather than stat'ing
+// again (GOROOT's two modules share the standard library's files).
+type statter interface {
+	Stat(abs string) (size, mtime int64, ok bool)
+}
+
+// statOf returns the size and time of the regular file abs (or of the
+// folder entry e when not nil): from the cache when it stats, else from
+// the file system; ok is false when it is missing or not regular.
+func statOf(in *lang.GraphInput, abs string, e fs.DirEntry) (size, mtime int64, ok bool) {
+	if s, is := in.Cache.(statter); is {
+		return s.Stat(abs)
+	}
+	var info fs.FileInfo
+	var err error
+	if e != nil {
+		info, err = e.Info()
+	} else {
+		info, err = os.Stat(abs)
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, 0, false
+	}
+	return info.Size(), info.ModTime().UnixNano(), true
+}
+
+// settled reports whether a file last modified at mtime (unix
+// nanoseconds) is past racyWindow: a later write changes its time.
+func settled(mtime int64) bool { return time.Since(time.Unix(0, mtime)) > racyWindow }
 
 // key identifies the filter in memo keys.
 func (bf buildFilter) key() string {
@@ -88,11 +119,11 @@ func (bf buildFilter) key() string {
 // cache, or the file read through in.ReadFile; false when it cannot be
 // read.
 func scanMemo[T any](in *lang.GraphInput, abs string, c lang.Codec[T], scan func([]byte) T) (T, bool) {
-	info, err := os.Stat(abs)
-	memoize := err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > racyWindow
+	size, mtime, ok := statOf(in, abs, nil)
+	memoize := ok && settled(mtime)
 	var k memoKey
 	if memoize {
-		k = memoKey{path: abs, size: info.Size(), mtime: info.ModTime().UnixNano(), kind: c.Kind}
+		k = memoKey{path: abs, size: size, mtime: mtime, kind: c.Kind}
 		if v, ok := memo.Load(k); ok {
 			return v.(T), true
 		}
