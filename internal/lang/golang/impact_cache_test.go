@@ -53,8 +53,17 @@ func TestDeclsCodec(t *testing.T) {
 			t.Errorf("%s: linknames %v, decoded %v", f, ls, got)
 		}
 	}
-	if _, ok := decodeDecls([]byte{3, 1, 'a'}); ok {
-		t.Error("truncated data decoded")
+	// Damaged data: every truncation of an encoding fails to decode,
+	// without a panic.
+	src, _ := os.ReadFile("impact_cache.go")
+	data := encodeDecls(quickDecls("impact_cache.go", src))
+	for i := range data {
+		if _, ok := decodeDecls(data[:i]); ok {
+			t.Fatalf("%d of %d bytes decoded", i, len(data))
+		}
+	}
+	if _, ok := decodeDecls(append(data, 0)); ok {
+		t.Error("a trailing byte decoded")
 	}
 }
 
