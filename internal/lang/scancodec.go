@@ -44,6 +44,11 @@ type Dec struct {
 
 // Uint reads an unsigned varint.
 func (d *Dec) Uint() uint64 {
+	if len(d.B) > 0 && d.B[0] < 0x80 { // one byte: most counts and string numbers
+		v := uint64(d.B[0])
+		d.B = d.B[1:]
+		return v
+	}
 	v, n := binary.Uvarint(d.B)
 	if n <= 0 {
 		d.fail()
