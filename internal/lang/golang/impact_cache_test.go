@@ -193,6 +193,25 @@ func TestScanCacheReads(t *testing.T) {
 	if !slices.Contains(plainD.Start, "go:example.com/m/b.C") || slices.Contains(plainD.Start, "go:example.com/m/b.B") {
 		t.Errorf("narrowed to %v, want C", plainD.Start)
 	}
+
+	// A damaged store: every other byte of its second half flipped. The
+	// damaged entries are scanned again; the answer is the same.
+	path := cache.ScanPath(dir, root)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(data) / 2; i < len(data); i += 2 {
+		data[i] ^= 0x5a
+	}
+	os.WriteFile(path, data, 0o644)
+	damagedG, damagedD, damagedReads := run(dir)
+	if !reflect.DeepEqual(plainG, damagedG) || !reflect.DeepEqual(plainD, damagedD) {
+		t.Errorf("with a damaged store, graphs differ:\nplain %v\n%v\ndamaged %v\n%v", plainG, plainD, damagedG, damagedD)
+	}
+	if len(damagedReads) < 2 {
+		t.Errorf("with a damaged store, read only %v", damagedReads)
+	}
 }
 
 // BenchmarkDeclsScanOrCache compares cutting GOROOT's net/http files into
