@@ -115,10 +115,8 @@ func impactCase(t *testing.T, file string, cached bool) {
 	var set changes.Set
 	var want []string
 	edited := false
-	check := func() {
-		if set == nil {
-			return
-		}
+	// selected renders the selection: whole files, or their tests.
+	selected := func() []string {
 		var got []string
 		for _, a := range g.Select(ix, set) {
 			if a.Whole() {
@@ -134,8 +132,15 @@ func impactCase(t *testing.T, file string, cached bool) {
 		if len(got) == 0 {
 			got = []string{"none"}
 		}
-		sort.Strings(want)
 		sort.Strings(got)
+		return got
+	}
+	check := func() {
+		if set == nil {
+			return
+		}
+		got := selected()
+		sort.Strings(want)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("change %v:\n got:\n\t%s\nwant:\n\t%s", set, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 		}
@@ -144,14 +149,7 @@ func impactCase(t *testing.T, file string, cached bool) {
 				t.Fatal(err)
 			}
 			build()
-			var again []string
-			for _, a := range g.Select(ix, set) {
-				again = append(again, a.File+": "+a.Reason.String())
-			}
-			if len(again) == 0 {
-				again = []string{"none"}
-			}
-			if !slices.Equal(again, got) {
+			if again := selected(); !slices.Equal(again, got) {
 				t.Errorf("change %v, from the cache:\n got:\n\t%s\nfirst:\n\t%s", set, strings.Join(again, "\n\t"), strings.Join(got, "\n\t"))
 			}
 		}
