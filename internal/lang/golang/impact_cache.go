@@ -17,6 +17,10 @@ var declsCodec = lang.Codec[*fileDecls]{Kind: "go.decls.2", Encode: encodeDecls,
 // linknamesCodec keeps a file's //go:linkname local target pairs.
 var linknamesCodec = lang.Codec[[][2]string]{Kind: "go.linknames.1", Encode: encodeLinknames, Decode: decodeLinknames}
 
+// ifacesCodec keeps a standard library file's ifaceFacts; ifaceMemo
+// adds the build filter's key to its kind.
+var ifacesCodec = lang.Codec[ifaceFacts]{Kind: "go.ifaces.1", Encode: encodeIfaces, Decode: decodeIfaces}
+
 // headerKind is the kind of a file's header (goFile) under a build
 // filter's key.
 func headerKind(filter string) string { return "go.header.1/" + filter }
@@ -197,4 +201,19 @@ func decodeHeader(g goFile, data []byte) (goFile, bool) {
 	g.parsed, g.excluded, g.external, g.cgo = d.Bool(), d.Bool(), d.Bool(), d.Bool()
 	g.imports, g.embeds = d.Strs(), d.Strs()
 	return g, d.Done()
+}
+
+func encodeIfaces(ff ifaceFacts) []byte {
+	var e lang.Enc
+	e.Bool(ff.kept)
+	e.Strs(ff.names)
+	e.Strs(ff.imports)
+	e.Bool(ff.methodCalls)
+	return e.B
+}
+
+func decodeIfaces(data []byte) (ifaceFacts, bool) {
+	d := &lang.Dec{B: data}
+	ff := ifaceFacts{kept: d.Bool(), names: d.Strs(), imports: d.Strs(), methodCalls: d.Bool()}
+	return ff, d.Done()
 }

@@ -171,3 +171,29 @@ func linknames(src []byte) [][2]string {
 	}
 	return targets
 }
+
+// ifaceFacts are what the method scope (impact_methods.go) needs of one
+// standard library file: whether the build filter keeps it, the exported
+// method names of the interfaces it spells and its imports
+// (interfaceNames), and whether it calls a Method or MethodByName.
+type ifaceFacts struct {
+	kept           bool
+	names, imports []string
+	methodCalls    bool
+}
+
+// ifaceMemo returns the ifaceFacts of the file abs under the filter bf;
+// false when it cannot be read.
+func ifaceMemo(in *lang.GraphInput, abs string, bf buildFilter) (ifaceFacts, bool) {
+	c := ifacesCodec
+	c.Kind += "/" + bf.key()
+	return scanMemo(in, abs, c, func(src []byte) ifaceFacts {
+		if !bf.keep(src) {
+			return ifaceFacts{}
+		}
+		ff := ifaceFacts{kept: true}
+		ff.names, ff.imports = interfaceNames(src)
+		ff.methodCalls = bytes.Contains(src, []byte("MethodByName(")) || bytes.Contains(src, []byte(".Method("))
+		return ff
+	})
+}
