@@ -9,6 +9,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/cache"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -35,6 +36,9 @@ type Graph struct {
 	// Problems are what the Graphers could not read (their files are
 	// connected to everything in their project instead).
 	Problems []testdex.Problem
+	// scans keeps the Graphers' per-file scans between runs; nil when
+	// the listing's cache is off.
+	scans *cache.ScanStore
 }
 
 // suffixOwner owns the files of a folder whose names end with suffix.
@@ -62,15 +66,27 @@ type project struct {
 // Build builds the impact graph of the listing's projects. A Grapher's
 // failure is a problem and makes its project evidence-free (everything
 // selected on any change), never an error: safety before savings.
+//
+// With the listing's cache folder (ix.CacheDir), the Graphers' per-file
+// scans are kept there between runs (cache.ScanStore): Build saves what
+// the graph needed, and SaveCache what a later Select narrowed.
 func Build(ix *index.Index) *Graph {
 	g := &Graph{users: map[string][]use{}, owners: map[string]string{}}
+	var scans lang.ScanCache
+	if ix.CacheDir != "" {
+		st, err := cache.OpenScan(ix.CacheDir, ix.Root)
+		if err != nil {
+			g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Message: err.Error()})
+		}
+		g.scans, scans = st, st
+	}
 	for _, pf := range ix.ProjectFiles() {
 		p := &project{dir: pf.Dir, files: pf.Files}
 		g.projects = append(g.projects, p)
 		if pf.Project.Grapher == nil {
 			continue
 		}
-		in := &lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile}
+		in := &lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile, Cache: scans}
 		lg, err := pf.Project.Grapher.Graph(in)
 		if err != nil {
 			g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: pf.Dir,
@@ -82,7 +98,21 @@ func Build(ix *index.Index) *Graph {
 		g.add(p, lg)
 	}
 	g.addRules(ix.Config().Affected)
+	if err := g.SaveCache(); err != nil {
+		g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Message: err.Error()})
+	}
 	return g
+}
+
+// SaveCache writes the scans stored since the last save (those of a
+// Select's narrowing) to the cache folder; nothing without a cache or
+// when nothing new was scanned. Its error is a warning: the next run
+// scans again.
+func (g *Graph) SaveCache() error {
+	if g.scans == nil {
+		return nil
+	}
+	return g.scans.Save()
 }
 
 // add merges one project's graph; its special nodes become the project's.

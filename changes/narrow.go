@@ -3,6 +3,7 @@ package changes
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -36,20 +37,15 @@ func (g *Graph) narrow(root string, set Set) map[string][]string {
 			continue
 		}
 		var diffs []*lang.Diff
-		for _, p := range users {
-			d, ok := p.grapher.(lang.Differ)
-			if !ok {
-				break
-			}
-			diff, err := d.Diff(p.input, c.Path, old)
-			if err != nil {
+		for _, diff := range g.diffs(users, c.Path, old) {
+			if diff.err != nil {
 				g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: c.Path,
-					Message: fmt.Sprintf("impact graph: %v; the whole file counts as changed", err)})
+					Message: fmt.Sprintf("impact graph: %v; the whole file counts as changed", diff.err)})
 			}
-			if diff == nil {
+			if diff.d == nil {
 				break
 			}
-			diffs = append(diffs, diff)
+			diffs = append(diffs, diff.d)
 		}
 		if len(diffs) < len(users) {
 			continue
@@ -63,6 +59,28 @@ func (g *Graph) narrow(root string, set Set) map[string][]string {
 		}
 		out[c.Path] = starts
 	}
+	return out
+}
+
+// projectDiff is one project's answer to a Diff.
+type projectDiff struct {
+	d   *lang.Diff
+	err error
+}
+
+// diffs asks each project's Differ to narrow file, all at once: the
+// projects that share a file (GOROOT's std and cmd modules) build their
+// declaration graphs independently, each mostly on one core. A project
+// whose Grapher is no Differ answers nil.
+func (g *Graph) diffs(users []*project, file string, old []byte) []projectDiff {
+	out := make([]projectDiff, len(users))
+	var wg sync.WaitGroup
+	for i, p := range users {
+		if d, ok := p.grapher.(lang.Differ); ok {
+			wg.Go(func() { out[i].d, out[i].err = d.Diff(p.input, file, old) })
+		}
+	}
+	wg.Wait()
 	return out
 }
 

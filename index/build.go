@@ -29,6 +29,9 @@ type Index struct {
 	// Files are the candidate files read, in path order.
 	Files []File
 	Stats Stats
+	// CacheDir is the cache folder the listing used (Options.CacheDir),
+	// "" when caching is off; the impact graph keeps its scans there too.
+	CacheDir string
 
 	groups []*group // per (project, framework), for the runtime method
 	cfg    *config.Config
@@ -139,7 +142,7 @@ func roots(root, dir string) (string, string, error) {
 
 func (b *builder) run(ctx context.Context) (*Index, error) {
 	start := b.opts.Now()
-	ix := &Index{Root: b.root, Searched: b.root, cfg: b.cfg}
+	ix := &Index{Root: b.root, Searched: b.root, cfg: b.cfg, CacheDir: b.opts.CacheDir}
 	for _, w := range b.cfg.Warnings {
 		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: config.FileName, Message: w})
 	}

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # scripts/bench.sh — how fast testdex lists tests, beside the raw cost of
-# reading the files and beside `go test -list` on the same packages.
+# reading the files and beside `go test -list` on the same packages; and
+# how fast `testdex affected` answers for a one-file change.
 #
-#   scripts/bench.sh            # GOROOT/src and a sample of std packages
+#   scripts/bench.sh            # GOROOT/src, a sample of std packages, affected
 #   REPS=5 scripts/bench.sh
+#   SECTIONS=affected scripts/bench.sh   # only one part: list, affected
 #
 # Prints wall times (best of REPS). The README's figures come from here.
+# The affected part copies GOROOT/src into a git work tree (a function-level
+# answer needs git) and, when present, the mutation benchmark's pflag and
+# zod (scripts/mutbench.sh setup) into temporary folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
@@ -26,6 +31,8 @@ best() {
 }
 
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+SECTIONS="${SECTIONS:-list affected}"
+if [[ " $SECTIONS " == *" list "* ]]; then
 files=$(find "$SRC" -name '*_test.go' | wc -l)
 mb=$(find "$SRC" -name '*_test.go' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
 tests=$("$BIN" list --root "$SRC" --no-cache --json -q 2>/dev/null | wc -l)
@@ -49,4 +56,72 @@ printf '%-52s %8s s\n' "go test -list '.*' (warm build cache)" "$(cd "$SRC" && b
 GC="$(mktemp -d)"
 s=$(date +%s.%N); (cd "$SRC" && GOCACHE="$GC" go test -list '.*' $PKGS >/dev/null 2>&1 || true); e=$(date +%s.%N)
 printf '%-52s %8.3f s\n' "go test -list '.*' (empty build cache, once)" "$(echo "$s $e" | awk '{print $2-$1}')"
-rm -rf "$GC" "$CACHE" "$(dirname "$BIN")"
+rm -rf "$GC"
+fi
+
+# edit_func FILE NAME adds a statement to the body of the function NAME
+# (its "func ... NAME(...) ... {" line): a change function level narrows to it.
+edit_func() {
+	sed -i "0,/^func .*$2(.*{\$/s//&\n\t_ = 0/" "$1"
+	grep -q '^	_ = 0$' "$1" || { echo "bench: no func $2 in $1" >&2; exit 1; }
+}
+
+# gitcopy SRC DST copies a tree into a fresh git work tree with one commit.
+gitcopy() {
+	cp -r "$1" "$2"
+	git -C "$2" init -q
+	git -C "$2" add -A
+	git -C "$2" -c user.name=bench -c user.email=bench@localhost commit -qm base
+}
+
+# bestcpu CMD... prints the best wall time of REPS runs and that run's CPU
+# time (user + system; on a busy machine the CPU time is the steadier one).
+bestcpu() {
+	local b="" c="" t; t="$(mktemp)"
+	for _ in $(seq "$REPS"); do
+		/usr/bin/time -f '%e %U %S' -o "$t" "$@" >/dev/null 2>&1 || true
+		read -r w u s < <(tail -1 "$t")
+		if [[ -z "$b" ]] || awk "BEGIN{exit !($w < $b)}"; then b=$w; c=$(awk "BEGIN{print $u + $s}"); fi
+	done
+	rm -f "$t"
+	printf '%6.2f s wall %6.2f s cpu' "$b" "$c"
+}
+
+# affected_rows LABEL ARGS... prints the no-cache and warm-cache times of
+# `testdex affected ARGS`, with the answer's closing line.
+affected_rows() {
+	local label="$1"; shift
+	local ac; ac="$(mktemp -d)"
+	printf '%-62s %s\n' "$label, --no-cache" "$(bestcpu "$BIN" affected --no-cache "$@")"
+	TESTDEX_CACHE_DIR="$ac" "$BIN" affected "$@" >/dev/null 2>&1 || true
+	printf '%-62s %s\n' "$label, warm cache" "$(TESTDEX_CACHE_DIR="$ac" bestcpu "$BIN" affected "$@")"
+	printf '%-62s %s\n' "" "($(TESTDEX_CACHE_DIR="$ac" "$BIN" affected "$@" 2>/dev/null | tail -1))"
+	rm -rf "$ac"
+}
+
+if [[ " $SECTIONS " == *" affected "* ]]; then
+WORK="$(mktemp -d)"
+echo
+echo "== testdex affected, one changed file"
+affected_rows "GOROOT/src --files strings/strings.go (package)" --root "$SRC" --files strings/strings.go
+gitcopy "$SRC" "$WORK/goroot"
+edit_func "$WORK/goroot/strings/strings.go" Repeat
+affected_rows "GOROOT/src git, strings.Repeat edited (function)" --root "$WORK/goroot"
+git -C "$WORK/goroot" checkout -q -- .
+edit_func "$WORK/goroot/net/url/url.go" Parse
+affected_rows "GOROOT/src git, url.Parse edited (function)" --root "$WORK/goroot"
+MB="${TESTDEX_MUTBENCH_DIR:-$HOME/.cache/testdex-mutbench}"
+if [[ -d "$MB/pflag" ]]; then
+	gitcopy "$MB/pflag" "$WORK/pflag"
+	edit_func "$WORK/pflag/flag.go" Parse
+	affected_rows "pflag git, FlagSet.Parse edited (function)" --root "$WORK/pflag"
+else
+	echo "(no $MB/pflag: run scripts/mutbench.sh setup for the small projects)"
+fi
+if [[ -d "$MB/zod" ]]; then
+	cp -r "$MB/zod" "$WORK/zod"
+	affected_rows "zod --files src/v4/core/util.ts (module)" --root "$WORK/zod" --files src/v4/core/util.ts
+fi
+rm -rf "$WORK"
+fi
+rm -rf "$CACHE" "$(dirname "$BIN")"

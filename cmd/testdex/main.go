@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/testdex/testdex/internal/cli"
@@ -17,6 +18,14 @@ func main() {
 	// kills it when its batch ends. Off Linux, or on a kernel without it,
 	// leaks are still found in each batch's process group.
 	_ = proc.BecomeSubreaper()
+	// A run's heap is mostly live data (the listing, the impact graph's
+	// declarations and edges): collecting at 4× the live heap rather
+	// than 2× saves a quarter of the CPU of a function-level `affected`
+	// on GOROOT (1.1 s to 0.8 s) for about 10 % more memory. GOGC, when
+	// set, still decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	dir, err := os.Getwd()
 	if err != nil {

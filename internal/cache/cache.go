@@ -1,5 +1,7 @@
 // Package cache keeps extraction results between runs, so that listing an
-// unchanged tree only walks and stats.
+// unchanged tree only walks and stats; and, in a second file per root
+// built the same way (ScanStore), the impact Graphers' per-file scans, so
+// that `testdex affected` re-reads only the files that changed.
 //
 // One snapshot file per listed root holds, for every candidate file, its
 // size, modification time, content hash, the extractor's CacheKey, the

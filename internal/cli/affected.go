@@ -111,7 +111,11 @@ func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, 
 			fmt.Fprintln(env.Stderr, "testdex: "+p.String())
 		}
 	}
-	return set, graph.Select(ix, set), nil
+	affected := graph.Select(ix, set)
+	if err := graph.SaveCache(); err != nil {
+		fmt.Fprintln(env.Stderr, "testdex: warning: "+err.Error())
+	}
+	return set, affected, nil
 }
 
 // under keeps the affected files under the named paths.

@@ -58,6 +58,9 @@ type GraphInput struct {
 	Files []string
 	// ReadFile reads a file by absolute path (tests fake a tree with it).
 	ReadFile func(abs string) ([]byte, error)
+	// Cache keeps the Graphers' per-file scan results between runs (see
+	// ScanCache and Scan); nil keeps none.
+	Cache ScanCache
 }
 
 // Graph is what a project's files depend on.

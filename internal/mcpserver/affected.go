@@ -87,7 +87,9 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 	} else if set, err = changes.FromGit(ctx, changes.GitOptions{Root: ix.Root, Since: in.Since, Env: c.Environ}); err != nil {
 		return nil, AffectedOutput{}, err
 	}
-	affected := changes.Build(ix).Select(ix, set)
+	graph := changes.Build(ix)
+	affected := graph.Select(ix, set)
+	_ = graph.SaveCache() // a cache that cannot be written costs the next call a scan, nothing more
 	out := AffectedOutput{Changed: set, Files: []AffectedFile{}}
 	if out.Changed == nil {
 		out.Changed = changes.Set{}

@@ -74,10 +74,11 @@ var Grapher lang.Grapher = &grapher{}
 // all_platforms (the zero value: no tags, this and every platform).
 type grapher struct {
 	filter buildFilter
-	// last is the package graph of the last Graph call, for Diff.
+	// recent are the package graphs of the last Graph calls, newest
+	// last, for Diff: a listing's projects are graphed one after the
+	// other, then narrowed one after the other (GOROOT's std and cmd).
 	mu     sync.Mutex
-	last   *builder
-	lastIn *lang.GraphInput
+	recent []*builder
 }
 
 // grapherFor returns the Grapher for a project's [go] options.
@@ -116,20 +117,35 @@ func (gr *grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
 	}
 	b := &builder{in: in, ws: ws, pkgs: map[string]*pkg{}, filter: gr.filter}
 	b.load()
-	gr.mu.Lock()
-	gr.last, gr.lastIn = b, in
-	gr.mu.Unlock()
+	gr.remember(b)
 	return b.graph(), nil
+}
+
+// maxRecent bounds the package graphs kept for Diff: a long-lived
+// process (testdex mcp) graphs listing after listing.
+const maxRecent = 8
+
+// remember keeps b for Diff, forgetting the oldest past maxRecent.
+func (gr *grapher) remember(b *builder) {
+	gr.mu.Lock()
+	defer gr.mu.Unlock()
+	gr.recent = append(gr.recent, b)
+	if len(gr.recent) > maxRecent {
+		gr.recent = slices.Delete(gr.recent, 0, len(gr.recent)-maxRecent)
+	}
 }
 
 // builderFor returns the package graph of in: the last Graph call's, or
 // a new one.
 func (gr *grapher) builderFor(in *lang.GraphInput) *builder {
 	gr.mu.Lock()
-	defer gr.mu.Unlock()
-	if gr.lastIn == in && gr.last != nil {
-		return gr.last
+	for _, b := range gr.recent {
+		if b.in == in {
+			gr.mu.Unlock()
+			return b
+		}
 	}
+	gr.mu.Unlock()
 	b := &builder{in: in, pkgs: map[string]*pkg{}, filter: gr.filter}
 	ws, err := loadWorkspace(in.ReadFile, in.Root, in.Project.Dir)
 	if err != nil {
@@ -137,7 +153,7 @@ func (gr *grapher) builderFor(in *lang.GraphInput) *builder {
 	}
 	b.ws = ws
 	b.load()
-	gr.last, gr.lastIn = b, in
+	gr.remember(b)
 	return b
 }
 
@@ -176,7 +192,7 @@ func (b *builder) load() {
 		g.SetLimit(runtime.GOMAXPROCS(0)) // reading and parsing headers is CPU-bound once cached
 		for _, p := range frontier {
 			g.Go(func() error {
-				p.f = scanFolder(b.in.ReadFile, p.dir, p.tests, b.filter)
+				p.f = scanFolder(b.in, p.dir, p.tests, b.filter)
 				return nil
 			})
 		}

@@ -1,14 +1,11 @@
 package golang
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -145,7 +142,7 @@ func (b *builder) emitDecls(reach map[*pkg]bool, scanned map[*pkg]*declPkg) *dec
 	var mu sync.Mutex
 	for _, dp := range fresh {
 		g.Go(func() error {
-			if !dp.scan(b.in.ReadFile) {
+			if !dp.scan(b.in) {
 				mu.Lock()
 				dg.ok = false
 				mu.Unlock()
@@ -213,13 +210,13 @@ func tieNode(dp *declPkg, name string) string {
 
 // scan reads the package's files whose declarations matter: the Go files
 // some platform builds, its test files when its tests are the project's.
-func (dp *declPkg) scan(read func(string) ([]byte, error)) bool {
+func (dp *declPkg) scan(in *lang.GraphInput) bool {
 	dp.names, dp.testNames, dp.extNames = map[string]string{}, map[string]string{}, map[string]string{}
 	for _, gf := range dp.p.f.gofiles {
 		if gf.excluded || !gf.parsed {
 			continue
 		}
-		fd := declsMemo(read, filepath.Join(dp.p.dir, gf.name))
+		fd := declsMemo(in, filepath.Join(dp.p.dir, gf.name))
 		if fd == nil {
 			return false
 		}
@@ -441,7 +438,7 @@ func (b *builder) linknameTies() []tie {
 				if gf.excluded || !gf.parsed {
 					continue
 				}
-				for _, ln := range linknamesMemo(b.in.ReadFile, filepath.Join(p.dir, gf.name)) {
+				for _, ln := range linknamesMemo(b.in, filepath.Join(p.dir, gf.name)) {
 					ip, name := splitLinkname(ln[1])
 					if q := byPath[ip]; q != nil && q != p {
 						mu.Lock()
@@ -455,73 +452,6 @@ func (b *builder) linknameTies() []tie {
 	}
 	_ = g.Wait()
 	return ties
-}
-
-// decls and links memoize, like headers, a file's declarations and its
-// linkname targets by path, size and modification time.
-var decls, links sync.Map // headerKey -> *fileDecls, [][2]string
-
-// fileKey returns a file's memo key, false when it cannot be memoized
-// (unreadable, or modified within racyWindow).
-func fileKey(abs, kind string) (headerKey, bool) {
-	info, err := os.Stat(abs)
-	if err != nil || !info.Mode().IsRegular() || time.Since(info.ModTime()) <= racyWindow {
-		return headerKey{}, false
-	}
-	return headerKey{path: abs, size: info.Size(), mtime: info.ModTime().UnixNano(), filter: kind}, true
-}
-
-// declsMemo returns a file's declarations; nil when it cannot be read.
-func declsMemo(read func(string) ([]byte, error), abs string) *fileDecls {
-	k, memo := fileKey(abs, "decls")
-	if memo {
-		if v, ok := decls.Load(k); ok {
-			return v.(*fileDecls)
-		}
-	}
-	src, err := read(abs)
-	if err != nil {
-		return nil
-	}
-	fd := quickDecls(filepath.Base(abs), src)
-	if memo {
-		decls.Store(k, fd)
-	}
-	return fd
-}
-
-// linknamesMemo returns the local names and targets of a file's
-// //go:linkname local target directives.
-func linknamesMemo(read func(string) ([]byte, error), abs string) [][2]string {
-	k, memo := fileKey(abs, "linknames")
-	if memo {
-		if v, ok := links.Load(k); ok {
-			return v.([][2]string)
-		}
-	}
-	src, err := read(abs)
-	if err != nil {
-		return nil
-	}
-	var targets [][2]string
-	for rest := src; ; {
-		i := bytes.Index(rest, []byte("//go:linkname "))
-		if i < 0 {
-			break
-		}
-		line := rest[i:]
-		if j := bytes.IndexByte(line, '\n'); j >= 0 {
-			line = line[:j]
-		}
-		if f := strings.Fields(string(line)); len(f) >= 3 {
-			targets = append(targets, [2]string{f[1], f[2]})
-		}
-		rest = rest[i+len("//go:linkname "):]
-	}
-	if memo {
-		links.Store(k, targets)
-	}
-	return targets
 }
 
 // pkgEdges emits the package graph's edges a declaration's change walks

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"sync"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/testdex/testdex/internal/lang"
 )
 
 // Which methods a type reaches. A method runs only when something
@@ -113,7 +114,7 @@ func (b *builder) computeScope() *methodScope {
 		var g errgroup.Group
 		g.SetLimit(runtime.GOMAXPROCS(0)) // scanning tokens is CPU-bound
 		for i, ip := range fresh {
-			g.Go(func() error { facts[i] = stdPackage(src, ip, b.filter); return nil })
+			g.Go(func() error { facts[i] = stdPackage(b.in, src, ip, b.filter); return nil })
 		}
 		_ = g.Wait()
 		level = nil
@@ -217,7 +218,7 @@ func leadingInt(s string) int {
 // stdPackage reads a standard package's facts (GOROOT/src/ip, or its
 // vendor folder for golang.org/x) from the files some platform builds
 // (not a generator's "//go:build ignore"); nil when it has no folder.
-func stdPackage(src, ip string, bf buildFilter) *stdFacts {
+func stdPackage(in *lang.GraphInput, src, ip string, bf buildFilter) *stdFacts {
 	dir := filepath.Join(src, filepath.FromSlash(ip))
 	if !isStd(ip) {
 		dir = filepath.Join(src, "vendor", filepath.FromSlash(ip))
@@ -236,19 +237,18 @@ func stdPackage(src, ip string, bf buildFilter) *stdFacts {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
+		ff, ok := ifaceMemo(in, filepath.Join(dir, n), bf)
+		if !ok {
 			return nil
 		}
-		if !bf.keep(data) {
+		if !ff.kept {
 			continue
 		}
-		names, imports := interfaceNames(data)
-		f.names = append(f.names, names...)
-		f.imports = append(f.imports, imports...)
+		f.names = append(f.names, ff.names...)
+		f.imports = append(f.imports, ff.imports...)
 		// reflect declares Method and MethodByName; who calls them on a
 		// module's values is elsewhere.
-		if ip != "reflect" && (bytes.Contains(data, []byte("MethodByName(")) || bytes.Contains(data, []byte(".Method("))) {
+		if ip != "reflect" && ff.methodCalls {
 			f.reflect = true
 		}
 	}
@@ -360,7 +360,7 @@ func (b *builder) methodsOf(reach map[*pkg]bool, pkgs []*declPkg) *methodEdges {
 			if gf.excluded || !gf.parsed {
 				continue
 			}
-			fd := declsMemo(b.in.ReadFile, filepath.Join(p.dir, gf.name))
+			fd := declsMemo(b.in, filepath.Join(p.dir, gf.name))
 			if fd == nil {
 				m.all = true
 				return m

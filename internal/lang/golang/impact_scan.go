@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/testdex/testdex/internal/lang"
 )
 
 // folder is what one package folder holds, as far as the impact graph
@@ -38,7 +40,7 @@ type goFile struct {
 
 // scanFolder reads a package folder. Every Go file some platform builds
 // (bf) is parsed up to its imports; test files only when withTests.
-func scanFolder(read func(string) ([]byte, error), dir string, withTests bool, bf buildFilter) *folder {
+func scanFolder(in *lang.GraphInput, dir string, withTests bool, bf buildFilter) *folder {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return &folder{err: err}
@@ -58,9 +60,9 @@ func scanFolder(read func(string) ([]byte, error), dir string, withTests bool, b
 		}
 		g := goFile{name: name, test: strings.HasSuffix(name, "_test.go")}
 		if !g.test || withTests {
-			g = parseMemo(e, filepath.Join(dir, name), filter, func() goFile {
+			g = parseMemo(in, e, filepath.Join(dir, name), filter, g, func() goFile {
 				g.parsed = true
-				g.parse(fset, read, filepath.Join(dir, name), bf)
+				g.parse(fset, in.ReadFile, filepath.Join(dir, name), bf)
 				return g
 			})
 		}

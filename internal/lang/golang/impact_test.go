@@ -2,17 +2,21 @@ package golang_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang/golang"
 )
 
 // TestImpact runs testdata/impact/*.txtar: each archive is a tree, and its
@@ -30,18 +34,23 @@ import (
 //	problem SUBSTRING                    (a Problem of the graph says it)
 //
 // Lines starting with "#" are comments. The listing and the selection are
-// the real ones (index.Build, changes.Build, Graph.Select).
+// the real ones (index.Build, changes.Build, Graph.Select). Each archive
+// runs twice: without a cache, and "cached": with the cache folder, each
+// build as a new process (the tree's files dated an hour ago, so that
+// size and time vouch for them; the edited ones by their hash).
 func TestImpact(t *testing.T) {
 	files, _ := filepath.Glob("testdata/impact/*.txtar")
 	if len(files) == 0 {
 		t.Fatal("no testdata/impact/*.txtar")
 	}
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { impactCase(t, file) })
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		t.Run(name, func(t *testing.T) { impactCase(t, file, false) })
+		t.Run(name+"/cached", func(t *testing.T) { impactCase(t, file, true) })
 	}
 }
 
-func impactCase(t *testing.T, file string) {
+func impactCase(t *testing.T, file string, cached bool) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +72,11 @@ func impactCase(t *testing.T, file string) {
 		}
 	}
 	write("")
+	cacheDir := ""
+	if cached {
+		cacheDir = t.TempDir()
+		backdate(t, root)
+	}
 	comment := string(ar.Comment)
 	git := func(args ...string) {
 		t.Helper()
@@ -85,7 +99,10 @@ func impactCase(t *testing.T, file string) {
 	var g *changes.Graph
 	var problems []string
 	build := func() {
-		if ix, err = index.Build(context.Background(), index.Options{Root: root}); err != nil {
+		if cached {
+			golang.ClearMemo()
+		}
+		if ix, err = index.Build(context.Background(), index.Options{Root: root, CacheDir: cacheDir}); err != nil {
 			t.Fatal(err)
 		}
 		g = changes.Build(ix)
@@ -98,10 +115,8 @@ func impactCase(t *testing.T, file string) {
 	var set changes.Set
 	var want []string
 	edited := false
-	check := func() {
-		if set == nil {
-			return
-		}
+	// selected renders the selection: whole files, or their tests.
+	selected := func() []string {
 		var got []string
 		for _, a := range g.Select(ix, set) {
 			if a.Whole() {
@@ -117,10 +132,26 @@ func impactCase(t *testing.T, file string) {
 		if len(got) == 0 {
 			got = []string{"none"}
 		}
-		sort.Strings(want)
 		sort.Strings(got)
+		return got
+	}
+	check := func() {
+		if set == nil {
+			return
+		}
+		got := selected()
+		sort.Strings(want)
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("change %v:\n got:\n\t%s\nwant:\n\t%s", set, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+		}
+		if cached { // the same again, from what this run cached
+			if err := g.SaveCache(); err != nil {
+				t.Fatal(err)
+			}
+			build()
+			if again := selected(); !slices.Equal(again, got) {
+				t.Errorf("change %v, from the cache:\n got:\n\t%s\nfirst:\n\t%s", set, strings.Join(again, "\n\t"), strings.Join(got, "\n\t"))
+			}
 		}
 	}
 	reset := func() {
@@ -162,4 +193,18 @@ func impactCase(t *testing.T, file string) {
 		}
 	}
 	check()
+}
+
+// backdate dates every file below root an hour ago.
+func backdate(t *testing.T, root string) {
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.Chtimes(p, old, old)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

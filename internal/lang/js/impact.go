@@ -141,13 +141,12 @@ func (c *crawl) file(abs string) {
 			c.edge(rel, lang.AnyNode, "imports not read (internal error)")
 		}
 	}()
-	data, err := c.in.ReadFile(abs)
-	if err != nil {
-		c.problem(rel, 0, "cannot read it for the impact graph: "+err.Error()+"; any change in the project selects the tests that use it")
+	res, err, readErr := scanCached(c.in, abs)
+	if readErr != nil {
+		c.problem(rel, 0, "cannot read it for the impact graph: "+readErr.Error()+"; any change in the project selects the tests that use it")
 		c.edge(rel, lang.AnyNode, "unreadable")
 		return
 	}
-	res, err := scan(abs, data)
 	if err != nil {
 		c.problem(rel, 0, "cannot parse it for the impact graph: "+err.Error()+"; any change in the project selects the tests that use it")
 		c.edge(rel, lang.AnyNode, "imports not read")

@@ -4,12 +4,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/testdex/testdex/internal/cache"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -61,12 +63,34 @@ func TestImpactGraph(t *testing.T) {
 					t.Errorf("%s:\n--- got\n%s--- want\n%s", k, got[k], sections[k])
 				}
 			}
+			// The same through a scan cache: filled, then read back.
+			cacheDir := t.TempDir()
+			for _, run := range []string{"cold", "warm"} {
+				st, err := cache.OpenScan(cacheDir, root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := graphFor(t, root, strings.TrimSpace(sections["project"]), strings.Fields(sections["tests"]), st)
+				if err := st.Save(); err != nil {
+					t.Fatal(err)
+				}
+				if run == "warm" && st.Hits == 0 {
+					t.Error("the warm run took nothing from the cache")
+				}
+				cached := map[string]string{"edges": edgeLines(g), "global": globalLines(g), "owners": ownerLines(g), "problems": problemLines(g)}
+				for _, k := range expectations {
+					if cached[k] != got[k] {
+						t.Errorf("%s, %s cache:\n--- got\n%s--- without the cache\n%s", k, run, cached[k], got[k])
+					}
+				}
+			}
 		})
 	}
 }
 
-// graphFor detects the project in root/dir and builds its graph.
-func graphFor(t *testing.T, root, dir string, tests []string) *lang.Graph {
+// graphFor detects the project in root/dir and builds its graph, with
+// the scan cache c when there is one.
+func graphFor(t *testing.T, root, dir string, tests []string, c ...lang.ScanCache) *lang.Graph {
 	t.Helper()
 	env := &lang.DetectEnv{Root: root, ReadFile: os.ReadFile}
 	p, probs := Detector.Detect(env, filepath.Join(root, dir), []string{"package.json"})
@@ -76,7 +100,11 @@ func graphFor(t *testing.T, root, dir string, tests []string) *lang.Graph {
 	if p.Grapher == nil {
 		t.Fatal("the Detector sets no Grapher")
 	}
-	g, err := p.Grapher.Graph(&lang.GraphInput{Project: p, Root: root, Files: tests, ReadFile: os.ReadFile})
+	in := &lang.GraphInput{Project: p, Root: root, Files: tests, ReadFile: os.ReadFile}
+	if len(c) > 0 {
+		in.Cache = c[0]
+	}
+	g, err := p.Grapher.Graph(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,5 +167,18 @@ func rewrite(t *testing.T, file string, ar *txtar.Archive, got map[string]string
 	ar.Files = kept
 	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRefsCodecFields fails when a scan result gains a field refsCodec
+// does not know: encode it, and change the kind's version.
+func TestRefsCodecFields(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want int
+	}{{ref{}, 7}, {scanResult{}, 2}} {
+		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
+			t.Errorf("%T has %d fields, refsCodec knows %d: update impact_cache.go and its kind's version", c.v, n, c.want)
+		}
 	}
 }

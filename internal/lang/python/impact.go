@@ -273,7 +273,7 @@ func (b *impactBuild) parse(files []string) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i] = readImports(j.data, false)
+			results[i] = b.imports(j.abs, j.data, false)
 		}()
 	}
 	wg.Wait()
@@ -439,7 +439,7 @@ func (b *impactBuild) initFacts(dir string) *modImports {
 	data, err := b.in.ReadFile(init)
 	var f *modImports
 	if err == nil {
-		f = readImports(data, true)
+		f = b.imports(init, data, true)
 	}
 	b.named[init] = f
 	return f

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/testdex/testdex/internal/cache"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -35,7 +36,41 @@ func impactOf(t *testing.T, tree string, tests ...string) *lang.Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The same graph through a scan cache: filled, then read back.
+	cacheDir := t.TempDir()
+	for _, run := range []string{"cold", "warm"} {
+		st, err := cache.OpenScan(cacheDir, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cg, err := p.Grapher.Graph(&lang.GraphInput{Project: p, Root: dir, Files: tests, ReadFile: os.ReadFile, Cache: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(cg, g) {
+			t.Errorf("%s cache: the graph differs:\n%+v\nwithout the cache:\n%+v", run, cg, g)
+		}
+		if run == "warm" && st.Misses > 0 {
+			t.Errorf("warm cache: %d misses", st.Misses)
+		}
+	}
 	return g
+}
+
+// TestImportsCodecFields fails when a module's facts gain a field the
+// cache's codec does not know: encode it, and change the kinds' version.
+func TestImportsCodecFields(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want int
+	}{{modImports{}, 9}, {importUse{}, 4}} {
+		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
+			t.Errorf("%T has %d fields, the codec knows %d: update impact_cache.go and its kinds' version", c.v, n, c.want)
+		}
+	}
 }
 
 // edges renders a graph's edges from one node: "to (why)", sorted.
