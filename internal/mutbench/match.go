@@ -176,6 +176,9 @@ func newSelection(recs []record, l *listing) *selection {
 // subtests); a test no record names counts as selected when its files
 // are.
 func (s *selection) hasTest(l *listing, k fidelity.Key) bool {
+	if k.Framework == "go" && k.Name == "" {
+		return s.runsPackage(l, k.Scope)
+	}
 	ids, files, exact := l.resolve(k)
 	if len(ids) == 0 {
 		return s.hasFiles(files)
@@ -193,11 +196,31 @@ func (s *selection) hasTest(l *listing, k fidelity.Key) bool {
 	return false
 }
 
-// hasFile reports whether k's test file is selected (all of them, for a
-// Go package's failure).
+// hasFile reports whether k's test file is selected.
 func (s *selection) hasFile(l *listing, k fidelity.Key) bool {
+	if k.Framework == "go" && k.Name == "" {
+		return s.runsPackage(l, k.Scope)
+	}
 	_, files, _ := l.resolve(k)
 	return s.hasFiles(files)
+}
+
+// runsPackage reports whether the selection runs Go package pkg's test
+// binary: one of its test files has a selected record. A package that
+// fails with none of its tests failing (newlyFailing drops the package's
+// own failure beside a failing test) failed before or around its tests:
+// it did not build, go test's vet step failed (a mutant `x == a || x ==
+// b` → `&&` compiles and vet's bools check refuses it), or init or
+// TestMain failed; any run of the package's binary shows that, whichever
+// of its tests are selected. (A panic while a test runs is that test's
+// failure, in go test -json's report.)
+func (s *selection) runsPackage(l *listing, pkg string) bool {
+	for _, f := range l.scopeFiles[pkg] {
+		if s.files[f] {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *selection) hasFiles(files []string) bool {
