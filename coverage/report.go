@@ -224,6 +224,9 @@ func (ix *Index) fileReport(fb *bolt.Bucket, path string, current func(string) (
 			ft.Lines, ft.Stale = m.remap(hash, lines, fr.Lines)
 		}
 		if len(ft.Lines)+len(ft.Stale) > 0 {
+			if ft.Lines == nil {
+				ft.Lines = []Span{}
+			}
 			fr.Tests = append(fr.Tests, ft)
 		}
 	}
@@ -340,4 +343,24 @@ func lineCount(src []byte) int {
 		n++
 	}
 	return n
+}
+
+// RecordedFiles returns the root-relative paths some test executed, as
+// the index holds them, sorted. An index that holds no test is
+// ErrNoData.
+func (ix *Index) RecordedFiles() ([]string, error) {
+	var out []string
+	err := ix.view(func(tx *bolt.Tx) error {
+		tests, files, meta := tx.Bucket(bucketTests), tx.Bucket(bucketFiles), tx.Bucket(bucketMeta)
+		if tests == nil || files == nil || meta == nil || string(meta.Get(keyVersion)) != formatVersion || tests.Stats().KeyN == 0 {
+			return ErrNoData
+		}
+		return files.ForEach(func(k, v []byte) error {
+			if v == nil {
+				out = append(out, string(k))
+			}
+			return nil
+		})
+	})
+	return out, err
 }
