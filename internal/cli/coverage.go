@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/coverage"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/coverage/htmlreport"
+	"github.com/testdex/testdex/index"
 )
 
 func newCoverageCmd(env *Env, g *globals) *cobra.Command {
