@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -173,7 +174,7 @@ func (ix *Index) Report(o ReportOptions) (*Report, error) {
 			continue
 		}
 		fr := &FileReport{Path: p, State: StateUnrecorded, Tests: []FileTest{}, Lines: lineCount(src)}
-		fr.setFuncs(funcs, nil)
+		fr.setFuncs(funcs, nil, src)
 		rep.Files = append(rep.Files, *fr)
 	}
 	sort.Slice(rep.Files, func(i, j int) bool { return rep.Files[i].Path < rep.Files[j].Path })
@@ -234,7 +235,7 @@ func (ix *Index) fileReport(fb *bolt.Bucket, path string, current func(string) (
 		if funcs == nil {
 			funcs = recorded
 		}
-		fr.setFuncs(funcs, fr.Tests)
+		fr.setFuncs(funcs, fr.Tests, src)
 	}
 	return fr, nil
 }
@@ -305,19 +306,21 @@ func subtract(a, b []Span) []Span {
 }
 
 // setFuncs fills the functions with the tests that executed (or are
-// stale on) a line of each.
-func (fr *FileReport) setFuncs(funcs []Func, tests []FileTest) {
+// stale on) a line of each one's body (see body).
+func (fr *FileReport) setFuncs(funcs []Func, tests []FileTest, src []byte) {
+	text := strings.Split(string(src), "\n")
 	fr.FuncsKnown = funcs != nil
 	fr.Functions = make([]FuncReport, 0, len(funcs))
 	sorted := slices.Clone(funcs)
 	slices.SortStableFunc(sorted, func(a, b Func) int { return cmp.Compare(a.Start, b.Start) })
 	for _, f := range sorted {
 		r := FuncReport{Name: f.Name, Start: f.Start, End: f.End, Tests: []string{}}
+		b := body(f, text)
 		for _, t := range tests {
 			switch {
-			case len(intersect(t.Lines, f.Start, f.End)) > 0:
+			case len(intersect(t.Lines, b.Start, b.End)) > 0:
 				r.Tests = append(r.Tests, t.ID)
-			case len(intersect(t.Stale, f.Start, f.End)) > 0:
+			case len(intersect(t.Stale, b.Start, b.End)) > 0:
 				r.Stale = append(r.Stale, t.ID)
 			}
 		}
@@ -328,6 +331,30 @@ func (fr *FileReport) setFuncs(funcs []Func, tests []FileTest) {
 		fr.Functions = append(fr.Functions, r)
 	}
 	fr.Total = len(fr.Functions)
+}
+
+// body is the part of a function whose execution means the function
+// ran: the lines after its header, the header being its lines up to the
+// first that ends with ":" or "{" (comments aside). A definition's own
+// lines, its decorators, a class body's def and a module's function
+// statements run when the module loads (coverage.py records them for
+// the import) and prove nothing. A function whose header cannot be found,
+// or that fits on its header (Go's func F() { return 1 }), is its whole
+// span.
+func body(f Func, text []string) Span {
+	for l := f.Start; l < f.End && l <= len(text); l++ {
+		line := text[l-1]
+		for _, c := range []string{"//", "#"} {
+			if i := strings.Index(line, c); i >= 0 {
+				line = line[:i]
+			}
+		}
+		line = strings.TrimSpace(line)
+		if strings.HasSuffix(line, ":") || strings.HasSuffix(line, "{") {
+			return Span{l + 1, f.End}
+		}
+	}
+	return Span{f.Start, f.End}
 }
 
 // lineCount is the number of lines of src (a last line without a

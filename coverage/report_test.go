@@ -171,3 +171,26 @@ func TestSubtract(t *testing.T) {
 		t.Errorf("subtract: %s", s)
 	}
 }
+
+// TestReportImportTimeLinesProveNothing: a decorated Python function's
+// decorator and def lines run when its module loads; only a line of its
+// body makes it covered.
+func TestReportImportTimeLinesProveNothing(t *testing.T) {
+	src := "import functools\n\n@functools.cache\ndef used(x):  # doc: a colon\n    return x\n\n@functools.cache\ndef unused(\n    x,\n):\n    return x\n\ndef one(): return 1\n"
+	funcs := []Func{{Name: "used", Start: 3, End: 5, Hash: 1}, {Name: "unused", Start: 7, End: 11, Hash: 2}, {Name: "one", Start: 13, End: 13, Hash: 3}}
+	ix := openT(t, filepath.Join(t.TempDir(), "c.db"), Options{})
+	err := ix.Replace([]Record{{ID: "test_m.py::test_used", Recorded: t0, Files: []File{
+		{Path: "m.py", Hash: xxh3.HashString(src), Lines: []Span{{1, 1}, {3, 5}, {7, 8}, {13, 13}}, Funcs: funcs},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ix.Report(ReportOptions{Current: world{"m.py": {src, funcs}}.current})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "m.py recorded 2/3\n  used 3-5 tests=test_m.py::test_used\n  unused 7-11 tests=\n  one 13-13 tests=test_m.py::test_used\n  test_m.py::test_used lines=1,3-5,7-8,13 stale=\n"
+	if got := summary(rep); got != want {
+		t.Errorf("report:\n%s\nwant:\n%s", got, want)
+	}
+}

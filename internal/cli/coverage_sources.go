@@ -37,7 +37,8 @@ func coverageReport(cmd *cobra.Command, ix *index.Index, cache string, within []
 		return nil, err
 	}
 	projects := ix.ProjectFiles()
-	extra, err := sourceFiles(cmd.Context(), ix, projects, recorded, within)
+	tests := testFiles(ix)
+	extra, err := sourceFiles(cmd.Context(), ix.Root, projects, tests, recorded, within)
 	if err != nil {
 		return nil, err
 	}
@@ -52,18 +53,30 @@ func coverageReport(cmd *cobra.Command, ix *index.Index, cache string, within []
 		}
 		return src, funcs, true
 	}
-	return cix.Report(coverage.ReportOptions{Current: current, Files: extra, Match: func(p string) bool { return underAny(within, p) }})
+	// Test files are left out: a test function is no function under
+	// test (coverage.py records the test files themselves).
+	keep := func(p string) bool { return underAny(within, p) && !tests[p] }
+	return cix.Report(coverage.ReportOptions{Current: current, Files: extra, Match: keep})
+}
+
+// testFiles are the index's test files, root-relative and slash-separated.
+func testFiles(ix *index.Index) map[string]bool {
+	tests := map[string]bool{}
+	for _, f := range ix.Files {
+		tests[filepath.ToSlash(f.Path)] = true
+	}
+	return tests
 }
 
 // sourceFiles lists the files no test may have loaded, so that they
 // appear wholly untested: under within, the files of each project with
 // the extensions of the files recorded in that project (the kinds its
 // coverage tool measures: a project nothing was recorded in adds none),
-// its test files, testdata folders and what the walk ignores
+// test files, testdata folders and what the walk ignores
 // (.gitignore, dependency and cache folders) left out. It asks no
 // language which files it compiles: a Go file excluded by a build
 // constraint is listed too.
-func sourceFiles(ctx context.Context, ix *index.Index, projects []index.ProjectFiles, recorded, within []string) ([]string, error) {
+func sourceFiles(ctx context.Context, root string, projects []index.ProjectFiles, tests map[string]bool, recorded, within []string) ([]string, error) {
 	exts := map[*lang.Project]map[string]bool{}
 	for _, rel := range recorded {
 		p := innermost(projects, rel)
@@ -78,13 +91,9 @@ func sourceFiles(ctx context.Context, ix *index.Index, projects []index.ProjectF
 	if len(exts) == 0 {
 		return nil, nil
 	}
-	tests := map[string]bool{}
-	for _, f := range ix.Files {
-		tests[filepath.ToSlash(f.Path)] = true
-	}
 	var mu sync.Mutex
 	var out []string
-	_, err := walk.Walk(ctx, ix.Root, walk.Options{Within: walkFolders(ix.Root, within)}, func(rel string, d fs.DirEntry) error {
+	_, err := walk.Walk(ctx, root, walk.Options{Within: walkFolders(root, within)}, func(rel string, d fs.DirEntry) error {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() || tests[rel] || !underAny(within, rel) || inTestdata(rel) {
 			return nil
