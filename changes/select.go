@@ -202,10 +202,22 @@ func records(ix *index.Index, byFile map[string]*picked) []Affected {
 			recs[t.File] = append(recs[t.File], t)
 		}
 	}
+	troubled := map[string]bool{} // files the listing could not read whole
+	for _, pr := range ix.Problems {
+		troubled[pr.Path] = true
+	}
 	out := make([]Affected, 0, len(byFile))
 	for file, p := range byFile {
 		a := Affected{File: file, Reason: p.reason}
 		if p.whole {
+			// A candidate file that declares no test (helpers beside the
+			// tests, a module of a crate without #[test]) has nothing to
+			// run; its users are reached through the graph. One the
+			// listing could not read (a syntax error) stays: its runner
+			// reports the failure, and running it is how to see it.
+			if len(recs[file]) == 0 && !troubled[file] {
+				continue
+			}
 			a.Tests = recs[file]
 			out = append(out, a)
 			continue

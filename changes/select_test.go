@@ -30,7 +30,8 @@ func testGraph() (*Graph, *index.Index) {
 		{From: "app/tests/t3.py", To: lang.UnresolvedNode, Why: "import missing"},
 		{From: "app/c.py", To: lang.AnyNode, Why: "importlib.import_module(name)"},
 	}, Global: []string{"conftest.py", "pyproject.toml"}})
-	ix := &index.Index{Tests: []testdex.Test{{ID: "app/tests/t1.py::test_a", File: "app/tests/t1.py"}, {ID: "app/tests/t2.py::test_c", File: "app/tests/t2.py"}}}
+	ix := &index.Index{Tests: []testdex.Test{{ID: "app/tests/t1.py::test_a", File: "app/tests/t1.py"}, {ID: "app/tests/t2.py::test_c", File: "app/tests/t2.py"},
+		{ID: "app/tests/t3.py::test_d", File: "app/tests/t3.py"}, {ID: "web/x.test.js::x", File: "web/x.test.js"}}}
 	return g, ix
 }
 
@@ -183,7 +184,7 @@ func TestSuffixOwners(t *testing.T) {
 		{From: "go:m/a.test", To: "a/testdata/", Why: "testdata"},
 	}, Owners: map[string]string{"a": "go:m/a", "a/*_test.go": "go:m/a.test", "b": "go:m/b", "b/*_test.go": "go:m/b.test",
 		"a/testdata/**": "a/testdata/"}, Global: []string{"../go.work"}})
-	ix := &index.Index{}
+	ix := &index.Index{Tests: []testdex.Test{{ID: "a/a_test.go::TestA", File: "a/a_test.go"}, {ID: "b/b_test.go::TestB", File: "b/b_test.go"}}}
 	for _, c := range []struct {
 		name string
 		set  Set
@@ -329,5 +330,21 @@ func TestSelectTests(t *testing.T) {
 	}
 	if s := Summary(Set{{Path: "f.go"}}, g.Select(ix, Set{{Path: "f.go", Status: Modified}})); s != "3 tests in 1 test file affected by 1 changed file" {
 		t.Errorf("summary %q", s)
+	}
+}
+
+// TestSelectSkipsFilesWithoutTests: a test file selected whole that
+// declares no test is not listed (nothing to run); one the listing could
+// not read is (its runner reports the failure).
+func TestSelectSkipsFilesWithoutTests(t *testing.T) {
+	g, ix := testGraph()
+	ix.Tests = ix.Tests[:1] // t1 only
+	set := Set{{Path: "app/conftest.py", Status: Modified}}
+	if got := selected(g, ix, set); len(got) != 1 || got["app/tests/t1.py"] == "" {
+		t.Errorf("selected %v, want t1 alone (t2 and t3 declare no test)", got)
+	}
+	ix.Problems = []testdex.Problem{{Severity: testdex.SevError, Path: "app/tests/t2.py", Message: "syntax error"}}
+	if got := selected(g, ix, set); len(got) != 2 || got["app/tests/t2.py"] == "" {
+		t.Errorf("selected %v, want t1 and the unreadable t2", got)
 	}
 }
