@@ -14,7 +14,9 @@ import (
 // failing test is no error (its record is kept, and affected gives it
 // the static evidence).
 func (r *projectRun) record(ctx context.Context) error {
-	x := &Exec{Ctx: ctx, Dir: r.dir, Env: r.cfg.Env, Timeout: 15 * time.Minute}
+	// The project's environment (its PYTHONPATH naming the copy's src):
+	// the tests must import the copy, as its native suite does.
+	x := &Exec{Ctx: ctx, Dir: r.dir, Env: r.x.Env, Timeout: 15 * time.Minute}
 	var out, errb bytes.Buffer
 	code, err := x.run(&out, &errb, r.cfg.Testdex, "--root", r.dir, "run", "--coverage")
 	if err != nil {
