@@ -86,6 +86,13 @@ type Reason struct {
 	// Declared is the [affected] rule that selected the file, as it
 	// reads in testdex.toml.
 	Declared string `json:"declared,omitempty"`
+	// Test and Functions, for Rule "covered" (SelectCovered), are the
+	// recorded test that executed the changed functions, and their names.
+	Test      string   `json:"test,omitempty"`
+	Functions []string `json:"functions,omitempty"`
+	// Fallback, when a test with coverage was selected by the static
+	// evidence, says why its coverage could not answer.
+	Fallback string `json:"fallback,omitempty"`
 }
 
 // Step is one node of a chain and why the previous one uses it.
@@ -97,7 +104,20 @@ type Step struct {
 // String renders the reason on one line: "a_test.go → (import) pkg →
 // (changed) b.go".
 func (r Reason) String() string {
+	if r.Fallback != "" {
+		return r.static() + " (static evidence: " + r.Fallback + ")"
+	}
+	return r.static()
+}
+
+func (r Reason) static() string {
 	switch r.Rule {
+	case "covered":
+		name := r.Test
+		if i := strings.LastIndex(name, "::"); i >= 0 {
+			name = name[i+2:]
+		}
+		return "covered: " + name + " executed " + strings.Join(r.Functions, ", ") + " (changed) in " + r.Changed
 	case "changed":
 		return "changed"
 	case "global":

@@ -34,6 +34,10 @@ type File struct {
 	// Funcs are the file's functions then, with canonical hashes; nil
 	// when the language has no Spanner or the file did not parse.
 	Funcs []Func
+	// Content is the file's text then, kept once per version beside its
+	// functions (only with Funcs), so that `testdex affected` can tell a
+	// change inside functions from one outside them; nil keeps none.
+	Content []byte
 }
 
 // Span is a range of lines, 1-based and inclusive.

@@ -62,6 +62,9 @@ type TestInfo struct {
 	// Granularity is "file" when the runner attributes lines per test
 	// file (Hit's); "" per test.
 	Granularity string `json:"granularity,omitempty"`
+	// Files are the files it executed (AllTests fills them; the report
+	// lists them per file instead).
+	Files []string `json:"-"`
 }
 
 // FileReport is one source file: its functions now and, per test, the

@@ -22,6 +22,7 @@ import (
 //	files  PATH → bucket:
 //	         't' + ID          → content hash when recorded, executed lines
 //	         'f' + hash(8 LE)  → the functions of that version of the file
+//	         'c' + hash(8 LE)  → that version's content (with its functions)
 //
 // A file's functions are kept once per content hash, however many tests
 // recorded that version.
@@ -291,6 +292,11 @@ func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]int, touc
 						return err
 					}
 				}
+				if f.Funcs != nil && f.Content != nil && fb.Get(contentKey(f.Hash)) == nil {
+					if err := fb.Put(contentKey(f.Hash), bytes.Clone(f.Content)); err != nil {
+						return err
+					}
+				}
 			}
 		}
 		touched[p] = true
@@ -318,7 +324,7 @@ func collect(files *bolt.Bucket, touched map[string]bool) error {
 			switch {
 			case k[0] == 't' && len(v) >= 8:
 				used[leUint64(v)] = true
-			case k[0] == 'f' && len(k) == 9:
+			case (k[0] == 'f' || k[0] == 'c') && len(k) == 9:
 				versions = append(versions, bytes.Clone(k))
 			}
 		}

@@ -131,6 +131,9 @@ func fileState(root, abs string, p *lang.Project, seen map[string]*coverage.File
 		return nil
 	}
 	f := &coverage.File{Path: filepath.ToSlash(rel), Hash: xxh3.Hash(src), Funcs: FuncsOf(p.Spanner, abs, src)}
+	if f.Funcs != nil {
+		f.Content = src // for `testdex affected`: a change outside functions is told apart
+	}
 	seen[abs] = f
 	return f
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
 )
@@ -23,6 +24,7 @@ type affectedFlags struct {
 	files   []string
 	json    bool
 	explain string
+	noCover bool
 }
 
 func newAffectedCmd(env *Env, g *globals) *cobra.Command {
@@ -36,8 +38,12 @@ HEAD), or the files named with --files. Each test file comes with its
 reason: the changed file and the chain of uses from the test to it. PATHs
 limit the tests reported, not the change.
 
-Nothing is run: the evidence is read from sources and manifests. What
-cannot be resolved selects more, never less.`,
+Nothing is run: the evidence is read from sources and manifests, and from
+the coverage 'testdex run --coverage' recorded: a test with a record is
+affected when a function it executed changed, or when the change lies
+where coverage cannot see (outside function bodies, a data file, an
+added or deleted file) and the sources say so (--no-coverage: the
+sources alone). What cannot be resolved selects more, never less.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runAffected(cmd, env, g, f, args) },
 	}
 	fl := cmd.Flags()
@@ -45,6 +51,7 @@ cannot be resolved selects more, never less.`,
 	fl.StringSliceVar(&f.files, "files", nil, "the changed files, root-relative, instead of asking git")
 	fl.BoolVar(&f.json, "json", false, "JSON Lines: the records of 'testdex list --json', each with its reason")
 	fl.StringVar(&f.explain, "explain", "", "say why the test with this ID is or is not affected")
+	fl.BoolVar(&f.noCover, "no-coverage", false, "ignore the recorded coverage: the static evidence alone")
 	return cmd
 }
 
@@ -57,7 +64,7 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	set, affected, err := affectedTests(cmd, env, ix, f.since, f.files)
+	set, affected, err := affectedTests(cmd, env, ix, f.since, f.files, !f.noCover)
 	if err != nil {
 		return err
 	}
@@ -84,8 +91,9 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 	return nil
 }
 
-// affectedTests computes the change set and the affected test files.
-func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, files []string) (changes.Set, []changes.Affected, error) {
+// affectedTests computes the change set and the affected test files,
+// with the recorded coverage when useCoverage and the root has some.
+func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, files []string, useCoverage bool) (changes.Set, []changes.Affected, error) {
 	var set changes.Set
 	if len(files) > 0 {
 		set = changes.FromFiles(files, func(rel string) bool {
@@ -111,11 +119,34 @@ func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, 
 			fmt.Fprintln(env.Stderr, "testdex: "+p.String())
 		}
 	}
-	affected := graph.Select(ix, set)
+	affected := selectAffected(env, ix, graph, set, useCoverage)
 	if err := graph.SaveCache(); err != nil {
 		fmt.Fprintln(env.Stderr, "testdex: warning: "+err.Error())
 	}
 	return set, affected, nil
+}
+
+// selectAffected selects from the recorded per-test coverage where there
+// is some (changes.SelectCovered), else from the static evidence alone.
+func selectAffected(env *Env, ix *index.Index, graph *changes.Graph, set changes.Set, useCoverage bool) []changes.Affected {
+	if !useCoverage || cacheDir(env) == "" {
+		return graph.Select(ix, set)
+	}
+	cov, err := coverage.Open(coverage.Path(cacheDir(env), ix.Root), coverage.Options{ReadOnly: true})
+	switch {
+	case errors.Is(err, coverage.ErrNoData):
+		return graph.Select(ix, set)
+	case err != nil:
+		fmt.Fprintf(env.Stderr, "testdex: %v; the static evidence alone decides\n", err)
+		return graph.Select(ix, set)
+	}
+	defer cov.Close()
+	affected, err := graph.SelectCovered(ix, set, cov)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "testdex: %v; the static evidence alone decides (run 'testdex run --coverage' to rebuild the index)\n", err)
+		return graph.Select(ix, set)
+	}
+	return affected
 }
 
 // under keeps the affected files under the named paths.

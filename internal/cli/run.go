@@ -34,6 +34,7 @@ type runFlags struct {
 	changed     bool
 	since       string
 	coverage    bool
+	noCover     bool
 	color       colorMode
 }
 
@@ -66,6 +67,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.changed, "changed", false, "run only the test files that changed, or whose dependencies did, since their last passing run; the others are 'unchanged'")
 	fl.BoolVar(&f.affected, "affected", false, "run the tests the change can affect ('testdex affected'): the work tree against --since")
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
+	fl.BoolVar(&f.noCover, "no-coverage", false, "with --affected: ignore the recorded coverage, select by the static evidence alone")
 	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha; node:test per file)")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
@@ -109,7 +111,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		if len(sel) > 0 || f.failed {
 			return usageErr("--affected selects the tests itself; it takes no IDs, paths or --failed")
 		}
-		set, affected, err := affectedTests(cmd, env, ix, f.since, nil)
+		set, affected, err := affectedTests(cmd, env, ix, f.since, nil, !f.noCover)
 		if err != nil {
 			return err
 		}

@@ -35,6 +35,13 @@ type Config struct {
 	// Change is how testdex learns the change: "files" (--files FILE) or
 	// "git" (the copy is a repository whose HEAD is unmutated).
 	Change string
+	// Coverage records coverage once per project (`testdex run
+	// --coverage` on the unmutated copy) before the mutants, so that the
+	// modes' `testdex affected` can use it (a mode with --no-coverage
+	// keeps the static evidence), and asks `testdex covering FILE:LINE`
+	// of each mutated line on the unmutated copy: for a killed mutant,
+	// every failing test should be among the tests that executed it.
+	Coverage bool
 	// Env is the environment of every command (TESTDEX_CACHE_DIR set).
 	Env      []string
 	Progress io.Writer // one line per mutant; nil: quiet
@@ -139,6 +146,14 @@ func runProject(ctx context.Context, cfg *Config, p Project) *ProjectResult {
 	}
 	pr.SourceFiles, pr.Sites = len(files), len(sites)
 	ordered := order(sites, cfg.Seed, p.Name)
+	if cfg.Coverage {
+		start := time.Now()
+		if err := r.record(ctx); err != nil {
+			pr.Err = err.Error()
+			return pr
+		}
+		pr.CoverageSeconds = time.Since(start).Seconds()
+	}
 	if len(ordered) > 0 {
 		r.warm(ctx, ordered[0].File)
 	}
@@ -224,6 +239,10 @@ func (r *projectRun) warm(ctx context.Context, file string) {
 // mutant applies s, runs the suite and asks testdex.
 func (r *projectRun) mutant(ctx context.Context, s Site) *Mutant {
 	m := &Mutant{Site: s}
+	var covering *selection
+	if r.cfg.Coverage {
+		covering = r.covering(ctx, s)
+	}
 	restore, err := s.Apply(r.dir)
 	if err != nil {
 		m.Err = err.Error()
@@ -272,7 +291,17 @@ func (r *projectRun) mutant(ctx context.Context, s Site) *Mutant {
 			}
 			m.Flaky = capList(m.Flaky)
 			r.judge(m, sels, confirmed)
+			failing = confirmed
 		}
+	}
+	if covering != nil && m.NFailing > 0 {
+		m.CoveringChecked = true
+		for _, k := range failing {
+			if !covering.hasTest(r.l, k) {
+				m.CoveringMissed = append(m.CoveringMissed, k.String())
+			}
+		}
+		m.CoveringMissed = capList(m.CoveringMissed)
 	}
 	return m
 }

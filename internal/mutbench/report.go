@@ -46,6 +46,8 @@ type ProjectResult struct {
 	Summary     []ModeSummary `json:"summary"`
 	Mutants     []*Mutant     `json:"mutants"`
 	WallSeconds float64       `json:"wall_seconds"`
+	// CoverageSeconds is the one `testdex run --coverage` (Config.Coverage).
+	CoverageSeconds float64 `json:"coverage_seconds,omitempty"`
 }
 
 // ModeSummary is a project's figures in one mode. Safety counts the killed
@@ -76,6 +78,11 @@ type Mutant struct {
 	// both runs share are the mutant's.
 	Flaky []string     `json:"flaky,omitempty"`
 	Modes []ModeResult `json:"modes,omitempty"`
+	// CoveringChecked says `testdex covering FILE:LINE` of the mutated
+	// line was asked (Config.Coverage) and the mutant killed;
+	// CoveringMissed are the failing tests it did not list.
+	CoveringChecked bool     `json:"covering_checked,omitempty"`
+	CoveringMissed  []string `json:"covering_missed,omitempty"`
 }
 
 // ModeResult is what testdex selected for one mutant in one mode.
@@ -211,6 +218,7 @@ func (r *Report) Markdown(w io.Writer) {
 	r.writeUnsafe(w)
 	r.writeProblems(w)
 	r.writeComparison(w)
+	r.writeCovering(w)
 }
 
 func argsNote(m Mode) string {

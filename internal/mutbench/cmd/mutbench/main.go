@@ -58,6 +58,7 @@ func main() {
 	flag.DurationVar(&cfg.Timeout, "timeout", 0, "a mutant's suite time limit (default: 5 times the unmutated suite's, at least 3m)")
 	flag.Var(&modes, "mode", "NAME[@BIN]=ARGS: a way of asking testdex affected, ARGS added to it, BIN instead of -testdex (repeatable; default: default=)")
 	flag.StringVar(&cfg.Change, "change", "files", "how testdex learns the change: files (--files FILE) or git (a work tree against HEAD)")
+	flag.BoolVar(&cfg.Coverage, "coverage", false, "record coverage once per project (testdex run --coverage) before the mutants, and check testdex covering FILE:LINE of each killed mutant's line")
 	flag.BoolVar(&keep, "keep", false, "keep the project copies (their folder is printed)")
 	flag.BoolVar(&quiet, "q", false, "no progress lines on stderr")
 	flag.Parse()

@@ -1,0 +1,454 @@
+package changes
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/coverage"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// CoverageIndex is what SelectCovered reads of the coverage index
+// (*coverage.Index): every recorded test, one file's entries, one
+// recorded version of a file.
+type CoverageIndex interface {
+	AllTests() (map[string]coverage.TestInfo, error)
+	FileEntries(path string) (map[string]coverage.Entry, error)
+	Version(path string, hash uint64) (coverage.Version, error)
+}
+
+// SelectCovered is Select with the coverage index's evidence, for the
+// tests that have a usable record: such a test is affected by a change of
+// a file iff
+//
+//   - it executed a function of the file whose canonical hash changed
+//     (lines of the function's body, numbered as the version it recorded);
+//   - or the file changed outside its function bodies (module-level code,
+//     a declaration, a new, renamed or deleted function, a decorator or
+//     default), was added, deleted or renamed, is no source a Spanner cuts
+//     (a data file, a manifest), or its version when the test was recorded
+//     is unknown: then the static evidence decides, as Select does, for
+//     that change;
+//   - or a rule fires for it (a global file, testdex.toml's [affected], a
+//     project without evidence), whatever the coverage says.
+//
+// A test's own test file is a file like the others: its changed body is a
+// changed function it executed. A test without a usable record (none, or
+// recorded as failed or without an outcome: a run cut short may have
+// written a partial record) keeps the static evidence for the whole
+// change. A record stands for a listed test when it is its own, its
+// nearest recorded ancestor's (Go records top-level tests, which run their
+// subtests) or, failing both, its recorded descendants' (rows named at run
+// time).
+//
+// Why a test that executed no changed function is not affected when every
+// file is otherwise unchanged outside function bodies: run on the old code,
+// the test's execution and the new code's agree up to the first point
+// where it executes something changed; the only code that changed is
+// inside function bodies, and it executed none of those. So it runs as it
+// ran (given the same inputs: see the blind spots below), and a line it
+// did not execute then can be reached now only through a changed line it
+// did execute. Code outside function bodies is not judged by lines at all
+// (Go records none; Python and JavaScript run it at import, before or
+// outside the tests, and it may define what later code reads without
+// being "executed" by a test): any change there goes to the static graph.
+//
+// What coverage sees that the static graph misses: nothing it needs, the
+// static graph is a superset by construction where it is asked. What the
+// static graph sees that coverage cannot: code reached without being
+// executed (declarations, types, constants; data read from files), which
+// is why those changes keep it. Blind spots of both, or of coverage only:
+// nondeterministic tests (a branch not taken in the recorded run, a
+// timing-dependent path, random inputs) may execute a changed function
+// next time that they did not execute when recorded; a test that reads a
+// source file as data (or a line number of an unchanged function that
+// moved: a stack trace in a snapshot) depends on text coverage does not
+// count; code run in child processes is not recorded. Record again
+// ('testdex run --coverage') after changing such tests; --no-coverage
+// asks the static evidence alone.
+func (g *Graph) SelectCovered(ix *index.Index, set Set, cov CoverageIndex) ([]Affected, error) {
+	tests, err := cov.AllTests()
+	if errors.Is(err, coverage.ErrNoData) {
+		return g.Select(ix, set), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := &covSel{g: g, ix: ix, cov: cov, tests: tests, static: map[string]map[string]Reason{}, files: map[string]*fileChange{}}
+	full := recordReasons(g.Select(ix, set))
+	byFile := map[string]*Affected{}
+	for _, t := range ix.Tests {
+		ids := c.recordsOf(t)
+		var r Reason
+		var ok bool
+		if len(ids) == 0 {
+			r, ok = full[t.ID]
+		} else {
+			r, ok, err = c.decide(t, ids, set)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			continue
+		}
+		a := byFile[t.File]
+		if a == nil {
+			a = &Affected{File: t.File}
+			byFile[t.File] = a
+		}
+		a.Tests, a.Reasons = append(a.Tests, t), append(a.Reasons, r)
+	}
+	return c.affected(byFile), nil
+}
+
+// affected orders the picks by file; a file whose every record is
+// selected for one reason is selected whole.
+func (c *covSel) affected(byFile map[string]*Affected) []Affected {
+	count := map[string]int{}
+	for _, t := range c.ix.Tests {
+		count[t.File]++
+	}
+	out := make([]Affected, 0, len(byFile))
+	for _, a := range byFile {
+		a.Reason = a.Reasons[0]
+		same := len(a.Tests) == count[a.File]
+		for _, r := range a.Reasons {
+			same = same && r.String() == a.Reason.String()
+		}
+		if same {
+			a.Reasons = nil
+		}
+		out = append(out, *a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}
+
+// recordReasons maps each selected record's ID to its reason.
+func recordReasons(affected []Affected) map[string]Reason {
+	out := map[string]Reason{}
+	for _, a := range affected {
+		for i, t := range a.Tests {
+			out[t.ID] = a.ReasonOf(i)
+		}
+	}
+	return out
+}
+
+// covSel is one SelectCovered: what it read, kept per change.
+type covSel struct {
+	g      *Graph
+	ix     *index.Index
+	cov    CoverageIndex
+	tests  map[string]coverage.TestInfo
+	static map[string]map[string]Reason // change path -> record ID -> static reason
+	files  map[string]*fileChange       // change path -> what coverage can say of it
+	byName map[string][]string          // listed ID -> recorded descendants
+}
+
+// recordsOf returns the recorded tests that stand for a listed record:
+// its own, else its nearest recorded ancestor's, else its recorded
+// descendants' (rows named at run time); none when any is unusable.
+func (c *covSel) recordsOf(t testdex.Test) []string {
+	var ids []string
+	if _, ok := c.tests[t.ID]; ok {
+		ids = []string{t.ID}
+	} else {
+		namer := c.namer()
+		for p := t.Parent; p != "" && ids == nil; {
+			if _, ok := c.tests[p]; ok {
+				ids = []string{p}
+			}
+			pt, ok := namer[p]
+			if !ok {
+				break
+			}
+			p = pt.Parent
+		}
+		if ids == nil {
+			ids = c.descendants(t.ID)
+		}
+	}
+	for _, id := range ids {
+		if o := c.tests[id].Outcome; o != "pass" && o != "skip" {
+			return nil
+		}
+	}
+	return ids
+}
+
+// namer maps listed IDs to their records.
+func (c *covSel) namer() map[string]testdex.Test {
+	m := make(map[string]testdex.Test, len(c.ix.Tests))
+	for _, t := range c.ix.Tests {
+		m[t.ID] = t
+	}
+	return m
+}
+
+// descendants returns the recorded IDs below a listed one: the ID
+// followed by a separator a runner puts before a row or a subtest.
+func (c *covSel) descendants(id string) []string {
+	if c.byName == nil {
+		c.byName = map[string][]string{}
+		for rid := range c.tests {
+			for i := len(rid) - 1; i > 0; i-- {
+				if strings.ContainsRune("[/ >:", rune(rid[i])) {
+					c.byName[rid[:i]] = append(c.byName[rid[:i]], rid)
+				}
+			}
+		}
+	}
+	out := append([]string(nil), c.byName[id]...)
+	sort.Strings(out)
+	return out
+}
+
+// decide answers one listed record through its recorded tests ids: the
+// first change that affects one of them, with its reason.
+func (c *covSel) decide(t testdex.Test, ids []string, set Set) (Reason, bool, error) {
+	for _, ch := range set {
+		st, err := c.staticOf(ch)
+		if err != nil {
+			return Reason{}, false, err
+		}
+		if r, ok := st[t.ID]; ok && r.Rule != "" && r.Rule != "changed" {
+			return r, true, nil // a rule fires, whatever the coverage says
+		}
+		fc, err := c.fileChange(ch)
+		if err != nil {
+			return Reason{}, false, err
+		}
+		for _, id := range ids {
+			why := fc.affects(id, c.tests[id].Recorded)
+			switch {
+			case why == nil:
+				continue
+			case why.static != "":
+				if r, ok := st[t.ID]; ok {
+					r.Fallback = why.static
+					return r, true, nil
+				}
+			default:
+				return Reason{Changed: ch.Path, Rule: "covered", Test: id, Functions: why.funcs}, true, nil
+			}
+		}
+	}
+	return Reason{}, false, nil
+}
+
+// staticOf is the static selection of one change, by record ID.
+func (c *covSel) staticOf(ch Change) (map[string]Reason, error) {
+	if m, ok := c.static[ch.Path]; ok {
+		return m, nil
+	}
+	m := recordReasons(c.g.Select(c.ix, Set{ch}))
+	c.static[ch.Path] = m
+	return m, nil
+}
+
+// fileChange is what the coverage index can say of one changed file.
+type fileChange struct {
+	path string
+	// static, when set, sends every recorded test to the static
+	// evidence, for this reason.
+	static  string
+	current uint64
+	entries map[string]coverage.Entry
+	// runs maps a recording's start to the version of the file it saw
+	// (any test of that run that executed the file tells).
+	runs     map[time.Time]uint64
+	versions map[uint64]*versionDiff
+	tests    map[string]coverage.TestInfo
+}
+
+// versionDiff is how the current file differs from one recorded version.
+type versionDiff struct {
+	static  string        // set when the change lies outside function bodies, or cannot be told
+	changed []changedFunc // the recorded version's functions whose hash changed
+}
+
+// changedFunc is a recorded function whose hash changed: its name and
+// the lines of its body then (the whole function when it has no body
+// apart from its header: a one-line function).
+type changedFunc struct {
+	name   string
+	lo, hi int
+}
+
+// affected says why a recorded test is affected by the change: static
+// (the static evidence decides) or the changed functions it executed;
+// nil when it is not.
+type affected struct {
+	static string
+	funcs  []string
+}
+
+// affects decides for one recorded test.
+func (fc *fileChange) affects(id string, recorded time.Time) *affected {
+	if fc.static != "" {
+		return &affected{static: fc.static}
+	}
+	e, executed := fc.entries[id]
+	hash := e.Hash
+	if !executed {
+		h, ok := fc.runs[recorded]
+		if !ok {
+			return &affected{static: "its recording executed nothing in " + fc.path + ", whose version then is unknown"}
+		}
+		hash = h
+	}
+	if hash == fc.current {
+		return nil // recorded on the file as it is now
+	}
+	vd := fc.versions[hash]
+	if vd == nil {
+		return &affected{static: fc.path + " changed since it was recorded and that version is unknown"}
+	}
+	if vd.static != "" {
+		return &affected{static: vd.static}
+	}
+	var names []string
+	for _, f := range vd.changed {
+		if intersects(e.Lines, f) {
+			names = append(names, f.name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return &affected{funcs: names}
+}
+
+// intersects reports whether executed lines touch a changed function's
+// body.
+func intersects(lines []coverage.Span, f changedFunc) bool {
+	for _, s := range lines {
+		if s.Start <= f.hi && s.End >= f.lo {
+			return true
+		}
+	}
+	return false
+}
+
+// fileChange reads what coverage can say of one change, once.
+func (c *covSel) fileChange(ch Change) (*fileChange, error) {
+	if fc, ok := c.files[ch.Path]; ok {
+		return fc, nil
+	}
+	fc := &fileChange{path: ch.Path, tests: c.tests}
+	c.files[ch.Path] = fc
+	p := c.projectOf(ch.Path)
+	switch {
+	case ch.Status != Modified:
+		fc.static = fmt.Sprintf("%s was %s: what imports resolve to may change", ch.Path, ch.Status)
+		return fc, nil
+	case p == nil || p.Spanner == nil || !sourceExt[path.Ext(ch.Path)]:
+		fc.static = ch.Path + " is no source file coverage records"
+		return fc, nil
+	}
+	abs := filepath.Join(c.ix.Root, filepath.FromSlash(ch.Path))
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		fc.static = fmt.Sprintf("%s cannot be read: %v", ch.Path, err)
+		return fc, nil
+	}
+	fc.current = xxh3.Hash(src)
+	spans, err := p.Spanner.Spans(abs, src)
+	if err != nil {
+		fc.static = ch.Path + " does not parse now: its functions are unknown"
+		return fc, nil
+	}
+	cur := make([]coverage.Func, len(spans))
+	for i, s := range spans {
+		cur[i] = coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash}
+	}
+	if fc.entries, err = c.cov.FileEntries(ch.Path); err != nil {
+		return nil, err
+	}
+	fc.runs, fc.versions = map[time.Time]uint64{}, map[uint64]*versionDiff{}
+	curSkel := skeleton(ch.Path, src, cur)
+	for id, e := range fc.entries {
+		if ti, ok := c.tests[id]; ok {
+			fc.runs[ti.Recorded] = e.Hash
+		}
+		if _, done := fc.versions[e.Hash]; done || e.Hash == fc.current {
+			continue
+		}
+		v, err := c.cov.Version(ch.Path, e.Hash)
+		if err != nil {
+			return nil, err
+		}
+		fc.versions[e.Hash] = diffVersion(ch.Path, v, cur, curSkel)
+	}
+	return fc, nil
+}
+
+// diffVersion compares a recorded version of a file with its current
+// functions and skeleton.
+func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel string) *versionDiff {
+	vd := &versionDiff{}
+	if v.Funcs == nil || v.Content == nil {
+		vd.static = file + " changed since it was recorded and that version's text was not kept"
+		return vd
+	}
+	if skeleton(file, v.Content, v.Funcs) != curSkel {
+		vd.static = file + " changed outside its function bodies"
+		return vd
+	}
+	have := map[coverage.Func]int{}
+	for _, f := range cur {
+		have[coverage.Func{Name: f.Name, Hash: f.Hash}]++
+	}
+	lines := strings.Split(string(v.Content), "\n")
+	for _, f := range v.Funcs {
+		k := coverage.Func{Name: f.Name, Hash: f.Hash}
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		lo, hi := body(file, lines, f)
+		if lo > hi {
+			lo, hi = f.Start, f.End
+		}
+		vd.changed = append(vd.changed, changedFunc{name: f.Name, lo: lo, hi: hi})
+	}
+	return vd
+}
+
+// sourceExt are the files a Spanner cuts into functions.
+var sourceExt = map[string]bool{
+	".go": true, ".py": true, ".js": true, ".mjs": true, ".cjs": true, ".jsx": true,
+	".ts": true, ".mts": true, ".cts": true, ".tsx": true,
+}
+
+// projectOf is the innermost project holding a root-relative file.
+func (c *covSel) projectOf(rel string) *lang.Project {
+	var best *lang.Project
+	depth := -1
+	for _, pf := range c.ix.ProjectFiles() {
+		d := pf.Dir
+		if d != "." && rel != d && !strings.HasPrefix(rel, d+"/") {
+			continue
+		}
+		n := 0
+		if d != "." {
+			n = len(d) + 1
+		}
+		if n > depth {
+			best, depth = pf.Project, n
+		}
+	}
+	return best
+}

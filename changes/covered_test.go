@@ -1,0 +1,199 @@
+package changes
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/testdex/testdex/coverage"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang/golang"
+)
+
+const covSrc = `package v
+
+const limit = 10
+
+func F(s string) int {
+	n := len(s)
+	return n
+}
+
+func G(n int) bool {
+	ok := n < limit
+	return ok
+}
+`
+
+const covTest = `package v
+
+import "testing"
+
+func TestF(t *testing.T) { F("ab") }
+
+func TestG(t *testing.T) { G(3) }
+`
+
+// covProject writes a Go module whose TestF executed F's body (lines 6-7)
+// and TestG G's (11-12), records them (outcomes as given; a test with
+// outcome "" is not recorded), and returns the listing and the index.
+func covProject(t *testing.T, outcomes map[string]string, keepText bool) (*index.Index, *coverage.Index, string) {
+	t.Helper()
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.22\n")
+	write("v/v.go", covSrc)
+	write("v/v_test.go", covTest)
+	ix, err := index.Build(context.Background(), index.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans, err := golang.Spanner.Spans(filepath.Join(root, "v/v.go"), []byte(covSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := coverage.File{Path: "v/v.go", Hash: xxh3.HashString(covSrc)}
+	for _, s := range spans {
+		f.Funcs = append(f.Funcs, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
+	}
+	if keepText {
+		f.Content = []byte(covSrc)
+	}
+	lines := map[string][]coverage.Span{"TestF": {{Start: 5, End: 8}}, "TestG": {{Start: 10, End: 13}}}
+	when := time.Unix(1700000000, 0)
+	var recs []coverage.Record
+	for name, out := range outcomes {
+		rf := f
+		rf.Lines = lines[name]
+		recs = append(recs, coverage.Record{ID: "v/v_test.go::" + name, Recorded: when, Outcome: out, Granularity: "test", Files: []coverage.File{rf}})
+	}
+	cov, err := coverage.Open(filepath.Join(t.TempDir(), "cov.db"), coverage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cov.Close() })
+	if err := cov.Replace(recs); err != nil {
+		t.Fatal(err)
+	}
+	return ix, cov, root
+}
+
+// edit rewrites v/v.go with old replaced by new.
+func edit(t *testing.T, root, old, new string) Set {
+	t.Helper()
+	if !strings.Contains(covSrc, old) {
+		t.Fatalf("%q not in the source", old)
+	}
+	if err := os.WriteFile(filepath.Join(root, "v/v.go"), []byte(strings.Replace(covSrc, old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Set{{Path: "v/v.go", Status: Modified}}
+}
+
+// picks renders a selection as ID -> reason.
+func picks(t *testing.T, g *Graph, ix *index.Index, set Set, cov CoverageIndex) map[string]string {
+	t.Helper()
+	affected, err := g.SelectCovered(ix, set, cov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, a := range affected {
+		for i, tt := range a.Tests {
+			out[tt.ID] = a.ReasonOf(i).String()
+		}
+	}
+	return out
+}
+
+func TestSelectCovered(t *testing.T) {
+	both := map[string]string{"TestF": "pass", "TestG": "pass"}
+	for _, c := range []struct {
+		name     string
+		outcomes map[string]string
+		keepText bool
+		old, new string
+		want     map[string]string // ID -> a part of its reason
+	}{
+		{"a change of G selects only the test that executed G", both, true, "ok := n < limit", "ok := n <= limit",
+			map[string]string{"v/v_test.go::TestG": "covered: TestG executed G (changed) in v/v.go"}},
+		{"a change of F selects only the test that executed F", both, true, "n := len(s)", "n := len(s) + 1",
+			map[string]string{"v/v_test.go::TestF": "covered: TestF executed F (changed) in v/v.go"}},
+		{"a comment inside F selects nothing", both, true, "n := len(s)", "n := len(s) // the length", map[string]string{}},
+		{"a change outside functions keeps the static evidence", both, true, "limit = 10", "limit = 11", map[string]string{
+			"v/v_test.go::TestF": "(static evidence: v/v.go changed outside its function bodies)",
+			"v/v_test.go::TestG": "(static evidence: v/v.go changed outside its function bodies)"}},
+		{"a new function keeps the static evidence", both, true, "func G(", "func H() {}\n\nfunc G(", map[string]string{
+			"v/v_test.go::TestF": "changed outside its function bodies",
+			"v/v_test.go::TestG": "changed outside its function bodies"}},
+		{"a test without coverage keeps the static evidence", map[string]string{"TestF": "pass"}, true, "n := len(s)", "n := len(s) + 1", map[string]string{
+			"v/v_test.go::TestF": "covered: TestF executed F",
+			"v/v_test.go::TestG": "(same package) go:example.com/m/v → (changed) v/v.go"}},
+		{"a failed test's record keeps the static evidence", map[string]string{"TestF": "pass", "TestG": "fail"}, true, "n := len(s)", "n := len(s) + 1", map[string]string{
+			"v/v_test.go::TestF": "covered: TestF executed F",
+			"v/v_test.go::TestG": "(same package) go:example.com/m/v → (changed) v/v.go"}},
+		{"a stale record whose text was not kept keeps the static evidence", both, false, "ok := n < limit", "ok := n <= limit", map[string]string{
+			"v/v_test.go::TestF": "that version's text was not kept",
+			"v/v_test.go::TestG": "that version's text was not kept"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ix, cov, root := covProject(t, c.outcomes, c.keepText)
+			set := edit(t, root, c.old, c.new)
+			got := picks(t, Build(ix), ix, set, cov)
+			if len(got) != len(c.want) {
+				t.Errorf("selected %v, want %v", got, c.want)
+			}
+			for id, part := range c.want {
+				if !strings.Contains(got[id], part) {
+					t.Errorf("%s: reason %q, want it to contain %q", id, got[id], part)
+				}
+			}
+		})
+	}
+}
+
+func TestSelectCoveredNoIndex(t *testing.T) {
+	ix, _, root := covProject(t, map[string]string{"TestF": "pass"}, true)
+	empty, err := coverage.Open(filepath.Join(t.TempDir(), "empty.db"), coverage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	set := edit(t, root, "n := len(s)", "n := len(s) + 1")
+	if got := picks(t, Build(ix), ix, set, empty); len(got) != 2 {
+		t.Errorf("no coverage: selected %v, want both tests by the static evidence", got)
+	}
+}
+
+func TestPyHeaderEnd(t *testing.T) {
+	src := "@deco(\n    x=1)\ndef f(a,\n      b=(1, 2)):  # note\n    return a\n\ndef g(): return 1\n"
+	lines := strings.Split(src, "\n")
+	if got := pyHeaderEnd(lines, coverage.Func{Name: "f", Start: 1, End: 5}); got != 4 {
+		t.Errorf("f's header ends at %d, want 4", got)
+	}
+	if got := pyHeaderEnd(lines, coverage.Func{Name: "g", Start: 7, End: 7}); got != 7 {
+		t.Errorf("g (one line) header ends at %d, want 7", got)
+	}
+	// A changed default is outside the body: the skeleton changes.
+	funcs := []coverage.Func{{Name: "f", Start: 1, End: 5}, {Name: "g", Start: 7, End: 7}}
+	a := skeleton("m.py", []byte(src), funcs)
+	if b := skeleton("m.py", []byte(strings.Replace(src, "b=(1, 2)", "b=(1, 3)", 1)), funcs); a == b {
+		t.Error("a changed default did not change the skeleton")
+	}
+	if b := skeleton("m.py", []byte(strings.Replace(src, "return a", "return -a", 1)), funcs); a != b {
+		t.Error("a changed body changed the skeleton")
+	}
+}
