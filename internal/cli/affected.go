@@ -14,7 +14,6 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
 )
@@ -127,24 +126,14 @@ func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, 
 }
 
 // selectAffected selects from the recorded per-test coverage where there
-// is some (changes.SelectCovered), else from the static evidence alone.
+// is some (changes.Graph.SelectRecorded), else from the static evidence.
 func selectAffected(env *Env, ix *index.Index, graph *changes.Graph, set changes.Set, useCoverage bool) []changes.Affected {
-	if !useCoverage || cacheDir(env) == "" {
+	if !useCoverage {
 		return graph.Select(ix, set)
 	}
-	cov, err := coverage.Open(coverage.Path(cacheDir(env), ix.Root), coverage.Options{ReadOnly: true})
-	switch {
-	case errors.Is(err, coverage.ErrNoData):
-		return graph.Select(ix, set)
-	case err != nil:
-		fmt.Fprintf(env.Stderr, "testdex: %v; the static evidence alone decides\n", err)
-		return graph.Select(ix, set)
-	}
-	defer cov.Close()
-	affected, err := graph.SelectCovered(ix, set, cov)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "testdex: %v; the static evidence alone decides (run 'testdex run --coverage' to rebuild the index)\n", err)
-		return graph.Select(ix, set)
+	affected, note := graph.SelectRecorded(ix, set, cacheDir(env))
+	if note != "" {
+		fmt.Fprintln(env.Stderr, "testdex: "+note)
 	}
 	return affected
 }

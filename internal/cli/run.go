@@ -130,6 +130,8 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		}
 	} else if f.since != "" {
 		return usageErr("--since goes with --affected")
+	} else if f.noCover {
+		return usageErr("--no-coverage goes with --affected")
 	}
 	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage}
 	if f.changed && (len(ids) > 0 || f.failed || f.affected) {

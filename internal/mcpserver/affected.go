@@ -27,6 +27,9 @@ type AffectedOutput struct {
 	// Files are the affected test files, each with its reason and the
 	// selected tests' IDs.
 	Files []AffectedFile `json:"files" jsonschema:"the affected test files with their reasons and selected test IDs"`
+	// Note says why recorded coverage could not be used, when there was
+	// some (a damaged or busy index): the static evidence decided.
+	Note string `json:"note,omitempty" jsonschema:"why recorded coverage was not used (the static evidence decided)"`
 }
 
 // AffectedFile is one affected test file: all its tests, or, when the
@@ -88,9 +91,9 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 		return nil, AffectedOutput{}, err
 	}
 	graph := changes.Build(ix)
-	affected := graph.Select(ix, set)
+	affected, note := graph.SelectRecorded(ix, set, c.CacheDir)
 	_ = graph.SaveCache() // a cache that cannot be written costs the next call a scan, nothing more
-	out := AffectedOutput{Changed: set, Files: []AffectedFile{}}
+	out := AffectedOutput{Changed: set, Files: []AffectedFile{}, Note: note}
 	if out.Changed == nil {
 		out.Changed = changes.Set{}
 	}
@@ -109,5 +112,8 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 		}
 	}
 	b.WriteString(changes.Summary(set, affected))
+	if note != "" {
+		b.WriteString("\n" + note)
+	}
 	return textResult(b.String()), out, nil
 }
