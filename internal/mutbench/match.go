@@ -183,8 +183,23 @@ func (s *selection) hasTest(l *listing, k fidelity.Key) bool {
 	if len(ids) == 0 {
 		return s.hasFiles(files)
 	}
+	suffix := "" // the part of k's name below the listed ancestor it resolved to
+	if !exact {
+		for name := parentName(k.Framework, k.Name); name != ""; name = parentName(k.Framework, name) {
+			if len(l.byKey[fidelity.Key{Framework: k.Framework, Scope: k.Scope, Name: name}]) > 0 {
+				suffix = k.Name[len(name):]
+				break
+			}
+		}
+	}
 	for _, id := range ids {
 		if exact && s.above[id] {
+			return true
+		}
+		// A selection may name the runner's row itself, one the listing
+		// does not hold (covering answers with the IDs the runner
+		// reported): its ID extends the ancestor's as its name does.
+		if suffix != "" && s.ids[id+suffix] {
 			return true
 		}
 		for p := id; p != ""; p = l.byID[p].Parent {

@@ -1,6 +1,7 @@
 package mutbench
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex/internal/fidelity"
@@ -37,11 +38,19 @@ func TestSelectionLevels(t *testing.T) {
 		{"a pytest row named at run time", []string{"t/test_x.py::test_f"}, py("t/test_x.py::test_f[1-2]"), true, true},
 		{"a pytest collection error names the file", []string{"t/test_x.py::test_f"}, py("t/test_x.py"), true, true},
 		{"nothing selected", nil, py("t/test_x.py::test_f"), false, false},
+		{"a runtime row selected by its own ID (covering's answer)", []string{"t/test_x.py::test_f[1-2]"}, py("t/test_x.py::test_f[1-2]"), true, true},
+		{"another runtime row of the same test", []string{"t/test_x.py::test_f[3-4]"}, py("t/test_x.py::test_f[1-2]"), true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var recs []record
 			for _, id := range tc.selected {
-				recs = append(recs, l.byID[id])
+				rec, ok := l.byID[id]
+				if !ok { // a row the listing does not hold, as covering names it
+					file, _, _ := strings.Cut(id, "::")
+					parent, _, _ := strings.Cut(id, "[")
+					rec = record{ID: id, File: file, Parent: parent}
+				}
+				recs = append(recs, rec)
 			}
 			s := newSelection(recs, l)
 			if got := s.hasFile(l, tc.key); got != tc.wantFile {
