@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.net.URL;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -32,8 +33,8 @@ import org.junit.platform.launcher.TestPlan;
  * with a reset (RT.getAgent().getExecutionData(true)) and files what ran
  * since the last boundary under the innermost running test or container:
  * a test's own body, or a class's @BeforeAll and static set-up, which the
- * reader adds to each test below it. Only classes with an executed probe
- * are kept. Records go to exec/NAME.bin beside this listener's folder, one
+ * reader adds to each test below it. Only the project's classes (loaded
+ * from a folder, not a jar) with an executed probe are kept. Records go to exec/NAME.bin beside this listener's folder, one
  * file per JVM, flushed per record, in the format TestdexCoverageReader
  * reads. Without the agent it writes exec/NAME.noagent with the reason,
  * and the tests run as usual. Tests running in parallel in one JVM share
@@ -49,6 +50,7 @@ public final class TestdexCoverageListener implements TestExecutionListener {
     private DataOutputStream out;
     private final Deque<TestIdentifier> running = new ArrayDeque<TestIdentifier>();
     private final Map<String, TestIdentifier> byId = new HashMap<String, TestIdentifier>();
+    private final Map<String, Boolean> ours = new HashMap<String, Boolean>();
 
     public TestdexCoverageListener() {
         try {
@@ -153,9 +155,10 @@ public final class TestdexCoverageListener implements TestExecutionListener {
     /**
      * executed reads JaCoCo's exec format (header 0x01, sessions 0x10,
      * classes 0x11: id, VM name, probes as a var-int count and bits) and
-     * returns the classes with an executed probe: {id, name, count, bits}.
+     * returns the project's classes with an executed probe: {id, name,
+     * count, bits}.
      */
-    static List<Object[]> executed(byte[] raw) throws IOException {
+    private List<Object[]> executed(byte[] raw) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(raw));
         List<Object[]> out = new ArrayList<Object[]>();
         for (int b = in.read(); b >= 0; b = in.read()) {
@@ -176,7 +179,7 @@ public final class TestdexCoverageListener implements TestExecutionListener {
                 byte[] bits = new byte[(n + 7) / 8];
                 in.readFully(bits);
                 for (byte x : bits) {
-                    if (x != 0) {
+                    if (x != 0 && ours(name)) {
                         out.add(new Object[] {id, name, n, bits});
                         break;
                     }
@@ -187,6 +190,25 @@ public final class TestdexCoverageListener implements TestExecutionListener {
             }
         }
         return out;
+    }
+
+    /**
+     * ours reports whether a class was loaded from a folder (target/classes,
+     * target/test-classes, a sibling module's) rather than from a jar or the
+     * JDK: only those can be mapped to the project's sources.
+     */
+    private boolean ours(String vmName) {
+        Boolean b = ours.get(vmName);
+        if (b == null) {
+            URL u = ClassLoader.getSystemResource(vmName + ".class");
+            ClassLoader cl = Thread.currentThread().getContextClassLoader();
+            if (u == null && cl != null) {
+                u = cl.getResource(vmName + ".class");
+            }
+            b = u != null && "file".equals(u.getProtocol());
+            ours.put(vmName, b);
+        }
+        return b;
     }
 
     private static int varInt(DataInputStream in) throws IOException {
