@@ -70,7 +70,9 @@ public class TestdexCoverageReader {
         findClasses(project, 0);
         List<Rec> recs = new ArrayList<Rec>();
         File[] files = execDir.listFiles();
-        if (files == null) {
+        if (files == null || files.length == 0) {
+            out.println("testdex: no coverage recorded: no test JVM loaded testdex's JUnit Platform listener"
+                    + " (Surefire's JUnit 4 provider loads none; JUnit 5 or junit-vintage-engine runs through the Platform)");
             return;
         }
         Arrays.sort(files);
