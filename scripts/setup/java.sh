@@ -2,7 +2,9 @@
 # scripts/setup/java.sh prefetches into ~/.m2 what the java package's
 # integration tests need: the JUnit Platform console launcher and every
 # plugin and dependency of the testdata/shapes/junit Maven fixture
-# (compiler, resources, exec plugin, JUnit 5 and 4). Idempotent and quiet;
+# (compiler, resources, exec plugin, JUnit 5 and 4), and what `testdex run
+# --coverage` fetches through Maven (JaCoCo's Maven plugin and agent, its
+# CLI jar, the dependency plugin that copies it). Idempotent and quiet;
 # a second run only checks the local repository. Without mvn and java it
 # does nothing (the integration tests then skip and say why).
 set -euo pipefail
@@ -15,6 +17,8 @@ fi
 
 console=1.10.2 # keep in step with java.ConsoleVersion
 exec_plugin=org.codehaus.mojo:exec-maven-plugin:3.1.1 # java.ExecPlugin
+jacoco=0.8.15 # java.JacocoVersion
+dependency_plugin=org.apache.maven.plugins:maven-dependency-plugin:3.6.1 # java.DependencyPlugin
 repo="${MAVEN_REPOSITORY:-$HOME/.m2/repository}" # settings.localRepository unless settings.xml moves it
 jar="$repo/org/junit/platform/junit-platform-console-standalone/$console/junit-platform-console-standalone-$console.jar"
 
@@ -36,3 +40,10 @@ cp -r testdata/shapes/junit "$work/fixture"
 cp -r testdata/run/junit "$work/run"
 (cd "$work/run" && mvn -q -B test -Dtest=LegacyTest -Dsurefire.failIfNoSpecifiedTests=false >/dev/null 2>&1) ||
 	(cd "$work/run" && mvn -B test -Dtest=LegacyTest -Dsurefire.failIfNoSpecifiedTests=false | tail -20)
+
+# Run the coverage fixture's Maven goals the way a coverage run does
+# (prepare-agent, the copy of JaCoCo's CLI), without its tests.
+cp -r internal/lang/java/testdata/cover "$work/cover"
+cover=(mvn -q -B "org.jacoco:jacoco-maven-plugin:$jacoco:prepare-agent" "$dependency_plugin:copy"
+	"-Dartifact=org.jacoco:org.jacoco.cli:$jacoco:jar:nodeps" "-DoutputDirectory=$work/cli" test -DskipTests)
+(cd "$work/cover" && "${cover[@]}" >/dev/null 2>&1) || (cd "$work/cover" && "${cover[@]}" | tail -20)

@@ -46,7 +46,7 @@ const defaultTestDir = "src/test/java"
 // defaults. A pom.xml that does not parse is an error Problem; the project
 // then uses Maven's defaults.
 func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
-	p := &lang.Project{Dir: dir}
+	p := &lang.Project{Dir: dir, Spanner: Spanner}
 	var probs []testdex.Problem
 	testDir, filter := defaultTestDir, "surefire"
 	var lister lang.Lister

@@ -33,7 +33,8 @@ type Runner struct{}
 // RunCommands returns the one mvn command running sel: a file runs its
 // classes, a folder the classes Surefire's default includes (Test*, *Test,
 // *Tests, *TestCase) find below it, a record named by ID its class or
-// method.
+// method. With RunOptions.Coverage the same mvn command records JaCoCo's
+// coverage, between a javac and a reader command (see coverage.go).
 func (Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	if p.Manifest != "pom.xml" {
 		return nil, fmt.Errorf("testdex runs JUnit tests through Maven only; %s has %q (run the tests with Gradle itself)", p.Dir, p.Manifest)
@@ -45,6 +46,9 @@ func (Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 			return nil, err
 		}
 		args = append(args, "-Dtest="+strings.Join(sels, ","), "-Dsurefire.failIfNoSpecifiedTests=false")
+	}
+	if o.Coverage {
+		return coverageCommands(p, o, append(args[2:], o.Extra...))
 	}
 	return []*lang.Command{{Args: append(args, o.Extra...), Dir: p.Dir}}, nil
 }

@@ -17,8 +17,12 @@ import (
 )
 
 // NewParser returns the parser of one mvn test command. Its output lines
-// become batch output; the results come from the reports at Close.
+// become batch output; the results come from the reports at Close. A
+// coverage run's javac and reader commands get a coverParser.
 func (Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
+	if isReader(cmd) || isJavac(cmd) {
+		return &coverParser{emit: emit}
+	}
 	return &reportParser{dir: p.Dir, reports: filepath.Join(p.Dir, "target", "surefire-reports"), emit: emit, start: time.Now()}
 }
 

@@ -1,0 +1,143 @@
+package java_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/java"
+)
+
+// TestCoverageRecordsPerTest runs testdata/cover (Calc.a and Calc.b, a
+// test for each; testB fails by design) with coverage, through the
+// Runner's own commands: the results are those of a plain `mvn test`,
+// testA executed a's body and not b's, and the failing testB still has
+// its coverage (b's body).
+func TestCoverageRecordsPerTest(t *testing.T) {
+	dir := coverCopy(t)
+	covered := runEvents(t, dir, true)
+	if got, want := results(covered), []string{"cov.CalcTest testA() pass", "cov.CalcTest testB() fail"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("results with coverage %q, want a plain run's %q", got, want)
+	}
+	calc := filepath.Join(dir, "src/main/java/cov/Calc.java")
+	aBody, bBody := lineOf(t, calc, "x + 1"), lineOf(t, calc, "x - 1")
+	cov := map[string]lang.RunEvent{}
+	for _, e := range covered {
+		if e.Action == lang.ActionCovered {
+			cov[e.Scope+" "+e.Name] = e
+		}
+	}
+	for name, c := range map[string]struct{ ran, not int }{"testA()": {aBody, bBody}, "testB()": {bBody, aBody}} {
+		e, ok := cov["cov.CalcTest "+name]
+		if !ok {
+			t.Errorf("%s: no coverage event (got %v)", name, keys(cov))
+			continue
+		}
+		if !executed(e, calc, c.ran) || !executed(e, calc, c.ran+1) || executed(e, calc, c.not) {
+			t.Errorf("%s: executed %+v; want Calc.java:%d-%d and not :%d", name, e.Covered, c.ran, c.ran+1, c.not)
+		}
+	}
+}
+
+// coverCopy copies testdata/cover to a temporary folder, or skips when
+// mvn or java is not installed.
+func coverCopy(t *testing.T) string {
+	t.Helper()
+	for _, tool := range []string{"mvn", "java", "javac"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed: JaCoCo coverage cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "cover")
+	if err := os.CopyFS(dir, os.DirFS("testdata/cover")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runEvents runs the Runner's commands for the whole project, each into
+// its parser, and returns the events.
+func runEvents(t *testing.T, dir string, coverage bool) []lang.RunEvent {
+	t.Helper()
+	p, _ := java.Detector.Detect(&lang.DetectEnv{Root: dir, ReadFile: os.ReadFile}, dir, []string{"pom.xml"})
+	r := p.Frameworks[0].Runner
+	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
+	cmds, err := r.RunCommands(p, sel, lang.RunOptions{Dir: t.TempDir(), Coverage: coverage, Extra: []string{"-q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []lang.RunEvent
+	for _, c := range cmds {
+		parser := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
+		cmd := exec.Command(c.Args[0], c.Args[1:]...)
+		cmd.Dir, cmd.Stdout = c.Dir, parser
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		code := 0
+		if err := cmd.Run(); err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatalf("%v: %v", c.Args, err)
+			}
+			code = ee.ExitCode()
+		}
+		parser.Close(code)
+		if stderr.Len() > 0 {
+			t.Logf("%s stderr: %s", c.Args[0], stderr.String())
+		}
+	}
+	return evs
+}
+
+func results(evs []lang.RunEvent) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Name != "" && e.Action != testdex.ActionOutput && e.Action != lang.ActionCovered {
+			out = append(out, e.Scope+" "+e.Name+" "+string(e.Action))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func executed(e lang.RunEvent, file string, line int) bool {
+	for _, f := range e.Covered {
+		for _, s := range f.Lines {
+			if f.File == file && s.Start <= line && line <= s.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no %q", file, text)
+	return 0
+}
+
+func keys(m map[string]lang.RunEvent) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
