@@ -66,6 +66,15 @@ type Runner struct {
 //     dynamic records by their module path, in a second command (libtest
 //     applies --exact to every filter).
 func (r Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	plain, err := r.plainCommands(p, sel, o)
+	if err != nil || !o.Coverage {
+		return plain, err
+	}
+	return r.coverCommands(p, plain, o)
+}
+
+// plainCommands returns the commands of a run without coverage.
+func (r Runner) plainCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	cargoExtra, testExtra := splitExtra(o.Extra)
 	rt := r.readRunTargets()
 	if sel.Whole() {
