@@ -56,7 +56,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		return nil, nil
 	}
 	c := &Crate{Dir: dir, Name: m.Package.Name, Targets: m.targets(dir, listDir), DocPrefix: workspaceRoot(env.ReadFile, dir)}
-	return &lang.Project{Dir: dir, Name: c.Name, Manifest: "Cargo.toml", Frameworks: []*lang.Setup{{
+	return &lang.Project{Dir: dir, Name: c.Name, Manifest: "Cargo.toml", Spanner: Spanner, Frameworks: []*lang.Setup{{
 		Framework: testdex.Cargo,
 		Extractor: Extractor{},
 		Match:     isSource,

@@ -28,21 +28,8 @@ import (
 // libtest has no per-test timeout on stable Rust, so
 // RunOptions.TestTimeout is not used.
 //
-// Runner records no coverage yet (it is no lang.Coverer), though it can
-// be done here (tried 2026-11-24): rustc 1.95.0 (LLVM 22.1.2) builds test
-// binaries with RUSTFLAGS="-C instrument-coverage" (into a target folder
-// of their own: the flag would rebuild the user's), libtest runs one test
-// per process (BIN --exact NAME, about 4 ms each) with its own
-// LLVM_PROFILE_FILE, and the raw profiles (format version 10) are read by
-// Debian 12's llvm-19 (apt-get install llvm-19: 19.1.7,
-// /usr/lib/llvm-19/bin): `llvm-profdata merge -sparse` then `llvm-cov
-// export -format=lcov -instr-profile=P BIN` give per-line counts, about
-// 0.15 s a test (checked on a two-function crate, a's test covering a and
-// not b, and on semver 1.0.28's test_version). Debian's default
-// llvm-profdata (/usr/bin, LLVM 14) refuses them: "unsupported
-// instrumentation profile format version"; rustup's llvm-tools component
-// is not reachable. What is missing is the work: the build, the loop of
-// one process per test per binary, and the lcov reader.
+// With RunOptions.Coverage, Runner records each test's coverage (it is a
+// lang.Coverer): cover.go says how.
 type Runner struct {
 	Crate *Crate
 }
@@ -66,6 +53,15 @@ type Runner struct {
 //     dynamic records by their module path, in a second command (libtest
 //     applies --exact to every filter).
 func (r Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
+	plain, err := r.plainCommands(p, sel, o)
+	if err != nil || !o.Coverage {
+		return plain, err
+	}
+	return r.coverCommands(p, plain, o)
+}
+
+// plainCommands returns the commands of a run without coverage.
+func (r Runner) plainCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	cargoExtra, testExtra := splitExtra(o.Extra)
 	rt := r.readRunTargets()
 	if sel.Whole() {

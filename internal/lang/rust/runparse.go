@@ -26,7 +26,19 @@ import (
 // whatever its place (rustdoc runs merged and standalone doc tests as two
 // parts). Each result's Scope is its target's root file, as in the static
 // records.
+//
+// A coverage script's command (see cover.go) gets the same parser, told
+// where each binary's part starts, which also reads the tests' coverage.
 func (r Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
+	if cmd != nil && len(cmd.Args) > 5 && cmd.Args[0] == "sh" && cmd.Args[3] == coverScriptName {
+		lp := r.newLibtestParser(&lang.Command{Args: cmd.Args[5:]}, emit)
+		return &coverParser{lp: lp, prefix: cmd.Args[4], root: p.Dir}
+	}
+	return r.newLibtestParser(cmd, emit)
+}
+
+// newLibtestParser returns the parser of one cargo test command.
+func (r Runner) newLibtestParser(cmd *lang.Command, emit func(lang.RunEvent)) *libtestParser {
 	lp := &libtestParser{emit: emit, block: -1, failed: map[string]*failure{}}
 	if r.Crate != nil && r.Crate.DocPrefix != "" {
 		lp.pathPrefix = r.Crate.DocPrefix + "/"

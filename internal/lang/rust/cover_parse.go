@@ -1,0 +1,130 @@
+package rust
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// coverParser reads a coverage script's output (see cover.go) with the
+// libtest parser, then the tests' lcov files, PREFIX.B.J.lcov, test J of
+// binary B being line J of PREFIX.B.names.
+type coverParser struct {
+	lp      *libtestParser
+	prefix  string
+	root    string // the project folder: files outside it are dropped
+	partial []byte
+}
+
+// Write hands the output to the libtest parser line by line: a
+// "testdex-cover: binary N" line becomes the binary's "running N tests",
+// and each process's own "running 1 test" is dropped, so the parser's
+// parts are the binaries, as in the plain run.
+func (c *coverParser) Write(b []byte) (int, error) {
+	c.partial = append(c.partial, b...)
+	for {
+		i := bytes.IndexByte(c.partial, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		c.line(string(c.partial[:i]))
+		c.partial = c.partial[i+1:]
+	}
+}
+
+func (c *coverParser) line(raw string) {
+	l := colourRE.ReplaceAllString(strings.TrimSuffix(raw, "\r"), "")
+	switch {
+	case strings.HasPrefix(l, "testdex-cover: binary "):
+		n := strings.TrimSpace(strings.TrimPrefix(l, "testdex-cover: binary "))
+		noun := "tests"
+		if n == "1" {
+			noun = "test"
+		}
+		c.lp.line("running " + n + " " + noun)
+	case partRE.MatchString(l):
+	default:
+		c.lp.line(strings.TrimSuffix(raw, "\r"))
+	}
+}
+
+// Close ends the results, then emits each test's coverage in the order
+// the tests ran; a test whose process wrote no profile (it died first)
+// records nothing rather than nothing executed.
+func (c *coverParser) Close(exitCode int) error {
+	if len(c.partial) > 0 {
+		c.line(string(c.partial))
+		c.partial = nil
+	}
+	if err := c.lp.Close(exitCode); err != nil {
+		return err
+	}
+	for b := 0; ; b++ {
+		names, err := os.ReadFile(c.prefix + "." + strconv.Itoa(b) + ".names")
+		if err != nil {
+			return nil
+		}
+		scope := ""
+		if b < len(c.lp.roots) {
+			scope = c.lp.roots[b]
+		}
+		for j, name := range strings.Split(strings.TrimRight(string(names), "\n"), "\n") {
+			data, err := os.ReadFile(c.prefix + "." + strconv.Itoa(b) + "." + strconv.Itoa(j) + ".lcov")
+			if err != nil || name == "" {
+				continue
+			}
+			c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: lcovFiles(data, c.root)})
+		}
+	}
+}
+
+// lcovFiles reads llvm-cov's lcov export ("SF:FILE", "DA:LINE,COUNT" per
+// line, "end_of_record") into the lines executed per absolute file under
+// root.
+func lcovFiles(data []byte, root string) []lang.CoveredFile {
+	byFile := map[string][]lang.Span{}
+	var order []string
+	file := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "SF:"):
+			file = filepath.Clean(strings.TrimPrefix(l, "SF:"))
+			if !filepath.IsAbs(file) || !within(file, root) {
+				file = ""
+			}
+		case strings.HasPrefix(l, "DA:") && file != "":
+			ln, count, ok := strings.Cut(strings.TrimPrefix(l, "DA:"), ",")
+			n, err := strconv.Atoi(ln)
+			if count, _, _ = strings.Cut(count, ","); !ok || err != nil || count == "0" || n < 1 {
+				continue
+			}
+			if _, seen := byFile[file]; !seen {
+				order = append(order, file)
+			}
+			byFile[file] = append(byFile[file], lang.Span{Start: n, End: n})
+		case l == "end_of_record":
+			file = ""
+		}
+	}
+	slices.Sort(order)
+	out := make([]lang.CoveredFile, 0, len(order))
+	for _, f := range order {
+		out = append(out, lang.CoveredFile{File: f, Lines: lang.MergeSpans(byFile[f])})
+	}
+	return out
+}
+
+// within reports whether file lies below dir.
+func within(file, dir string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,134 @@
+package rust_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/rust"
+)
+
+// TestCoverage runs testdata/cover (src/lib.rs: a's body is lines 10-11,
+// b's 15-16; tests/it.rs calls b) with and without coverage: the results
+// must be the same, test_a's lines hold a's body and not b's, test_b's
+// the reverse (through S::m), the integration test's b's, and the doc
+// test records nothing. It skips when cargo or LLVM tools that read
+// rustc's profiles are absent (scripts/setup/rust.sh installs llvm-19).
+func TestCoverage(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
+	}
+	dir := t.TempDir()
+	copySources(t, "testdata/cover", dir)
+	p, _ := rust.Detector.Detect(&lang.DetectEnv{Root: dir, ReadFile: os.ReadFile}, dir, []string{"Cargo.toml"})
+	r, ok := p.Frameworks[0].Runner.(lang.Coverer)
+	if !ok {
+		t.Fatal("the cargo runner is no lang.Coverer")
+	}
+	env := append(os.Environ(), "CARGO_TARGET_DIR="+filepath.Join(t.TempDir(), "target"))
+	if err := r.CoverageCheck(p, lang.RunOptions{Env: env}); err != nil {
+		if errors.Is(err, lang.ErrNotInstalled) {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	plain := runCargo(t, r, p, env, false)
+	covered := runCargo(t, r, p, env, true)
+	if got, want := results(covered), results(plain); !reflect.DeepEqual(got, want) {
+		t.Errorf("results with coverage differ:\n got %v\nwant %v", got, want)
+	}
+	if len(results(plain)) != 6 {
+		t.Errorf("plain run: %d results, want 6: %v", len(results(plain)), results(plain))
+	}
+	cov := map[string][]lang.Span{}
+	for _, e := range covered {
+		if e.Action != lang.ActionCovered {
+			continue
+		}
+		for _, f := range e.Covered {
+			if !filepath.IsAbs(f.File) || !strings.HasPrefix(f.File, dir) {
+				t.Errorf("%s: covered file %s is not the crate's", e.Name, f.File)
+			}
+			if filepath.Base(f.File) == "lib.rs" {
+				cov[e.Scope+" "+e.Name] = f.Lines
+			}
+		}
+		if e.Kind == testdex.KindDoctest {
+			t.Errorf("doc test %s has coverage", e.Name)
+		}
+	}
+	check := func(test string, has, hasNot []int) {
+		t.Helper()
+		spans, ok := cov[test]
+		if !ok {
+			t.Errorf("%s: no coverage of lib.rs (got %v)", test, cov)
+		}
+		for _, l := range has {
+			if !slices.ContainsFunc(spans, func(s lang.Span) bool { return s.Start <= l && l <= s.End }) {
+				t.Errorf("%s: line %d not covered (%v)", test, l, spans)
+			}
+		}
+		for _, l := range hasNot {
+			if slices.ContainsFunc(spans, func(s lang.Span) bool { return s.Start <= l && l <= s.End }) {
+				t.Errorf("%s: line %d covered, it did not run (%v)", test, l, spans)
+			}
+		}
+	}
+	check("src/lib.rs tests::test_a", []int{10, 11}, []int{15, 16, 23})
+	check("src/lib.rs tests::test_b", []int{15, 16, 23}, []int{10, 11})
+	check("src/lib.rs tests::test_fails", []int{10, 11}, []int{15, 16})
+	check("tests/it.rs it_b", []int{15, 16}, []int{10, 11})
+}
+
+// runCargo runs the runner's commands for the whole crate, as the core
+// would, and returns the parsed events.
+func runCargo(t *testing.T, r lang.Coverer, p *lang.Project, env []string, coverage bool) []lang.RunEvent {
+	t.Helper()
+	o := lang.RunOptions{Dir: t.TempDir(), Env: env, Coverage: coverage}
+	cmds, err := r.RunCommands(p, &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []lang.RunEvent
+	for _, c := range cmds {
+		ps := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
+		cmd := exec.Command(c.Args[0], c.Args[1:]...)
+		var stderr strings.Builder
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, append(slices.Clone(env), c.Env...), ps, &stderr
+		code := 0
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatal(err)
+			}
+			code = ee.ExitCode()
+		}
+		ps.Close(code)
+		if code != 0 && code != 101 {
+			t.Fatalf("%v: exit %d\n%s", c.Args, code, stderr.String())
+		}
+	}
+	return evs
+}
+
+// results are the events other than covered and output ones, without
+// timing, in name order (libtest's threads finish in any order).
+func results(evs []lang.RunEvent) []lang.RunEvent {
+	var out []lang.RunEvent
+	for _, e := range evs {
+		if e.Action == lang.ActionCovered || e.Action == testdex.ActionOutput {
+			continue
+		}
+		e.Elapsed, e.Output = 0, ""
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(a, b lang.RunEvent) int { return strings.Compare(a.Scope+" "+a.Name, b.Scope+" "+b.Name) })
+	return out
+}
