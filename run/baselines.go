@@ -112,4 +112,3 @@ func (c *coverRun) recordedFiles() []string {
 	}
 	return out
 }
-
