@@ -84,6 +84,11 @@ func (g *Graph) SelectCovered(ix *index.Index, set Set, cov CoverageIndex) ([]Af
 	if err != nil {
 		return nil, err
 	}
+	return g.selectCovered(ix, set, cov, tests)
+}
+
+// selectCovered is SelectCovered over the recorded tests as read.
+func (g *Graph) selectCovered(ix *index.Index, set Set, cov CoverageIndex, tests map[string]coverage.TestInfo) ([]Affected, error) {
 	c := &covSel{g: g, ix: ix, cov: cov, tests: tests, static: map[string]map[string]Reason{}, files: map[string]*fileChange{}}
 	full := recordReasons(g.Select(ix, set))
 	byFile := map[string]*Affected{}
@@ -94,6 +99,7 @@ func (g *Graph) SelectCovered(ix *index.Index, set Set, cov CoverageIndex) ([]Af
 		if len(ids) == 0 {
 			r, ok = full[t.ID]
 		} else {
+			var err error
 			r, ok, err = c.decide(t, ids, set)
 			if err != nil {
 				return nil, err

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/zeebo/xxh3"
@@ -20,11 +19,24 @@ import (
 // a test file whose fingerprint equals the one of its last passing run
 // need not run again (`testdex run --changed`).
 func (g *Graph) Fingerprints(root string) map[string]string {
+	out := map[string]string{}
+	for f, m := range g.Manifests(root) {
+		out[f] = ""
+		if m != nil {
+			out[f] = m.Fingerprint()
+		}
+	}
+	return out
+}
+
+// Manifests returns, for each test file of the listing, the manifest its
+// fingerprint hashes; nil for a file that gets no fingerprint.
+func (g *Graph) Manifests(root string) map[string]Manifest {
 	uses := g.forward()
 	contents := map[string]uint64{} // file -> content hash, 0 when not a readable file
-	hashOf := func(file string) (uint64, bool) {
+	hashOf := func(file string) uint64 {
 		if h, ok := contents[file]; ok {
-			return h, h != 0
+			return h
 		}
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
 		h := uint64(0)
@@ -32,27 +44,26 @@ func (g *Graph) Fingerprints(root string) map[string]string {
 			h = xxh3.Hash(data) | 1 // never 0: 0 means "not a file"
 		}
 		contents[file] = h
-		return h, h != 0
+		return h
 	}
-	out := map[string]string{}
+	out := map[string]Manifest{}
 	declared, declOK := g.declaredFiles(root)
 	for _, p := range g.projects {
 		globals, ok := p.globalFiles(root)
 		for _, f := range p.files {
+			out[f] = nil
 			if ok && declOK {
-				out[f] = g.fingerprint(f, p, uses, append(globals[:len(globals):len(globals)], declared[f]...), hashOf)
-			} else {
-				out[f] = ""
+				out[f] = g.manifest(f, p, uses, append(globals[:len(globals):len(globals)], declared[f]...), hashOf)
 			}
 		}
 	}
 	return out
 }
 
-// fingerprint hashes one test file's closure; "" when it cannot be known.
-func (g *Graph) fingerprint(file string, p *project, uses map[string][]string, globals []string, hashOf func(string) (uint64, bool)) string {
+// manifest lists one test file's closure; nil when it cannot be known.
+func (g *Graph) manifest(file string, p *project, uses map[string][]string, globals []string, hashOf func(string) uint64) Manifest {
 	if !p.evidence {
-		return ""
+		return nil
 	}
 	seen := map[string]bool{file: true}
 	queue := []string{file}
@@ -60,7 +71,7 @@ func (g *Graph) fingerprint(file string, p *project, uses map[string][]string, g
 		n := queue[0]
 		queue = queue[1:]
 		if n == anyNode(p) || n == unresolvedNode(p) {
-			return ""
+			return nil
 		}
 		for _, m := range uses[n] {
 			if !seen[m] {
@@ -72,20 +83,11 @@ func (g *Graph) fingerprint(file string, p *project, uses map[string][]string, g
 	for _, gf := range globals {
 		seen[gf] = true
 	}
-	nodes := make([]string, 0, len(seen))
+	m := make(Manifest, len(seen))
 	for n := range seen {
-		nodes = append(nodes, n)
+		m[n] = hashOf(n) // other nodes (packages, crates) are named, not read
 	}
-	sort.Strings(nodes)
-	h := xxh3.New()
-	for _, n := range nodes {
-		if c, ok := hashOf(n); ok { // other nodes (packages, crates) are named, not read
-			h.WriteString(n + "\x00" + strconv.FormatUint(c, 16) + "\n")
-		} else {
-			h.WriteString(n + "\n")
-		}
-	}
-	return strconv.FormatUint(h.Sum64(), 16)
+	return m
 }
 
 // forward returns the graph's edges from user to used.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
 )
 
@@ -29,8 +30,11 @@ type Request struct {
 	Failed bool
 	// Changed runs only the test files under Paths whose fingerprint (the
 	// files they depend on, by changes.Graph) differs from the one of
-	// their last passing run; the others end "unchanged". IDs must be
-	// empty. The fingerprints of the files that pass are saved.
+	// their last passing run; the others end "unchanged". Of such a file,
+	// the tests whose recorded coverage vouches for them
+	// (changes.Graph.Unaffected, against the baseline the last coverage
+	// recording kept) end "unchanged" too, and the others run by ID. IDs
+	// must be empty. The fingerprints of the files that pass are saved.
 	Changed bool
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
@@ -72,11 +76,17 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 	}
 	plan := ix.Plan(sel)
 	if ch != nil {
-		plan.Unchanged, plan.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on)"
+		plan.Unchanged, plan.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on, or all it executed when its coverage was recorded)"
 	}
 	var began time.Time
+	var mans map[string]changes.Manifest // the test files' manifests as the run begins, for the coverage baselines
 	if req.Options.Coverage {
 		req.Options.cover, began = newCoverRun(plan, req.Options, req.Warn), req.Options.withDefaults().Now()
+		if ch != nil {
+			mans = ch.manifests
+		} else if req.CacheDir != "" {
+			mans = changes.Build(ix).Manifests(ix.Root)
+		}
 	}
 	sum, err := Run(ctx, ix, plan, req.Options, h)
 	if err != nil {
@@ -86,6 +96,13 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 		req.Warn(err.Error())
 	} else {
 		sum.Covered = n
+	}
+	var recorded []string
+	if sum.Covered > 0 {
+		recorded = req.Options.cover.recordedFiles()
+	}
+	if err := updateBaselines(req.CacheDir, ix.Root, recorded, mans, began, sum.Failures); err != nil && req.Warn != nil {
+		req.Warn(err.Error())
 	}
 	if ch != nil {
 		if err := ch.save(sum); err != nil && req.Warn != nil {
