@@ -68,7 +68,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.affected, "affected", false, "run the tests the change can affect ('testdex affected'): the work tree against --since")
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
 	fl.BoolVar(&f.noCover, "no-coverage", false, "with --affected: ignore the recorded coverage, select by the static evidence alone")
-	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha, junit under Maven; node:test per file)")
+	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha, junit under Maven, cargo; node:test per file)")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	return cmd
