@@ -3,7 +3,6 @@ package python
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -432,11 +431,12 @@ func expand(prefix string, fn fnFact, outer markSet) []lang.Test {
 	return expandWith(prefix, fn, outer, nil)
 }
 
-// expandWith is expand with the parametrized fixtures in scope: each
-// argument naming one that no parametrize mark covers adds its table
-// first, in argument order, as pytest's fixture hook runs before the
-// marks'.
-func expandWith(prefix string, fn fnFact, outer markSet, fixtures func(string) (table, bool)) []lang.Test {
+// expandWith is expand with the fixtures in scope: the tables of the
+// parametrized fixtures the function requests, directly or through other
+// fixtures, come first, in the order pytest applies them
+// (fixtureScopes.tables), as pytest's fixture hook runs before the marks';
+// when that order cannot be known the function gets one dynamic subtest.
+func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes) []lang.Test {
 	m := fn.Marks.merge(outer)
 	if fixtures != nil {
 		direct := map[string]bool{}
@@ -445,11 +445,9 @@ func expandWith(prefix string, fn fnFact, outer markSet, fixtures func(string) (
 				direct[n] = true
 			}
 		}
-		var fx []table
-		for _, a := range append(slices.Clone(m.Uses), fn.Args...) {
-			if t, ok := fixtures(a); ok && !direct[a] {
-				fx = append(fx, t)
-			}
+		fx, ok := fixtures.tables(m.Uses, fn.Args, direct)
+		if !ok {
+			fx = []table{{Dynamic: "{fixtures}"}}
 		}
 		m.Tables = append(fx, m.Tables...)
 	}
