@@ -91,6 +91,9 @@ type table struct {
 	Dynamic string `json:"d,omitempty"`
 	// Argnames are the names the table parametrizes.
 	Argnames []string `json:"n,omitempty"`
+	// Indirect are the argnames indirect= passes to their fixtures: pytest
+	// still follows those fixtures' own requests.
+	Indirect []string `json:"in,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

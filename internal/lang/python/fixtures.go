@@ -46,15 +46,16 @@ func (s fixtureScopes) autouse() (names []string, unknown bool) {
 var scopeRank = map[string]int{"": 0, "class": 1, "module": 2, "package": 3, "session": 4}
 
 // tables returns the parameter tables the fixtures add to a test that
-// requests args (after its usefixtures uses) and is directly parametrized
-// over direct, in the order pytest applies them: FixtureManager's
+// requests args (after its usefixtures uses), is directly parametrized
+// over direct and parametrized by its marks (indirect= included) over
+// marked, in the order pytest applies them: FixtureManager's
 // getfixtureclosure (autouse, usefixtures and arguments, then each
 // fixture's own requests, breadth first, stably sorted by scope, widest
 // first) and pytest_generate_tests (the nearest definition's params, or
 // those of the definition it overrides while requesting it). ok is false
 // when the order or the set cannot be known (a scope= or autouse= that is
 // not a literal, with some fixture parametrized).
-func (s fixtureScopes) tables(uses, args []string, direct map[string]bool) (out []table, ok bool) {
+func (s fixtureScopes) tables(uses, args []string, direct, marked map[string]bool) (out []table, ok bool) {
 	if len(s) == 0 {
 		return nil, true
 	}
@@ -89,7 +90,7 @@ func (s fixtureScopes) tables(uses, args []string, direct map[string]bool) (out 
 	}
 	sort.SliceStable(closure, func(i, j int) bool { return scopeRank[scope[closure[i]]] > scopeRank[scope[closure[j]]] })
 	for _, n := range closure {
-		if direct[n] {
+		if marked[n] {
 			continue
 		}
 		for _, d := range s.defs(n) {

@@ -14,7 +14,7 @@ import (
 // fixtures: declared in class bodies, inherited and overridden by
 // subclasses, requested through other fixtures, overridden in a module
 // (with and without requesting the conftest.py's), autouse, with scopes
-// that reorder them, and with a scope= pytest only knows at run time.
+// that reorder them, through indirect= parametrization, and with a scope= pytest only knows at run time.
 var fixtureParamsDir = filepath.Join("testdata", "fixtureparams")
 
 // fixtureParamsWant is what pytest 8.1.1 and 9.2.0 collect from
@@ -37,9 +37,11 @@ var fixtureParamsWant = []string{
 	"tests/test_chain.py::TestPlainOverride::test_made[None]",
 	"tests/test_chain.py::TestPlainOverride::test_made[x]",
 	"tests/test_chain.py::TestPlainOverride::test_plain",
+	"tests/test_chain.py::test_direct_no_closure[d]",
 	"tests/test_chain.py::test_direct_wins[3.5-direct]",
 	"tests/test_chain.py::test_direct_wins[None-direct]",
 	"tests/test_chain.py::test_dynamic_scope[{fixtures}] (dynamic)",
+	"tests/test_chain.py::test_indirect[True-i]",
 	"tests/test_chain.py::test_override_plain",
 	"tests/test_chain.py::test_override_super[c1]",
 	"tests/test_chain.py::test_override_super[c2]",

@@ -3,6 +3,7 @@ package python
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,7 +27,7 @@ var builtinNames = map[string]bool{"int": true, "str": true, "float": true, "byt
 // when the values or IDs are not literal.
 func (w *walker) parametrize(args *sitter.Node) table {
 	var pos []*sitter.Node
-	var ids *sitter.Node
+	var ids, indirect *sitter.Node
 	for i := 0; i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
 		if a.Type() != "keyword_argument" {
@@ -40,6 +41,8 @@ func (w *walker) parametrize(args *sitter.Node) table {
 			pos = append(pos, a.ChildByFieldName("value"))
 		case "ids":
 			ids = a.ChildByFieldName("value")
+		case "indirect":
+			indirect = a.ChildByFieldName("value")
 		}
 	}
 	if len(pos) < 2 {
@@ -49,7 +52,25 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	if !ok {
 		return w.dynamic(pos[0])
 	}
-	return w.table(names, pos[1], ids)
+	t := w.table(names, pos[1], ids)
+	if indirect != nil && t.Dynamic == "" {
+		switch indirect.Type() {
+		case "true":
+			t.Indirect = names
+		case "false", "none":
+		case "list", "tuple":
+			for _, c := range children(indirect) {
+				s, isBytes, ok := decodeString(w.text(c))
+				if c.Type() != "string" || !ok || isBytes {
+					return w.dynamic(indirect)
+				}
+				t.Indirect = append(t.Indirect, s)
+			}
+		default:
+			return w.dynamic(indirect)
+		}
+	}
+	return t
 }
 
 // table builds the rows of argvalues for argnames, with ids= when given.
@@ -439,13 +460,13 @@ func expand(prefix string, fn fnFact, outer markSet) []lang.Test {
 func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes) []lang.Test {
 	m := fn.Marks.merge(outer)
 	if fixtures != nil {
-		direct := map[string]bool{}
+		direct, marked := map[string]bool{}, map[string]bool{}
 		for _, t := range m.Tables {
 			for _, n := range t.Argnames {
-				direct[n] = true
+				direct[n], marked[n] = !slices.Contains(t.Indirect, n), true
 			}
 		}
-		fx, ok := fixtures.tables(m.Uses, fn.Args, direct)
+		fx, ok := fixtures.tables(m.Uses, fn.Args, direct, marked)
 		if !ok {
 			fx = []table{{Dynamic: "{fixtures}"}}
 		}

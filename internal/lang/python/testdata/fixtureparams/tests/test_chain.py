@@ -104,3 +104,18 @@ def dynamic_scope(request):
 
 def test_dynamic_scope(narrow, dynamic_scope):
     pass
+
+
+@pytest.fixture
+def base(request, narrow):
+    return request.param
+
+
+@pytest.mark.parametrize("base", ["i"], indirect=True)
+def test_indirect(base):
+    pass
+
+
+@pytest.mark.parametrize("base", ["d"])
+def test_direct_no_closure(base):
+    pass
