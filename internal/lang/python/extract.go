@@ -41,7 +41,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/3/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/4/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -276,7 +276,12 @@ func (w *walker) definitions(defs []*sitter.Node) {
 		}
 		if !w.unittest {
 			w.function(n, d)
-			w.fixture(n, d)
+			if name, f, ok := w.fixture(n, d, false); ok {
+				if w.facts.Fixtures == nil {
+					w.facts.Fixtures = map[string]fixtureFact{}
+				}
+				w.facts.Fixtures[name] = f
+			}
 		}
 	}
 }
@@ -424,16 +429,28 @@ func (w *walker) givenless(n *sitter.Node, args []string) []string {
 	return args
 }
 
-// fixture records a module-level fixture with params= in the facts.
-func (w *walker) fixture(n, d *sitter.Node) {
+// fixture reads a (decorated) function that @pytest.fixture or
+// @pytest.fixture(...) makes a fixture: its name (name= or the
+// function's), params= table, requested fixtures, scope and autouse. ok
+// is false when the function is not a fixture.
+func (w *walker) fixture(n, d *sitter.Node, method bool) (string, fixtureFact, bool) {
 	for _, e := range decorators(n) {
+		if w.resolve(w.text(e)) == "pytest.fixture" {
+			return w.text(d.ChildByFieldName("name")), fixtureFact{Args: w.args(d, method)}, true
+		}
 		if e.Type() != "call" || w.resolve(w.text(e.ChildByFieldName("function"))) != "pytest.fixture" {
 			continue
 		}
 		name := w.text(d.ChildByFieldName("name"))
+		f := fixtureFact{Args: w.args(d, method)}
 		var params, ids *sitter.Node
 		for _, a := range children(e.ChildByFieldName("arguments")) {
 			if a.Type() != "keyword_argument" {
+				if s, _, ok := decodeString(w.text(a)); ok && a.Type() == "string" {
+					f.Scope = s // the first positional parameter is scope
+				} else {
+					f.Scope = "?"
+				}
 				continue
 			}
 			switch v := a.ChildByFieldName("value"); w.text(a.ChildByFieldName("name")) {
@@ -445,16 +462,32 @@ func (w *walker) fixture(n, d *sitter.Node) {
 				if s, _, ok := decodeString(w.text(v)); ok && v.Type() == "string" {
 					name = s
 				}
+			case "scope":
+				if s, _, ok := decodeString(w.text(v)); ok && v.Type() == "string" {
+					f.Scope = s
+				} else {
+					f.Scope = "?"
+				}
+			case "autouse":
+				switch v.Type() {
+				case "true":
+					f.Auto = true
+				case "false", "none":
+				default:
+					f.AutoUnknown = true
+				}
 			}
 		}
-		if params == nil {
-			return
+		if f.Scope == "function" {
+			f.Scope = ""
 		}
-		if w.facts.Fixtures == nil {
-			w.facts.Fixtures = map[string]table{}
+		if params != nil {
+			t := w.table([]string{name}, params, ids)
+			f.Params = &t
 		}
-		w.facts.Fixtures[name] = w.table([]string{name}, params, ids)
+		return name, f, true
 	}
+	return "", fixtureFact{}, false
 }
 
 // maxClassDepth bounds the nesting of classes read (a class at module
@@ -502,6 +535,12 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 			name := w.text(sd.ChildByFieldName("name"))
 			if name == "__init__" || name == "__new__" {
 				w.facts.Classes[idx].HasInit = true
+			}
+			if fname, f, ok := w.fixture(s, sd, true); ok && !w.unittest {
+				if w.facts.Classes[idx].Fixtures == nil {
+					w.facts.Classes[idx].Fixtures = map[string]fixtureFact{}
+				}
+				w.facts.Classes[idx].Fixtures[fname] = f
 			}
 			if seen[name] || !(strings.HasPrefix(name, "test") || name == "runTest" || matchesOption(name, w.functions)) {
 				return

@@ -20,9 +20,9 @@ type fileFacts struct {
 	Module      markSet        `json:"m"`
 	// Funcs are the module-level test functions (pytest only).
 	Funcs []fnFact `json:"fn,omitempty"`
-	// Fixtures are the module-level fixtures with params=, by fixture
-	// name: each is a table pytest parametrizes its users with.
-	Fixtures map[string]table `json:"fx,omitempty"`
+	// Fixtures are the module-level fixtures, by fixture name (the last
+	// definition of a name wins, as in the module's namespace).
+	Fixtures map[string]fixtureFact `json:"fx,omitempty"`
 	// Dyn are the places where the module makes tests at run time.
 	Dyn []dynFact `json:"dy,omitempty"`
 	// Factories are the module-level functions that make classes, by name.
@@ -44,6 +44,24 @@ type classFact struct {
 	TestAttr *bool    `json:"x,omitempty"`
 	Marks    markSet  `json:"k"`
 	Methods  []fnFact `json:"f,omitempty"`
+	// Fixtures are the fixtures the class body defines, by fixture name.
+	Fixtures map[string]fixtureFact `json:"fx,omitempty"`
+}
+
+// fixtureFact is one @pytest.fixture definition: what pytest needs to
+// parametrize the tests that request it, directly or through other
+// fixtures.
+type fixtureFact struct {
+	// Params is the params= table (Argnames: the fixture's name); nil
+	// when the fixture is not parametrized.
+	Params *table `json:"p,omitempty"`
+	// Args are the fixtures it requests, in order.
+	Args []string `json:"a,omitempty"`
+	// Scope is scope= ("" for function); "?" when not a literal.
+	Scope string `json:"s,omitempty"`
+	// Auto is autouse=True; AutoUnknown an autouse= that is not a literal.
+	Auto        bool `json:"u,omitempty"`
+	AutoUnknown bool `json:"uu,omitempty"`
 }
 
 // markSet is the marks of a module, class or function: tag names, whether
@@ -73,6 +91,9 @@ type table struct {
 	Dynamic string `json:"d,omitempty"`
 	// Argnames are the names the table parametrizes.
 	Argnames []string `json:"n,omitempty"`
+	// Indirect are the argnames indirect= passes to their fixtures: pytest
+	// still follows those fixtures' own requests.
+	Indirect []string `json:"in,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

@@ -72,13 +72,13 @@ func (l *linker) pytestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	for i, c := range m.facts.Classes {
 		if c.Outer == -1 {
-			if tests := l.pytestClass(cl, m, classRef{m, i}, c.Name, ""); len(tests) > 0 {
+			if tests := l.pytestClass(cl, m, classRef{m, i}, c.Name, "", fx); len(tests) > 0 {
 				groups = append(groups, group{line: c.Line, tests: tests})
 			}
 		}
 	}
 	for _, imp := range importedClasses(cl, m) {
-		if tests := l.pytestClass(cl, m, imp.ref, imp.local, ""); len(tests) > 0 {
+		if tests := l.pytestClass(cl, m, imp.ref, imp.local, "", fx); len(tests) > 0 {
 			for i := range tests {
 				tests[i].Line = imp.line
 			}
@@ -122,8 +122,8 @@ func importedClasses(cl *classes, m *modFile) []imported {
 // pytestClass returns a class's records when pytest collects it from
 // module m under the name name: a unittest.TestCase subclass whatever its
 // name, or a class matching python_classes without __init__ or __new__;
-// never with __test__ = False.
-func (l *linker) pytestClass(cl *classes, m *modFile, r classRef, name, prefix string) []lang.Test {
+// never with __test__ = False. fx is the fixtures visible around the class.
+func (l *linker) pytestClass(cl *classes, m *modFile, r classRef, name, prefix string, fx fixtureScopes) []lang.Test {
 	f := r.fact()
 	ci := cl.info(r, 0)
 	if ci.testAttr != nil && !*ci.testAttr {
@@ -147,7 +147,7 @@ func (l *linker) pytestClass(cl *classes, m *modFile, r classRef, name, prefix s
 			out = append(out, withParent(expand(key+"::", fn, marks.merge(module)), key)...)
 		}
 	} else {
-		fx := l.fixtures(cl, m)
+		fx = fx.with(cl.classFixtures(ci))
 		for _, fn := range cl.methods(ci, func(n string) bool { return matchesOption(n, l.functions) }) {
 			if m != cl.ownerOf(ci, fn.Name) {
 				fn.Line = f.Line
@@ -157,7 +157,7 @@ func (l *linker) pytestClass(cl *classes, m *modFile, r classRef, name, prefix s
 	}
 	for i, c := range r.m.facts.Classes {
 		if c.Outer == r.i && r.m == m {
-			out = append(out, l.pytestClass(cl, m, classRef{r.m, i}, c.Name, key+"::")...)
+			out = append(out, l.pytestClass(cl, m, classRef{r.m, i}, c.Name, key+"::", fx)...)
 		}
 	}
 	if len(out) == 1 {
@@ -335,11 +335,11 @@ func (l *linker) selected(nodeFile string, dirs []string, t lang.Test) bool {
 	return true
 }
 
-// fixtures returns the parametrized fixtures visible from module m: its
-// own, then those of the conftest.py files from its folder up to the
-// project folder and the rootdir, nearest first.
-func (l *linker) fixtures(cl *classes, m *modFile) func(string) (table, bool) {
-	var scopes []map[string]table
+// fixtures returns the fixtures visible from module m: its own, then
+// those of the conftest.py files from its folder up to the project folder
+// and the rootdir, nearest first.
+func (l *linker) fixtures(cl *classes, m *modFile) fixtureScopes {
+	var scopes fixtureScopes
 	if len(m.facts.Fixtures) > 0 {
 		scopes = append(scopes, m.facts.Fixtures)
 	}
@@ -358,15 +358,5 @@ func (l *linker) fixtures(cl *classes, m *modFile) func(string) (table, bool) {
 			scopes = append(scopes, c.facts.Fixtures)
 		}
 	}
-	if len(scopes) == 0 {
-		return nil
-	}
-	return func(name string) (table, bool) {
-		for _, s := range scopes {
-			if t, ok := s[name]; ok {
-				return t, true
-			}
-		}
-		return table{}, false
-	}
+	return scopes
 }

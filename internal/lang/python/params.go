@@ -27,7 +27,7 @@ var builtinNames = map[string]bool{"int": true, "str": true, "float": true, "byt
 // when the values or IDs are not literal.
 func (w *walker) parametrize(args *sitter.Node) table {
 	var pos []*sitter.Node
-	var ids *sitter.Node
+	var ids, indirect *sitter.Node
 	for i := 0; i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
 		if a.Type() != "keyword_argument" {
@@ -41,6 +41,8 @@ func (w *walker) parametrize(args *sitter.Node) table {
 			pos = append(pos, a.ChildByFieldName("value"))
 		case "ids":
 			ids = a.ChildByFieldName("value")
+		case "indirect":
+			indirect = a.ChildByFieldName("value")
 		}
 	}
 	if len(pos) < 2 {
@@ -50,7 +52,25 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	if !ok {
 		return w.dynamic(pos[0])
 	}
-	return w.table(names, pos[1], ids)
+	t := w.table(names, pos[1], ids)
+	if indirect != nil && t.Dynamic == "" {
+		switch indirect.Type() {
+		case "true":
+			t.Indirect = names
+		case "false", "none":
+		case "list", "tuple":
+			for _, c := range children(indirect) {
+				s, isBytes, ok := decodeString(w.text(c))
+				if c.Type() != "string" || !ok || isBytes {
+					return w.dynamic(indirect)
+				}
+				t.Indirect = append(t.Indirect, s)
+			}
+		default:
+			return w.dynamic(indirect)
+		}
+	}
+	return t
 }
 
 // table builds the rows of argvalues for argnames, with ids= when given.
@@ -432,24 +452,23 @@ func expand(prefix string, fn fnFact, outer markSet) []lang.Test {
 	return expandWith(prefix, fn, outer, nil)
 }
 
-// expandWith is expand with the parametrized fixtures in scope: each
-// argument naming one that no parametrize mark covers adds its table
-// first, in argument order, as pytest's fixture hook runs before the
-// marks'.
-func expandWith(prefix string, fn fnFact, outer markSet, fixtures func(string) (table, bool)) []lang.Test {
+// expandWith is expand with the fixtures in scope: the tables of the
+// parametrized fixtures the function requests, directly or through other
+// fixtures, come first, in the order pytest applies them
+// (fixtureScopes.tables), as pytest's fixture hook runs before the marks';
+// when that order cannot be known the function gets one dynamic subtest.
+func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes) []lang.Test {
 	m := fn.Marks.merge(outer)
 	if fixtures != nil {
-		direct := map[string]bool{}
+		direct, marked := map[string]bool{}, map[string]bool{}
 		for _, t := range m.Tables {
 			for _, n := range t.Argnames {
-				direct[n] = true
+				direct[n], marked[n] = !slices.Contains(t.Indirect, n), true
 			}
 		}
-		var fx []table
-		for _, a := range append(slices.Clone(m.Uses), fn.Args...) {
-			if t, ok := fixtures(a); ok && !direct[a] {
-				fx = append(fx, t)
-			}
+		fx, ok := fixtures.tables(m.Uses, fn.Args, direct, marked)
+		if !ok {
+			fx = []table{{Dynamic: "{fixtures}"}}
 		}
 		m.Tables = append(fx, m.Tables...)
 	}
