@@ -58,7 +58,7 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 	if f.since != "" && len(f.files) > 0 {
 		return usageErr("--since and --files exclude each other")
 	}
-	ix, err := index.Build(cmd.Context(), g.indexOptions(env, nil))
+	ix, err := index.Build(cmd.Context(), g.namedOptions(env, args))
 	if err != nil {
 		return err
 	}

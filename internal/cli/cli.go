@@ -129,7 +129,7 @@ func newRoot(env *Env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&g.root, "root", "", "the folder IDs and paths are relative to (default: the current folder)")
+	root.PersistentFlags().StringVar(&g.root, "root", "", "the folder IDs and paths are relative to (default: the current folder, or the .git top of named paths outside it)")
 	root.PersistentFlags().StringVar(&g.config, "config", "", "configuration file (default: ROOT/testdex.toml when present)")
 	root.PersistentFlags().BoolVar(&g.noCache, "no-cache", false, "do not read or write the discovery cache")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpuprofile", "", "write a CPU profile to this file (for performance work)")
@@ -161,10 +161,26 @@ func newRoot(env *Env) *cobra.Command {
 	return root
 }
 
-// indexOptions builds the discovery options the global flags describe.
+// indexOptions builds the discovery options the global flags describe for
+// a command listing paths (nil: the whole root); the root is found from
+// them as namedOptions finds it.
 func (g *globals) indexOptions(env *Env, paths []string) index.Options {
-	o := index.Options{Root: g.root, Dir: env.Dir, Paths: paths, ConfigPath: g.config}
-	if o.Root != "" && !filepath.IsAbs(o.Root) {
+	o := g.namedOptions(env, paths)
+	o.Paths = paths
+	return o
+}
+
+// namedOptions builds the discovery options the global flags describe for
+// a command whose arguments name paths (and, for run, IDs): the root is
+// --root when given, else index.RootFor's: the current folder, or the
+// repository (.git top) of named paths that all lie outside it. Every
+// command that takes paths comes here, so they agree on the root.
+func (g *globals) namedOptions(env *Env, named []string) index.Options {
+	o := index.Options{Root: g.root, Dir: env.Dir, ConfigPath: g.config}
+	switch {
+	case o.Root == "":
+		o.Root = index.RootFor(env.Dir, named)
+	case !filepath.IsAbs(o.Root):
 		o.Root = filepath.Join(env.Dir, o.Root)
 	}
 	if o.ConfigPath != "" && !filepath.IsAbs(o.ConfigPath) {

@@ -47,7 +47,7 @@ file lies under the PATHs), 3 for a usage error.`,
 }
 
 func runCoverage(cmd *cobra.Command, env *Env, g *globals, args []string, asJSON bool, htmlDir string) error {
-	ix, err := index.Build(cmd.Context(), g.indexOptions(env, nil))
+	ix, err := index.Build(cmd.Context(), g.namedOptions(env, args))
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,7 @@ func runCovering(cmd *cobra.Command, env *Env, g *globals, arg string, asJSON bo
 	if err != nil {
 		return err
 	}
-	ix, err := index.Build(cmd.Context(), g.indexOptions(env, nil))
+	ix, err := index.Build(cmd.Context(), g.namedOptions(env, []string{file}))
 	if err != nil {
 		return err
 	}

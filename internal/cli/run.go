@@ -98,7 +98,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.failed && len(sel) > 0 {
 		return usageErr("--failed reruns the last failures; it takes no IDs or paths")
 	}
-	ix, err := runIndex(cmd, env, g, f.from)
+	ix, err := runIndex(cmd, env, g, f.from, sel)
 	if err != nil {
 		return err
 	}
@@ -147,9 +147,10 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 
 // runIndex is the listing a run plans from: built from the sources, or
 // read from a metadata file with each file's project detected again from
-// its manifests (index.AttachProjects).
-func runIndex(cmd *cobra.Command, env *Env, g *globals, from string) (*index.Index, error) {
-	opts := g.indexOptions(env, nil)
+// its manifests (index.AttachProjects). The root is found from the named
+// IDs and paths (namedOptions).
+func runIndex(cmd *cobra.Command, env *Env, g *globals, from string, named []string) (*index.Index, error) {
+	opts := g.namedOptions(env, named)
 	if from == "" {
 		return index.Build(cmd.Context(), opts)
 	}

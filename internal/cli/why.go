@@ -14,8 +14,9 @@ func newWhyCmd(env *Env, g *globals) *cobra.Command {
 		Short: "Explain what discovery does with a path: the ignore rule that skips it, or its project and framework",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o := g.namedOptions(env, args)
 			for _, a := range args {
-				s, err := index.Explain(g.indexOptions(env, nil), a)
+				s, err := index.Explain(o, a)
 				if err != nil {
 					return err
 				}
