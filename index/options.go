@@ -29,7 +29,8 @@ type Options struct {
 	CacheDir string
 	// Frameworks restricts discovery to these frameworks; nil means all.
 	Frameworks []testdex.Framework
-	// AllPlatforms lists Go tests of every GOOS/GOARCH and build tag.
+	// AllPlatforms lists Go tests of every GOOS/GOARCH and build tag, and
+	// cargo tests whatever their cfg(unix, windows, target_os, ...) gates.
 	AllPlatforms bool
 	// Workers bounds parallel parsing; <= 0 means runtime.GOMAXPROCS(0).
 	Workers int

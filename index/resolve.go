@@ -82,8 +82,13 @@ func frameworkOptions(cfg *config.Config, opts *Options) map[testdex.Framework]l
 	out := map[testdex.Framework]lang.FrameworkOptions{}
 	for name, f := range cfg.Frameworks {
 		extra := map[string][]string{"tags": f.Tags}
-		if f.AllPlatforms {
-			extra["all_platforms"] = []string{"true"}
+		for k, on := range map[string]bool{"all_platforms": f.AllPlatforms, "all_features": f.AllFeatures, "no_default_features": f.NoDefaultFeatures} {
+			if on {
+				extra[k] = []string{"true"}
+			}
+		}
+		if len(f.Features) > 0 {
+			extra["features"] = f.Features
 		}
 		for k, v := range map[string]string{"outputDir": f.OutputDir, "goos": f.GOOS, "goarch": f.GOARCH} {
 			if v != "" {
@@ -92,13 +97,16 @@ func frameworkOptions(cfg *config.Config, opts *Options) map[testdex.Framework]l
 		}
 		out[testdex.Framework(name)] = lang.FrameworkOptions{TestMatch: f.TestMatch, TestPathIgnorePatterns: f.TestPathIgnorePatterns, Disabled: f.Disabled, Extra: extra}
 	}
-	if opts.AllPlatforms {
-		o := out[testdex.Go]
+	for _, fw := range []testdex.Framework{testdex.Go, testdex.Cargo} {
+		if !opts.AllPlatforms {
+			break
+		}
+		o := out[fw]
 		if o.Extra == nil {
 			o.Extra = map[string][]string{}
 		}
 		o.Extra["all_platforms"] = []string{"true"}
-		out[testdex.Go] = o
+		out[fw] = o
 	}
 	return out
 }

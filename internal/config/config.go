@@ -17,6 +17,12 @@
 //	tags = ["integration"]    # build tags, as go test -tags
 //	all_platforms = false     # list tests of every GOOS/GOARCH
 //
+//	[cargo]
+//	features = ["serde"]      # as cargo test --features (default features too)
+//	all_features = false      # as --all-features
+//	no_default_features = false
+//	all_platforms = false     # keep tests gated by another OS, family or arch
+//
 //	[semtest]
 //	testMatch = ["**/*.spec.md", "**/*.test.md"]
 //	testPathIgnorePatterns = ["node_modules", "dist", ".git", "vendor"]
@@ -84,6 +90,13 @@ type Framework struct {
 	AllPlatforms           bool     `toml:"all_platforms"` // go
 	GOOS                   string   `toml:"goos"`          // go
 	GOARCH                 string   `toml:"goarch"`        // go
+	// Features, AllFeatures and NoDefaultFeatures select cargo features
+	// as cargo test's --features, --all-features and
+	// --no-default-features do; cfg(feature = "...") gates are evaluated
+	// against them (the zero values: the default features).
+	Features          []string `toml:"features"`            // cargo
+	AllFeatures       bool     `toml:"all_features"`        // cargo
+	NoDefaultFeatures bool     `toml:"no_default_features"` // cargo
 	// Commands are executables run as tests (skilltest): each prints a
 	// JSON result or a TAP stream on its standard output.
 	Commands []Command `toml:"commands"`

@@ -22,6 +22,11 @@ all_platforms = true
 testMatch = ["specs/**/*.md"]
 outputDir = "out"
 
+[cargo]
+features = ["unicode-case", "serde"]
+all_features = true
+no_default_features = true
+
 [cobol]
 x = 1
 `))
@@ -33,6 +38,9 @@ x = 1
 	}
 	if g := c.Frameworks["go"]; !g.AllPlatforms || !reflect.DeepEqual(g.Tags, []string{"integration"}) {
 		t.Errorf("go = %+v", g)
+	}
+	if g := c.Frameworks["cargo"]; !g.AllFeatures || !g.NoDefaultFeatures || !reflect.DeepEqual(g.Features, []string{"unicode-case", "serde"}) {
+		t.Errorf("cargo = %+v", g)
 	}
 	if s := c.Frameworks["semtest"]; s.OutputDir != "out" || len(s.TestMatch) != 1 {
 		t.Errorf("semtest = %+v", s)

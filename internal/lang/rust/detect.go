@@ -7,12 +7,17 @@
 //	                    macro_rules!, item-level macro invocations
 //	     ──Linker────▶ module paths from each target root: Name = a::tests::t,
 //	                   Scope = the target's root file (src/lib.rs, tests/it.rs);
-//	                   macro invocations expanded in textual scope (macrolink.go)
+//	                   macro invocations expanded in textual scope (macrolink.go);
+//	                   records whose cfg(...) is false under the enabled features
+//	                   and the host dropped (cfg.go, features.go)
 //	cargo test -- --list ──Lister──▶ the same names, per target (runtime method)
 package rust
 
 import (
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 
@@ -55,7 +60,8 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 	if env.Options[testdex.Cargo].Disabled {
 		return nil, nil
 	}
-	c := &Crate{Dir: dir, Name: m.Package.Name, Targets: m.targets(dir, listDir), DocPrefix: workspaceRoot(env.ReadFile, dir)}
+	c := &Crate{Dir: dir, Name: m.Package.Name, Targets: m.targets(dir, listDir), DocPrefix: workspaceRoot(env.ReadFile, dir),
+		Cfg: m.cfgEnv(env.Options[testdex.Cargo].Extra), FeatureFlags: featureFlags(env.Options[testdex.Cargo].Extra)}
 	return &lang.Project{Dir: dir, Name: c.Name, Manifest: "Cargo.toml", Spanner: Spanner, Frameworks: []*lang.Setup{{
 		Framework: testdex.Cargo,
 		Extractor: Extractor{},
@@ -75,4 +81,34 @@ func isSource(rel string) bool {
 
 func hasPrefixDir(rel, dir string) bool {
 	return len(rel) > len(dir) && rel[:len(dir)] == dir && rel[len(dir)] == '/'
+}
+
+// cfgEnv is the CfgEnv of cargo test with the options of [cargo] in
+// testdex.toml: features, all_features, no_default_features, and
+// all_platforms (target predicates unknown: tests of every platform are
+// listed, as --all-platforms does for Go). The host is the machine
+// testdex runs on, as for a cargo test without --target.
+func (m *Manifest) cfgEnv(extra map[string][]string) *CfgEnv {
+	on := func(k string) bool { return slices.Contains(extra[k], "true") }
+	sel := FeatureSel{Features: extra["features"], AllFeatures: on("all_features"), NoDefaultFeatures: on("no_default_features")}
+	e := &CfgEnv{Features: enabledFeatures(m.Features, m.optional(), sel)}
+	if !on("all_platforms") {
+		e.Host = HostOf(runtime.GOOS, runtime.GOARCH)
+	}
+	return e
+}
+
+// featureFlags are the cargo flags of the feature options of [cargo].
+func featureFlags(extra map[string][]string) []string {
+	var out []string
+	if len(extra["features"]) > 0 {
+		out = append(out, "--features", strings.Join(extra["features"], ","))
+	}
+	if slices.Contains(extra["all_features"], "true") {
+		out = append(out, "--all-features")
+	}
+	if slices.Contains(extra["no_default_features"], "true") {
+		out = append(out, "--no-default-features")
+	}
+	return out
 }

@@ -17,7 +17,8 @@ var update = flag.Bool("update", false, "rewrite testdata/shapes/cargo.expected.
 // members shapes and member) holding every shape the package recognises.
 const shapesDir = "../../../testdata/shapes/cargo"
 
-// buildShapes lists the fixture with the core, as `testdex list` does.
+// buildShapes lists the fixture with the core, as `testdex list` does
+// (its testdex.toml turns the feature "ext" on).
 func buildShapes(t *testing.T) *index.Index {
 	t.Helper()
 	root, err := filepath.Abs(shapesDir)

@@ -28,6 +28,11 @@ import (
 // the expander (macrolink.go): exact names as records, else one dynamic
 // record.
 //
+// Records whose cfg(...) gates (their own, their modules', their macro's)
+// are known to be false under Crate.Cfg are dropped, as cargo does not
+// compile them: a feature that is off, another platform. Gates testdex
+// cannot decide keep the record.
+//
 // Module files the core did not hand over (a listing of one file) are
 // read from disk, parse only, to follow the tree.
 type Linker struct{ Crate *Crate }
@@ -70,7 +75,7 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			f.Result.Tests = nil
 			continue
 		}
-		f.Result.Tests = addUnique(l.rename(f.Rel, pl, f.Result.Tests), x.out[f.Rel])
+		f.Result.Tests = l.Crate.Cfg.filter(addUnique(l.rename(f.Rel, pl, f.Result.Tests), x.out[f.Rel]))
 	}
 	return probs
 }
@@ -257,3 +262,8 @@ func (tr *treeReader) facts(rel string) *facts {
 
 // maxDiskFile bounds the module files read from disk by the Linker.
 const maxDiskFile = 16 << 20
+
+// filter drops in place the records e knows are compiled out.
+func (e *CfgEnv) filter(tests []lang.Test) []lang.Test {
+	return slices.DeleteFunc(tests, func(t lang.Test) bool { return !e.Keep(t.Tags, t.Kind == testdex.KindDoctest) })
+}

@@ -20,10 +20,15 @@ import (
 // is how ParseList gives each test its Scope: the target's root file.
 type Lister struct{ Crate *Crate }
 
-// ListCommand returns `cargo test --color never -- --list`, run in the
-// crate's folder; files are ignored (cargo lists whole targets).
+// ListCommand returns `cargo test --color never -- --list`, with the
+// feature flags of the configuration, run in the crate's folder; files
+// are ignored (cargo lists whole targets).
 func (l Lister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
-	return &lang.Command{Args: []string{"cargo", "test", "--color", "never", "--", "--list"}, Dir: p.Dir}, nil
+	args := []string{"cargo", "test", "--color", "never"}
+	if l.Crate != nil {
+		args = append(args, l.Crate.FeatureFlags...)
+	}
+	return &lang.Command{Args: append(args, "--", "--list"), Dir: p.Dir}, nil
 }
 
 var (
@@ -125,14 +130,14 @@ func tail(b []byte, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Reports says which records cargo test -- --list can confirm: not tests
-// behind a cfg(...) condition, which testdex tags but does not evaluate (a
-// feature that is off, another architecture).
-func (Lister) Reports(t *testdex.Test) bool {
-	for _, tag := range t.Tags {
-		if strings.HasPrefix(tag, "cfg(") {
-			return false
-		}
+// Reports says which records cargo test -- --list can confirm: not those
+// behind a cfg(...) gate testdex cannot decide (an unknown cfg, another
+// platform under all_platforms). Gates known to be true are confirmable;
+// those known to be false were never listed.
+func (l Lister) Reports(t *testdex.Test) bool {
+	var e *CfgEnv
+	if l.Crate != nil {
+		e = l.Crate.Cfg
 	}
-	return true
+	return e.Eval(t.Tags, t.Kind == testdex.KindDoctest) == cfgTrue
 }

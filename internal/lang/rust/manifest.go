@@ -25,6 +25,10 @@ type Manifest struct {
 	Test    []targetSpec `toml:"test"`
 	Example []targetSpec `toml:"example"`
 	Bench   []targetSpec `toml:"bench"`
+	// Features is the [features] table; with the optional dependencies
+	// it decides which cfg(feature = "...") gates are on.
+	Features map[string][]string `toml:"features"`
+	manifestDeps
 }
 
 // targetSpec is one [lib], [[bin]], [[test]], [[example]] or [[bench]]
@@ -50,6 +54,14 @@ type Crate struct {
 	// crate-relative), computed by the Linker for the Grapher; nil until
 	// the crate is linked.
 	trees map[string][]string
+	// Cfg is what cfg(...) gates are evaluated against: the features
+	// cargo test enables and the host. nil keeps every test.
+	Cfg *CfgEnv
+	// FeatureFlags are the cargo flags of the configured feature
+	// selection (--features a,b, --all-features, --no-default-features),
+	// passed to every cargo command so that runs and runtime listings
+	// compile what the static listing assumed; nil for the defaults.
+	FeatureFlags []string
 }
 
 // Target is one compilation target of a crate. Root is the crate-relative,

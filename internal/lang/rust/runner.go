@@ -63,6 +63,7 @@ func (r Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 // plainCommands returns the commands of a run without coverage.
 func (r Runner) plainCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	cargoExtra, testExtra := splitExtra(o.Extra)
+	cargoExtra = append(slices.Clone(r.Crate.FeatureFlags), cargoExtra...) // the listing's features first
 	rt := r.readRunTargets()
 	if sel.Whole() {
 		return r.crateCommands(p, rt, cargoExtra, testExtra), nil

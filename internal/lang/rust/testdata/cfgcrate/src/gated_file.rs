@@ -1,0 +1,2 @@
+#[test]
+fn needs_unicode_file() {}
