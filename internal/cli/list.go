@@ -49,7 +49,7 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 	fl.StringSliceVar(&f.kinds, "kind", nil, "only these kinds (test, subtest, suite, benchmark, fuzz, example, doctest, spec)")
 	fl.StringSliceVar(&f.tags, "tag", nil, "only tests carrying one of these tags")
 	fl.StringVarP(&f.name, "name", "n", "", "only tests whose name, or an ancestor's, matches this regular expression")
-	fl.BoolVar(&f.allPlatforms, "all-platforms", false, "list Go tests of every GOOS/GOARCH and build tag")
+	fl.BoolVar(&f.allPlatforms, "all-platforms", false, "list the tests of every platform: Go's GOOS/GOARCH and build tags, Rust's cfg(unix/windows/target_*)")
 	fl.BoolVar(&f.stats, "stats", false, "print timing and cache figures to stderr")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print warnings")
 	fl.BoolVar(&f.exact, "exact", false, "also ask each framework for its own list (runs project code) and merge; records say where they were seen")
