@@ -164,14 +164,14 @@ func TestRunCargoHangLeakLoud(t *testing.T) {
 	}
 	pids := fixturePIDs(t)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
-	code, out, errs := td(env, "run", "--timeout", "4s", "src/lib.rs::tests::leak", "src/lib.rs::tests::loud", "src/lib.rs::tests::hang")
+	code, out, errs := td(env, "run", "--timeout", "10s", "src/lib.rs::tests::leak", "src/lib.rs::tests::loud", "src/lib.rs::tests::hang")
 	if code != run.ExitTimeout {
 		t.Fatalf("exit %d, want %d (timed out)\n%s%s", code, run.ExitTimeout, tail(out), errs)
 	}
 	// libtest names a test only when it ends (or after 60 seconds, "has
 	// been running for over 60 seconds"): the hung test is not reported,
 	// and the batch timed out.
-	if !strings.Contains(out, "timed out after 4s") || !strings.HasSuffix(out, "2 passed, 0 failed, 0 skipped, 1 not reported, 1 batch error\n") {
+	if !strings.Contains(out, "timed out after 10s") || !strings.HasSuffix(out, "2 passed, 0 failed, 0 skipped, 1 not reported, 1 batch error\n") {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
 	checkGone(t, pids, 1) // the leaked child

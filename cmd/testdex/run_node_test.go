@@ -414,13 +414,15 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 	td := runnerIn(t, root)
 	pids := fixturePIDs(t)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
-	code, out, errs := td(env, append([]string{"run", "--jobs", "4", "--timeout", "10s"}, hang...)...)
+	// 20 s: the four runners start at once on a loaded 2-core machine, and
+	// Vitest alone took over 10 s to reach its hang under the whole suite.
+	code, out, errs := td(env, append([]string{"run", "--jobs", "4", "--timeout", "20s"}, hang...)...)
 	if code != run.ExitTimeout {
 		t.Fatalf("exit %d, want %d (the timeout)\n%s%s", code, run.ExitTimeout, tail(out), errs)
 	}
 	for _, f := range nodeRunFixtures {
 		id := f.dir + "/" + f.file + "::hang"
-		if !strings.Contains(out, "--- FAIL: "+id+" ") || !strings.Contains(out, "timed out after 10s") {
+		if !strings.Contains(out, "--- FAIL: "+id+" ") || !strings.Contains(out, "timed out after 20s") {
 			t.Errorf("%s not reported as a timeout:\n%s", id, tail(out))
 		}
 	}

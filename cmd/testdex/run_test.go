@@ -89,14 +89,15 @@ func TestRunGoHangLeakLoud(t *testing.T) {
 	td := runFixture(t)
 	pids := fixturePIDs(t)
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}
-	code, out, errs := td(env, "run", "--timeout", "4s", "run_test.go::TestLeak", "run_test.go::TestLoud", "run_test.go::TestHang")
+	// 10 s: go test compiles the package first, slowly on a loaded machine.
+	code, out, errs := td(env, "run", "--timeout", "10s", "run_test.go::TestLeak", "run_test.go::TestLoud", "run_test.go::TestHang")
 	if code != run.ExitTimeout {
 		t.Fatalf("exit %d, want %d (timed out)\n%s%s", code, run.ExitTimeout, out, errs)
 	}
-	if !strings.Contains(out, "--- FAIL: run_test.go::TestHang") || !strings.Contains(out, "timed out after 4s") {
+	if !strings.Contains(out, "--- FAIL: run_test.go::TestHang") || !strings.Contains(out, "timed out after 10s") {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
-	if !strings.Contains(out, "timed out after 4s\n") || !strings.HasSuffix(out, "0 passed, 1 failed, 0 skipped, 2 not reported, 1 batch error\n") {
+	if !strings.Contains(out, "timed out after 10s\n") || !strings.HasSuffix(out, "0 passed, 1 failed, 0 skipped, 2 not reported, 1 batch error\n") {
 		// TestHang runs first (file order) and the tests after it never start:
 		// they are not failures, they were never reported.
 		t.Errorf("summary:\n%s", tail(out))
