@@ -429,7 +429,10 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 	// "top level" passes in each (node:test adds "top level > sub ok");
 	// the tests the name pattern leaves out are skipped where the framework
 	// reports them before the hang.
-	if !regexp.MustCompile(`\n5 passed, 4 failed, \d+ skipped, 4 batch errors\n$`).MatchString(out) {
+	// node:test's parent may report the file itself failed as the kill
+	// reaches its child first (a race the runner reports truthfully): 4 or
+	// 5 failed.
+	if !regexp.MustCompile(`\n5 passed, [45] failed, \d+ skipped, 4 batch errors\n$`).MatchString(out) {
 		t.Errorf("the tests that ended before the hang lost their results:\n%s", tail(out))
 	}
 
