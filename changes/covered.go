@@ -161,6 +161,8 @@ type covSel struct {
 	static map[string]map[string]Reason // change path -> record ID -> static reason
 	files  map[string]*fileChange       // change path -> what coverage can say of it
 	byName map[string][]string          // listed ID -> recorded descendants
+	// projects are the listing's, computed once (projectOf).
+	projects []index.ProjectFiles
 }
 
 // recordsOf returns the recorded tests that stand for a listed record:
@@ -433,7 +435,11 @@ func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel s
 	return vd
 }
 
-// sourceExt are the files a Spanner cuts into functions.
+// sourceExt are the files whose changes coverage decides: the languages
+// whose skeleton rule (skeleton.go) was checked on the mutation benchmark.
+// Java and Rust have Spanners and records too, but their headers
+// (annotations, attributes, multi-line signatures) are not in the rule
+// yet, so their changes keep the static evidence: safe, not precise.
 var sourceExt = map[string]bool{
 	".go": true, ".py": true, ".js": true, ".mjs": true, ".cjs": true, ".jsx": true,
 	".ts": true, ".mts": true, ".cts": true, ".tsx": true,
@@ -441,20 +447,8 @@ var sourceExt = map[string]bool{
 
 // projectOf is the innermost project holding a root-relative file.
 func (c *covSel) projectOf(rel string) *lang.Project {
-	var best *lang.Project
-	depth := -1
-	for _, pf := range c.ix.ProjectFiles() {
-		d := pf.Dir
-		if d != "." && rel != d && !strings.HasPrefix(rel, d+"/") {
-			continue
-		}
-		n := 0
-		if d != "." {
-			n = len(d) + 1
-		}
-		if n > depth {
-			best, depth = pf.Project, n
-		}
+	if c.projects == nil {
+		c.projects = c.ix.ProjectFiles()
 	}
-	return best
+	return index.InnermostProject(c.projects, rel)
 }

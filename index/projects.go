@@ -2,6 +2,7 @@ package index
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/testdex/testdex/internal/lang"
 )
@@ -44,4 +45,26 @@ func (ix *Index) ProjectFiles() []ProjectFiles {
 	}
 	sort.Slice(res, func(i, j int) bool { return res[i].Dir < res[j].Dir })
 	return res
+}
+
+// InnermostProject returns the project among projects (ProjectFiles's)
+// whose folder is the nearest one holding rel, a root-relative path; nil
+// when none holds it. Callers asking for many paths compute projects once.
+func InnermostProject(projects []ProjectFiles, rel string) *lang.Project {
+	var best *lang.Project
+	depth := -1
+	for _, pf := range projects {
+		d := pf.Dir
+		if d != "." && rel != d && !strings.HasPrefix(rel, d+"/") {
+			continue
+		}
+		n := 0 // the longest folder holding the path is the innermost
+		if d != "." {
+			n = len(d) + 1
+		}
+		if n > depth {
+			best, depth = pf.Project, n
+		}
+	}
+	return best
 }

@@ -205,29 +205,9 @@ func Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
 	q := coverage.Query{File: req.File, Start: req.Start, End: req.End}
 	if src, err := os.ReadFile(abs); err == nil {
 		q.Current = src
-		if p := projectOf(ix, req.File); p != nil {
+		if p := index.InnermostProject(ix.ProjectFiles(), req.File); p != nil {
 			q.Funcs = FuncsOf(p.Spanner, abs, src)
 		}
 	}
 	return cix.Covering(q)
-}
-
-// projectOf is the innermost project holding a root-relative file.
-func projectOf(ix *index.Index, rel string) *lang.Project {
-	var best *lang.Project
-	depth := -1
-	for _, pf := range ix.ProjectFiles() {
-		d := pf.Dir
-		if d != "." && rel != d && !strings.HasPrefix(rel, d+"/") {
-			continue
-		}
-		n := 0 // the longest folder holding the file is the innermost
-		if d != "." {
-			n = len(d) + 1
-		}
-		if n > depth {
-			best, depth = pf.Project, n
-		}
-	}
-	return best
 }

@@ -48,7 +48,7 @@ func coverageReport(cmd *cobra.Command, ix *index.Index, cache string, within []
 			return nil, nil, false
 		}
 		var funcs []coverage.Func
-		if p := innermost(projects, rel); p != nil {
+		if p := index.InnermostProject(projects, rel); p != nil {
 			funcs = run.FuncsOf(p.Spanner, filepath.Join(ix.Root, filepath.FromSlash(rel)), src)
 		}
 		return src, funcs, true
@@ -79,7 +79,7 @@ func testFiles(ix *index.Index) map[string]bool {
 func sourceFiles(ctx context.Context, root string, projects []index.ProjectFiles, tests map[string]bool, recorded, within []string) ([]string, error) {
 	exts := map[*lang.Project]map[string]bool{}
 	for _, rel := range recorded {
-		p := innermost(projects, rel)
+		p := index.InnermostProject(projects, rel)
 		if p == nil || p.Spanner == nil || path.Ext(rel) == "" {
 			continue
 		}
@@ -98,7 +98,7 @@ func sourceFiles(ctx context.Context, root string, projects []index.ProjectFiles
 		if d.IsDir() || tests[rel] || !underAny(within, rel) || inTestdata(rel) {
 			return nil
 		}
-		if p := innermost(projects, rel); p != nil && exts[p][path.Ext(rel)] {
+		if p := index.InnermostProject(projects, rel); p != nil && exts[p][path.Ext(rel)] {
 			mu.Lock()
 			out = append(out, rel)
 			mu.Unlock()
@@ -127,25 +127,4 @@ func walkFolders(root string, within []string) []string {
 
 func inTestdata(rel string) bool {
 	return strings.HasPrefix(rel, "testdata/") || strings.Contains(rel, "/testdata/")
-}
-
-// innermost is the project whose folder holds a root-relative file most
-// closely (run.Covering's rule); nil when none does.
-func innermost(projects []index.ProjectFiles, rel string) *lang.Project {
-	var best *lang.Project
-	depth := -1
-	for _, pf := range projects {
-		d := pf.Dir
-		if d != "." && rel != d && !strings.HasPrefix(rel, d+"/") {
-			continue
-		}
-		n := 0
-		if d != "." {
-			n = len(d) + 1
-		}
-		if n > depth {
-			best, depth = pf.Project, n
-		}
-	}
-	return best
 }
