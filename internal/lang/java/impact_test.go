@@ -1,16 +1,12 @@
 package java_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
+	"github.com/testdex/testdex/internal/impacttest"
 	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/index"
 )
 
 const junit = "import org.junit.jupiter.api.Test;\n"
@@ -72,44 +68,12 @@ var gradleTree = map[string]string{
 		"\nclass LTest {\n  @Test void l() { new L(); }\n}\n",
 }
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, content := range files {
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+func writeTree(t *testing.T, files map[string]string) string { return impacttest.WriteTree(t, files) }
 
 // affected lists the tree's JUnit tests and selects for the changed
 // files: the selected files that declare tests, with their reasons.
 func affected(t *testing.T, root string, changed ...string) map[string]string {
-	t.Helper()
-	ix, err := index.Build(context.Background(), index.Options{Root: root, Frameworks: []testdex.Framework{testdex.JUnit}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := changes.Build(ix)
-	for _, p := range g.Problems {
-		t.Errorf("graph problem: %s", p)
-	}
-	set := changes.FromFiles(changed, func(rel string) bool {
-		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		return err == nil
-	})
-	out := map[string]string{}
-	for _, a := range g.Select(ix, set) {
-		if len(a.Tests) > 0 {
-			out[a.File] = a.Reason.String()
-		}
-	}
-	return out
+	return impacttest.Affected(t, root, testdex.JUnit, changed...)
 }
 
 func files(m map[string]string) []string {

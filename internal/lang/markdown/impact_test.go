@@ -1,16 +1,12 @@
 package markdown_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
+	"github.com/testdex/testdex/internal/impacttest"
 	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/index"
 )
 
 // specTree holds specs of every paths shape: a root-relative glob, a
@@ -29,41 +25,11 @@ var specTree = map[string]string{
 	"lib/a/b.txt":            "b\n",
 }
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, content := range files {
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+func writeTree(t *testing.T, files map[string]string) string { return impacttest.WriteTree(t, files) }
 
 // affected selects the specs a change of the named files affects.
 func affected(t *testing.T, root string, changed ...string) map[string]string {
-	t.Helper()
-	ix, err := index.Build(context.Background(), index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Semtest}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := changes.Build(ix)
-	for _, p := range g.Problems {
-		t.Errorf("graph problem: %s", p)
-	}
-	set := changes.FromFiles(changed, func(rel string) bool {
-		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		return err == nil
-	})
-	out := map[string]string{}
-	for _, a := range g.Select(ix, set) {
-		out[a.File] = a.Reason.String()
-	}
-	return out
+	return impacttest.Affected(t, root, testdex.Semtest, changed...)
 }
 
 func TestGraphPaths(t *testing.T) {

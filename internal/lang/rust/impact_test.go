@@ -1,7 +1,7 @@
 package rust_test
 
 import (
-	"context"
+	"github.com/testdex/testdex/internal/impacttest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
 )
@@ -59,44 +57,12 @@ mod tests {
 }
 
 // writeTree writes files under a new temporary folder and returns it.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, content := range files {
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+func writeTree(t *testing.T, files map[string]string) string { return impacttest.WriteTree(t, files) }
 
 // affected lists the tree's cargo tests, then selects for the named
 // changed files: the selected files that declare tests, with reasons.
 func affected(t *testing.T, root string, changed ...string) map[string]string {
-	t.Helper()
-	ix, err := index.Build(context.Background(), index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Cargo}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := changes.Build(ix)
-	for _, p := range g.Problems {
-		t.Errorf("graph problem: %s", p)
-	}
-	set := changes.FromFiles(changed, func(rel string) bool {
-		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		return err == nil
-	})
-	out := map[string]string{}
-	for _, a := range g.Select(ix, set) {
-		if len(a.Tests) > 0 {
-			out[a.File] = a.Reason.String()
-		}
-	}
-	return out
+	return impacttest.Affected(t, root, testdex.Cargo, changed...)
 }
 
 func keys(m map[string]string) []string {
