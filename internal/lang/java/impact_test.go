@@ -1,12 +1,12 @@
 package java_test
 
 import (
-	"github.com/testdex/testdex/internal/impacttest"
 	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/impacttest"
 )
 
 const junit = "import org.junit.jupiter.api.Test;\n"

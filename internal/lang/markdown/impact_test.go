@@ -1,12 +1,12 @@
 package markdown_test
 
 import (
-	"github.com/testdex/testdex/internal/impacttest"
 	"reflect"
 	"sort"
 	"testing"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/impacttest"
 )
 
 // specTree holds specs of every paths shape: a root-relative glob, a

@@ -1,7 +1,6 @@
 package rust_test
 
 import (
-	"github.com/testdex/testdex/internal/impacttest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/impacttest"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
 )
