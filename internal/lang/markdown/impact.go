@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sync"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -131,6 +132,7 @@ func matchFiles(root string, pats []string) (map[string][]string, []testdex.Prob
 		within = nil // the whole root
 	}
 	out := map[string][]string{}
+	var mu sync.Mutex // walk.Walk calls back from several goroutines
 	opts := walk.Options{Hidden: true, SkipDirs: vcsDirs, Within: within}
 	probs, _ := walk.Walk(context.Background(), root, opts, func(rel string, d fs.DirEntry) error {
 		if d.IsDir() {
@@ -138,7 +140,9 @@ func matchFiles(root string, pats []string) (map[string][]string, []testdex.Prob
 		}
 		for _, p := range pats {
 			if matchUnder(p, rel) {
+				mu.Lock()
 				out[p] = append(out[p], rel)
+				mu.Unlock()
 			}
 		}
 		return nil
