@@ -7,8 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
