@@ -420,8 +420,18 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 	if code != run.ExitTimeout {
 		t.Fatalf("exit %d, want %d (the timeout)\n%s%s", code, run.ExitTimeout, tail(out), errs)
 	}
+	// Vitest's worker sends its task updates in batches; a worker stuck in
+	// the hang may never send the batch that says its tests started, and
+	// then Vitest has reported nothing of the file: both its tests end
+	// "not reported" beside the batch's timeout, which is the truth of
+	// what the runner said. The other three report every test as it goes.
+	vitestSilent := !strings.Contains(out, "vitest/test/math.test.js::") &&
+		strings.Contains(out, "--- ERROR: vitest vitest\n    timed out after 20s")
 	for _, f := range nodeRunFixtures {
 		id := f.dir + "/" + f.file + "::hang"
+		if f.dir == "vitest" && vitestSilent {
+			continue
+		}
 		if !strings.Contains(out, "--- FAIL: "+id+" ") || !strings.Contains(out, "timed out after 20s") {
 			t.Errorf("%s not reported as a timeout:\n%s", id, tail(out))
 		}
@@ -432,7 +442,11 @@ func TestRunNodeHangLeakLoud(t *testing.T) {
 	// node:test's parent may report the file itself failed as the kill
 	// reaches its child first (a race the runner reports truthfully): 4 or
 	// 5 failed.
-	if !regexp.MustCompile(`\n5 passed, [45] failed, \d+ skipped, 4 batch errors\n$`).MatchString(out) {
+	want := `\n5 passed, [45] failed, \d+ skipped, 4 batch errors\n$`
+	if vitestSilent { // Vitest's "top level" and hang are the ones not reported
+		want = `\n4 passed, [34] failed, \d+ skipped, 2 not reported, 4 batch errors\n$`
+	}
+	if !regexp.MustCompile(want).MatchString(out) {
 		t.Errorf("the tests that ended before the hang lost their results:\n%s", tail(out))
 	}
 
