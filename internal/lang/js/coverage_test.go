@@ -24,15 +24,15 @@ var coverageFixtures = []struct {
 	name         map[string]string // test -> its Name in events
 }{
 	{testdex.Mocha, "mocha", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
-	{testdex.NodeTest, "node-test", "lib.js", 4, 10, map[string]string{"test_a": "test_a", "test_b": "test_b"}},
+	{testdex.NodeTest, "node-test", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
 	{testdex.Jest, "jest", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
 	{testdex.Vitest, "vitest", "lib.ts", 6, 12, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
 }
 
 // TestCoverageRuns runs each framework on its coverage fixture, with and
 // without coverage: the results are the same, and test_a's coverage holds
-// the body of a and not that of b, test_b's the reverse (node:test, at
-// file granularity, runs them in files of their own).
+// the body of a and not that of b, test_b's the reverse (node:test's
+// test_b runs b in a subtest: a parent executed what its subtests did).
 //
 // It needs node and the frameworks of testdata/run/node (scripts/setup/node.sh).
 func TestCoverageRuns(t *testing.T) {
@@ -61,7 +61,7 @@ func TestCoverageRuns(t *testing.T) {
 				}
 				results = append(results, e)
 			}
-			if !reflect.DeepEqual(finals(results), finals(plain)) || len(finals(plain)) != 2 {
+			if !reflect.DeepEqual(finals(results), finals(plain)) || len(finals(plain)) < 2 {
 				t.Errorf("results with coverage:\n%v\nwithout:\n%v", finals(results), finals(plain))
 			}
 			lib := filepath.Join(dir, f.lib)

@@ -100,6 +100,9 @@ class Recorder {
   // test writes what ran since the previous take as one test's coverage.
   test(file, titles) { emit({ a: 'cov', file, titles, cov: spans(this.take()) }); }
 
+  // emitTest writes a bucket as one test's coverage.
+  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, cov: spans(bucket) }); }
+
   // flush writes the buckets of code run outside the tests.
   flush() {
     for (const [file, b] of this.files) if (b.size) emit({ a: 'cov', file, cov: spans(b) });

@@ -40,29 +40,21 @@ import (
 //     tells Jest a test started and ended. Granularity "test".
 //   - node:test: each test file runs in a child node with the test
 //     command's node options, where --require loads the recorder, which
-//     removes itself from process.execArgv; node:test has no hook into
-//     the child's tests, so the child's coverage goes to each test of its
-//     file: granularity "file".
+//     removes itself from process.execArgv and cuts with a beforeEach and
+//     an afterEach on the child's root test (nodeCoveragePreload).
+//     Granularity "test"; a test's window includes its subtests'.
 //
 // A test's lines are those holding code that V8 says ran: the innermost
 // of the nested function and block ranges covering them has a count, an
 // uncalled function or a block not taken inside a function that ran being
 // cut out. Files under node_modules and outside the project are dropped.
-const (
-	granularityTest = "test"
-	granularityFile = "file"
-)
+const granularityTest = "test"
 
 //go:embed runner_coverage.cjs
 var coverageSource string
 
 // Granularity is the unit a framework's coverage is attributed to.
-func (r runner) Granularity() string {
-	if r.fw == testdex.NodeTest {
-		return granularityFile
-	}
-	return granularityTest
-}
+func (r runner) Granularity() string { return granularityTest }
 
 // CoverageCheck reports what keeps the project from recording coverage:
 // the same as what keeps it from running (the framework's package), as
@@ -94,8 +86,18 @@ func writeCoverage(dir, project, events string, n int) (string, error) {
 func covFileOf(events string) string { return strings.TrimSuffix(events, ".jsonl") + ".cov.jsonl" }
 
 // nodeCoveragePreload is what node:test's children --require: the
-// recorder, started in a child (NODE_TEST_CONTEXT=child*) only, whose
-// coverage at exit goes to the tests of its file (process.argv[1]).
+// recorder, started in a child (NODE_TEST_CONTEXT=child*) only, cut by a
+// beforeEach and an afterEach it adds to the child's root test before the
+// test file loads. node:test runs a root's beforeEach hooks first and its
+// afterEach hooks last for every test at any depth (suites' tests and
+// subtests included; checked on Node 20), and names a test by its
+// titles joined with " > " (fullName), as testdex does. A test gets what
+// ran from its beforeEach to its afterEach: its hooks, its body, its
+// subtests (a parent executed what its subtests did). Tests whose windows
+// overlap (concurrency, a subtest inside its parent) each get what ran
+// meanwhile, so a test's lines are never short of what it ran. What ran
+// outside every window (loading, suite-level before and after hooks)
+// goes to every test of the file at exit.
 const nodeCoveragePreload = `
 const testdexArg = '--require=' + __filename;
 if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
@@ -103,7 +105,21 @@ if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
   if (i >= 0) process.execArgv.splice(i, 1);
   const rec = require(testdexCoverage).recorder();
   const file = require('node:path').resolve(process.argv[1] || '');
-  process.on('exit', () => { rec.outside(file); rec.flush(); });
+  const active = new Map(); // TestContext -> lines it ran so far
+  const cut = () => {
+    if (active.size === 0) return rec.outside(file);
+    const lines = rec.take();
+    for (const b of active.values()) rec.add(b, lines);
+  };
+  const { beforeEach, afterEach } = require('node:test');
+  beforeEach((t) => { cut(); active.set(t, new Map()); });
+  afterEach((t) => {
+    cut();
+    const b = active.get(t);
+    active.delete(t);
+    if (b) rec.emitTest(file, [t.fullName], b);
+  });
+  process.on('exit', () => { cut(); rec.flush(); });
 }
 `
 
