@@ -289,10 +289,13 @@ type versionDiff struct {
 
 // changedFunc is a recorded function whose hash changed: its name and
 // the lines of its body then (the whole function when it has no body
-// apart from its header: a one-line function).
+// apart from its header: a one-line function), or, when the language's
+// StatementDiffer could narrow it, the lines of the statements that
+// changed (parts, non-nil).
 type changedFunc struct {
 	name   string
 	lo, hi int
+	parts  []lang.Span
 }
 
 // affected says why a recorded test is affected by the change: static
@@ -342,8 +345,21 @@ func (fc *fileChange) affects(id string, recorded time.Time) *affected {
 // intersects reports whether executed lines touch a changed function's
 // body.
 func intersects(lines []coverage.Span, f changedFunc) bool {
+	if f.parts != nil {
+		for _, p := range f.parts {
+			if touches(lines, p.Start, p.End) {
+				return true
+			}
+		}
+		return false
+	}
+	return touches(lines, f.lo, f.hi)
+}
+
+// touches reports whether executed lines touch the lines lo to hi.
+func touches(lines []coverage.Span, lo, hi int) bool {
 	for _, s := range lines {
-		if s.Start <= f.hi && s.End >= f.lo {
+		if s.Start <= hi && s.End >= lo {
 			return true
 		}
 	}
@@ -398,14 +414,15 @@ func (c *covSel) fileChange(ch Change) (*fileChange, error) {
 		if err != nil {
 			return nil, err
 		}
-		fc.versions[e.Hash] = diffVersion(ch.Path, v, cur, curSkel)
+		fc.versions[e.Hash] = diffVersion(ch.Path, v, cur, curSkel, narrower(p, src, cur))
 	}
 	return fc, nil
 }
 
 // diffVersion compares a recorded version of a file with its current
-// functions and skeleton.
-func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel string) *versionDiff {
+// functions and skeleton; narrow, when not nil, narrows a changed
+// function to its changed statements.
+func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel string, narrow narrowFunc) *versionDiff {
 	vd := &versionDiff{}
 	if v.Funcs == nil || v.Content == nil {
 		vd.static = file + " changed since it was recorded and that version's text was not kept"
@@ -420,8 +437,11 @@ func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel s
 		have[coverage.Func{Name: f.Name, Hash: f.Hash}]++
 	}
 	lines := strings.Split(string(v.Content), "\n")
+	nth := map[string]int{} // name -> functions of that name seen so far
 	for _, f := range v.Funcs {
 		k := coverage.Func{Name: f.Name, Hash: f.Hash}
+		i := nth[f.Name]
+		nth[f.Name]++
 		if have[k] > 0 {
 			have[k]--
 			continue
@@ -430,9 +450,53 @@ func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel s
 		if lo > hi {
 			lo, hi = f.Start, f.End
 		}
-		vd.changed = append(vd.changed, changedFunc{name: f.Name, lo: lo, hi: hi})
+		cf := changedFunc{name: f.Name, lo: lo, hi: hi}
+		if narrow != nil {
+			cf.parts = narrow(v, f, i)
+		}
+		vd.changed = append(vd.changed, cf)
 	}
 	return vd
+}
+
+// narrowFunc narrows the i-th function named f.Name of a recorded
+// version to its changed statements; nil when it cannot.
+type narrowFunc func(v coverage.Version, f coverage.Func, i int) []lang.Span
+
+// narrower is the project's StatementDiffer over the current text and
+// functions of a file (nil when the language has none): a recorded
+// function is paired with the current function of the same name and
+// rank, when both versions have as many functions of that name.
+func narrower(p *lang.Project, src []byte, cur []coverage.Func) narrowFunc {
+	sd, ok := p.Spanner.(lang.StatementDiffer)
+	if !ok {
+		return nil
+	}
+	byName := map[string][]coverage.Func{}
+	for _, f := range cur {
+		byName[f.Name] = append(byName[f.Name], f)
+	}
+	return func(v coverage.Version, f coverage.Func, i int) []lang.Span {
+		same := 0
+		for _, g := range v.Funcs {
+			if g.Name == f.Name {
+				same++
+			}
+		}
+		now := byName[f.Name]
+		if len(now) != same || i >= len(now) {
+			return nil
+		}
+		parts, ok := sd.ChangedStatements("", v.Content, span(f), src, span(now[i]))
+		if !ok || len(parts) == 0 {
+			return nil // a changed hash with no changed statement found: the whole function
+		}
+		return parts
+	}
+}
+
+func span(f coverage.Func) lang.FuncSpan {
+	return lang.FuncSpan{Name: f.Name, Start: f.Start, End: f.End, Hash: f.Hash}
 }
 
 // sourceExt are the files whose changes coverage decides: the languages

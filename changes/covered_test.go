@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +196,80 @@ func TestPyHeaderEnd(t *testing.T) {
 	}
 	if b := skeleton("m.py", []byte(strings.Replace(src, "return a", "return -a", 1)), funcs); a != b {
 		t.Error("a changed body changed the skeleton")
+	}
+}
+
+const pySrc = `def f(x):
+    if x > 0:
+        return x + 1
+    return 0
+`
+
+// TestSelectCoveredStatements: a Python test that executed a changed
+// function but none of its changed statements is not affected (the
+// language's StatementDiffer); one that executed the changed statement is.
+func TestSelectCoveredStatements(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"pyproject.toml":  "[tool.pytest.ini_options]\n",
+		"m.py":            pySrc,
+		"tests/test_m.py": "from m import f\n\ndef test_pos():\n    assert f(1) == 2\n\ndef test_neg():\n    assert f(-1) == 0\n",
+	} {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := index.Build(context.Background(), index.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := index.InnermostProject(ix.ProjectFiles(), "m.py")
+	if p == nil || p.Spanner == nil {
+		t.Fatal("no Python project with a Spanner holds m.py")
+	}
+	spans, err := p.Spanner.Spans(filepath.Join(root, "m.py"), []byte(pySrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := coverage.File{Path: "m.py", Hash: xxh3.HashString(pySrc), Content: []byte(pySrc)}
+	for _, s := range spans {
+		f.Funcs = append(f.Funcs, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
+	}
+	when := time.Unix(1700000000, 0)
+	var recs []coverage.Record
+	for name, lines := range map[string][]coverage.Span{"test_pos": {{Start: 1, End: 3}}, "test_neg": {{Start: 1, End: 2}, {Start: 4, End: 4}}} {
+		rf := f
+		rf.Lines = lines
+		recs = append(recs, coverage.Record{ID: "tests/test_m.py::" + name, Recorded: when, Outcome: "pass", Granularity: "test", Files: []coverage.File{rf}})
+	}
+	cov, err := coverage.Open(filepath.Join(t.TempDir(), "cov.db"), coverage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cov.Close()
+	if err := cov.Replace(recs); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ old, new, want string }{
+		{"return x + 1", "return x - 1", "tests/test_m.py::test_pos"},
+		{"return 0", "return 1", "tests/test_m.py::test_neg"},
+		{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_neg tests/test_m.py::test_pos"},
+	} {
+		if err := os.WriteFile(filepath.Join(root, "m.py"), []byte(strings.Replace(pySrc, c.old, c.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := picks(t, Build(ix), ix, Set{{Path: "m.py", Status: Modified}}, cov)
+		var ids []string
+		for id := range got {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		if strings.Join(ids, " ") != c.want {
+			t.Errorf("%s -> %s: selected %v, want %s", c.old, c.new, got, c.want)
+		}
 	}
 }

@@ -69,6 +69,18 @@ type Spanner interface {
 	Spans(file string, src []byte) ([]FuncSpan, error)
 }
 
+// A StatementDiffer is a Spanner that can narrow a changed function to
+// the statements that changed, where that is sound: a test that executed
+// the function but no line of those statements runs as it ran. Each
+// language's implementation says why its rule is sound.
+type StatementDiffer interface {
+	// ChangedStatements compares function old of oldSrc with function cur
+	// of curSrc (the same function, its hash changed) and returns the
+	// lines, in oldSrc, of the statements that differ; ok is false when
+	// it cannot tell soundly (the whole function counts as changed).
+	ChangedStatements(file string, oldSrc []byte, old FuncSpan, curSrc []byte, cur FuncSpan) (spans []Span, ok bool)
+}
+
 // FuncSpan is one function of a source file.
 type FuncSpan struct {
 	// Name is qualified as the language names it ("T.M", "Class.method",
