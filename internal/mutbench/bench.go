@@ -2,6 +2,7 @@ package mutbench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -355,11 +356,25 @@ const maxListed = 20
 
 // newlyFailing are the tests failing in res that did not fail unmutated.
 // A Go package's own failure (no test named) is left out when a test of
-// the package failed: go test reports both.
+// the package failed: go test reports both. Tests the runner cancelled
+// before they ran (node:test, when a test hangs and the file's event
+// loop empties, cancels every test after it and reports them failed)
+// count only when no test that ran failed: a cancelled test executed
+// nothing, so no selection can owe it, while the test that hung is among
+// those that failed and must be selected.
 func newlyFailing(base, res fidelity.Results) []fidelity.Key {
 	var out []fidelity.Key
 	named := map[string]bool{}
-	for _, k := range res.Failed() {
+	failed := slices.DeleteFunc(res.Failed(), func(k fidelity.Key) bool { return base[k] == fidelity.Fail })
+	if len(failed) == 0 {
+		for k, o := range res {
+			if o == cancelled && base[k] != fidelity.Fail && base[k] != cancelled {
+				failed = append(failed, k)
+			}
+		}
+		slices.SortFunc(failed, func(a, b fidelity.Key) int { return cmp.Compare(a.String(), b.String()) })
+	}
+	for _, k := range failed {
 		if base[k] == fidelity.Fail {
 			continue
 		}

@@ -98,3 +98,19 @@ func TestOrderIsSeededAndInterleaved(t *testing.T) {
 		t.Errorf("another seed gave the same order")
 	}
 }
+
+// TestNewlyFailingCancelled: tests node:test cancelled before they ran
+// count only when no test that ran failed.
+func TestNewlyFailingCancelled(t *testing.T) {
+	hung := fidelity.Key{Framework: "node", Scope: "t.js", Name: "hangs"}
+	after := fidelity.Key{Framework: "node", Scope: "t.js", Name: "after"}
+	base := fidelity.Results{hung: fidelity.Pass, after: fidelity.Pass}
+	got := newlyFailing(base, fidelity.Results{hung: fidelity.Fail, after: cancelled})
+	if len(got) != 1 || got[0] != hung {
+		t.Errorf("a hung test and one cancelled after it: %v, want only the hung one", got)
+	}
+	got = newlyFailing(base, fidelity.Results{hung: cancelled, after: cancelled})
+	if len(got) != 2 {
+		t.Errorf("only cancelled tests: %v, want both", got)
+	}
+}

@@ -1,6 +1,7 @@
 package mutbench
 
 import (
+	"encoding/json"
 	"bytes"
 	"errors"
 	"fmt"
@@ -186,8 +187,26 @@ func records(x *Exec, fw string) (fidelity.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fidelity.ParseRecords(fw, bytes.NewReader(data))
+	res, err := fidelity.ParseRecords(fw, bytes.NewReader(data))
+	if err != nil {
+		return res, err
+	}
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		var rec struct {
+			Scope, Name string
+			Cancelled   bool
+		}
+		if json.Unmarshal(l, &rec) == nil && rec.Cancelled {
+			res[fidelity.Key{Framework: fw, Scope: rec.Scope, Name: rec.Name}] = cancelled
+		}
+	}
+	return res, nil
 }
+
+// cancelled is the outcome of a test the runner cancelled before it ran
+// (node:test's cancelledByParent), reported as failed: newlyFailing
+// counts it only when no test that ran failed.
+const cancelled fidelity.Outcome = "cancelled"
 
 func pyCompiles(x *Exec, file string) error {
 	return compiles(x, x.Venv("python"), "-m", "py_compile", file)

@@ -2,7 +2,9 @@
 // records each test's outcome: one JSON object a line, {"scope": FILE
 // relative to the current folder, "name": titles from the outermost
 // describe or test joined by " > ", "outcome"}, written to the file named
-// by FIDELITY_OUT when the run ends. Suites (describe) are not recorded,
+// by FIDELITY_OUT when the run ends; a failed test node cancelled before
+// it ran (failureType cancelledByParent: the file's event loop emptied
+// while another test hung, or its parent failed) has "cancelled": true. Suites (describe) are not recorded,
 // tests with subtests are: node counts them ("# tests"). It prints nothing.
 //
 // A test's pass or fail event comes after its subtests', at nesting N with
@@ -27,12 +29,13 @@ export default async function * fidelity (source) {
       scope: file ? relative(process.cwd(), file).split(sep).join('/') : '',
       titles: [d.name],
       outcome: ev.type === 'test:fail' ? 'fail' : (d.skip || d.todo ? 'skip' : 'pass'),
-      suite: d.details?.type === 'suite'
+      suite: d.details?.type === 'suite',
+      cancelled: d.details?.error?.failureType === 'cancelledByParent' || undefined
     }
     levels[d.nesting] = [...(levels[d.nesting] ?? []), rec, ...below]
     recs.push(rec)
   }
   const lines = recs.filter((r) => !r.suite)
-    .map((r) => JSON.stringify({ scope: r.scope, name: r.titles.join(' > '), outcome: r.outcome }) + '\n')
+    .map((r) => JSON.stringify({ scope: r.scope, name: r.titles.join(' > '), outcome: r.outcome, cancelled: r.cancelled }) + '\n')
   writeFileSync(process.env.FIDELITY_OUT, lines.join(''))
 }
