@@ -1,8 +1,8 @@
 package mutbench
 
 import (
-	"encoding/json"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
