@@ -414,7 +414,7 @@ func (c *covSel) fileChange(ch Change) (*fileChange, error) {
 		if err != nil {
 			return nil, err
 		}
-		fc.versions[e.Hash] = diffVersion(ch.Path, v, cur, curSkel, narrower(p, src, cur))
+		fc.versions[e.Hash] = diffVersion(ch.Path, v, cur, curSkel, narrower(p, ch.Path, src, cur))
 	}
 	return fc, nil
 }
@@ -467,7 +467,7 @@ type narrowFunc func(v coverage.Version, f coverage.Func, i int) []lang.Span
 // functions of a file (nil when the language has none): a recorded
 // function is paired with the current function of the same name and
 // rank, when both versions have as many functions of that name.
-func narrower(p *lang.Project, src []byte, cur []coverage.Func) narrowFunc {
+func narrower(p *lang.Project, file string, src []byte, cur []coverage.Func) narrowFunc {
 	sd, ok := p.Spanner.(lang.StatementDiffer)
 	if !ok {
 		return nil
@@ -487,7 +487,7 @@ func narrower(p *lang.Project, src []byte, cur []coverage.Func) narrowFunc {
 		if len(now) != same || i >= len(now) {
 			return nil
 		}
-		parts, ok := sd.ChangedStatements("", v.Content, span(f), src, span(now[i]))
+		parts, ok := sd.ChangedStatements(file, v.Content, span(f), src, span(now[i]))
 		if !ok || len(parts) == 0 {
 			return nil // a changed hash with no changed statement found: the whole function
 		}

@@ -6,6 +6,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/stmtdiff"
 	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
@@ -55,27 +56,19 @@ func (spanner) ChangedStatements(file string, oldSrc []byte, old lang.FuncSpan, 
 	if of == nil || cf == nil {
 		return nil, false
 	}
-	d := &stmtDiff{a: oldSrc, b: curSrc}
-	if !d.decorators(of, cf) {
+	if of.ChildCount() != cf.ChildCount() || !sameDecorators(oldSrc, curSrc, of, cf) {
 		return nil, false
 	}
 	for i := 0; i < int(of.ChildCount()); i++ { // the header, apart from the body
-		x, y := of.Child(i), cf.Child(i)
-		if y == nil || of.FieldNameForChild(i) == "body" {
-			continue
-		}
-		if !d.same(x, y) {
+		if of.FieldNameForChild(i) != "body" && !pyRules.Same(oldSrc, curSrc, of.Child(i), cf.Child(i)) {
 			return nil, false
 		}
 	}
-	if of.ChildCount() != cf.ChildCount() || !d.block(of.ChildByFieldName("body"), cf.ChildByFieldName("body")) {
-		return nil, false
-	}
-	return d.units, true
+	return pyRules.Bodies(oldSrc, curSrc, of.ChildByFieldName("body"), cf.ChildByFieldName("body"))
 }
 
-// decorators reports whether two functions' decorators are the same.
-func (d *stmtDiff) decorators(x, y *sitter.Node) bool {
+// sameDecorators reports whether two functions' decorators are the same.
+func sameDecorators(a, b []byte, x, y *sitter.Node) bool {
 	px, py := x.Parent(), y.Parent()
 	dx, dy := px != nil && px.Type() == "decorated_definition", py != nil && py.Type() == "decorated_definition"
 	if dx != dy {
@@ -88,7 +81,7 @@ func (d *stmtDiff) decorators(x, y *sitter.Node) bool {
 		return false
 	}
 	for i := 0; i < int(px.ChildCount()); i++ {
-		if cx := px.Child(i); cx.Type() == "decorator" && !d.same(cx, py.Child(i)) {
+		if cx := px.Child(i); cx.Type() == "decorator" && !pyRules.Same(a, b, cx, py.Child(i)) {
 			return false
 		}
 	}
@@ -117,96 +110,16 @@ func findFunc(root *sitter.Node, src []byte, f lang.FuncSpan) *sitter.Node {
 	return found
 }
 
-// stmtDiff compares two versions of a function body; units collects the
-// old lines of the units that differ.
-type stmtDiff struct {
-	a, b  []byte
-	units []lang.Span
-}
-
-// same reports whether two nodes hold the same tokens (comments and
-// spacing aside).
-func (d *stmtDiff) same(x, y *sitter.Node) bool {
-	return canonicalHash(d.a[x.StartByte():x.EndByte()], int(x.StartPoint().Column)) ==
-		canonicalHash(d.b[y.StartByte():y.EndByte()], int(y.StartPoint().Column))
-}
-
-// statements are a block's statements, comments left out.
-func statements(n *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if c := n.NamedChild(i); c.Type() != "comment" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// block compares two blocks statement by statement.
-func (d *stmtDiff) block(x, y *sitter.Node) bool {
-	if x == nil || y == nil || x.Type() != y.Type() {
-		return false
-	}
-	xs, ys := statements(x), statements(y)
-	if len(xs) != len(ys) {
-		return false
-	}
-	for i := range xs {
-		if !d.statement(xs[i], ys[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// statement compares two statements in the same place: equal, a compound
-// statement whose header is equal and whose blocks compare, or a unit.
-func (d *stmtDiff) statement(x, y *sitter.Node) bool {
-	if d.same(x, y) {
-		return true
-	}
-	if x.Type() == y.Type() && d.compound(x, y) {
-		return true
-	}
-	if !unit(x, d.a) || !unit(y, d.b) || !slices.Equal(bindings(x, d.a), bindings(y, d.b)) {
-		return false
-	}
-	start, end := int(x.StartPoint().Row)+1, int(x.EndPoint().Row)+1
-	if x.EndPoint().Column == 0 && end > start {
-		end--
-	}
-	d.units = append(d.units, lang.Span{Start: start, End: end})
-	return true
-}
-
-// compound compares a compound statement (or clause) child by child: its
-// blocks as blocks, its clauses as statements, everything else equal.
-// Units it finds are kept only when the whole compares.
-func (d *stmtDiff) compound(x, y *sitter.Node) bool {
-	if x.ChildCount() != y.ChildCount() || x.NamedChildCount() == 0 {
-		return false
-	}
-	keep := len(d.units)
-	for i := 0; i < int(x.ChildCount()); i++ {
-		cx, cy := x.Child(i), y.Child(i)
-		ok := true
-		switch {
-		case cx.Type() != cy.Type():
-			ok = false
-		case d.same(cx, cy):
-		case cx.Type() == "block":
-			ok = d.block(cx, cy)
-		case clauses[cx.Type()]:
-			ok = d.statement(cx, cy)
-		default:
-			ok = false
-		}
-		if !ok {
-			d.units = d.units[:keep]
-			return false
-		}
-	}
-	return true
+// pyRules are Python's rules for the walk of internal/lang/stmtdiff.
+var pyRules = &stmtdiff.Rules{
+	Same: func(a, b []byte, x, y *sitter.Node) bool {
+		return canonicalHash(a[x.StartByte():x.EndByte()], int(x.StartPoint().Column)) ==
+			canonicalHash(b[y.StartByte():y.EndByte()], int(y.StartPoint().Column))
+	},
+	Blocks:   map[string]bool{"block": true},
+	Clauses:  clauses,
+	Unit:     unit,
+	Bindings: bindings,
 }
 
 // clauses are the parts of compound statements compared as statements of
