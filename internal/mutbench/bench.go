@@ -357,11 +357,11 @@ const maxListed = 20
 // newlyFailing are the tests failing in res that did not fail unmutated.
 // A Go package's own failure (no test named) is left out when a test of
 // the package failed: go test reports both. Tests the runner cancelled
-// before they ran (node:test, when a test hangs and the file's event
-// loop empties, cancels every test after it and reports them failed)
-// count only when no test that ran failed: a cancelled test executed
-// nothing, so no selection can owe it, while the test that hung is among
-// those that failed and must be selected.
+// before they began (node:test, when a test hangs and the file's event
+// loop empties, cancels it and every test not yet begun, and reports
+// them all failed) count only when no other test failed: a test that
+// never began executed nothing, so no selection can owe it, while the
+// test that hung began, counts as failed and must be selected.
 func newlyFailing(base, res fidelity.Results) []fidelity.Key {
 	var out []fidelity.Key
 	named := map[string]bool{}
