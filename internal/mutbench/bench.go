@@ -295,6 +295,16 @@ func (r *projectRun) mutant(ctx context.Context, s Site) *Mutant {
 			failing = confirmed
 		}
 	}
+	if covering != nil {
+		n := 0
+		for _, k := range r.baseKey {
+			if covering.hasTest(r.l, k) {
+				n++
+			}
+		}
+		c := ratio(n, len(r.baseKey))
+		m.LineCostTests = &c
+	}
 	if covering != nil && m.NFailing > 0 {
 		m.CoveringChecked = true
 		for _, k := range failing {

@@ -48,6 +48,9 @@ type ProjectResult struct {
 	WallSeconds float64       `json:"wall_seconds"`
 	// CoverageSeconds is the one `testdex run --coverage` (Config.Coverage).
 	CoverageSeconds float64 `json:"coverage_seconds,omitempty"`
+	// LineCostTests is the mean over compiled mutants of Mutant's: the
+	// floor of any selection from per-test line coverage.
+	LineCostTests float64 `json:"line_cost_tests,omitempty"`
 }
 
 // ModeSummary is a project's figures in one mode. Safety counts the killed
@@ -83,6 +86,11 @@ type Mutant struct {
 	// CoveringMissed are the failing tests it did not list.
 	CoveringChecked bool     `json:"covering_checked,omitempty"`
 	CoveringMissed  []string `json:"covering_missed,omitempty"`
+	// LineCostTests is the share of the suite that executed the mutated
+	// line when recorded (`covering FILE:LINE`; with coverage only): a
+	// selection from per-test line coverage that keeps every test whose
+	// execution may change cannot pick fewer.
+	LineCostTests *float64 `json:"line_cost_tests,omitempty"`
 }
 
 // ModeResult is what testdex selected for one mutant in one mode.
@@ -154,6 +162,17 @@ func (pr *ProjectResult) add(m *Mutant) {
 
 func (pr *ProjectResult) summarize(modes []Mode) {
 	pr.Summary = nil
+	pr.LineCostTests = 0
+	lines := 0
+	for _, m := range pr.Mutants {
+		if m.compiled() && m.LineCostTests != nil {
+			pr.LineCostTests += *m.LineCostTests
+			lines++
+		}
+	}
+	if lines > 0 {
+		pr.LineCostTests /= float64(lines)
+	}
 	for i, mode := range modes {
 		s := ModeSummary{Mode: mode.Name}
 		n := 0
@@ -300,11 +319,20 @@ func (r *Report) writeComparison(w io.Writer) {
 	if len(r.Modes) < 2 {
 		return
 	}
+	floor := false
+	for _, p := range r.Projects {
+		floor = floor || p.LineCostTests > 0
+	}
 	fmt.Fprintf(w, "\nCost (tests) of each mode beside %s:\n\n| project |", r.Modes[0].Name)
 	for _, m := range r.Modes[1:] {
 		fmt.Fprintf(w, " %s / %s |", m.Name, r.Modes[0].Name)
 	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("--:|", len(r.Modes)-1))
+	cols := len(r.Modes) - 1
+	if floor {
+		fmt.Fprintf(w, " executed the mutated line / %s |", r.Modes[0].Name)
+		cols++
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("--:|", cols))
 	for _, p := range r.Projects {
 		if len(p.Summary) != len(r.Modes) {
 			continue
@@ -312,6 +340,9 @@ func (r *Report) writeComparison(w io.Writer) {
 		fmt.Fprintf(w, "| %s |", p.Name)
 		for _, s := range p.Summary[1:] {
 			fmt.Fprintf(w, " %s |", pct(ratioF(s.MeanCostTests, p.Summary[0].MeanCostTests)))
+		}
+		if floor {
+			fmt.Fprintf(w, " %s |", pct(ratioF(p.LineCostTests, p.Summary[0].MeanCostTests)))
 		}
 		fmt.Fprintln(w)
 	}
