@@ -92,22 +92,7 @@ func (g *Graph) selectCovered(ix *index.Index, set Set, cov CoverageIndex, tests
 	c := &covSel{g: g, ix: ix, cov: cov, tests: tests, static: map[string]map[string]Reason{}, files: map[string]*fileChange{}}
 	full := recordReasons(g.Select(ix, set))
 	byFile := map[string]*Affected{}
-	for _, t := range ix.Tests {
-		ids := c.recordsOf(t)
-		var r Reason
-		var ok bool
-		if len(ids) == 0 {
-			r, ok = full[t.ID]
-		} else {
-			var err error
-			r, ok, err = c.decide(t, ids, set)
-			if err != nil {
-				return nil, err
-			}
-		}
-		if !ok {
-			continue
-		}
+	add := func(t testdex.Test, r Reason) {
 		a := byFile[t.File]
 		if a == nil {
 			a = &Affected{File: t.File}
@@ -115,7 +100,83 @@ func (g *Graph) selectCovered(ix *index.Index, set Set, cov CoverageIndex, tests
 		}
 		a.Tests, a.Reasons = append(a.Tests, t), append(a.Reasons, r)
 	}
+	for _, t := range ix.Tests {
+		ids, how := c.standIns(t)
+		var r Reason
+		var ok bool
+		var err error
+		switch {
+		case how == skipContainer:
+			continue
+		case len(ids) == 0:
+			r, ok = full[t.ID]
+		case how == byRows && rowsRunByID[t.Framework]:
+			parent := t.ID
+			if t.Dynamic {
+				parent = t.Parent
+			}
+			rows, whole, err := c.decideRows(t, parent, ids, set)
+			if err != nil {
+				return nil, err
+			}
+			if whole != nil {
+				add(t, *whole)
+			}
+			for _, rr := range rows {
+				add(rr.test, rr.reason)
+			}
+			continue
+		default:
+			if r, ok, err = c.decide(t, ids, set); err != nil {
+				return nil, err
+			}
+		}
+		if ok {
+			add(t, r)
+		}
+	}
 	return c.affected(byFile), nil
+}
+
+// rowsRunByID are the frameworks whose rows named at run time (pytest's
+// parameter IDs) testdex run and the runner take by their recorded ID, so
+// a selection can name the affected rows of a listed test alone.
+var rowsRunByID = map[testdex.Framework]bool{testdex.Pytest: true}
+
+// row is one affected row of a listed test, named by its recorded ID.
+type row struct {
+	test   testdex.Test
+	reason Reason
+}
+
+// decideRows answers a listed test whose records are rows named at run
+// time (ids, recorded under parent: the test itself, or a dynamic
+// record's parent): the rows that executed a changed statement, each as a
+// record of its own under parent (its ID as the runner reported it); or
+// the listed test whole, when a rule fires, the static evidence decides
+// for a row, or every row is affected.
+func (c *covSel) decideRows(t testdex.Test, parent string, ids []string, set Set) ([]row, *Reason, error) {
+	var rows []row
+	for _, id := range ids {
+		r, ok, err := c.decide(t, []string{id}, set)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			continue
+		}
+		if r.Rule != "covered" {
+			return nil, &r, nil
+		}
+		rt := t
+		rt.ID, rt.Parent, rt.Dynamic, rt.Kind, rt.Run = id, parent, false, testdex.KindSubtest, ""
+		rt.Name = strings.TrimSuffix(t.Name, strings.TrimPrefix(t.ID, parent)) + strings.TrimPrefix(id, parent)
+		rows = append(rows, row{rt, r})
+	}
+	if len(rows) == len(ids) {
+		return nil, &rows[0].reason, nil
+	}
+	return rows, nil, nil
 }
 
 // affected orders the picks by file; a file whose every record is
@@ -126,9 +187,16 @@ func (c *covSel) affected(byFile map[string]*Affected) []Affected {
 		count[t.File]++
 	}
 	out := make([]Affected, 0, len(byFile))
+	listed := make(map[string]bool, len(c.ix.Tests))
+	for _, t := range c.ix.Tests {
+		listed[t.ID] = true
+	}
 	for _, a := range byFile {
 		a.Reason = a.Reasons[0]
 		same := len(a.Tests) == count[a.File]
+		for _, t := range a.Tests {
+			same = same && listed[t.ID] // a row selected alone is no listed record
+		}
 		for _, r := range a.Reasons {
 			same = same && r.String() == a.Reason.String()
 		}
@@ -161,48 +229,156 @@ type covSel struct {
 	static map[string]map[string]Reason // change path -> record ID -> static reason
 	files  map[string]*fileChange       // change path -> what coverage can say of it
 	byName map[string][]string          // listed ID -> recorded descendants
+	// children, dynChild and listed are the listing's family (family):
+	// records with listed children, with a dynamic child, and the listed
+	// IDs that are not dynamic.
+	children, dynChild, listed map[string]bool
+	names                      map[string]testdex.Test // namer's
 	// projects are the listing's, computed once (projectOf).
 	projects []index.ProjectFiles
 }
 
-// recordsOf returns the recorded tests that stand for a listed record:
-// its own, else its nearest recorded ancestor's, else its recorded
-// descendants' (rows named at run time); none when any is unusable.
-func (c *covSel) recordsOf(t testdex.Test) []string {
-	var ids []string
-	if _, ok := c.tests[t.ID]; ok {
-		ids = []string{t.ID}
-	} else {
-		namer := c.namer()
-		for p := t.Parent; p != "" && ids == nil; {
-			if _, ok := c.tests[p]; ok {
-				ids = []string{p}
-			}
-			pt, ok := namer[p]
-			if !ok {
-				break
-			}
-			p = pt.Parent
+// How a listed record's stand-ins (standIns) relate to it.
+type standIn int
+
+const (
+	byOwn         standIn = iota // its own record or its nearest recorded ancestor's
+	byRows                       // rows named at run time: recorded descendants no listed record stands for
+	skipContainer                // a container whose listed children (or dynamic child) answer for it
+)
+
+// standIns returns the recorded tests a listed record is judged by, and
+// how. A record with its own or a recorded ancestor's record is judged by
+// it (recordsOf). A container (a class, a describe, a test with listed
+// rows) is no test of its own: its listed children are judged, and it
+// only answers for the recorded tests below it that no listed record
+// stands for (rows or tests the listing could not name), unless a dynamic
+// child answers for those; with none, it is skipped. A leaf (no listed
+// children) answers for all its recorded descendants, its dynamic child
+// being skipped. None (nil, byOwn) when there are none or one is
+// unusable: the static evidence decides.
+//
+// Why skipping containers is safe: every recorded test below a container
+// is answered for by exactly one listed record (its own or a listed
+// ancestor below the container, the dynamic child, or the container), so
+// a container adds no test the selection lacks; selecting it would run
+// all of its tests for one affected child.
+func (c *covSel) standIns(t testdex.Test) ([]string, standIn) {
+	if ids := c.ownOrAncestor(t); ids != nil {
+		return usable(c.tests, ids), byOwn
+	}
+	c.family()
+	switch {
+	case t.Dynamic && t.Parent == "":
+		return nil, byOwn
+	case t.Dynamic && !c.children[t.Parent]:
+		return nil, skipContainer // its parent answers for all its rows, as a leaf
+	case t.Dynamic:
+		return usable(c.tests, c.orphans(t.Parent)), byRows
+	case c.children[t.ID]:
+		if c.dynChild[t.ID] {
+			return nil, skipContainer
 		}
-		if ids == nil {
-			ids = c.descendants(t.ID)
+		ids := c.orphans(t.ID)
+		if len(ids) == 0 {
+			return nil, skipContainer
+		}
+		return usable(c.tests, ids), byRows
+	}
+	return usable(c.tests, c.descendants(t.ID)), byRows
+}
+
+// family notes, once, which listed records have listed children and
+// which have a dynamic child.
+func (c *covSel) family() {
+	if c.children != nil {
+		return
+	}
+	c.children, c.dynChild, c.listed = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, t := range c.ix.Tests {
+		if t.Dynamic {
+			c.dynChild[t.Parent] = true
+			continue
+		}
+		c.listed[t.ID] = true
+		if t.Parent != "" {
+			c.children[t.Parent] = true
 		}
 	}
+}
+
+// orphans are the recorded descendants of a listed record that no listed
+// record below it stands for (by its own ID or an ancestor's).
+func (c *covSel) orphans(parent string) []string {
+	var out []string
+	for _, rid := range c.descendants(parent) {
+		under := false
+		for p := rid; len(p) > len(parent) && !under; {
+			under = c.listed[p]
+			i := strings.LastIndexAny(p, "[/ >:")
+			if i <= 0 {
+				break
+			}
+			p = p[:i]
+		}
+		if !under {
+			out = append(out, rid)
+		}
+	}
+	return out
+}
+
+// usable returns ids, or nil when one is recorded as failed or without
+// an outcome (a run cut short may have written a partial record).
+func usable(tests map[string]coverage.TestInfo, ids []string) []string {
 	for _, id := range ids {
-		if o := c.tests[id].Outcome; o != "pass" && o != "skip" {
+		if o := tests[id].Outcome; o != "pass" && o != "skip" {
 			return nil
 		}
 	}
 	return ids
 }
 
-// namer maps listed IDs to their records.
-func (c *covSel) namer() map[string]testdex.Test {
-	m := make(map[string]testdex.Test, len(c.ix.Tests))
-	for _, t := range c.ix.Tests {
-		m[t.ID] = t
+// ownOrAncestor is a listed record's own record, else its nearest
+// recorded ancestor's; nil with neither.
+func (c *covSel) ownOrAncestor(t testdex.Test) []string {
+	if _, ok := c.tests[t.ID]; ok {
+		return []string{t.ID}
 	}
-	return m
+	namer := c.namer()
+	for p := t.Parent; p != ""; {
+		if _, ok := c.tests[p]; ok {
+			return []string{p}
+		}
+		pt, ok := namer[p]
+		if !ok {
+			break
+		}
+		p = pt.Parent
+	}
+	return nil
+}
+
+// recordsOf returns the recorded tests that stand for a listed record:
+// its own, else its nearest recorded ancestor's, else its recorded
+// descendants' (rows named at run time); none when any is unusable.
+func (c *covSel) recordsOf(t testdex.Test) []string {
+	ids := c.ownOrAncestor(t)
+	if ids == nil {
+		ids = c.descendants(t.ID)
+	}
+	return usable(c.tests, ids)
+}
+
+// namer maps listed IDs to their records (built once).
+func (c *covSel) namer() map[string]testdex.Test {
+	if c.names == nil {
+		c.names = make(map[string]testdex.Test, len(c.ix.Tests))
+		for _, t := range c.ix.Tests {
+			c.names[t.ID] = t
+		}
+	}
+	return c.names
 }
 
 // descendants returns the recorded IDs below a listed one: the ID

@@ -205,16 +205,13 @@ const pySrc = `def f(x):
     return 0
 `
 
-// TestSelectCoveredStatements: a Python test that executed a changed
-// function but none of its changed statements is not affected (the
-// language's StatementDiffer); one that executed the changed statement is.
-func TestSelectCoveredStatements(t *testing.T) {
+// pyCovProject writes a pytest project (pyproject.toml, m.py = pySrc,
+// tests/test_m.py = test) and records each test of lines as executing
+// those lines of m.py, passed.
+func pyCovProject(t *testing.T, test string, lines map[string][]coverage.Span) (*index.Index, *coverage.Index, string) {
+	t.Helper()
 	root := t.TempDir()
-	for rel, text := range map[string]string{
-		"pyproject.toml":  "[tool.pytest.ini_options]\n",
-		"m.py":            pySrc,
-		"tests/test_m.py": "from m import f\n\ndef test_pos():\n    assert f(1) == 2\n\ndef test_neg():\n    assert f(-1) == 0\n",
-	} {
+	for rel, text := range map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n", "m.py": pySrc, "tests/test_m.py": test} {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -241,35 +238,81 @@ func TestSelectCoveredStatements(t *testing.T) {
 	}
 	when := time.Unix(1700000000, 0)
 	var recs []coverage.Record
-	for name, lines := range map[string][]coverage.Span{"test_pos": {{Start: 1, End: 3}}, "test_neg": {{Start: 1, End: 2}, {Start: 4, End: 4}}} {
+	for name, l := range lines {
 		rf := f
-		rf.Lines = lines
+		rf.Lines = l
 		recs = append(recs, coverage.Record{ID: "tests/test_m.py::" + name, Recorded: when, Outcome: "pass", Granularity: "test", Files: []coverage.File{rf}})
 	}
 	cov, err := coverage.Open(filepath.Join(t.TempDir(), "cov.db"), coverage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cov.Close()
+	t.Cleanup(func() { cov.Close() })
 	if err := cov.Replace(recs); err != nil {
 		t.Fatal(err)
 	}
+	return ix, cov, root
+}
+
+// selectedAfter edits m.py (old replaced by new) and returns the IDs
+// SelectCovered picks, sorted and joined by spaces.
+func selectedAfter(t *testing.T, ix *index.Index, cov CoverageIndex, root, old, new string) string {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, "m.py"), []byte(strings.Replace(pySrc, old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := picks(t, Build(ix), ix, Set{{Path: "m.py", Status: Modified}}, cov)
+	var ids []string
+	for id := range got {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, " ")
+}
+
+// TestSelectCoveredStatements: a Python test that executed a changed
+// function but none of its changed statements is not affected (the
+// language's StatementDiffer); one that executed the changed statement is.
+func TestSelectCoveredStatements(t *testing.T) {
+	ix, cov, root := pyCovProject(t, "from m import f\n\ndef test_pos():\n    assert f(1) == 2\n\ndef test_neg():\n    assert f(-1) == 0\n",
+		map[string][]coverage.Span{"test_pos": {{Start: 1, End: 3}}, "test_neg": {{Start: 1, End: 2}, {Start: 4, End: 4}}})
 	for _, c := range []struct{ old, new, want string }{
 		{"return x + 1", "return x - 1", "tests/test_m.py::test_pos"},
 		{"return 0", "return 1", "tests/test_m.py::test_neg"},
 		{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_neg tests/test_m.py::test_pos"},
 	} {
-		if err := os.WriteFile(filepath.Join(root, "m.py"), []byte(strings.Replace(pySrc, c.old, c.new, 1)), 0o644); err != nil {
-			t.Fatal(err)
+		if got := selectedAfter(t, ix, cov, root, c.old, c.new); got != c.want {
+			t.Errorf("%s -> %s: selected %s, want %s", c.old, c.new, got, c.want)
 		}
-		got := picks(t, Build(ix), ix, Set{{Path: "m.py", Status: Modified}}, cov)
-		var ids []string
-		for id := range got {
-			ids = append(ids, id)
+	}
+}
+
+// TestSelectCoveredRows: of a pytest test whose rows are named at run
+// time (a dynamic record), only the rows that executed the change are
+// selected, by the IDs pytest reported; all of them select the test.
+func TestSelectCoveredRows(t *testing.T) {
+	test := "import pytest\nfrom m import f\n\ndef cases():\n    return [1, -1]\n\n@pytest.mark.parametrize(\"x\", cases())\ndef test_p(x):\n    assert f(x) is not None\n"
+	ix, cov, root := pyCovProject(t, test,
+		map[string][]coverage.Span{"test_p[1]": {{Start: 1, End: 3}}, "test_p[-1]": {{Start: 1, End: 2}, {Start: 4, End: 4}}})
+	for _, c := range []struct{ old, new, want string }{
+		{"return x + 1", "return x - 1", "tests/test_m.py::test_p[1]"},
+		{"return 0", "return 1", "tests/test_m.py::test_p[-1]"},
+		{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_p"},
+	} {
+		if got := selectedAfter(t, ix, cov, root, c.old, c.new); got != c.want {
+			t.Errorf("%s -> %s: selected %s, want %s", c.old, c.new, got, c.want)
 		}
-		sort.Strings(ids)
-		if strings.Join(ids, " ") != c.want {
-			t.Errorf("%s -> %s: selected %v, want %s", c.old, c.new, got, c.want)
-		}
+	}
+}
+
+// TestSelectCoveredContainer: a class is no test of its own; of its
+// recorded methods only the affected one is selected, not the class
+// (which would run them all).
+func TestSelectCoveredContainer(t *testing.T) {
+	test := "from m import f\n\nclass TestC:\n    def test_a(self):\n        assert f(1) == 2\n\n    def test_b(self):\n        assert f(-1) == 0\n"
+	ix, cov, root := pyCovProject(t, test,
+		map[string][]coverage.Span{"TestC::test_a": {{Start: 1, End: 3}}, "TestC::test_b": {{Start: 1, End: 2}, {Start: 4, End: 4}}})
+	if got := selectedAfter(t, ix, cov, root, "return x + 1", "return x - 1"); got != "tests/test_m.py::TestC::test_a" {
+		t.Errorf("selected %s, want tests/test_m.py::TestC::test_a alone", got)
 	}
 }

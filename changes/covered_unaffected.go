@@ -81,7 +81,12 @@ func (g *Graph) Unaffected(ix *index.Index, base map[string][]Baseline, cur map[
 			}
 			for _, a := range affected {
 				for _, t := range a.Tests {
+					// A test picked picks its ancestors: a container or a
+					// test whose row was selected alone (decideRows) runs.
 					picked[t.ID] = true
+					for id := t.Parent; id != "" && !picked[id]; id = c.namer()[id].Parent {
+						picked[id] = true
+					}
 				}
 			}
 		}
