@@ -1,6 +1,7 @@
 package java
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -42,7 +43,7 @@ func findGradleBuild(env *lang.DetectEnv, dir string) *gradleBuild {
 	d := dir
 	for range maxClimb {
 		for _, name := range gradleSettingsNames {
-			if data, err := env.ReadFile(filepath.Join(d, name)); err == nil {
+			if data, err := readFile(env, filepath.Join(d, name)); err == nil {
 				return newGradleBuild(d, name, readGradleSettings(string(data)))
 			}
 		}
@@ -197,6 +198,15 @@ func hasManifest(env *lang.DetectEnv, dir string) bool {
 }
 
 func exists(env *lang.DetectEnv, abs string) bool {
-	_, err := env.ReadFile(abs)
+	_, err := readFile(env, abs)
 	return err == nil
+}
+
+// readFile reads through env, or from the disk when env has no reader (a
+// DetectEnv made by hand).
+func readFile(env *lang.DetectEnv, abs string) ([]byte, error) {
+	if env.ReadFile == nil {
+		return os.ReadFile(abs)
+	}
+	return env.ReadFile(abs)
 }
