@@ -29,9 +29,11 @@ type gradleBuild struct {
 
 // gradleProj is one project of a build.
 type gradleProj struct {
-	path  string // ":" for the root, ":a:b"
-	dir   string // absolute
-	build string // the build file name the settings give it, "" for Gradle's default
+	path string // ":" for the root, ":a:b"
+	dir  string // absolute
+	// builds are the build file names the settings give it, the first
+	// that exists taken; none for Gradle's default.
+	builds []string
 }
 
 // maxClimb bounds the search upward for a build's settings or reactor.
@@ -90,11 +92,37 @@ func newGradleBuild(dir, settings string, s *gradleSettings) *gradleBuild {
 		dirs[p] = d
 		return d
 	}
+	applyChildRules(s, paths)
 	for p := range paths {
-		b.projects = append(b.projects, &gradleProj{path: p, dir: dirOf(p), build: s.builds[p]})
+		b.projects = append(b.projects, &gradleProj{path: p, dir: dirOf(p), builds: s.builds[p]})
 	}
 	sort.Slice(b.projects, func(i, j int) bool { return b.projects[i].path < b.projects[j].path })
 	return b
+}
+
+// applyChildRules sets, from each rootProject.children loop, the folder
+// and build file names of the root's children included before it; a
+// project(':x') assignment of the same property wins.
+func applyChildRules(s *gradleSettings, paths map[string]bool) {
+	for _, rule := range s.children {
+		done := map[string]bool{}
+		for _, inc := range s.includes[:rule.upTo] {
+			child := ":" + strings.SplitN(strings.TrimPrefix(inc, ":"), ":", 2)[0]
+			if done[child] || !paths[child] {
+				continue
+			}
+			done[child] = true
+			name := lastPathPart(child)
+			if _, set := s.dirs[child]; !set && rule.dir != "" {
+				s.dirs[child] = strings.ReplaceAll(rule.dir, nameMark, name)
+			}
+			if _, set := s.builds[child]; !set && len(rule.builds) > 0 {
+				for _, b := range rule.builds {
+					s.builds[child] = append(s.builds[child], strings.ReplaceAll(b, nameMark, name))
+				}
+			}
+		}
+	}
 }
 
 func parentPath(p string) string {
@@ -115,6 +143,20 @@ func (b *gradleBuild) at(dir string) *gradleProj {
 		}
 	}
 	return nil
+}
+
+// buildFile returns the first of the build file names the settings give
+// p that exists in its folder, "" when none (p may be nil).
+func (p *gradleProj) buildFile(env *lang.DetectEnv) string {
+	if p == nil {
+		return ""
+	}
+	for _, b := range p.builds {
+		if exists(env, filepath.Join(p.dir, b)) {
+			return b
+		}
+	}
+	return ""
 }
 
 // problems renders the settings warnings.
@@ -143,8 +185,8 @@ func detectGradle(env *lang.DetectEnv, dir string, manifests []string) (*lang.Pr
 		probs = b.problems()
 	}
 	manifest := manifests[0]
-	if gp != nil && gp.build != "" && exists(env, filepath.Join(dir, gp.build)) {
-		manifest = gp.build
+	if b := gp.buildFile(env); b != "" {
+		manifest = b
 	} else if i := slices.IndexFunc(manifests, func(m string) bool { return slices.Contains(gradleBuildNames, m) }); i >= 0 {
 		manifest = manifests[i]
 	}
@@ -169,10 +211,8 @@ func (b *gradleBuild) subprojects(env *lang.DetectEnv, dir string) []*lang.Proje
 		if gp.dir == dir || !below(dir, gp.dir) || hasManifest(env, gp.dir) {
 			continue
 		}
-		manifest := ""
-		if gp.build != "" && exists(env, filepath.Join(gp.dir, gp.build)) {
-			manifest = gp.build
-		} else if rel, err := filepath.Rel(gp.dir, filepath.Join(b.dir, b.settings)); err == nil {
+		manifest := gp.buildFile(env)
+		if rel, err := filepath.Rel(gp.dir, filepath.Join(b.dir, b.settings)); manifest == "" && err == nil {
 			manifest = filepath.ToSlash(rel)
 		}
 		out = append(out, newProject(gp.dir, manifest, gp.path, defaultTestDir, "all"))

@@ -18,20 +18,45 @@ import (
 //	project(':a').buildFileName = 'a.gradle'
 //	rootProject.name = 'x'        rootProject.buildFileName = 'x.gradle'
 //
-// Any other use of include, includeFlat, projectDir or buildFileName (a
-// loop, a variable, a computed name, project(':a').name = ..., a
-// project(':a') { } block) is a warning naming its line, so that a
-// subproject the reader could not see is reported, never silently missed.
+// and the loop over the root's children that spring-framework, junit5 and
+// mockito use, each assignment a template of the child's name alone (a
+// second buildFileName is a fallback, taken when the first file is
+// missing, as junit5's loop does; a local val/def holding such a template
+// may stand for it):
+//
+//	rootProject.children.each { p ->        (forEach, all; it when unnamed)
+//	    p.buildFileName = "${p.name}.gradle"
+//	    p.projectDir = File(settingsDir, "subprojects/${p.name}")
+//	}
+//
+// Any other assignment of projectDir or buildFileName, and any other
+// include or includeFlat (a loop, a variable, a computed name,
+// project(':a').name = ..., a project(':a') { } block), is a warning
+// naming its line, so that a subproject the reader could not see is
+// reported, never silently missed.
 // includeBuild (a composite build's other build) is not a subproject: that
 // build has its own settings and is found on its own.
 type gradleSettings struct {
-	includes []string          // project paths, ":a:b"
-	flat     map[string]bool   // paths included by includeFlat
-	dirs     map[string]string // project path -> projectDir as written
-	builds   map[string]string // project path -> buildFileName
+	includes []string            // project paths, ":a:b"
+	flat     map[string]bool     // paths included by includeFlat
+	dirs     map[string]string   // project path -> projectDir as written
+	builds   map[string][]string // project path -> buildFileName candidates, in order
+	children []childRule
 	rootName string
 	warnings []settingsWarning
 }
+
+// childRule is a loop over rootProject.children: it applies to the root's
+// children included before it. Its templates hold nameMark where the
+// child's name goes.
+type childRule struct {
+	upTo   int      // how many of includes precede the loop
+	builds []string // buildFileName templates, in order
+	dir    string   // projectDir template, "" when not set
+}
+
+// nameMark stands for the child's name in a childRule's templates.
+const nameMark = "\x00"
 
 type settingsWarning struct {
 	line int
@@ -40,7 +65,7 @@ type settingsWarning struct {
 
 // readGradleSettings reads a settings script's literal layout statements.
 func readGradleSettings(src string) *gradleSettings {
-	r := &settingsReader{toks: lexGradle(src), s: &gradleSettings{flat: map[string]bool{}, dirs: map[string]string{}, builds: map[string]string{}}}
+	r := &settingsReader{toks: lexGradle(src), s: &gradleSettings{flat: map[string]bool{}, dirs: map[string]string{}, builds: map[string][]string{}}}
 	r.used = make([]bool, len(r.toks))
 	for i, t := range r.toks {
 		if t.kind != gIdent || r.used[i] || r.afterDot(i) {
@@ -52,7 +77,9 @@ func readGradleSettings(src string) *gradleSettings {
 		case "project":
 			r.project(i)
 		case "rootProject":
-			r.rootProject(i)
+			if !r.children(i) {
+				r.rootProject(i)
+			}
 		}
 	}
 	r.unread()
@@ -179,6 +206,99 @@ func (r *settingsReader) project(i int) {
 	r.assign(i, gradlePath(arg.text), prop, i+7)
 }
 
+// children reads a loop over rootProject.children (each, forEach or all,
+// its parameter named or it) and the layout assignments in it whose
+// values are templates of the child's name; it reports whether token i
+// starts such a loop. Other statements in the loop are read as usual.
+func (r *settingsReader) children(i int) bool {
+	if !r.is(i+1, gPunct, ".") || !r.is(i+2, gIdent, "children") || !r.is(i+3, gPunct, ".") || !r.is(i+5, gPunct, "{") {
+		return false
+	}
+	switch r.tok(i + 4).text {
+	case "each", "forEach", "all":
+	default:
+		return false
+	}
+	body, param := i+6, "it"
+	if r.tok(r.skipNewlines(body)).kind == gIdent && r.is(r.skipNewlines(body)+1, gPunct, "-") && r.is(r.skipNewlines(body)+2, gPunct, ">") {
+		param = r.tok(r.skipNewlines(body)).text
+		body = r.skipNewlines(body) + 3
+	}
+	rule := childRule{upTo: len(r.s.includes)}
+	end := r.blockEnd(i + 5)
+	locals := r.loopLocals(body, end, param)
+	for k := body; k < end; k++ {
+		if r.used[k] || !r.is(k, gIdent, param) || !r.is(k+1, gPunct, ".") || !r.is(k+3, gPunct, "=") || r.is(k+4, gPunct, "=") {
+			continue
+		}
+		conv := func(t gtoken) (string, bool) {
+			if v, ok := locals[t.text]; ok && t.kind == gIdent {
+				return v, true
+			}
+			return childTemplate(t, param)
+		}
+		switch r.tok(k + 2).text {
+		case "buildFileName":
+			if b, ok := conv(r.tok(k + 4)); ok {
+				rule.builds = append(rule.builds, b)
+				r.mark(k, k+5)
+			}
+		case "projectDir":
+			if d, e, ok := r.fileValueWith(k+4, conv); ok {
+				rule.dir = d
+				r.mark(k, e)
+			}
+		}
+	}
+	r.mark(i, body)
+	r.s.children = append(r.s.children, rule)
+	return true
+}
+
+// loopLocals reads the loop's local strings that are templates of the
+// child's name (val d = "subprojects/${p.name}", def in Groovy), which
+// mockito's loop passes to File(settingsDir, d).
+func (r *settingsReader) loopLocals(body, end int, param string) map[string]string {
+	locals := map[string]string{}
+	for k := body; k+3 < end; k++ {
+		if (r.is(k, gIdent, "val") || r.is(k, gIdent, "def")) && r.tok(k+1).kind == gIdent && r.is(k+2, gPunct, "=") {
+			if v, ok := childTemplate(r.tok(k+3), param); ok && !r.is(k+4, gPunct, "+") && !r.is(k+4, gPunct, ".") {
+				locals[r.tok(k+1).text] = v
+			}
+		}
+	}
+	return locals
+}
+
+// blockEnd returns the index of the } closing the { at open.
+func (r *settingsReader) blockEnd(open int) int {
+	depth := 0
+	for k := open; k < len(r.toks); k++ {
+		switch {
+		case r.is(k, gPunct, "{"):
+			depth++
+		case r.is(k, gPunct, "}"):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return len(r.toks)
+}
+
+// childTemplate turns a string of a children loop into a template: the
+// child's name (${p.name}, or Groovy's $p.name) becomes nameMark; any
+// other template part but a leading $rootDir/ makes it unreadable.
+func childTemplate(t gtoken, param string) (string, bool) {
+	if t.kind != gString {
+		return "", false
+	}
+	text := strings.ReplaceAll(t.text, "${"+param+".name}", nameMark)
+	text = strings.ReplaceAll(text, "$"+param+".name", nameMark)
+	return literalPath(gtoken{kind: gString, text: text, literal: !strings.Contains(text, "$")})
+}
+
 // rootProject reads rootProject.<prop> = <value>.
 func (r *settingsReader) rootProject(i int) {
 	if !r.is(i+1, gPunct, ".") || r.tok(i+2).kind != gIdent || !r.is(i+3, gPunct, "=") {
@@ -198,7 +318,7 @@ func (r *settingsReader) assign(start int, path, prop string, v int) {
 		}
 	case "buildFileName":
 		if t := r.tok(v); t.kind == gString && t.literal {
-			r.s.builds[path] = t.text
+			r.s.builds[path] = []string{t.text}
 			r.mark(start, v+1)
 		}
 	case "name":
@@ -217,20 +337,25 @@ func (r *settingsReader) assign(start int, path, prop string, v int) {
 // written (relative to the settings folder unless absolute) and the end
 // of the value.
 func (r *settingsReader) fileValue(v int) (string, int, bool) {
+	return r.fileValueWith(v, literalPath)
+}
+
+// fileValueWith is fileValue with conv reading the path's string.
+func (r *settingsReader) fileValueWith(v int, conv func(gtoken) (string, bool)) (string, int, bool) {
 	if r.is(v, gIdent, "new") {
 		v++
 	}
 	switch {
 	case r.is(v, gIdent, "file") && r.is(v+1, gPunct, "(") && r.is(v+3, gPunct, ")"):
-		d, ok := literalPath(r.tok(v + 2))
+		d, ok := conv(r.tok(v + 2))
 		return d, v + 4, ok
 	case r.is(v, gIdent, "File") && r.is(v+1, gPunct, "(") && r.is(v+3, gPunct, ",") && r.is(v+5, gPunct, ")"):
 		base := r.tok(v + 2)
-		d, ok := literalPath(r.tok(v + 4))
+		d, ok := conv(r.tok(v + 4))
 		ok = ok && base.kind == gIdent && (base.text == "settingsDir" || base.text == "rootDir")
 		return d, v + 6, ok
 	case r.tok(v).kind == gString && r.is(v+1, gIdent, "as") && r.is(v+2, gIdent, "File"):
-		d, ok := literalPath(r.tok(v))
+		d, ok := conv(r.tok(v))
 		return d, v + 3, ok
 	}
 	return "", v, false
@@ -254,15 +379,19 @@ func literalPath(t gtoken) (string, bool) {
 	return "", false
 }
 
-// unread warns of every layout word the reader did not understand.
+// unread warns of every include the reader did not understand, and of
+// every assignment of a layout property (reading one, as in
+// require(p.projectDir.isDirectory), changes nothing).
 func (r *settingsReader) unread() {
 	for i, t := range r.toks {
 		if t.kind != gIdent || r.used[i] {
 			continue
 		}
-		switch t.text {
-		case "include", "includeFlat", "projectDir", "buildFileName":
-			r.warn(i, "%s is used in a form the settings reader does not read (only literal include and project(':x').%s = ... statements are read; see the java package's gradleSettings)", t.text, t.text)
+		switch {
+		case (t.text == "include" || t.text == "includeFlat") && !r.afterDot(i):
+			r.warn(i, "%s is used in a form the settings reader does not read (only literal include statements are; see the java package's gradleSettings)", t.text)
+		case (t.text == "projectDir" || t.text == "buildFileName") && r.is(i+1, gPunct, "=") && !r.is(i+2, gPunct, "="):
+			r.warn(i, "%s is set in a form the settings reader does not read (only project(':x').%s = <literal> and the rootProject.children loop are; see the java package's gradleSettings)", t.text, t.text)
 		}
 	}
 }

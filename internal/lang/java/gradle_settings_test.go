@@ -14,7 +14,7 @@ func layoutOf(src string) (projects []string, warnLines []int) {
 	b := newGradleBuild("/s", "settings.gradle", readGradleSettings(src))
 	for _, p := range b.projects {
 		rel, _ := filepath.Rel("/s", p.dir)
-		projects = append(projects, strings.TrimSpace(fmt.Sprintf("%s %s %s", p.path, filepath.ToSlash(rel), p.build)))
+		projects = append(projects, strings.TrimSpace(fmt.Sprintf("%s %s %s", p.path, filepath.ToSlash(rel), strings.Join(p.builds, "|"))))
 	}
 	for _, w := range b.warnings {
 		warnLines = append(warnLines, w.line)
@@ -46,7 +46,21 @@ func TestGradleSettingsForms(t *testing.T) {
 		{"includeFlat", "includeFlat 'sib'\n", []string{": .", ":sib ../sib"}, nil},
 		{"buildFileName", "include 'a'\nproject(':a').buildFileName = 'a.gradle'\nrootProject.buildFileName = 'root.gradle'\n", []string{": . root.gradle", ":a a a.gradle"}, nil},
 		{"computed include", "def names = ['a']\nnames.each { include it }\ninclude \"$x\"\n", []string{": ."}, []int{2, 3}},
-		{"code sets layout", "include 'a'\nrootProject.children.each { it.buildFileName = \"${it.name}.gradle\" }\nproject(':a') {\n  projectDir = file('z')\n}\n", []string{": .", ":a a"}, []int{2, 4}},
+		{"code sets layout", "include 'a'\nrootProject.children.each { it.buildFileName = name() }\nproject(':a') {\n  projectDir = file('z')\n}\n", []string{": .", ":a a"}, []int{2, 4}},
+		{"children loop, groovy", "include 'a', 'b:c'\nrootProject.children.each {project ->\n\tproject.buildFileName = \"${project.name}.gradle\"\n}\ninclude 'late'\n",
+			[]string{": .", ":a a a.gradle", ":b b b.gradle", ":b:c b/c", ":late late"}, nil},
+		{"children loop, kotlin with fallback and folder", strings.Join([]string{
+			"include(\"a\")",
+			"rootProject.children.forEach { p ->",
+			"    p.projectDir = File(settingsDir, \"subprojects/${p.name}\")",
+			"    p.buildFileName = \"${p.name}.gradle\"",
+			"    if (!p.buildFile.isFile) { p.buildFileName = \"${p.name}.gradle.kts\" }",
+			"    require(p.projectDir.isDirectory) { \"${p.projectDir} missing\" }",
+			"}",
+		}, "\n"), []string{": .", ":a subprojects/a a.gradle|a.gradle.kts"}, nil},
+		{"children loop, a local holds the folder", "include(\"a\")\nrootProject.children.forEach { project ->\n    val dirName = \"subprojects/${project.name}\"\n    project.projectDir = File(settingsDir, dirName)\n}\n",
+			[]string{": .", ":a subprojects/a"}, nil},
+		{"children loop, it and other parts", "include 'a'\nrootProject.children.each { it.buildFileName = \"${it.name}-${version}.gradle\" }\n", []string{": .", ":a a"}, []int{2}},
 		{"rename", "include 'a'\nproject(':a').name = 'b'\n", []string{": .", ":a a"}, []int{2}},
 		{"includeBuild is another build", "includeBuild 'plugins'\npluginManagement { includeBuild(\"logic\") }\n", []string{": ."}, nil},
 	}
