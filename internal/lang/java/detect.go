@@ -6,6 +6,7 @@ package java
 
 import (
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,7 +23,9 @@ import (
 // file (see gradleSettings for the forms read), a Maven module whose POM
 // has another name (<module>x/pom-alt.xml</module>, see detectMaven).
 // Test sources are the .java files under src/test/java, or under Maven's
-// <testSourceDirectory> when the POM gives it literally.
+// <testSourceDirectory> when the POM gives it literally. A build inside
+// another project's resources or src/it (a Maven invoker or Gradle TestKit
+// fixture) is no project: its own build never runs its tests.
 //
 // Which classes are tests follows each build tool: Maven's Surefire
 // includes only top-level classes named Test*, *Test, *Tests or *TestCase
@@ -48,6 +51,9 @@ const defaultTestDir = "src/test/java"
 // Detect reads the Maven or Gradle build of dir (see detectMaven and
 // detectGradle); with no manifest it makes the root fallback project.
 func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
+	if len(manifests) > 0 && isFixtureBuild(env, dir) {
+		return nil, nil
+	}
 	switch {
 	case slices.Contains(manifests, "pom.xml"):
 		return detectMaven(env, dir, "pom.xml")
@@ -97,6 +103,30 @@ func newProject(dir, manifest, name, testDir, filter string) *lang.Project {
 // isMaven reports whether a project's manifest is a POM (pom.xml, or a
 // module's POM of another name).
 func isMaven(manifest string) bool { return strings.HasSuffix(manifest, ".xml") }
+
+// isFixtureBuild reports whether dir lies below the src/ folder of a
+// project above it (within the listed root), in a resources folder or in
+// src/it: a sample build that the outer project's tests or the invoker
+// plugin drive (maven-surefire's surefire-its holds hundreds), whose tests
+// the outer build never runs as its own. A module really kept under src/
+// elsewhere (src/modules/x) is still a project.
+func isFixtureBuild(env *lang.DetectEnv, dir string) bool {
+	for up, n := filepath.Dir(dir), 0; n < maxClimb && below(env.Root, dir); up, n = filepath.Dir(up), n+1 {
+		rel, err := filepath.Rel(up, dir)
+		if err != nil {
+			return false
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		fixture := len(parts) > 1 && parts[0] == "src" && (parts[1] == "it" || slices.Contains(parts[1:], "resources"))
+		if fixture && hasManifest(env, up) {
+			return true
+		}
+		if up == env.Root || filepath.Dir(up) == up {
+			return false
+		}
+	}
+	return false
+}
 
 // isJavaSource reports whether a file is a Java compilation unit that may
 // declare classes (module-info.java and package-info.java do not).

@@ -94,6 +94,8 @@ func TestLayoutGradleKts(t *testing.T) {
 // profile's module, and modules whose POM has another name (one nested in
 // the other, one with its own testSourceDirectory). Each test is listed
 // once, under its innermost module; Surefire's name filter holds in each.
+// The sample builds in core's test resources and src/it are fixtures, not
+// modules: their tests are not listed.
 func TestLayoutMaven(t *testing.T) {
 	suites, projects, problems := layoutListing(t, "maven")
 	sameLines(t, "suites", suites, []string{
