@@ -64,15 +64,18 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 }
 
 // newProject makes the project of one build unit: Maven's (a manifest
-// ending in .xml, with the Lister and Runner), Gradle's, or the root
-// fallback (no manifest). testDir is its test source folder, filter the
+// ending in .xml, with the Lister and Runner), Gradle's (the
+// GradleRunner), or the root fallback (no manifest). testDir is its test source folder, filter the
 // class filter (surefire or all).
 func newProject(dir, manifest, name, testDir, filter string) *lang.Project {
 	p := &lang.Project{Dir: dir, Name: name, Manifest: manifest, Spanner: Spanner}
 	var lister lang.Lister
 	var runner lang.Runner
-	if isMaven(manifest) {
+	switch {
+	case isMaven(manifest):
 		lister, runner = Lister{}, Runner{}
+	case manifest != "":
+		runner = GradleRunner{}
 	}
 	match := func(rel string) bool { return isJavaSource(rel) && strings.HasPrefix(rel, testDir+"/") }
 	patterns := []string{testDir + "/**/*.java"}

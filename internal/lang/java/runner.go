@@ -26,8 +26,8 @@ import (
 // invocation). Results are read from Surefire's XML reports when mvn ends
 // (see reportParser); mvn's own output becomes the batch's output. Extra
 // arguments go to mvn. Surefire has no per-test timeout, so
-// RunOptions.TestTimeout is not used. Gradle projects have no Runner (the
-// Detector leaves it nil): testdex does not run them yet.
+// RunOptions.TestTimeout is not used. Gradle projects have their own
+// runner, GradleRunner.
 type Runner struct{}
 
 // RunCommands returns the one mvn command running sel: a file runs its
