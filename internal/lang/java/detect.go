@@ -65,8 +65,12 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 
 // newProject makes the project of one build unit: Maven's (a manifest
 // ending in .xml, with the Lister and Runner), Gradle's (the
-// GradleRunner), or the root fallback (no manifest). testDir is its test source folder, filter the
-// class filter (surefire or all).
+// GradleRunner), or the root fallback (no manifest). testDir is its test
+// source folder, filter the class filter (surefire or all). The impact
+// Grapher reads only the default build file names (a build-file-less
+// Gradle subproject's manifest is its build's settings script): a module
+// whose POM or build file is named otherwise gets none, so any change in
+// it affects all its tests (safe, not precise).
 func newProject(dir, manifest, name, testDir, filter string) *lang.Project {
 	p := &lang.Project{Dir: dir, Name: name, Manifest: manifest, Spanner: Spanner}
 	var lister lang.Lister
@@ -97,7 +101,7 @@ func newProject(dir, manifest, name, testDir, filter string) *lang.Project {
 		Lister:    lister,
 		Runner:    runner,
 	}}
-	if manifest != "" {
+	if slices.Contains(Detector.Manifests(), path.Base(manifest)) {
 		p.Grapher = Grapher{Manifest: manifest, TestDir: testDir}
 	}
 	return p
