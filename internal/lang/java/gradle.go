@@ -1,6 +1,7 @@
 package java
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -172,8 +173,8 @@ func (b *gradleBuild) problems() []testdex.Problem {
 // settings script. Its name is its Gradle project path (":a:b", ":" for
 // the root), which the Runner addresses; a folder the nearest settings do
 // not include is a build of its own, with no name. The settings' warnings
-// are reported by the settings folder's project and by any folder they
-// leave out (where a missed include would show).
+// are reported by the settings folder's project (where the files of a
+// subproject they hide end up); a folder they leave out says so once.
 func detectGradle(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
 	b := findGradleBuild(env, dir)
 	var gp *gradleProj
@@ -181,8 +182,12 @@ func detectGradle(env *lang.DetectEnv, dir string, manifests []string) (*lang.Pr
 		gp = b.at(dir)
 	}
 	var probs []testdex.Problem
-	if b != nil && (gp == nil || dir == b.dir) {
+	switch {
+	case b != nil && dir == b.dir:
 		probs = b.problems()
+	case b != nil && gp == nil && len(b.warnings) > 0:
+		probs = []testdex.Problem{{Severity: testdex.SevWarning, Path: filepath.Join(dir, manifests[0]),
+			Message: fmt.Sprintf("not a project of the build in %s as far as its settings were read (%d of its statements were not); listed as a build of its own", b.dir, len(b.warnings))}}
 	}
 	manifest := manifests[0]
 	if b := gp.buildFile(env); b != "" {

@@ -34,6 +34,8 @@ import (
 // project(':a').name = ..., a project(':a') { } block), is a warning
 // naming its line, so that a subproject the reader could not see is
 // reported, never silently missed.
+// Conditions are not evaluated: an include inside an if is read as if it
+// ran (listing is static; the project exists in some configuration).
 // includeBuild (a composite build's other build) is not a subproject: that
 // build has its own settings and is found on its own.
 type gradleSettings struct {

@@ -50,8 +50,10 @@ func sameLines(t *testing.T, what string, got, want []string) {
 
 // TestLayoutGradleGroovy: include in both call forms, a:b paths, projectDir,
 // buildFileName, subprojects with no build file (configured by the root's
-// subprojects {}), a folder the settings leave out (not a project: its test
-// is not listed), and a computed include reported as a warning.
+// subprojects {}), a folder with no build file the settings leave out (not
+// a project: its test is not listed), one with a build file (a build of its
+// own, which says the settings were not all read), and a computed include
+// reported as a warning.
 func TestLayoutGradleGroovy(t *testing.T) {
 	suites, projects, problems := layoutListing(t, "gradle-groovy")
 	sameLines(t, "suites", suites, []string{
@@ -60,6 +62,7 @@ func TestLayoutGradleGroovy(t *testing.T) {
 		"libs/util/src/test/java/util/UtilCheck.java libs/util",
 		"app/src/test/java/app/AppCheck.java app",
 		"build-tools/tools/src/test/java/tools/ToolsCheck.java build-tools/tools",
+		"loose/src/test/java/loose/LooseCheck.java loose",
 	})
 	sameLines(t, "projects", projects, []string{
 		". build.gradle :",
@@ -67,8 +70,9 @@ func TestLayoutGradleGroovy(t *testing.T) {
 		"libs/util ../../settings.gradle :libs:util",
 		"app app.gradle :app",
 		"build-tools/tools ../../settings.gradle :tools",
+		"loose build.gradle ", // a build of its own: no Gradle path
 	})
-	sameLines(t, "problems", problems, []string{"settings.gradle:11 warning"})
+	sameLines(t, "problems", problems, []string{"settings.gradle:11 warning", "loose/build.gradle:0 warning"})
 }
 
 // TestLayoutGradleKts: a root with settings.gradle.kts alone, a Kotlin
