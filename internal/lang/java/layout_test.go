@@ -95,8 +95,9 @@ func TestLayoutGradleKts(t *testing.T) {
 }
 
 // TestLayoutMaven: a parent with modules, a nested multi-module build, a
-// profile's module, and modules whose POM has another name (one nested in
-// the other, one with its own testSourceDirectory). Each test is listed
+// profile's module, and modules whose POM has another name (one with its
+// own testSourceDirectory, one below an aggregator whose POM is also
+// named otherwise). Each test is listed
 // once, under its innermost module; Surefire's name filter holds in each.
 // The sample builds in core's test resources and src/it are fixtures, not
 // modules: their tests are not listed.
@@ -106,7 +107,7 @@ func TestLayoutMaven(t *testing.T) {
 		"core/src/test/java/core/CoreTest.java core",
 		"nested/leaf/src/test/java/leaf/LeafTest.java nested/leaf",
 		"alt/tests/alt/AltTest.java alt",
-		"alt/inner/src/test/java/inner/InnerTest.java alt/inner",
+		"agg/inner/src/test/java/inner/InnerTest.java agg/inner",
 		"extra/src/test/java/extra/ExtraTest.java extra",
 	})
 	sameLines(t, "projects", projects, []string{
@@ -114,7 +115,7 @@ func TestLayoutMaven(t *testing.T) {
 		"core pom.xml layout:core",
 		"nested/leaf pom.xml layout:leaf",
 		"alt pom-alt.xml layout:alt",
-		"alt/inner pom-inner.xml layout:inner",
+		"agg/inner pom-inner.xml layout:inner",
 		"extra pom.xml layout:extra",
 	})
 	sameLines(t, "problems", problems, nil)
