@@ -27,7 +27,7 @@ type pom struct {
 
 func readPOM(env *lang.DetectEnv, abs string) (*pom, error) {
 	name := filepath.Base(abs)
-	data, err := env.ReadFile(abs)
+	data, err := readFile(env, abs)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w (test sources are taken from %s)", name, err, defaultTestDir)
 	}
