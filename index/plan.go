@@ -32,7 +32,7 @@ type Batch struct {
 type Plan struct {
 	Batches []*Batch
 	// Unrunnable are the selected records of frameworks testdex cannot run
-	// (semtest specs, Gradle's JUnit tests).
+	// (semtest specs).
 	Unrunnable []testdex.Test
 	// Unchanged are the records `run --changed` does not run, with the
 	// reason (set by the caller; Plan leaves it empty).

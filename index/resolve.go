@@ -203,11 +203,12 @@ func (r *resolver) projectFor(d lang.Detector, dir string) *lang.Project {
 	if d.Manifests() == nil {
 		return r.detect(d, r.root, nil)
 	}
-	abs := filepath.Join(r.root, filepath.FromSlash(dir))
+	start := filepath.Join(r.root, filepath.FromSlash(dir))
+	abs := start
 	for {
 		if names := r.manifestsIn(abs, d.Manifests()); len(names) > 0 {
 			if p := r.detect(d, abs, names); p != nil {
-				return p
+				return r.subproject(d, p, start)
 			}
 		}
 		up := filepath.Dir(abs)
@@ -216,6 +217,29 @@ func (r *resolver) projectFor(d lang.Detector, dir string) *lang.Project {
 		}
 		abs = up
 	}
+}
+
+// subproject returns the innermost of p's Subprojects whose folder holds
+// the absolute folder abs, else p. A subproject is kept like a detected
+// one (listed once, from its first use), under its own folder.
+func (r *resolver) subproject(d lang.Detector, p *lang.Project, abs string) *lang.Project {
+	var best *lang.Project
+	for _, s := range p.Subprojects {
+		if rel, err := filepath.Rel(s.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) &&
+			(best == nil || len(s.Dir) > len(best.Dir)) {
+			best = s
+		}
+	}
+	if best == nil {
+		return p
+	}
+	key := d.Ecosystem() + "\x00" + best.Dir
+	if q, ok := r.projects[key]; ok && q != nil {
+		return q
+	}
+	r.projects[key] = best
+	r.order = append(r.order, key)
+	return best
 }
 
 // detect runs a detector once per folder.

@@ -78,6 +78,14 @@ type Project struct {
 	// Spanner cuts the project's source files into functions with
 	// canonical hashes, for the coverage index; nil when none.
 	Spanner Spanner
+	// Subprojects are projects of the same build in folders below Dir that
+	// hold none of the Detector's Manifests, so the upward search for a
+	// manifest passes them by: a Gradle subproject that the root's
+	// subprojects {} block configures, or whose settings give its build
+	// file another name; a Maven module whose POM is not pom.xml. The core
+	// assigns a file to the innermost one whose Dir holds it, else to the
+	// project itself. Each is complete, as Detect would return it.
+	Subprojects []*Project
 }
 
 // Setup is one framework as a project configures it.

@@ -5,8 +5,6 @@
 package java
 
 import (
-	"encoding/xml"
-	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
@@ -17,9 +15,17 @@ import (
 )
 
 // Detector finds Maven (pom.xml) and Gradle (build.gradle,
-// build.gradle.kts) projects; each module with its own manifest is its own
-// project. Test sources are the .java files under src/test/java, or under
-// Maven's <testSourceDirectory> when pom.xml gives it literally.
+// build.gradle.kts, settings.gradle[.kts]) projects; each module is its
+// own project, and a test belongs to its innermost one. A module with its
+// own manifest is found by the core's upward search; a module the search
+// would pass by is declared as a Subproject of the project above it: a
+// Gradle project the settings include whose folder has no default build
+// file (see gradleSettings for the forms read), a Maven module whose POM
+// has another name (<module>x/pom-alt.xml</module>, see detectMaven).
+// Test sources are the .java files under src/test/java, or under Maven's
+// <testSourceDirectory> when the POM gives it literally. A build inside
+// another project's resources or src/it (a Maven invoker or Gradle TestKit
+// fixture) is no project: its own build never runs its tests.
 //
 // Which classes are tests follows each build tool: Maven's Surefire
 // includes only top-level classes named Test*, *Test, *Tests or *TestCase
@@ -35,42 +41,49 @@ type detector struct{}
 
 func (detector) Ecosystem() string { return "java" }
 func (detector) Manifests() []string {
-	return []string{"pom.xml", "build.gradle", "build.gradle.kts"}
+	return []string{"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"}
 }
 func (detector) Extensions() []string { return []string{".java"} }
 
 // defaultTestDir is where Maven and Gradle look for test sources.
 const defaultTestDir = "src/test/java"
 
-// Detect reads pom.xml (name, testSourceDirectory) or takes Gradle's
-// defaults. A pom.xml that does not parse is an error Problem; the project
-// then uses Maven's defaults.
+// Detect reads the Maven or Gradle build of dir (see detectMaven and
+// detectGradle); with no manifest it makes the root fallback project.
 func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
-	p := &lang.Project{Dir: dir, Spanner: Spanner}
-	var probs []testdex.Problem
-	testDir, filter := defaultTestDir, "surefire"
+	if len(manifests) > 0 && isFixtureBuild(env, dir) {
+		return nil, nil
+	}
+	switch {
+	case slices.Contains(manifests, "pom.xml"):
+		return detectMaven(env, dir, "pom.xml")
+	case len(manifests) > 0:
+		return detectGradle(env, dir, manifests)
+	}
+	return newProject(dir, "", "", defaultTestDir, "surefire"), nil
+}
+
+// newProject makes the project of one build unit: Maven's (a manifest
+// ending in .xml, with the Lister and Runner), Gradle's (the
+// GradleRunner), or the root fallback (no manifest). testDir is its test
+// source folder, filter the class filter (surefire or all). The impact
+// Grapher reads only the default build file names (a build-file-less
+// Gradle subproject's manifest is its build's settings script): a module
+// whose POM or build file is named otherwise gets none, so any change in
+// it affects all its tests (safe, not precise).
+func newProject(dir, manifest, name, testDir, filter string) *lang.Project {
+	p := &lang.Project{Dir: dir, Name: name, Manifest: manifest, Spanner: Spanner}
 	var lister lang.Lister
 	var runner lang.Runner
 	switch {
-	case slices.Contains(manifests, "pom.xml"):
-		p.Manifest = "pom.xml"
+	case isMaven(manifest):
 		lister, runner = Lister{}, Runner{}
-		pom, err := readPOM(env, filepath.Join(dir, "pom.xml"))
-		if err != nil {
-			probs = append(probs, testdex.Problem{Severity: testdex.SevError, Path: filepath.Join(dir, "pom.xml"), Message: err.Error()})
-		} else {
-			p.Name = pom.name()
-			if d, ok := pom.testDir(); ok {
-				testDir = d
-			}
-		}
-	case len(manifests) > 0:
-		p.Manifest = manifests[0]
-		filter = "all"
+	case manifest != "":
+		runner = GradleRunner{}
 	}
 	match := func(rel string) bool { return isJavaSource(rel) && strings.HasPrefix(rel, testDir+"/") }
 	patterns := []string{testDir + "/**/*.java"}
-	if len(manifests) == 0 {
+	if manifest == "" {
 		// No build file above: any src/test/java folder, or a file Surefire
 		// would include by name.
 		match = func(rel string) bool {
@@ -88,10 +101,38 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		Lister:    lister,
 		Runner:    runner,
 	}}
-	if p.Manifest != "" {
-		p.Grapher = Grapher{Manifest: p.Manifest, TestDir: testDir}
+	if slices.Contains(Detector.Manifests(), path.Base(manifest)) {
+		p.Grapher = Grapher{Manifest: manifest, TestDir: testDir}
 	}
-	return p, probs
+	return p
+}
+
+// isMaven reports whether a project's manifest is a POM (pom.xml, or a
+// module's POM of another name).
+func isMaven(manifest string) bool { return strings.HasSuffix(manifest, ".xml") }
+
+// isFixtureBuild reports whether dir lies below the src/ folder of a
+// project above it (within the listed root), in a resources folder or in
+// src/it: a sample build that the outer project's tests or the invoker
+// plugin drive (maven-surefire's surefire-its holds hundreds), whose tests
+// the outer build never runs as its own. A module really kept under src/
+// elsewhere (src/modules/x) is still a project.
+func isFixtureBuild(env *lang.DetectEnv, dir string) bool {
+	for up, n := filepath.Dir(dir), 0; n < maxClimb && below(env.Root, dir); up, n = filepath.Dir(up), n+1 {
+		rel, err := filepath.Rel(up, dir)
+		if err != nil {
+			return false
+		}
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		fixture := len(parts) > 1 && parts[0] == "src" && (parts[1] == "it" || slices.Contains(parts[1:], "resources"))
+		if fixture && hasManifest(env, up) {
+			return true
+		}
+		if up == env.Root || filepath.Dir(up) == up {
+			return false
+		}
+	}
+	return false
 }
 
 // isJavaSource reports whether a file is a Java compilation unit that may
@@ -99,61 +140,4 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 func isJavaSource(rel string) bool {
 	base := path.Base(rel)
 	return strings.HasSuffix(base, ".java") && base != "module-info.java" && base != "package-info.java"
-}
-
-// pom is the part of a Maven POM the detector reads.
-type pom struct {
-	GroupID    string `xml:"groupId"`
-	ArtifactID string `xml:"artifactId"`
-	Parent     struct {
-		GroupID string `xml:"groupId"`
-	} `xml:"parent"`
-	Build struct {
-		TestSourceDirectory string `xml:"testSourceDirectory"`
-	} `xml:"build"`
-}
-
-func readPOM(env *lang.DetectEnv, abs string) (*pom, error) {
-	data, err := env.ReadFile(abs)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read pom.xml: %w (test sources are taken from %s)", err, defaultTestDir)
-	}
-	var p pom
-	if err := xml.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("pom.xml does not parse: %v (fix it; test sources are taken from %s meanwhile)", err, defaultTestDir)
-	}
-	return &p, nil
-}
-
-// name is groupId:artifactId, the groupId inherited from the parent when
-// absent.
-func (p *pom) name() string {
-	g := p.GroupID
-	if g == "" {
-		g = p.Parent.GroupID
-	}
-	if p.ArtifactID == "" {
-		return ""
-	}
-	return g + ":" + p.ArtifactID
-}
-
-// testDir returns <testSourceDirectory> when it is literal (literalDir).
-func (p *pom) testDir() (string, bool) { return literalDir(p.Build.TestSourceDirectory) }
-
-// literalDir returns a POM folder setting (<testSourceDirectory>,
-// <sourceDirectory>) relative to the project when it is literal (no
-// ${property}) and inside the project.
-func literalDir(d string) (string, bool) {
-	d = strings.TrimSpace(d)
-	d = strings.TrimPrefix(d, "${project.basedir}/")
-	d = strings.TrimPrefix(d, "${basedir}/")
-	if d == "" || strings.Contains(d, "${") || path.IsAbs(d) {
-		return "", false
-	}
-	d = path.Clean(filepath.ToSlash(d))
-	if d == "." || strings.HasPrefix(d, "../") {
-		return "", false
-	}
-	return d, true
 }

@@ -39,15 +39,19 @@ type Lister struct{}
 // ListCommand returns the mvn command for project p; files are ignored
 // (the launcher scans the whole test output folder).
 func (Lister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
-	if p.Manifest != "pom.xml" {
+	if !isMaven(p.Manifest) {
 		return nil, fmt.Errorf("junit listing needs a Maven project; %s has %q (Gradle projects are listed statically only)", p.Dir, p.Manifest)
 	}
 	jar := "${settings.localRepository}/org/junit/platform/junit-platform-console-standalone/" + ConsoleVersion +
 		"/junit-platform-console-standalone-" + ConsoleVersion + ".jar"
 	args := "-jar " + jar + " discover --disable-banner --disable-ansi-colors --details=verbose" +
 		" -cp %classpath --scan-classpath ${project.build.testOutputDirectory} --include-classname " + surefireClassRegex
-	return &lang.Command{Dir: p.Dir, Args: []string{"mvn", "-q", "-B", "-Dstyle.color=never", "test-compile", ExecPlugin + ":exec",
-		"-Dexec.executable=java", "-Dexec.classpathScope=test", "-Dexec.args=" + args}}, nil
+	mvn := []string{"mvn", "-q", "-B", "-Dstyle.color=never"}
+	if p.Manifest != "pom.xml" {
+		mvn = append(mvn, "-f", p.Manifest) // a module whose POM has another name
+	}
+	return &lang.Command{Dir: p.Dir, Args: append(mvn, "test-compile", ExecPlugin+":exec",
+		"-Dexec.executable=java", "-Dexec.classpathScope=test", "-Dexec.args="+args)}, nil
 }
 
 // ParseList reads the launcher's verbose tree: every MethodSource line is

@@ -26,8 +26,8 @@ import (
 // invocation). Results are read from Surefire's XML reports when mvn ends
 // (see reportParser); mvn's own output becomes the batch's output. Extra
 // arguments go to mvn. Surefire has no per-test timeout, so
-// RunOptions.TestTimeout is not used. Gradle projects have no Runner (the
-// Detector leaves it nil): testdex does not run them yet.
+// RunOptions.TestTimeout is not used. Gradle projects have their own
+// runner, GradleRunner.
 type Runner struct{}
 
 // RunCommands returns the one mvn command running sel: a file runs its
@@ -36,10 +36,13 @@ type Runner struct{}
 // method. With RunOptions.Coverage the same mvn command records JaCoCo's
 // coverage, between a javac and a reader command (see coverage.go).
 func (Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
-	if p.Manifest != "pom.xml" {
+	if !isMaven(p.Manifest) {
 		return nil, fmt.Errorf("testdex runs JUnit tests through Maven only; %s has %q (run the tests with Gradle itself)", p.Dir, p.Manifest)
 	}
 	args := []string{"mvn", "-B", "test"}
+	if p.Manifest != "pom.xml" {
+		args = []string{"mvn", "-B", "-f", p.Manifest, "test"} // a module whose POM has another name
+	}
 	if !sel.Whole() && !coversTestRoot(sel) {
 		sels, err := selectors(sel)
 		if err != nil {

@@ -2,6 +2,7 @@ package java
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -160,13 +161,52 @@ func TestRunCommands(t *testing.T) {
 	}
 }
 
-// TestGradleHasNoRunner: testdex does not run Gradle projects; their
-// tests are reported as such, not as a failed batch.
-func TestGradleHasNoRunner(t *testing.T) {
-	for _, m := range []string{"build.gradle", "build.gradle.kts"} {
-		p, _ := Detector.Detect(&lang.DetectEnv{}, t.TempDir(), []string{m})
-		if p.Frameworks[0].Runner != nil {
-			t.Errorf("%s: a Runner", m)
+// TestGradleRunner: a Gradle project runs its own test task, addressed
+// by its Gradle path from the build's root (so that a:b's tests run, not
+// a's subprojects' too), with --tests filters for a selection; a build
+// file outside any settings runs `gradle test` in its folder.
+func TestGradleRunner(t *testing.T) {
+	root, _ := filepath.Abs("testdata/layout/gradle-groovy")
+	env := &lang.DetectEnv{Root: root, ReadFile: os.ReadFile}
+	root2, _ := filepath.Abs("testdata/layout/gradle-kts")
+	util, _ := Detector.Detect(env, root, []string{"build.gradle", "settings.gradle"})
+	var sub *lang.Project
+	for _, s := range util.Subprojects {
+		if s.Name == ":libs:util" {
+			sub = s
+		}
+	}
+	kts, _ := Detector.Detect(&lang.DetectEnv{Root: root2, ReadFile: os.ReadFile}, filepath.Join(root2, "impl"), []string{"build.gradle.kts"})
+	lone, _ := Detector.Detect(&lang.DetectEnv{}, t.TempDir(), []string{"build.gradle"})
+	method := &testdex.Test{ID: "m", Kind: testdex.KindTest, Run: "util.UtilCheck#works"}
+	suite := &testdex.Test{Kind: testdex.KindSuite, Scope: "util", Name: "UtilCheck", File: "libs/util/src/test/java/util/UtilCheck.java", Project: "libs/util"}
+	cases := []struct {
+		p        *lang.Project
+		sel      *lang.Selection
+		dir      string
+		wantArgs string
+	}{
+		{util, &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, root, "gradle --console=plain :test"},
+		{sub, &lang.Selection{Tests: []*testdex.Test{method}}, root, "gradle --console=plain :libs:util:test --tests util.UtilCheck.works"},
+		{sub, &lang.Selection{Paths: []lang.PathSelection{{Path: "src/test/java/util", Dir: true, Tests: []*testdex.Test{suite}}}}, root, "gradle --console=plain :libs:util:test --tests util.*"},
+		{sub, &lang.Selection{Paths: []lang.PathSelection{{Path: "src/test/java/util/UtilCheck.java", Tests: []*testdex.Test{suite}}}}, root, "gradle --console=plain :libs:util:test --tests util.UtilCheck"},
+		{kts, &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, root2, "gradle --console=plain :impl:test"},
+		{lone, &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}, lone.Dir, "gradle --console=plain test"},
+	}
+	for i, c := range cases {
+		if c.p == nil {
+			t.Fatalf("case %d: no project", i)
+		}
+		r, ok := c.p.Frameworks[0].Runner.(GradleRunner)
+		if !ok {
+			t.Fatalf("%s: runner %T", c.p.Dir, c.p.Frameworks[0].Runner)
+		}
+		cmds, err := r.RunCommands(c.p, c.sel, lang.RunOptions{})
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if got := strings.Join(cmds[0].Args, " "); got != c.wantArgs || cmds[0].Dir != c.dir {
+			t.Errorf("case %d: %q in %s, want %q in %s", i, got, cmds[0].Dir, c.wantArgs, c.dir)
 		}
 	}
 }

@@ -1,0 +1,8 @@
+package core;
+
+import org.junit.Test;
+
+public class CoreCheck {
+    @Test
+    public void works() {}
+}

@@ -1,0 +1,8 @@
+package root;
+
+import org.junit.jupiter.api.Test;
+
+public class RootCheck {
+    @Test
+    public void works() {}
+}

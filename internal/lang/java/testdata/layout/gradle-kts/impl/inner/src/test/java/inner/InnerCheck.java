@@ -1,0 +1,8 @@
+package inner;
+
+import org.junit.Test;
+
+public class InnerCheck {
+    @Test
+    public void works() {}
+}

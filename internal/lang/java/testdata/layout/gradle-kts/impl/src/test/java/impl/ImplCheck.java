@@ -1,0 +1,8 @@
+package impl;
+
+import org.junit.jupiter.api.Test;
+
+public class ImplCheck {
+    @Test
+    public void works() {}
+}

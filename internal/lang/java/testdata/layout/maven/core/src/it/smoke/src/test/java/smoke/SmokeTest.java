@@ -1,0 +1,8 @@
+package smoke;
+
+import org.junit.jupiter.api.Test;
+
+public class SmokeTest {
+    @Test
+    public void fixture() {}
+}

@@ -1,0 +1,8 @@
+package extra;
+
+import org.junit.Test;
+
+public class ExtraTest {
+    @Test
+    public void works() {}
+}

@@ -1,0 +1,8 @@
+package leaf;
+
+import org.junit.Test;
+
+public class LeafTest {
+    @Test
+    public void works() {}
+}
