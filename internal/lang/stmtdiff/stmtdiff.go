@@ -100,8 +100,15 @@ func (d *diff) statement(x, y *sitter.Node) bool {
 }
 
 // compound compares a compound statement (or clause) child by child: its
-// blocks as blocks, its clauses as statements, everything else equal.
-// Units it finds are kept only when the whole compares.
+// blocks as blocks, its clauses as statements, everything else equal but
+// for blocks nested in it. Units it finds are kept only when the whole
+// compares.
+//
+// Differences confined to blocks inside an expression are sound to judge
+// by the statements in those blocks: such a block is a nested function's
+// body (or a class's static block), and evaluating the expression makes
+// the same function whatever its body holds; its statements run only
+// when it is called, and the units among them mark their lines then.
 func (d *diff) compound(x, y *sitter.Node) bool {
 	if x.ChildCount() != y.ChildCount() || x.NamedChildCount() == 0 {
 		return false
@@ -119,7 +126,10 @@ func (d *diff) compound(x, y *sitter.Node) bool {
 		case d.r.Clauses[cx.Type()]:
 			ok = d.statement(cx, cy)
 		default:
-			ok = false
+			// An expression or declaration: equal but for blocks inside
+			// it (a nested function's body, a static block), whose
+			// statements are compared as statements.
+			ok = d.compound(cx, cy)
 		}
 		if !ok {
 			d.units = d.units[:keep]
