@@ -249,6 +249,9 @@ func (c *classes) methods(ci *classInfo, want func(string) bool) []fnFact {
 	seen := map[string]bool{}
 	groups := make([][]fnFact, len(ci.mro))
 	for gi, r := range ci.mro {
+		for _, name := range r.fact().Hidden {
+			seen[name] = true // bound to a value that is not a test
+		}
 		for _, fn := range r.fact().Methods {
 			if seen[fn.Name] || !want(fn.Name) {
 				continue

@@ -18,6 +18,8 @@ const (
 	SetFunctions = "python_functions"
 	SetClasses   = "python_classes"
 	SetLongStr   = "parametrize_long_str_id_strategy"
+	// SetNoEscape is the ini option that keeps non-ASCII in IDs.
+	SetNoEscape = "disable_test_id_escaping_and_forfeit_all_rights_to_community_support"
 )
 
 // Extractor reads one Python file with tree-sitter, walking only the
@@ -41,7 +43,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/4/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/5/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -83,10 +85,20 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	w := newWalker(f, e.Unittest)
 	w.module(roots...)
 	w.dynamics(roots)
+	if w.refused {
+		w.dropTests()
+	}
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)
 	res.Facts = w.facts.encode()
 	return res
+}
+
+// dropTests empties a module pytest refuses to collect (a warning says
+// why): it reports none of its tests, only the error.
+func (w *walker) dropTests() {
+	w.tests = nil
+	w.facts.Funcs, w.facts.Classes, w.facts.Dyn = nil, nil, nil
 }
 
 func problem(line int, msg string) testdex.Problem {
@@ -132,10 +144,14 @@ type walker struct {
 	unittest  bool
 	functions []string // python_functions
 	longStr   string   // parametrize_long_str_id_strategy
+	noEscape  bool     // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
 	facts     fileFacts
-	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
-	literals  map[string]*sitter.Node // module-level NAME = literal
-	defined   map[string]bool         // module-level def and class names
+	markVars  map[string]*sitter.Node    // module-level NAME = pytest.mark.x
+	literals  map[string]*sitter.Node    // module-level NAME = literal
+	defined   map[string]bool            // module-level def and class names
+	enums     map[string]map[string]bool // module-level enum classes' members
+	refused   bool                       // pytest fails the module's collection
+	mismatch  bool                       // the last table's ids= has the wrong length
 	tests     []lang.Test
 	problems  []testdex.Problem // warnings about parts not read
 	seenFn    map[string]bool
@@ -150,10 +166,22 @@ func newWalker(f *lang.File, unittest bool) *walker {
 	if v := f.Settings[SetLongStr]; len(v) == 1 {
 		longStr = v[0]
 	}
-	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr,
+	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr, noEscape: iniBool(f.Settings[SetNoEscape]),
 		facts:    fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
 		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
 		defined: map[string]bool{}, seenFn: map[string]bool{}}
+}
+
+// iniBool is pytest's bool ini value (_strtobool); absent is false.
+func iniBool(v []string) bool {
+	if len(v) != 1 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(v[0])) {
+	case "y", "yes", "t", "true", "on", "1":
+		return true
+	}
+	return false
 }
 
 func (w *walker) text(n *sitter.Node) string {
@@ -265,6 +293,7 @@ func (w *walker) definitions(defs []*sitter.Node) {
 	if v, ok := w.literals["pytestmark"]; ok {
 		w.facts.Module = w.markList(v)
 	}
+	w.enumMembers(defs)
 	for _, n := range defs {
 		d := definition(n)
 		if d == nil {
@@ -524,6 +553,10 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 		switch {
 		case s.Type() == "expression_statement":
 			w.classAssign(s, idx, &bodyMarks)
+			if name, ok := w.hidingAssign(s); ok {
+				w.facts.Classes[idx].hide(name)
+				seen[name] = false
+			}
 			if fn, ok := w.assignedMethod(s); ok && !seen[fn.Name] {
 				seen[fn.Name] = true
 				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fn)
@@ -546,6 +579,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 				return
 			}
 			seen[name] = true
+			w.facts.Classes[idx].unhide(name)
 			marks, isTest := w.marks(decorators(s))
 			if isTest {
 				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks, Args: w.givenless(s, w.args(sd, true))})

@@ -44,6 +44,10 @@ type classFact struct {
 	TestAttr *bool    `json:"x,omitempty"`
 	Marks    markSet  `json:"k"`
 	Methods  []fnFact `json:"f,omitempty"`
+	// Hidden are the test-like names the class body last binds to a value
+	// that is not callable (test_x = None): the name hides an inherited
+	// test method from pytest and unittest alike.
+	Hidden []string `json:"nx,omitempty"`
 	// Fixtures are the fixtures the class body defines, by fixture name.
 	Fixtures map[string]fixtureFact `json:"fx,omitempty"`
 }

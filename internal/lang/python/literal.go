@@ -24,9 +24,34 @@ type pyVal struct {
 	kind valKind
 	id   string
 	// raw is a str or bytes value itself (bytes as one rune per byte),
-	// for pytest's long-string rule; str is true for both.
-	raw string
-	str bool
+	// for pytest's long-string rule; str is true for both, bytes for bytes.
+	raw   string
+	str   bool
+	bytes bool
+	// scalar marks an int, float, complex, bool or None, whose str() is id.
+	scalar bool
+}
+
+// isStr reports a str (not bytes) value.
+func (v pyVal) isStr() bool { return v.kind == vText && v.str && !v.bytes }
+
+// strVal is a str or bytes value with the ID pytest's
+// _ascii_escaped_by_config gives it.
+func (w *walker) strVal(raw string, isBytes bool) pyVal {
+	v := pyVal{kind: vText, raw: raw, str: true, bytes: isBytes}
+	switch {
+	case w.noEscape && isBytes:
+		// The ini option hands the bytes themselves to "-".join, which
+		// fails: pytest reports a collection error.
+		v.kind = vUnknown
+	case w.noEscape:
+		v.id = raw
+	case isBytes:
+		v.id = asciiEscapedBytes(raw)
+	default:
+		v.id = asciiEscaped(raw)
+	}
+	return v
 }
 
 // decodeString decodes one Python string literal's source text (prefix and
@@ -219,4 +244,24 @@ func floatRepr(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// numberValue evaluates an int, float or imaginary literal: str() of an
+// imaginary number is its imaginary part's repr, without ".0" when
+// integral, followed by j.
+func numberValue(src string) pyVal {
+	if strings.HasSuffix(src, "j") || strings.HasSuffix(src, "J") {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(src[:len(src)-1], "_", ""), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return pyVal{kind: vUnknown}
+		}
+		return pyVal{kind: vText, id: strings.TrimSuffix(floatRepr(f), ".0") + "j", scalar: true}
+	}
+	if s, ok := pyInt(src); ok {
+		return pyVal{kind: vText, id: s, scalar: true}
+	}
+	if s, ok := pyFloat(src); ok {
+		return pyVal{kind: vText, id: s, scalar: true}
+	}
+	return pyVal{kind: vUnknown}
 }

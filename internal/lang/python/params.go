@@ -52,7 +52,11 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	if !ok {
 		return w.dynamic(pos[0])
 	}
+	w.mismatch = false
 	t := w.table(names, pos[1], ids)
+	// A mark's wrong number of ids fails the module's collection (a
+	// fixture's fails only the tests that request it).
+	w.refused = w.refused || (w.mismatch && !w.unittest)
 	if indirect != nil && t.Dynamic == "" {
 		switch indirect.Type() {
 		case "true":
@@ -85,17 +89,13 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 	if !ok {
 		return w.dynamic(values)
 	}
-	var idList []*sitter.Node
-	if ids != nil && ids.Type() == "identifier" {
-		if v, ok := w.literals[w.text(ids)]; ok {
-			ids = v
-		}
+	src, problem, ok := w.idSource(ids, len(elems))
+	if problem != "" {
+		w.warnOnce(line(ids), problem)
+		w.mismatch = true
 	}
-	if ids != nil && ids.Type() != "none" {
-		if ids.Type() != "list" && ids.Type() != "tuple" {
-			return w.dynamic(ids)
-		}
-		idList = children(ids)
+	if !ok {
+		return w.dynamic(ids)
 	}
 	if len(elems) == 0 {
 		// An empty table: one test with NOTSET values and the ID
@@ -104,7 +104,7 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 	}
 	t := table{}
 	for idx, e := range elems {
-		r, ok := w.paramRow(e, names, idx, idList)
+		r, ok := w.paramRow(e, names, idx, src)
 		if !ok {
 			return w.dynamic(values)
 		}
@@ -168,6 +168,7 @@ func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
 type elem struct {
 	n   *sitter.Node
 	num string
+	v   pyVal // num's value
 }
 
 // argvalues reads a list or tuple literal, range(...) with literal
@@ -238,48 +239,39 @@ func (w *walker) rangeValues(args *sitter.Node) ([]elem, bool) {
 // paramRow makes one row: pytest.param(values..., id=, marks=), a tuple
 // or list of values for several argnames, or one value. ok is false when
 // its ID cannot be known.
-func (w *walker) paramRow(e elem, names []string, idx int, ids []*sitter.Node) (row, bool) {
+func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, bool) {
 	if e.n == nil {
-		return row{ID: e.num}, true
+		e.v = pyVal{kind: vText, id: e.num, scalar: true}
 	}
-	n := unparen(e.n)
 	var r row
-	var vals []*sitter.Node
+	var vals []pyVal
 	explicit := false
-	if n.Type() == "call" && w.isParam(n.ChildByFieldName("function")) {
-		for _, a := range children(n.ChildByFieldName("arguments")) {
-			if a.Type() != "keyword_argument" {
-				vals = append(vals, a)
-				continue
-			}
-			v := a.ChildByFieldName("value")
-			switch w.text(a.ChildByFieldName("name")) {
-			case "id":
-				if v.Type() == "none" {
-					continue
-				}
-				s, isBytes, ok := decodeString(w.text(v))
-				if v.Type() != "string" || !ok || isBytes {
-					return r, false
-				}
-				r.ID, explicit = asciiEscaped(s), true
-			case "marks":
-				m := w.markList(v)
-				r.Tags, r.Skip = m.Tags, m.Skip
-			}
+	var n *sitter.Node
+	if e.n != nil {
+		n = unparen(e.n)
+	}
+	switch {
+	case e.n == nil:
+		vals = []pyVal{e.v}
+	case n.Type() == "call" && w.isParam(n.ChildByFieldName("function")):
+		var ok bool
+		if vals, explicit, ok = w.paramCall(n, &r); !ok {
+			return r, false
 		}
-	} else if len(names) == 1 {
-		vals = []*sitter.Node{n}
-	} else if n.Type() == "tuple" || n.Type() == "list" {
-		vals = children(n)
-	} else {
+	case len(names) == 1:
+		vals = []pyVal{w.value(n, 0)}
+	case n.Type() == "tuple" || n.Type() == "list":
+		for _, c := range children(n) {
+			vals = append(vals, w.value(c, 0))
+		}
+	default:
 		return r, false
 	}
 	if explicit {
 		return r, true
 	}
-	if idx < len(ids) && ids[idx].Type() != "none" {
-		v := w.value(ids[idx], 0)
+	if idx < len(ids.list) && ids.list[idx].Type() != "none" {
+		v := w.value(ids.list[idx], 0)
 		if v.kind != vText {
 			return r, false
 		}
@@ -291,18 +283,62 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids []*sitter.Node) (
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		pv := w.longString(w.value(v, 0))
-		switch pv.kind {
-		case vUnknown:
+		id, ok := w.autoID(v, ids.fn, names[i], idx)
+		if !ok {
 			return r, false
-		case vObject:
-			parts[i] = names[i] + strconv.Itoa(idx)
-		default:
-			parts[i] = pv.id
 		}
+		parts[i] = id
 	}
 	r.ID = strings.Join(parts, "-")
 	return r, true
+}
+
+// paramCall reads pytest.param(values..., id=, marks=) into r: its
+// values, and whether id= gave the row's ID.
+func (w *walker) paramCall(n *sitter.Node, r *row) (vals []pyVal, explicit, ok bool) {
+	for _, a := range children(n.ChildByFieldName("arguments")) {
+		if a.Type() != "keyword_argument" {
+			vals = append(vals, w.value(a, 0))
+			continue
+		}
+		v := a.ChildByFieldName("value")
+		switch w.text(a.ChildByFieldName("name")) {
+		case "id":
+			if v.Type() == "none" {
+				continue
+			}
+			s, isBytes, ok := decodeString(w.text(v))
+			if v.Type() != "string" || !ok || isBytes {
+				return nil, false, false // pytest.HIDDEN_PARAM, a name, an f-string
+			}
+			r.ID, explicit = w.strVal(s, false).id, true
+		case "marks":
+			m := w.markList(v)
+			r.Tags, r.Skip = m.Tags, m.Skip
+		}
+	}
+	return vals, explicit, true
+}
+
+// autoID is pytest's IdMaker._idval for one value: the ids= callable's
+// result when it gives one, else the value's own ID, else argname+index.
+func (w *walker) autoID(v pyVal, fn idFunc, name string, idx int) (string, bool) {
+	if fn != nil {
+		out, fallback, ok := fn(v)
+		if !ok || (!fallback && out.kind != vText) {
+			return "", false
+		}
+		if !fallback {
+			return out.id, true
+		}
+	}
+	switch pv := w.longString(v); pv.kind {
+	case vText:
+		return pv.id, true
+	case vObject:
+		return name + strconv.Itoa(idx), true
+	}
+	return "", false
 }
 
 func unparen(n *sitter.Node) *sitter.Node {
@@ -321,26 +357,20 @@ func (w *walker) isParam(fn *sitter.Node) bool {
 func (w *walker) value(n *sitter.Node, depth int) pyVal {
 	n = unparen(n)
 	switch n.Type() {
-	case "integer":
-		if s, ok := pyInt(w.text(n)); ok {
-			return pyVal{kind: vText, id: s}
-		}
-	case "float":
-		if s, ok := pyFloat(w.text(n)); ok {
-			return pyVal{kind: vText, id: s}
-		}
+	case "integer", "float":
+		return numberValue(w.text(n))
 	case "true":
-		return pyVal{kind: vText, id: "True"}
+		return pyVal{kind: vText, id: "True", scalar: true}
 	case "false":
-		return pyVal{kind: vText, id: "False"}
+		return pyVal{kind: vText, id: "False", scalar: true}
 	case "none":
-		return pyVal{kind: vText, id: "None"}
+		return pyVal{kind: vText, id: "None", scalar: true}
 	case "string", "concatenated_string":
 		return w.stringValue(n)
 	case "unary_operator":
 		arg := w.value(n.ChildByFieldName("argument"), depth+1)
 		op := w.text(n.ChildByFieldName("operator"))
-		if arg.kind == vText && (op == "-" || op == "+") && isNumber(arg.id) {
+		if arg.kind == vText && arg.scalar && (op == "-" || op == "+") && isNumber(arg.id) && !strings.HasSuffix(arg.id, "j") {
 			if op == "-" {
 				arg.id = negate(arg.id)
 			}
@@ -361,11 +391,20 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 		}
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
+	case "attribute":
+		return w.attrValue(n)
+	case "binary_operator":
+		if depth < 10 {
+			return w.binaryValue(n, depth)
+		}
 	case "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension",
 		"set_comprehension", "generator_expression", "ellipsis":
 		return pyVal{kind: vObject}
 	case "call":
 		fn := w.text(n.ChildByFieldName("function"))
+		if w.resolve(fn) == "re.compile" {
+			return w.patternValue(n)
+		}
 		last := fn[strings.LastIndex(fn, ".")+1:]
 		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" || last == "partial" ||
 			(isClassName(last) && !builtinNames[last]) {
@@ -392,10 +431,7 @@ func (w *walker) stringValue(n *sitter.Node) pyVal {
 		allBytes = isBytes
 		b.WriteString(s)
 	}
-	if allBytes {
-		return pyVal{kind: vText, id: asciiEscapedBytes(b.String()), raw: b.String(), str: true}
-	}
-	return pyVal{kind: vText, id: asciiEscaped(b.String()), raw: b.String(), str: true}
+	return w.strVal(b.String(), allBytes)
 }
 
 func isNumber(s string) bool {

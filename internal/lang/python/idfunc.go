@@ -1,0 +1,137 @@
+package python
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// idFunc reads an ids= callable pytest calls on each value: the builtin
+// str, or a lambda of one parameter whose body is a literal string, None,
+// the parameter, str(parameter), an f-string whose only fields are
+// {parameter}, or a + of those. Anything else (a named function, an
+// attribute, a lambda doing more) gives nil: the table is dynamic.
+func (w *walker) idFunc(n *sitter.Node) idFunc {
+	if n.Type() == "identifier" && w.text(n) == "str" && w.facts.Imports["str"] == "" && !w.defined["str"] {
+		return func(v pyVal) (pyVal, bool, bool) {
+			out, ok := w.strOf(v)
+			return out, false, ok
+		}
+	}
+	if n.Type() != "lambda" {
+		return nil
+	}
+	ps := n.ChildByFieldName("parameters")
+	body := n.ChildByFieldName("body")
+	if ps == nil || body == nil || ps.NamedChildCount() != 1 || ps.NamedChild(0).Type() != "identifier" {
+		return nil
+	}
+	param := w.text(ps.NamedChild(0))
+	if !w.lambdaBodyOK(body, param, 0) {
+		return nil
+	}
+	return func(v pyVal) (pyVal, bool, bool) {
+		return w.evalLambda(body, param, v, 0)
+	}
+}
+
+// lambdaBodyOK reports whether evalLambda knows every part of a body.
+func (w *walker) lambdaBodyOK(n *sitter.Node, param string, depth int) bool {
+	n = unparen(n)
+	if depth > 10 {
+		return false
+	}
+	switch n.Type() {
+	case "none", "string", "concatenated_string":
+		return true
+	case "identifier":
+		return w.text(n) == param
+	case "call":
+		return w.strCallArg(n, param)
+	case "binary_operator":
+		return w.text(n.ChildByFieldName("operator")) == "+" &&
+			w.lambdaBodyOK(n.ChildByFieldName("left"), param, depth+1) &&
+			w.lambdaBodyOK(n.ChildByFieldName("right"), param, depth+1)
+	}
+	return false
+}
+
+// strCallArg reports a call str(param).
+func (w *walker) strCallArg(n *sitter.Node, param string) bool {
+	args := children(n.ChildByFieldName("arguments"))
+	return w.text(n.ChildByFieldName("function")) == "str" && w.facts.Imports["str"] == "" &&
+		len(args) == 1 && args[0].Type() == "identifier" && w.text(args[0]) == param
+}
+
+// evalLambda evaluates a lambda body for one value v of its parameter.
+func (w *walker) evalLambda(n *sitter.Node, param string, v pyVal, depth int) (out pyVal, fallback, ok bool) {
+	n = unparen(n)
+	switch n.Type() {
+	case "none":
+		return pyVal{}, true, true
+	case "identifier":
+		if v.kind == vObject {
+			return pyVal{}, true, true // no ID from the value: argname+index
+		}
+		return v, false, v.kind == vText
+	case "call":
+		out, ok := w.strOf(v)
+		return out, false, ok
+	case "string", "concatenated_string":
+		if isFString(w.text(n)) {
+			return w.fString(n, param, v)
+		}
+		out := w.stringValue(n)
+		return out, false, out.kind == vText
+	case "binary_operator":
+		l, lf, lok := w.evalLambda(n.ChildByFieldName("left"), param, v, depth+1)
+		r, rf, rok := w.evalLambda(n.ChildByFieldName("right"), param, v, depth+1)
+		if !lok || !rok || lf || rf || !l.isStr() || !r.isStr() {
+			return pyVal{}, false, false
+		}
+		return w.strVal(l.raw+r.raw, false), false, true
+	}
+	return pyVal{}, false, false
+}
+
+// isFString reports an f-string literal (its prefix holds f).
+func isFString(src string) bool {
+	i := strings.IndexAny(src, `'"`)
+	return i > 0 && strings.ContainsAny(src[:i], "fF")
+}
+
+// fString evaluates an f-string whose replacement fields are all
+// {param}, with no conversion or format spec.
+func (w *walker) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bool) {
+	src := w.text(n)
+	if n.Type() != "string" || strings.Contains(src, "{{") || strings.Contains(src, "}}") || strings.ContainsRune(src, 0) {
+		return pyVal{}, false, false
+	}
+	i := strings.IndexAny(src, `'"`)
+	prefix := strings.NewReplacer("f", "", "F", "").Replace(src[:i])
+	body := strings.ReplaceAll(src[i:], "{"+param+"}", "\x00")
+	if strings.ContainsAny(body, "{}") {
+		return pyVal{}, false, false
+	}
+	lit, isBytes, ok := decodeString(prefix + body)
+	if !ok || isBytes {
+		return pyVal{}, false, false
+	}
+	s, ok := w.strOf(v)
+	if !ok {
+		return pyVal{}, false, false
+	}
+	return w.strVal(strings.ReplaceAll(lit, "\x00", s.raw), false), false, true
+}
+
+// strOf is str(v): a str itself, the text of a number, bool or None.
+// Others (bytes, classes, functions, objects) print their repr, unknown.
+func (w *walker) strOf(v pyVal) (pyVal, bool) {
+	switch {
+	case v.isStr():
+		return v, true
+	case v.kind == vText && v.scalar:
+		return w.strVal(v.id, false), true
+	}
+	return pyVal{}, false
+}

@@ -1,0 +1,138 @@
+package python
+
+import (
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// enumMembers reads the module's enum classes: classes whose only base is
+// enum.Enum (str() of a member is "Class.NAME" in every Python 3; IntEnum,
+// StrEnum, Flag and mixins changed in 3.11 and are left out). A member is
+// kept only when no other can be its alias: the values are distinct
+// strings and integers, or all auto().
+func (w *walker) enumMembers(defs []*sitter.Node) {
+	for _, n := range defs {
+		d := definition(n)
+		if d == nil || d.Type() != "class_definition" {
+			continue
+		}
+		sup := d.ChildByFieldName("superclasses")
+		if sup == nil || sup.NamedChildCount() != 1 || w.resolve(w.text(sup.NamedChild(0))) != "enum.Enum" {
+			continue
+		}
+		if members := w.enumBody(d.ChildByFieldName("body")); members != nil {
+			if w.enums == nil {
+				w.enums = map[string]map[string]bool{}
+			}
+			w.enums[w.text(d.ChildByFieldName("name"))] = members
+		}
+	}
+}
+
+// enumBody returns an enum class body's members, nil when some value
+// could make an alias.
+func (w *walker) enumBody(body *sitter.Node) map[string]bool {
+	if body == nil {
+		return nil
+	}
+	members := map[string]bool{}
+	seen := map[string]bool{}
+	kinds := map[string]bool{}
+	for _, s := range children(body) {
+		if s.Type() != "expression_statement" || s.NamedChildCount() == 0 || s.NamedChild(0).Type() != "assignment" {
+			continue
+		}
+		a := s.NamedChild(0)
+		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+		if left == nil || right == nil || left.Type() != "identifier" || strings.HasPrefix(w.text(left), "_") {
+			continue
+		}
+		key, kind := w.enumValueKey(right)
+		if kind == "" || seen[key] {
+			return nil
+		}
+		seen[key], kinds[kind] = true, true
+		members[w.text(left)] = true
+	}
+	if kinds["auto"] && len(kinds) > 1 {
+		return nil // auto() counts on from the integers: it may repeat one
+	}
+	return members
+}
+
+// enumValueKey identifies a member's value for the alias check: its kind
+// (str, int or auto) and a key equal for equal values.
+func (w *walker) enumValueKey(n *sitter.Node) (key, kind string) {
+	if n.Type() == "call" {
+		if fn := w.resolve(w.text(n.ChildByFieldName("function"))); fn == "enum.auto" && n.ChildByFieldName("arguments").NamedChildCount() == 0 {
+			return "auto" + strconv.Itoa(int(n.StartByte())), "auto"
+		}
+		return "", ""
+	}
+	v := w.value(n, 0)
+	switch {
+	case v.isStr():
+		return "s" + v.raw, "str"
+	case n.Type() == "integer" || n.Type() == "unary_operator" && v.scalar && !strings.ContainsAny(v.id, ".ej"):
+		if v.kind == vText {
+			return "i" + v.id, "int"
+		}
+	}
+	return "", ""
+}
+
+// attrValue evaluates Class.MEMBER of a module enum: str() is its name.
+func (w *walker) attrValue(n *sitter.Node) pyVal {
+	obj, attr := n.ChildByFieldName("object"), n.ChildByFieldName("attribute")
+	if obj == nil || attr == nil || obj.Type() != "identifier" || !w.enums[w.text(obj)][w.text(attr)] {
+		return pyVal{kind: vUnknown}
+	}
+	return pyVal{kind: vText, id: w.text(obj) + "." + w.text(attr), scalar: true}
+}
+
+// maxStrLen bounds the strings "s" * n may build.
+const maxStrLen = 100000
+
+// binaryValue evaluates str + str, bytes + bytes and str * int (either
+// order): long IDs and repeated patterns are often written so.
+func (w *walker) binaryValue(n *sitter.Node, depth int) pyVal {
+	l, r := w.value(n.ChildByFieldName("left"), depth+1), w.value(n.ChildByFieldName("right"), depth+1)
+	if l.kind != vText || r.kind != vText {
+		return pyVal{kind: vUnknown}
+	}
+	switch w.text(n.ChildByFieldName("operator")) {
+	case "+":
+		if l.str && r.str && l.bytes == r.bytes && len(l.raw)+len(r.raw) <= maxStrLen {
+			return w.strVal(l.raw+r.raw, l.bytes)
+		}
+	case "*":
+		if r.str {
+			l, r = r, l
+		}
+		count, err := strconv.Atoi(r.id)
+		if l.str && r.scalar && err == nil && len(l.raw)*max(count, 0) <= maxStrLen {
+			return w.strVal(strings.Repeat(l.raw, max(count, 0)), l.bytes)
+		}
+	}
+	return pyVal{kind: vUnknown}
+}
+
+// patternValue evaluates re.compile(literal): pytest's ID is the pattern,
+// always ascii_escaped (the ini option does not apply).
+func (w *walker) patternValue(n *sitter.Node) pyVal {
+	args := children(n.ChildByFieldName("arguments"))
+	if len(args) == 0 || args[0].Type() == "keyword_argument" {
+		return pyVal{kind: vUnknown}
+	}
+	p := w.value(args[0], 1)
+	if !p.str || p.kind != vText {
+		return pyVal{kind: vUnknown}
+	}
+	id := asciiEscaped(p.raw)
+	if p.bytes {
+		id = asciiEscapedBytes(p.raw)
+	}
+	return pyVal{kind: vText, id: id}
+}
