@@ -150,6 +150,7 @@ type walker struct {
 	literals  map[string]*sitter.Node    // module-level NAME = literal
 	defined   map[string]bool            // module-level def and class names
 	enums     map[string]map[string]bool // module-level enum classes' members
+	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	refused   bool                       // pytest fails the module's collection
 	mismatch  bool                       // the last table's ids= has the wrong length
 	tests     []lang.Test
@@ -169,7 +170,7 @@ func newWalker(f *lang.File, unittest bool) *walker {
 	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr, noEscape: iniBool(f.Settings[SetNoEscape]),
 		facts:    fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
 		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
-		defined: map[string]bool{}, seenFn: map[string]bool{}}
+		defined: map[string]bool{}, seenFn: map[string]bool{}, bindings: map[string]int{}}
 }
 
 // iniBool is pytest's bool ini value (_strtobool); absent is false.
@@ -282,6 +283,7 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 			*defs = append(*defs, n)
 			if d := definition(n); d != nil {
 				w.defined[w.text(d.ChildByFieldName("name"))] = true
+				w.bindings[w.text(d.ChildByFieldName("name"))]++
 			}
 		}
 	})
@@ -370,6 +372,7 @@ func (w *walker) imports(n *sitter.Node) {
 			full = local
 		}
 		w.facts.Imports[local] = full
+		w.bindings[local]++
 		w.facts.ImportLines[local] = line(n)
 	}
 }
@@ -381,6 +384,12 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 		return
 	}
 	a := n.NamedChild(0)
+	if a.Type() == "augmented_assignment" {
+		if left := a.ChildByFieldName("left"); left != nil && left.Type() == "identifier" {
+			w.bindings[w.text(left)] += 2 // X += [...]: X's value is not its literal
+		}
+		return
+	}
 	if a.Type() != "assignment" {
 		return
 	}
@@ -393,6 +402,7 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 		w.markVars[name] = right
 	}
 	w.literals[name] = right
+	w.bindings[name]++
 }
 
 // function emits a module-level test function.

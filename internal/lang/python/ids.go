@@ -30,7 +30,7 @@ func (w *walker) idSource(ids *sitter.Node, n int) (src idSource, problem string
 	}
 	ids = unparen(ids)
 	if ids.Type() == "identifier" {
-		if v, found := w.literals[w.text(ids)]; found {
+		if v, found := w.literal(w.text(ids)); found {
 			ids = unparen(v)
 		}
 	}

@@ -186,7 +186,7 @@ func (w *walker) argvalues(n *sitter.Node, depth int) ([]elem, bool) {
 			return w.argvalues(n.NamedChild(0), depth+1)
 		}
 	case "identifier":
-		if v, ok := w.literals[w.text(n)]; ok && depth < 3 {
+		if v, ok := w.literal(w.text(n)); ok && depth < 3 {
 			return w.argvalues(v, depth+1)
 		}
 	case "call":
@@ -377,18 +377,7 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 			return arg
 		}
 	case "identifier":
-		name := w.text(n)
-		if v, ok := w.literals[name]; ok && depth < 3 {
-			return w.value(v, depth+1)
-		}
-		if builtinNames[name] || (w.defined[name] && w.literals[name] == nil) {
-			return pyVal{kind: vText, id: name}
-		}
-		if orig, ok := w.facts.Imports[name]; ok && !isConstantName(name) {
-			// An imported class or function: pytest uses its __name__,
-			// the name it was defined with.
-			return pyVal{kind: vText, id: orig[strings.LastIndex(orig, ".")+1:]}
-		}
+		return w.identValue(w.text(n), depth)
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
 	case "attribute":

@@ -136,3 +136,45 @@ func (w *walker) patternValue(n *sitter.Node) pyVal {
 	}
 	return pyVal{kind: vText, id: id}
 }
+
+// literal returns the value of a module-level NAME = value when that is
+// the name's only binding: a name also imported, defined or assigned in
+// another branch (try: import ... except: NAME = None) is not known.
+func (w *walker) literal(name string) (*sitter.Node, bool) {
+	v, ok := w.literals[name]
+	return v, ok && w.bindings[name] == 1
+}
+
+// identValue evaluates a name as pytest's ID sees it: a literal's value,
+// a builtin's or a module-level function's or class's __name__, an
+// imported module's dotted name, or an imported class's own name.
+func (w *walker) identValue(name string, depth int) pyVal {
+	if w.bindings[name] > 1 {
+		return pyVal{kind: vUnknown}
+	}
+	if v, ok := w.literals[name]; ok {
+		if depth < 3 {
+			return w.value(v, depth+1)
+		}
+		return pyVal{kind: vUnknown}
+	}
+	if w.defined[name] || (builtinNames[name] && w.bindings[name] == 0) {
+		return pyVal{kind: vText, id: name}
+	}
+	orig, ok := w.facts.Imports[name]
+	if !ok || isConstantName(name) {
+		return pyVal{kind: vUnknown}
+	}
+	last := orig[strings.LastIndex(orig, ".")+1:]
+	switch {
+	case !strings.Contains(orig, "."):
+		return pyVal{kind: vText, id: orig} // import json: the module json
+	case isClassName(last):
+		// from x import Name: a class, whose __name__ is the name it
+		// was defined with.
+		return pyVal{kind: vText, id: last}
+	}
+	// from x import name: a function (its name) or a submodule (its
+	// dotted name), which only the import system can tell apart.
+	return pyVal{kind: vUnknown}
+}
