@@ -44,6 +44,8 @@ func (w *walker) strVal(raw string, isBytes bool) pyVal {
 		// The ini option hands the bytes themselves to "-".join, which
 		// fails: pytest reports a collection error.
 		v.kind = vUnknown
+	case w.noEscape && !utf8.ValidString(raw):
+		v.kind = vUnknown // a lone surrogate: pytest cannot print it either
 	case w.noEscape:
 		v.id = raw
 	case isBytes:
@@ -120,7 +122,7 @@ func unescape(s string, isBytes bool) (string, bool) {
 			if err != nil || v > utf8.MaxRune {
 				return "", false
 			}
-			b.WriteRune(rune(v))
+			writeCodePoint(&b, rune(v))
 			i += n
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
@@ -146,7 +148,9 @@ func unescape(s string, isBytes bool) (string, bool) {
 // non-ASCII characters.
 func asciiEscaped(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := decodeCodePoint(s[i:])
+		i += size
 		switch {
 		case r == '\\':
 			b.WriteString(`\\`)
@@ -264,4 +268,35 @@ func numberValue(src string) pyVal {
 		return pyVal{kind: vText, id: s, scalar: true}
 	}
 	return pyVal{kind: vUnknown}
+}
+
+// writeCodePoint writes a code point as UTF-8, and a lone surrogate
+// (which a Python str may hold: "\udcbf") in the same three-byte form
+// (WTF-8), which Go's WriteRune would replace by U+FFFD.
+func writeCodePoint(b *strings.Builder, r rune) {
+	if r < 0xd800 || r > 0xdfff {
+		b.WriteRune(r)
+		return
+	}
+	b.WriteByte(byte(0xe0 | r>>12))
+	b.WriteByte(byte(0x80 | (r>>6)&0x3f))
+	b.WriteByte(byte(0x80 | r&0x3f))
+}
+
+// decodeCodePoint reads one code point written by writeCodePoint.
+func decodeCodePoint(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf {
+		return rune(s[0]&0x0f)<<12 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+// codePoints is len() of a str held as writeCodePoint writes it.
+func codePoints(s string) int {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		_, size := decodeCodePoint(s[i:])
+		i += size
+	}
+	return n
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -537,7 +536,7 @@ func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes)
 // argname+index (short, the default), its SHA-256 (sha256), or stays
 // (legacy).
 func (w *walker) longString(v pyVal) pyVal {
-	if !v.str || utf8.RuneCountInString(v.raw) <= 100 {
+	if !v.str || codePoints(v.raw) <= 100 {
 		return v
 	}
 	switch w.longStr {
