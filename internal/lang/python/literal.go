@@ -30,6 +30,9 @@ type pyVal struct {
 	bytes bool
 	// scalar marks an int, float, complex, bool or None, whose str() is id.
 	scalar bool
+	// num tells an int or a float (f) apart, for arithmetic.
+	num numKind
+	f   float64
 }
 
 // isStr reports a str (not bytes) value.
@@ -214,16 +217,8 @@ func pyInt(src string) (string, bool) {
 	return n.String(), true
 }
 
-// pyFloat renders a Python float literal as repr() does: the shortest
+// floatRepr renders a float as Python's repr() does: the shortest
 // round-tripping digits, exponent form below 1e-4 and from 1e16.
-func pyFloat(src string) (string, bool) {
-	f, err := strconv.ParseFloat(strings.ReplaceAll(src, "_", ""), 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return "", false
-	}
-	return floatRepr(f), true
-}
-
 func floatRepr(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -262,12 +257,13 @@ func numberValue(src string) pyVal {
 		return pyVal{kind: vText, id: strings.TrimSuffix(floatRepr(f), ".0") + "j", scalar: true}
 	}
 	if s, ok := pyInt(src); ok {
-		return pyVal{kind: vText, id: s, scalar: true}
+		return pyVal{kind: vText, id: s, scalar: true, num: numInt}
 	}
-	if s, ok := pyFloat(src); ok {
-		return pyVal{kind: vText, id: s, scalar: true}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(src, "_", ""), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return pyVal{kind: vUnknown}
 	}
-	return pyVal{kind: vUnknown}
+	return floatVal(f)
 }
 
 // writeCodePoint writes a code point as UTF-8, and a lone surrogate

@@ -369,10 +369,13 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 	case "unary_operator":
 		arg := w.value(n.ChildByFieldName("argument"), depth+1)
 		op := w.text(n.ChildByFieldName("operator"))
-		if arg.kind == vText && arg.scalar && (op == "-" || op == "+") && isNumber(arg.id) && !strings.HasSuffix(arg.id, "j") {
-			if op == "-" {
-				arg.id = negate(arg.id)
-			}
+		switch {
+		case op == "+" && arg.num != numNone:
+			return arg
+		case op == "-" && arg.num == numFloat:
+			return floatVal(-arg.f) // -nan is nan
+		case op == "-" && arg.num == numInt:
+			arg.id = negate(arg.id)
 			return arg
 		}
 	case "identifier":
@@ -389,10 +392,10 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 		"set_comprehension", "generator_expression", "ellipsis":
 		return pyVal{kind: vObject}
 	case "call":
-		fn := w.text(n.ChildByFieldName("function"))
-		if w.resolve(fn) == "re.compile" {
-			return w.patternValue(n)
+		if v, ok := w.callValue(n, depth); ok {
+			return v
 		}
+		fn := w.text(n.ChildByFieldName("function"))
 		last := fn[strings.LastIndex(fn, ".")+1:]
 		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" || last == "partial" ||
 			(isClassName(last) && !builtinNames[last]) {
@@ -420,10 +423,6 @@ func (w *walker) stringValue(n *sitter.Node) pyVal {
 		b.WriteString(s)
 	}
 	return w.strVal(b.String(), allBytes)
-}
-
-func isNumber(s string) bool {
-	return s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s == "inf" || s == "nan")
 }
 
 func negate(s string) string {

@@ -85,6 +85,9 @@ func (w *walker) enumValueKey(n *sitter.Node) (key, kind string) {
 
 // attrValue evaluates Class.MEMBER of a module enum: str() is its name.
 func (w *walker) attrValue(n *sitter.Node) pyVal {
+	if f, ok := mathConstants[w.resolve(w.text(n))]; ok {
+		return floatVal(f)
+	}
 	obj, attr := n.ChildByFieldName("object"), n.ChildByFieldName("attribute")
 	if obj == nil || attr == nil || obj.Type() != "identifier" || !w.enums[w.text(obj)][w.text(attr)] {
 		return pyVal{kind: vUnknown}
@@ -95,14 +98,22 @@ func (w *walker) attrValue(n *sitter.Node) pyVal {
 // maxStrLen bounds the strings "s" * n may build.
 const maxStrLen = 100000
 
-// binaryValue evaluates str + str, bytes + bytes and str * int (either
-// order): long IDs and repeated patterns are often written so.
+// binaryValue evaluates arithmetic on numbers, str + str, bytes + bytes
+// and str * int (either order): long IDs and repeated patterns are often
+// written so. An instance plus or minus a value is an instance.
 func (w *walker) binaryValue(n *sitter.Node, depth int) pyVal {
 	l, r := w.value(n.ChildByFieldName("left"), depth+1), w.value(n.ChildByFieldName("right"), depth+1)
+	op := w.text(n.ChildByFieldName("operator"))
+	if l.num != numNone && r.num != numNone {
+		return arith(op, l, r)
+	}
+	if (l.kind == vObject && r.kind != vUnknown || r.kind == vObject && l.kind != vUnknown) && (op == "+" || op == "-") {
+		return pyVal{kind: vObject} // now - timedelta(...), [1] + [2]: an instance again
+	}
 	if l.kind != vText || r.kind != vText {
 		return pyVal{kind: vUnknown}
 	}
-	switch w.text(n.ChildByFieldName("operator")) {
+	switch op {
 	case "+":
 		if l.str && r.str && l.bytes == r.bytes && len(l.raw)+len(r.raw) <= maxStrLen {
 			return w.strVal(l.raw+r.raw, l.bytes)
@@ -158,7 +169,13 @@ func (w *walker) identValue(name string, depth int) pyVal {
 		}
 		return pyVal{kind: vUnknown}
 	}
-	if w.defined[name] || (builtinNames[name] && w.bindings[name] == 0) {
+	if w.defined[name] {
+		return pyVal{kind: vText, id: name}
+	}
+	if w.bindings[name] == 0 && builtinAliases[name] != "" {
+		return pyVal{kind: vText, id: builtinAliases[name]}
+	}
+	if w.bindings[name] == 0 && builtinNames[name] {
 		return pyVal{kind: vText, id: name}
 	}
 	orig, ok := w.facts.Imports[name]

@@ -1,6 +1,8 @@
 """pytest's parametrize IDs from literal data: ids=, pytest.param(id=),
 auto IDs of every literal kind, escaping and duplicate suffixes."""
+import datetime as dt
 import enum
+import math
 import re
 import unittest
 
@@ -262,3 +264,29 @@ class TestCaseStyle(unittest.TestCase):
 
 class TestCaseChild(TestCaseStyle):
     test_a = None
+
+
+NOW = dt.datetime.now()
+
+
+@pytest.mark.parametrize(
+    "x",
+    [math.inf, -math.inf, math.nan, -math.nan, math.pi, math.e, float("nan"), float("-Infinity"), float(" 1.5 "), float(3)],
+)
+def test_float_constants(x):
+    pass
+
+
+@pytest.mark.parametrize("x", [4.0 / 3.0, 7 // -2, -7 % 3, 7 % -3, 2**70, 10**2, 1 + 2.5, 3 * 0.1, 1 / 3, -(2**3)])
+def test_arithmetic(x):
+    pass
+
+
+@pytest.mark.parametrize("x", [dt.timedelta(days=1), NOW - dt.timedelta(seconds=1), dt.date(2020, 1, 1), "Time".lower(), "ab".upper()])
+def test_std_objects(x):
+    pass
+
+
+@pytest.mark.parametrize("x", [NameError, IOError, SyntaxError, len, zip])
+def test_builtin_names(x):
+    pass
