@@ -1,6 +1,7 @@
 package python
 
 import (
+	"regexp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -100,8 +101,13 @@ func isFString(src string) bool {
 	return i > 0 && strings.ContainsAny(src[:i], "fF")
 }
 
-// fString evaluates an f-string whose replacement fields are all
-// {param}, with no conversion or format spec.
+// fieldName is a replacement field that names a variable: {name}, with
+// no conversion, format spec or expression.
+var fieldName = regexp.MustCompile(`\{([A-Za-z_][A-Za-z_0-9]*)\}`)
+
+// fString evaluates an f-string whose replacement fields are all plain
+// names: param (whose value is v) or module-level names with known str,
+// int, float, bool or None values.
 func (w *walker) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bool) {
 	src := w.text(n)
 	if n.Type() != "string" || strings.Contains(src, "{{") || strings.Contains(src, "}}") || strings.ContainsRune(src, 0) {
@@ -109,19 +115,34 @@ func (w *walker) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bo
 	}
 	i := strings.IndexAny(src, `'"`)
 	prefix := strings.NewReplacer("f", "", "F", "").Replace(src[:i])
-	body := strings.ReplaceAll(src[i:], "{"+param+"}", "\x00")
-	if strings.ContainsAny(body, "{}") {
+	var vals []string
+	ok := true
+	body := fieldName.ReplaceAllStringFunc(src[i:], func(f string) string {
+		name := f[1 : len(f)-1]
+		fv := v
+		if name != param || param == "" {
+			fv = w.identValue(name, 1)
+		}
+		s, known := w.strOf(fv)
+		ok = ok && known
+		vals = append(vals, s.raw)
+		return "\x00"
+	})
+	if !ok || strings.ContainsAny(body, "{}") {
 		return pyVal{}, false, false
 	}
-	lit, isBytes, ok := decodeString(prefix + body)
-	if !ok || isBytes {
+	lit, isBytes, decoded := decodeString(prefix + body)
+	if !decoded || isBytes || strings.Count(lit, "\x00") != len(vals) {
 		return pyVal{}, false, false
 	}
-	s, ok := w.strOf(v)
-	if !ok {
-		return pyVal{}, false, false
+	var b strings.Builder
+	for j, part := range strings.Split(lit, "\x00") {
+		if j > 0 {
+			b.WriteString(vals[j-1])
+		}
+		b.WriteString(part)
 	}
-	return w.strVal(strings.ReplaceAll(lit, "\x00", s.raw), false), false, true
+	return w.strVal(b.String(), false), false, true
 }
 
 // strOf is str(v): a str itself, the text of a number, bool or None.

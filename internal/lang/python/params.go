@@ -352,8 +352,15 @@ func (w *walker) isParam(fn *sitter.Node) bool {
 	return fn != nil && w.resolve(w.text(fn)) == "pytest.param"
 }
 
+// maxValueDepth bounds the nesting value follows: operators and names
+// bound to other names (each name is evaluated once, then remembered).
+const maxValueDepth = 100
+
 // value evaluates a parameter value as pytest's _idval_from_value sees it.
 func (w *walker) value(n *sitter.Node, depth int) pyVal {
+	if depth > maxValueDepth {
+		return pyVal{kind: vUnknown}
+	}
 	n = unparen(n)
 	switch n.Type() {
 	case "integer", "float":
@@ -365,6 +372,13 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 	case "none":
 		return pyVal{kind: vText, id: "None", scalar: true}
 	case "string", "concatenated_string":
+		if n.Type() == "string" && isFString(w.text(n)) && strings.Contains(w.text(n), "{") {
+			v, _, ok := w.fString(n, "", pyVal{})
+			if !ok {
+				return pyVal{kind: vUnknown}
+			}
+			return v
+		}
 		return w.stringValue(n)
 	case "unary_operator":
 		arg := w.value(n.ChildByFieldName("argument"), depth+1)
@@ -385,9 +399,7 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 	case "attribute":
 		return w.attrValue(n)
 	case "binary_operator":
-		if depth < 10 {
-			return w.binaryValue(n, depth)
-		}
+		return w.binaryValue(n, depth)
 	case "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension",
 		"set_comprehension", "generator_expression", "ellipsis":
 		return pyVal{kind: vObject}

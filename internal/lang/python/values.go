@@ -164,10 +164,15 @@ func (w *walker) identValue(name string, depth int) pyVal {
 		return pyVal{kind: vUnknown}
 	}
 	if v, ok := w.literals[name]; ok {
-		if depth < 3 {
-			return w.value(v, depth+1)
+		if m, ok := w.identMemo[name]; ok {
+			return m
 		}
-		return pyVal{kind: vUnknown}
+		out := w.value(v, depth+1)
+		if w.identMemo == nil {
+			w.identMemo = map[string]pyVal{}
+		}
+		w.identMemo[name] = out
+		return out
 	}
 	if w.defined[name] {
 		return pyVal{kind: vText, id: name}

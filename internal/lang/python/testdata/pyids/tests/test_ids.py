@@ -290,3 +290,19 @@ def test_std_objects(x):
 @pytest.mark.parametrize("x", [NameError, IOError, SyntaxError, len, zip])
 def test_builtin_names(x):
     pass
+
+
+SGR_RED = "\x1b[31m"
+ONE_HOUR = 3600
+ONE_DAY = 24 * ONE_HOUR
+ONE_YEAR = 365.25 * ONE_DAY
+
+
+@pytest.mark.parametrize("x", [f"{SGR_RED}red", f"n={ONE_HOUR}", rf"\d{ONE_HOUR}", SGR_RED + "x", ONE_YEAR + 1 / 1000000])
+def test_fstrings_and_names(x):
+    pass
+
+
+@pytest.mark.parametrize("x", [1, 2], ids=lambda v: f"{SGR_RED}-{v}")
+def test_fstring_lambda(x):
+    pass
