@@ -224,6 +224,7 @@ func (c *classes) load(rel string) *modFile {
 	}
 	mf := &modFile{rel: rel, facts: decodeFacts(res.Facts)}
 	c.byRel[rel] = mf
+	c.settle(mf)
 	return mf
 }
 

@@ -150,7 +150,8 @@ type walker struct {
 	literals  map[string]*sitter.Node    // module-level NAME = literal
 	defined   map[string]bool            // module-level def and class names
 	enums     map[string]map[string]bool // module-level enum classes' members
-	identMemo map[string]pyVal           // the values of module-level names, once evaluated
+	assumed   []string                   // the current table's Assumed
+	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	refused   bool                       // pytest fails the module's collection
 	mismatch  bool                       // the last table's ids= has the wrong length

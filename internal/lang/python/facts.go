@@ -98,6 +98,12 @@ type table struct {
 	// Indirect are the argnames indirect= passes to their fixtures: pytest
 	// still follows those fixtures' own requests.
 	Indirect []string `json:"in,omitempty"`
+	// Assumed are the dotted names of imported objects the rows' IDs take
+	// for functions (__name__: the last part). When the Linker finds one
+	// is a module of the project (__name__: the dotted name), the table
+	// becomes the dynamic Unless.
+	Assumed []string `json:"as,omitempty"`
+	Unless  string   `json:"un,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

@@ -84,6 +84,15 @@ func (w *walker) table(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) rows(names []string, values, ids *sitter.Node) table {
+	w.assumed = nil
+	t := w.knownRows(names, values, ids)
+	if t.Dynamic == "" && len(w.assumed) > 0 {
+		t.Assumed, t.Unless = w.assumed, w.dynamic(values).Dynamic
+	}
+	return t
+}
+
+func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 	elems, ok := w.argvalues(values, 0)
 	if !ok {
 		return w.dynamic(values)

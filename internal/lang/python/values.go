@@ -1,6 +1,7 @@
 package python
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,10 +90,22 @@ func (w *walker) attrValue(n *sitter.Node) pyVal {
 		return floatVal(f)
 	}
 	obj, attr := n.ChildByFieldName("object"), n.ChildByFieldName("attribute")
-	if obj == nil || attr == nil || obj.Type() != "identifier" || !w.enums[w.text(obj)][w.text(attr)] {
+	if obj == nil || attr == nil || obj.Type() != "identifier" {
 		return pyVal{kind: vUnknown}
 	}
-	return pyVal{kind: vText, id: w.text(obj) + "." + w.text(attr), scalar: true}
+	if w.enums[w.text(obj)][w.text(attr)] {
+		return pyVal{kind: vText, id: w.text(obj) + "." + w.text(attr), scalar: true}
+	}
+	// module.function of a plain import (import m, import m as n).
+	mod, ok := w.facts.Imports[w.text(obj)]
+	name := w.text(attr)
+	if !ok || w.bindings[w.text(obj)] != 1 || strings.ContainsAny(mod, ".") || isConstantName(name) {
+		return pyVal{kind: vUnknown}
+	}
+	if isClassName(name) {
+		return pyVal{kind: vText, id: name}
+	}
+	return w.assumeFunction(mod + "." + name)
 }
 
 // maxStrLen bounds the strings "s" * n may build.
@@ -164,15 +177,23 @@ func (w *walker) identValue(name string, depth int) pyVal {
 		return pyVal{kind: vUnknown}
 	}
 	if v, ok := w.literals[name]; ok {
-		if m, ok := w.identMemo[name]; ok {
-			return m
+		m, ok := w.identMemo[name]
+		if !ok {
+			saved := w.assumed
+			w.assumed = nil
+			m.v = w.value(v, depth+1)
+			m.assumed, w.assumed = w.assumed, saved
+			if w.identMemo == nil {
+				w.identMemo = map[string]memoVal{}
+			}
+			w.identMemo[name] = m
 		}
-		out := w.value(v, depth+1)
-		if w.identMemo == nil {
-			w.identMemo = map[string]pyVal{}
+		for _, a := range m.assumed {
+			if !slices.Contains(w.assumed, a) {
+				w.assumed = append(w.assumed, a)
+			}
 		}
-		w.identMemo[name] = out
-		return out
+		return m.v
 	}
 	if w.defined[name] {
 		return pyVal{kind: vText, id: name}
@@ -196,7 +217,36 @@ func (w *walker) identValue(name string, depth int) pyVal {
 		// was defined with.
 		return pyVal{kind: vText, id: last}
 	}
-	// from x import name: a function (its name) or a submodule (its
-	// dotted name), which only the import system can tell apart.
-	return pyVal{kind: vUnknown}
+	return w.assumeFunction(orig)
+}
+
+// stdPackages are standard-library packages with submodules: a name
+// imported from one may be a module (from os import path: posixpath).
+var stdPackages = map[string]bool{"os": true, "xml": true, "email": true, "json": true, "http": true,
+	"urllib": true, "importlib": true, "concurrent": true, "logging": true, "unittest": true,
+	"multiprocessing": true, "collections": true, "encodings": true, "ctypes": true, "curses": true,
+	"dbm": true, "html": true, "sqlite3": true, "tkinter": true, "wsgiref": true, "xmlrpc": true,
+	"asyncio": true, "zoneinfo": true, "re": true, "distutils": true, "lib2to3": true, "test": true}
+
+// assumeFunction is the value of an imported lowercase name (from x
+// import name, or module.name): a function, whose __name__ is its name,
+// or a submodule, whose __name__ is dotted. Only the import system can
+// tell; the table records the assumption for the Linker to check against
+// the project's modules. Names from the standard library's packages stay
+// unknown.
+func (w *walker) assumeFunction(dotted string) pyVal {
+	first, _, _ := strings.Cut(dotted, ".")
+	if stdPackages[first] {
+		return pyVal{kind: vUnknown}
+	}
+	if !slices.Contains(w.assumed, dotted) {
+		w.assumed = append(w.assumed, dotted)
+	}
+	return pyVal{kind: vText, id: dotted[strings.LastIndex(dotted, ".")+1:]}
+}
+
+// memoVal is a module-level name's value and the assumptions it needed.
+type memoVal struct {
+	v       pyVal
+	assumed []string
 }
