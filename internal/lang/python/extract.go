@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -298,6 +299,13 @@ func (w *walker) definitions(defs []*sitter.Node) {
 		w.facts.Module = w.markList(v)
 	}
 	w.enumMembers(defs)
+	for _, n := range defs {
+		if d := definition(n); d != nil && d.Type() == "function_definition" {
+			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {
+				w.facts.Defs = append(w.facts.Defs, name)
+			}
+		}
+	}
 	for _, n := range defs {
 		d := definition(n)
 		if d == nil {

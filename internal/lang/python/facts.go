@@ -30,6 +30,9 @@ type fileFacts struct {
 	// Mutators are the module-level functions that set test attributes on
 	// their first parameter: class decorators that add test methods.
 	Mutators []string `json:"mu,omitempty"`
+	// Defs are the module-level functions bound once, by def: their
+	// __name__ is their name (the Linker checks imported names with them).
+	Defs []string `json:"df,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.

@@ -41,6 +41,7 @@ var idsCases = []idsCase{
 	{dir: "pyids", dynamic: []string{
 		"tests/test_assume.py::test_module_value[{[sub, fn]}]",
 		"tests/test_assume.py::test_module_attr[{[mods.sub]}]",
+		"tests/test_assume.py::test_alias[{[mods.alias]}]",
 		"tests/test_ids.py::test_ids_function[{make_id}]",
 		"tests/test_ids.py::test_hidden[{[pytest.param(1, id=pytest.HIDDEN_PARAM), 2]}]",
 		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",

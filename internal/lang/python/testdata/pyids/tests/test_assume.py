@@ -18,3 +18,8 @@ def test_function_value(x):
 @pytest.mark.parametrize("x", [mods.sub])
 def test_module_attr(x):
     pass
+
+
+@pytest.mark.parametrize("x", [mods.alias])
+def test_alias(x):
+    pass

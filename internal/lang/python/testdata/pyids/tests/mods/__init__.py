@@ -3,3 +3,7 @@
 
 def fn():
     pass
+
+
+# An alias: its __name__ is fn.
+alias = fn
