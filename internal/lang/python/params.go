@@ -315,11 +315,11 @@ func (w *walker) paramCall(n *sitter.Node, r *row) (vals []pyVal, explicit, ok b
 			if v.Type() == "none" {
 				continue
 			}
-			s, isBytes, ok := decodeString(w.text(v))
-			if v.Type() != "string" || !ok || isBytes {
-				return nil, false, false // pytest.HIDDEN_PARAM, a name, an f-string
+			id := w.value(v, 0)
+			if !id.isStr() {
+				return nil, false, false // pytest.HIDDEN_PARAM, a call, bytes (pytest refuses them)
 			}
-			r.ID, explicit = w.strVal(s, false).id, true
+			r.ID, explicit = id.id, true
 		case "marks":
 			m := w.markList(v)
 			r.Tags, r.Skip = m.Tags, m.Skip
@@ -577,8 +577,9 @@ func isConstantName(s string) bool {
 	return strings.ToUpper(s) == s
 }
 
-// isClassName reports a CamelCase name, by convention a class: calling it
+// isClassName reports a CamelCase name (after leading underscores), by convention a class: calling it
 // makes an instance, whose ID is argname+index.
 func isClassName(s string) bool {
+	s = strings.TrimLeft(s, "_") // _Private classes too
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z' && !isConstantName(s)
 }

@@ -306,3 +306,15 @@ def test_fstrings_and_names(x):
 @pytest.mark.parametrize("x", [1, 2], ids=lambda v: f"{SGR_RED}-{v}")
 def test_fstring_lambda(x):
     pass
+
+
+PID = "n\u00e4med"
+
+
+class _Private:
+    pass
+
+
+@pytest.mark.parametrize("x", [pytest.param(1, id=PID), pytest.param(2, id=f"p{ONE_HOUR}"), _Private(), _Private])
+def test_param_id_names(x):
+    pass
