@@ -79,7 +79,8 @@ func TestParamIDs(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{"def test_a(): pass\n", "import pytest\n@pytest.mark.parametrize('a,b', [(1, 'x'), pytest.param(2, b'\\xff', id='z')], ids=['p', None])\nasync def test_a(a, b): pass\n",
 		"class TestX(Base):\n  __test__ = False\n  pytestmark = [pytest.mark.a]\n  class TestY:\n    def test_z(self): pass\n",
-		"from . import base\nimport unittest as ut\nclass T(ut.TestCase):\n  @ut.skip('x')\n  def test_q(self): pass\n", "def test_(:\n\x00"} {
+		"from . import base\nimport unittest as ut\nclass T(ut.TestCase):\n  @ut.skip('x')\n  def test_q(self): pass\n", "def test_(:\n\x00",
+		"import enum, math\nclass E(enum.Enum):\n  A = 1\nK = 2**8 * 1.5\nS = f'{K}x'\n@pytest.mark.parametrize('a', [E.A, '\\udcbf', 1j, -math.inf, S * 3, float('nan')], ids=lambda v: f'<{v}>')\ndef test_a(a): pass\nclass TestB(TestA):\n  test_a = None\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
