@@ -21,6 +21,9 @@ const (
 	SetLongStr   = "parametrize_long_str_id_strategy"
 	// SetNoEscape is the ini option that keeps non-ASCII in IDs.
 	SetNoEscape = "disable_test_id_escaping_and_forfeit_all_rights_to_community_support"
+	// SetStrictIDs and SetStrict (its default) make duplicate IDs an error.
+	SetStrictIDs = "strict_parametrization_ids"
+	SetStrict    = "strict"
 )
 
 // Extractor reads one Python file with tree-sitter, walking only the
@@ -44,7 +47,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/5/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/6/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -146,6 +149,7 @@ type walker struct {
 	functions []string // python_functions
 	longStr   string   // parametrize_long_str_id_strategy
 	noEscape  bool     // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
+	strictIDs bool     // strict_parametrization_ids, or strict when unset
 	facts     fileFacts
 	markVars  map[string]*sitter.Node    // module-level NAME = pytest.mark.x
 	literals  map[string]*sitter.Node    // module-level NAME = literal
@@ -171,9 +175,19 @@ func newWalker(f *lang.File, unittest bool) *walker {
 		longStr = v[0]
 	}
 	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr, noEscape: iniBool(f.Settings[SetNoEscape]),
-		facts:    fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
-		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
+		strictIDs: strictIDs(f.Settings),
+		facts:     fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
+		markVars:  map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
 		defined: map[string]bool{}, seenFn: map[string]bool{}, bindings: map[string]int{}}
+}
+
+// strictIDs is pytest 9's strict_parametrization_ids, which defaults to
+// strict.
+func strictIDs(s lang.Settings) bool {
+	if v, ok := s[SetStrictIDs]; ok {
+		return iniBool(v)
+	}
+	return iniBool(s[SetStrict])
 }
 
 // iniBool is pytest's bool ini value (_strtobool); absent is false.

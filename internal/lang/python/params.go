@@ -110,6 +110,13 @@ func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 		}
 		t.Rows = append(t.Rows, r)
 	}
+	if w.strictIDs && hasDuplicates(t.Rows) {
+		// strict_parametrization_ids (or strict) makes duplicates a
+		// collection error of the module.
+		w.warnOnce(line(values), "duplicate parametrization IDs with strict_parametrization_ids set; pytest refuses to collect this module")
+		w.mismatch = true
+		return w.dynamic(values)
+	}
 	uniqueIDs(t.Rows)
 	return t
 }
@@ -351,6 +358,17 @@ func unparen(n *sitter.Node) *sitter.Node {
 // isParam reports whether a callee is pytest.param.
 func (w *walker) isParam(fn *sitter.Node) bool {
 	return fn != nil && w.resolve(w.text(fn)) == "pytest.param"
+}
+
+func hasDuplicates(rows []row) bool {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r.ID] {
+			return true
+		}
+		seen[r.ID] = true
+	}
+	return false
 }
 
 // uniqueIDs is pytest's make_unique_parameterset_ids: duplicated IDs get

@@ -50,6 +50,7 @@ var idsCases = []idsCase{
 		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},
+	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},
 	{dir: "pyids_unittest", unittest: true},
 }
 

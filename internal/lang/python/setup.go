@@ -97,7 +97,7 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	}
 	settings := lang.Settings{SetFunctions: cfg.option("python_functions", defaultFunctions),
 		SetClasses: cfg.option("python_classes", defaultClasses)}
-	for _, k := range []string{SetLongStr, SetNoEscape} {
+	for _, k := range []string{SetLongStr, SetNoEscape, SetStrictIDs, SetStrict} {
 		if v, ok := cfg.Options[k]; ok {
 			settings[k] = v
 		}
