@@ -7,8 +7,8 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// idFunc reads an ids= callable pytest calls on each value: the builtin
-// str, or a lambda of one parameter whose body is a literal string, None,
+// idFunc reads an ids= callable pytest calls on each value: the builtins
+// str and repr, or a lambda of one parameter whose body is a literal string, None,
 // the parameter, str(parameter), an f-string whose only fields are
 // {parameter}, or a + of those. Anything else (a named function, an
 // attribute, a lambda doing more) gives nil: the table is dynamic.
@@ -17,6 +17,12 @@ func (w *walker) idFunc(n *sitter.Node) idFunc {
 		return func(v pyVal) (pyVal, bool, bool) {
 			out, ok := w.strOf(v)
 			return out, false, ok
+		}
+	}
+	if n.Type() == "identifier" && w.text(n) == "repr" && w.facts.Imports["repr"] == "" && !w.defined["repr"] {
+		return func(v pyVal) (pyVal, bool, bool) {
+			r := reprOf(v)
+			return w.strVal(r, false), false, r != ""
 		}
 	}
 	if n.Type() != "lambda" {
@@ -145,14 +151,17 @@ func (w *walker) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bo
 	return w.strVal(b.String(), false), false, true
 }
 
-// strOf is str(v): a str itself, the text of a number, bool or None.
-// Others (bytes, classes, functions, objects) print their repr, unknown.
+// strOf is str(v): a str itself, the text of a number, bool or None,
+// the repr() of a list or tuple of those. Others (bytes, classes,
+// functions, objects) print a repr not known here.
 func (w *walker) strOf(v pyVal) (pyVal, bool) {
 	switch {
 	case v.isStr():
 		return v, true
 	case v.kind == vText && v.scalar:
 		return w.strVal(v.id, false), true
+	case v.kind == vObject && v.repr != "":
+		return w.strVal(v.repr, false), true // str() of a list is its repr()
 	}
 	return pyVal{}, false
 }

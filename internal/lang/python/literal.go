@@ -33,6 +33,8 @@ type pyVal struct {
 	// num tells an int or a float (f) apart, for arithmetic.
 	num numKind
 	f   float64
+	// repr is a list's or tuple's repr() when every element's is known.
+	repr string
 }
 
 // isStr reports a str (not bytes) value.

@@ -46,7 +46,6 @@ var idsCases = []idsCase{
 		"tests/test_ids.py::test_hidden[{[pytest.param(1, id=pytest.HIDDEN_PARAM), 2]}]",
 		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",
 		"tests/test_ids.py::test_enum_alias[{[Alias.B]}]",
-		"tests/test_ids.py::test_ids_repr[{repr}]",
 		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},

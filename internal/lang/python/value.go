@@ -62,7 +62,9 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 		return w.attrValue(n)
 	case "binary_operator":
 		return w.binaryValue(n, depth)
-	case "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension",
+	case "list", "tuple":
+		return pyVal{kind: vObject, repr: w.seqRepr(n, depth)}
+	case "dictionary", "set", "list_comprehension", "dictionary_comprehension",
 		"set_comprehension", "generator_expression", "ellipsis":
 		return pyVal{kind: vObject}
 	case "call":

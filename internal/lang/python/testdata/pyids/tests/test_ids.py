@@ -318,3 +318,13 @@ class _Private:
 @pytest.mark.parametrize("x", [pytest.param(1, id=PID), pytest.param(2, id=f"p{ONE_HOUR}"), _Private(), _Private])
 def test_param_id_names(x):
     pass
+
+
+@pytest.mark.parametrize("x,y", [([1, "W"], 1.5), ((None, True), "it's"), ([(1,), [2.5, 'a"b\n']], "")], ids=str)
+def test_ids_str_lists(x, y):
+    pass
+
+
+@pytest.mark.parametrize("x", ["a", 'b"c', 1, None], ids=repr)
+def test_ids_repr_known(x):
+    pass
