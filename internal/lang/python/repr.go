@@ -1,13 +1,15 @@
 package python
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // seqRepr is repr() of a list or tuple literal whose elements are ints,
-// floats, bools, None, ASCII strs or such sequences; "" otherwise.
+// floats, bools, None, strs or such sequences; "" otherwise.
 func (w *walker) seqRepr(n *sitter.Node, depth int) string {
 	// The elements' own assumptions do not matter: a list's ID is
 	// argname+index, and functions have no repr here.
@@ -30,8 +32,7 @@ func (w *walker) seqRepr(n *sitter.Node, depth int) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// reprOf is repr() of a value, "" when not known here. A str's repr is
-// only produced for ASCII text, where Python's isprintable is simple.
+// reprOf is repr() of a value, "" when not known here.
 func reprOf(v pyVal) string {
 	switch {
 	case v.kind == vObject:
@@ -46,36 +47,41 @@ func reprOf(v pyVal) string {
 	return ""
 }
 
-// strRepr is repr() of an ASCII str: single quotes unless it holds a
-// single quote and no double quote; backslash, the quote, \t \n \r and
-// other control characters escaped.
+// strRepr is repr() of a str: single quotes unless it holds a single
+// quote and no double quote; backslash, the quote, \t \n \r and the
+// characters str.isprintable refuses escaped. Outside the Basic
+// Multilingual Plane the Unicode versions of Go and Python may disagree
+// on what is printable: such text gives "" (unknown).
 func strRepr(s string) string {
-	if !isASCII(s) {
-		return ""
-	}
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
 	}
 	var b strings.Builder
 	b.WriteByte(q)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\' || c == q:
+	for i := 0; i < len(s); {
+		r, size := decodeCodePoint(s[i:])
+		i += size
+		switch {
+		case r == '\\' || r == rune(q):
 			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\t':
+			b.WriteRune(r)
+		case r == '\t':
 			b.WriteString(`\t`)
-		case c == '\n':
+		case r == '\n':
 			b.WriteString(`\n`)
-		case c == '\r':
+		case r == '\r':
 			b.WriteString(`\r`)
-		case c < 0x20 || c == 0x7f:
-			b.WriteString(`\x`)
-			b.WriteByte("0123456789abcdef"[c>>4])
-			b.WriteByte("0123456789abcdef"[c&15])
+		case r >= 0x10000:
+			return ""
+		case r < 0x20 || r == 0x7f || r >= 0x80 && !unicode.IsPrint(r):
+			if r < 0x100 {
+				fmt.Fprintf(&b, `\x%02x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
 		default:
-			b.WriteByte(c)
+			b.WriteRune(r)
 		}
 	}
 	b.WriteByte(q)

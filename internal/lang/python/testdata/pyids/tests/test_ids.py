@@ -328,3 +328,8 @@ def test_ids_str_lists(x, y):
 @pytest.mark.parametrize("x", ["a", 'b"c', 1, None], ids=repr)
 def test_ids_repr_known(x):
     pass
+
+
+@pytest.mark.parametrize("x", [[1, "\u00b0"], ["\u00a0\u200b\udcbf"], ["caf\u00e9", "\u65e5"]], ids=str)
+def test_ids_str_lists_unicode(x):
+    pass
