@@ -224,6 +224,7 @@ func (c *classes) load(rel string) *modFile {
 	}
 	mf := &modFile{rel: rel, facts: decodeFacts(res.Facts)}
 	c.byRel[rel] = mf
+	c.settle(mf)
 	return mf
 }
 
@@ -249,6 +250,9 @@ func (c *classes) methods(ci *classInfo, want func(string) bool) []fnFact {
 	seen := map[string]bool{}
 	groups := make([][]fnFact, len(ci.mro))
 	for gi, r := range ci.mro {
+		for _, name := range r.fact().Hidden {
+			seen[name] = true // bound to a value that is not a test
+		}
 		for _, fn := range r.fact().Methods {
 			if seen[fn.Name] || !want(fn.Name) {
 				continue

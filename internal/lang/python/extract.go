@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -18,6 +19,11 @@ const (
 	SetFunctions = "python_functions"
 	SetClasses   = "python_classes"
 	SetLongStr   = "parametrize_long_str_id_strategy"
+	// SetNoEscape is the ini option that keeps non-ASCII in IDs.
+	SetNoEscape = "disable_test_id_escaping_and_forfeit_all_rights_to_community_support"
+	// SetStrictIDs and SetStrict (its default) make duplicate IDs an error.
+	SetStrictIDs = "strict_parametrization_ids"
+	SetStrict    = "strict"
 )
 
 // Extractor reads one Python file with tree-sitter, walking only the
@@ -41,7 +47,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/4/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/6/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -83,10 +89,20 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	w := newWalker(f, e.Unittest)
 	w.module(roots...)
 	w.dynamics(roots)
+	if w.refused {
+		w.dropTests()
+	}
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)
 	res.Facts = w.facts.encode()
 	return res
+}
+
+// dropTests empties a module pytest refuses to collect (a warning says
+// why): it reports none of its tests, only the error.
+func (w *walker) dropTests() {
+	w.tests = nil
+	w.facts.Funcs, w.facts.Classes, w.facts.Dyn = nil, nil, nil
 }
 
 func problem(line int, msg string) testdex.Problem {
@@ -132,10 +148,18 @@ type walker struct {
 	unittest  bool
 	functions []string // python_functions
 	longStr   string   // parametrize_long_str_id_strategy
+	noEscape  bool     // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
+	strictIDs bool     // strict_parametrization_ids, or strict when unset
 	facts     fileFacts
-	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
-	literals  map[string]*sitter.Node // module-level NAME = literal
-	defined   map[string]bool         // module-level def and class names
+	markVars  map[string]*sitter.Node    // module-level NAME = pytest.mark.x
+	literals  map[string]*sitter.Node    // module-level NAME = literal
+	defined   map[string]bool            // module-level def and class names
+	enums     map[string]map[string]bool // module-level enum classes' members
+	assumed   []string                   // the current table's Assumed
+	identMemo map[string]memoVal         // the values of module-level names, once evaluated
+	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
+	refused   bool                       // pytest fails the module's collection
+	mismatch  bool                       // the last table's ids= has the wrong length
 	tests     []lang.Test
 	problems  []testdex.Problem // warnings about parts not read
 	seenFn    map[string]bool
@@ -150,10 +174,32 @@ func newWalker(f *lang.File, unittest bool) *walker {
 	if v := f.Settings[SetLongStr]; len(v) == 1 {
 		longStr = v[0]
 	}
-	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr,
-		facts:    fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
-		markVars: map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
-		defined: map[string]bool{}, seenFn: map[string]bool{}}
+	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr, noEscape: iniBool(f.Settings[SetNoEscape]),
+		strictIDs: strictIDs(f.Settings),
+		facts:     fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
+		markVars:  map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
+		defined: map[string]bool{}, seenFn: map[string]bool{}, bindings: map[string]int{}}
+}
+
+// strictIDs is pytest 9's strict_parametrization_ids, which defaults to
+// strict.
+func strictIDs(s lang.Settings) bool {
+	if v, ok := s[SetStrictIDs]; ok {
+		return iniBool(v)
+	}
+	return iniBool(s[SetStrict])
+}
+
+// iniBool is pytest's bool ini value (_strtobool); absent is false.
+func iniBool(v []string) bool {
+	if len(v) != 1 {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(v[0])) {
+	case "y", "yes", "t", "true", "on", "1":
+		return true
+	}
+	return false
 }
 
 func (w *walker) text(n *sitter.Node) string {
@@ -254,6 +300,7 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 			*defs = append(*defs, n)
 			if d := definition(n); d != nil {
 				w.defined[w.text(d.ChildByFieldName("name"))] = true
+				w.bindings[w.text(d.ChildByFieldName("name"))]++
 			}
 		}
 	})
@@ -264,6 +311,14 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 func (w *walker) definitions(defs []*sitter.Node) {
 	if v, ok := w.literals["pytestmark"]; ok {
 		w.facts.Module = w.markList(v)
+	}
+	w.enumMembers(defs)
+	for _, n := range defs {
+		if d := definition(n); d != nil && d.Type() == "function_definition" {
+			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {
+				w.facts.Defs = append(w.facts.Defs, name)
+			}
+		}
 	}
 	for _, n := range defs {
 		d := definition(n)
@@ -341,6 +396,7 @@ func (w *walker) imports(n *sitter.Node) {
 			full = local
 		}
 		w.facts.Imports[local] = full
+		w.bindings[local]++
 		w.facts.ImportLines[local] = line(n)
 	}
 }
@@ -352,6 +408,12 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 		return
 	}
 	a := n.NamedChild(0)
+	if a.Type() == "augmented_assignment" {
+		if left := a.ChildByFieldName("left"); left != nil && left.Type() == "identifier" {
+			w.bindings[w.text(left)] += 2 // X += [...]: X's value is not its literal
+		}
+		return
+	}
 	if a.Type() != "assignment" {
 		return
 	}
@@ -364,6 +426,7 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 		w.markVars[name] = right
 	}
 	w.literals[name] = right
+	w.bindings[name]++
 }
 
 // function emits a module-level test function.
@@ -524,6 +587,10 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 		switch {
 		case s.Type() == "expression_statement":
 			w.classAssign(s, idx, &bodyMarks)
+			if name, ok := w.hidingAssign(s); ok {
+				w.facts.Classes[idx].hide(name)
+				seen[name] = false
+			}
 			if fn, ok := w.assignedMethod(s); ok && !seen[fn.Name] {
 				seen[fn.Name] = true
 				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fn)
@@ -546,6 +613,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 				return
 			}
 			seen[name] = true
+			w.facts.Classes[idx].unhide(name)
 			marks, isTest := w.marks(decorators(s))
 			if isTest {
 				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks, Args: w.givenless(s, w.args(sd, true))})

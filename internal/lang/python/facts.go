@@ -30,6 +30,9 @@ type fileFacts struct {
 	// Mutators are the module-level functions that set test attributes on
 	// their first parameter: class decorators that add test methods.
 	Mutators []string `json:"mu,omitempty"`
+	// Defs are the module-level functions bound once, by def: their
+	// __name__ is their name (the Linker checks imported names with them).
+	Defs []string `json:"df,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.
@@ -44,6 +47,10 @@ type classFact struct {
 	TestAttr *bool    `json:"x,omitempty"`
 	Marks    markSet  `json:"k"`
 	Methods  []fnFact `json:"f,omitempty"`
+	// Hidden are the test-like names the class body last binds to a value
+	// that is not callable (test_x = None): the name hides an inherited
+	// test method from pytest and unittest alike.
+	Hidden []string `json:"nx,omitempty"`
 	// Fixtures are the fixtures the class body defines, by fixture name.
 	Fixtures map[string]fixtureFact `json:"fx,omitempty"`
 }
@@ -94,6 +101,12 @@ type table struct {
 	// Indirect are the argnames indirect= passes to their fixtures: pytest
 	// still follows those fixtures' own requests.
 	Indirect []string `json:"in,omitempty"`
+	// Assumed are the dotted names of imported objects the rows' IDs take
+	// for functions (__name__: the last part). When the Linker finds one
+	// is a module of the project (__name__: the dotted name), the table
+	// becomes the dynamic Unless.
+	Assumed []string `json:"as,omitempty"`
+	Unless  string   `json:"un,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

@@ -36,6 +36,9 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 		}
 	}
 	cl := newClasses(p, rootRel, l.unittest, mods)
+	for _, m := range mods {
+		cl.settle(m)
+	}
 	for i, f := range files {
 		var tests []lang.Test
 		if l.unittest {

@@ -24,9 +24,41 @@ type pyVal struct {
 	kind valKind
 	id   string
 	// raw is a str or bytes value itself (bytes as one rune per byte),
-	// for pytest's long-string rule; str is true for both.
-	raw string
-	str bool
+	// for pytest's long-string rule; str is true for both, bytes for bytes.
+	raw   string
+	str   bool
+	bytes bool
+	// scalar marks an int, float, complex, bool or None, whose str() is id.
+	scalar bool
+	// num tells an int or a float (f) apart, for arithmetic.
+	num numKind
+	f   float64
+	// repr is a list's or tuple's repr() when every element's is known.
+	repr string
+}
+
+// isStr reports a str (not bytes) value.
+func (v pyVal) isStr() bool { return v.kind == vText && v.str && !v.bytes }
+
+// strVal is a str or bytes value with the ID pytest's
+// _ascii_escaped_by_config gives it.
+func (w *walker) strVal(raw string, isBytes bool) pyVal {
+	v := pyVal{kind: vText, raw: raw, str: true, bytes: isBytes}
+	switch {
+	case w.noEscape && isBytes:
+		// The ini option hands the bytes themselves to "-".join, which
+		// fails: pytest reports a collection error.
+		v.kind = vUnknown
+	case w.noEscape && !utf8.ValidString(raw):
+		v.kind = vUnknown // a lone surrogate: pytest cannot print it either
+	case w.noEscape:
+		v.id = raw
+	case isBytes:
+		v.id = asciiEscapedBytes(raw)
+	default:
+		v.id = asciiEscaped(raw)
+	}
+	return v
 }
 
 // decodeString decodes one Python string literal's source text (prefix and
@@ -95,7 +127,7 @@ func unescape(s string, isBytes bool) (string, bool) {
 			if err != nil || v > utf8.MaxRune {
 				return "", false
 			}
-			b.WriteRune(rune(v))
+			writeCodePoint(&b, rune(v))
 			i += n
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
@@ -121,7 +153,9 @@ func unescape(s string, isBytes bool) (string, bool) {
 // non-ASCII characters.
 func asciiEscaped(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := decodeCodePoint(s[i:])
+		i += size
 		switch {
 		case r == '\\':
 			b.WriteString(`\\`)
@@ -185,16 +219,8 @@ func pyInt(src string) (string, bool) {
 	return n.String(), true
 }
 
-// pyFloat renders a Python float literal as repr() does: the shortest
+// floatRepr renders a float as Python's repr() does: the shortest
 // round-tripping digits, exponent form below 1e-4 and from 1e16.
-func pyFloat(src string) (string, bool) {
-	f, err := strconv.ParseFloat(strings.ReplaceAll(src, "_", ""), 64)
-	if err != nil && !math.IsInf(f, 0) {
-		return "", false
-	}
-	return floatRepr(f), true
-}
-
 func floatRepr(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -219,4 +245,56 @@ func floatRepr(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// numberValue evaluates an int, float or imaginary literal: str() of an
+// imaginary number is its imaginary part's repr, without ".0" when
+// integral, followed by j.
+func numberValue(src string) pyVal {
+	if strings.HasSuffix(src, "j") || strings.HasSuffix(src, "J") {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(src[:len(src)-1], "_", ""), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return pyVal{kind: vUnknown}
+		}
+		return pyVal{kind: vText, id: strings.TrimSuffix(floatRepr(f), ".0") + "j", scalar: true}
+	}
+	if s, ok := pyInt(src); ok {
+		return pyVal{kind: vText, id: s, scalar: true, num: numInt}
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(src, "_", ""), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return pyVal{kind: vUnknown}
+	}
+	return floatVal(f)
+}
+
+// writeCodePoint writes a code point as UTF-8, and a lone surrogate
+// (which a Python str may hold: "\udcbf") in the same three-byte form
+// (WTF-8), which Go's WriteRune would replace by U+FFFD.
+func writeCodePoint(b *strings.Builder, r rune) {
+	if r < 0xd800 || r > 0xdfff {
+		b.WriteRune(r)
+		return
+	}
+	b.WriteByte(byte(0xe0 | r>>12))
+	b.WriteByte(byte(0x80 | (r>>6)&0x3f))
+	b.WriteByte(byte(0x80 | r&0x3f))
+}
+
+// decodeCodePoint reads one code point written by writeCodePoint.
+func decodeCodePoint(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf {
+		return rune(s[0]&0x0f)<<12 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	return utf8.DecodeRuneInString(s)
+}
+
+// codePoints is len() of a str held as writeCodePoint writes it.
+func codePoints(s string) int {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		_, size := decodeCodePoint(s[i:])
+		i += size
+	}
+	return n
 }

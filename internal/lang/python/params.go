@@ -6,21 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 )
-
-// builtinNames are objects whose __name__ pytest uses as the ID.
-var builtinNames = map[string]bool{"int": true, "str": true, "float": true, "bytes": true, "bool": true,
-	"list": true, "dict": true, "set": true, "tuple": true, "frozenset": true, "object": true, "type": true,
-	"complex": true, "bytearray": true, "len": true, "repr": true, "print": true, "sorted": true,
-	"Exception": true, "ValueError": true, "TypeError": true, "KeyError": true, "IndexError": true,
-	"RuntimeError": true, "AttributeError": true, "OSError": true, "ZeroDivisionError": true,
-	"NotImplementedError": true, "StopIteration": true, "AssertionError": true, "ImportError": true}
 
 // parametrize reads @pytest.mark.parametrize(argnames, argvalues, ids=...)
 // into a table of rows with pytest's IDs (idmaker), or a dynamic table
@@ -52,7 +43,11 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	if !ok {
 		return w.dynamic(pos[0])
 	}
+	w.mismatch = false
 	t := w.table(names, pos[1], ids)
+	// A mark's wrong number of ids fails the module's collection (a
+	// fixture's fails only the tests that request it).
+	w.refused = w.refused || (w.mismatch && !w.unittest)
 	if indirect != nil && t.Dynamic == "" {
 		switch indirect.Type() {
 		case "true":
@@ -81,21 +76,26 @@ func (w *walker) table(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) rows(names []string, values, ids *sitter.Node) table {
+	w.assumed = nil
+	t := w.knownRows(names, values, ids)
+	if t.Dynamic == "" && len(w.assumed) > 0 {
+		t.Assumed, t.Unless = w.assumed, w.dynamic(values).Dynamic
+	}
+	return t
+}
+
+func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 	elems, ok := w.argvalues(values, 0)
 	if !ok {
 		return w.dynamic(values)
 	}
-	var idList []*sitter.Node
-	if ids != nil && ids.Type() == "identifier" {
-		if v, ok := w.literals[w.text(ids)]; ok {
-			ids = v
-		}
+	src, problem, ok := w.idSource(ids, len(elems))
+	if problem != "" {
+		w.warnOnce(line(ids), problem)
+		w.mismatch = true
 	}
-	if ids != nil && ids.Type() != "none" {
-		if ids.Type() != "list" && ids.Type() != "tuple" {
-			return w.dynamic(ids)
-		}
-		idList = children(ids)
+	if !ok {
+		return w.dynamic(ids)
 	}
 	if len(elems) == 0 {
 		// An empty table: one test with NOTSET values and the ID
@@ -104,11 +104,18 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 	}
 	t := table{}
 	for idx, e := range elems {
-		r, ok := w.paramRow(e, names, idx, idList)
+		r, ok := w.paramRow(e, names, idx, src)
 		if !ok {
 			return w.dynamic(values)
 		}
 		t.Rows = append(t.Rows, r)
+	}
+	if w.strictIDs && hasDuplicates(t.Rows) {
+		// strict_parametrization_ids (or strict) makes duplicates a
+		// collection error of the module.
+		w.warnOnce(line(values), "duplicate parametrization IDs with strict_parametrization_ids set; pytest refuses to collect this module")
+		w.mismatch = true
+		return w.dynamic(values)
 	}
 	uniqueIDs(t.Rows)
 	return t
@@ -168,6 +175,7 @@ func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
 type elem struct {
 	n   *sitter.Node
 	num string
+	v   pyVal // num's value
 }
 
 // argvalues reads a list or tuple literal, range(...) with literal
@@ -185,7 +193,7 @@ func (w *walker) argvalues(n *sitter.Node, depth int) ([]elem, bool) {
 			return w.argvalues(n.NamedChild(0), depth+1)
 		}
 	case "identifier":
-		if v, ok := w.literals[w.text(n)]; ok && depth < 3 {
+		if v, ok := w.literal(w.text(n)); ok && depth < 3 {
 			return w.argvalues(v, depth+1)
 		}
 	case "call":
@@ -238,48 +246,39 @@ func (w *walker) rangeValues(args *sitter.Node) ([]elem, bool) {
 // paramRow makes one row: pytest.param(values..., id=, marks=), a tuple
 // or list of values for several argnames, or one value. ok is false when
 // its ID cannot be known.
-func (w *walker) paramRow(e elem, names []string, idx int, ids []*sitter.Node) (row, bool) {
+func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, bool) {
 	if e.n == nil {
-		return row{ID: e.num}, true
+		e.v = pyVal{kind: vText, id: e.num, scalar: true}
 	}
-	n := unparen(e.n)
 	var r row
-	var vals []*sitter.Node
+	var vals []pyVal
 	explicit := false
-	if n.Type() == "call" && w.isParam(n.ChildByFieldName("function")) {
-		for _, a := range children(n.ChildByFieldName("arguments")) {
-			if a.Type() != "keyword_argument" {
-				vals = append(vals, a)
-				continue
-			}
-			v := a.ChildByFieldName("value")
-			switch w.text(a.ChildByFieldName("name")) {
-			case "id":
-				if v.Type() == "none" {
-					continue
-				}
-				s, isBytes, ok := decodeString(w.text(v))
-				if v.Type() != "string" || !ok || isBytes {
-					return r, false
-				}
-				r.ID, explicit = asciiEscaped(s), true
-			case "marks":
-				m := w.markList(v)
-				r.Tags, r.Skip = m.Tags, m.Skip
-			}
+	var n *sitter.Node
+	if e.n != nil {
+		n = unparen(e.n)
+	}
+	switch {
+	case e.n == nil:
+		vals = []pyVal{e.v}
+	case n.Type() == "call" && w.isParam(n.ChildByFieldName("function")):
+		var ok bool
+		if vals, explicit, ok = w.paramCall(n, &r); !ok {
+			return r, false
 		}
-	} else if len(names) == 1 {
-		vals = []*sitter.Node{n}
-	} else if n.Type() == "tuple" || n.Type() == "list" {
-		vals = children(n)
-	} else {
+	case len(names) == 1:
+		vals = []pyVal{w.value(n, 0)}
+	case n.Type() == "tuple" || n.Type() == "list":
+		for _, c := range children(n) {
+			vals = append(vals, w.value(c, 0))
+		}
+	default:
 		return r, false
 	}
 	if explicit {
 		return r, true
 	}
-	if idx < len(ids) && ids[idx].Type() != "none" {
-		v := w.value(ids[idx], 0)
+	if idx < len(ids.list) && ids.list[idx].Type() != "none" {
+		v := w.value(ids.list[idx], 0)
 		if v.kind != vText {
 			return r, false
 		}
@@ -291,18 +290,62 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids []*sitter.Node) (
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		pv := w.longString(w.value(v, 0))
-		switch pv.kind {
-		case vUnknown:
+		id, ok := w.autoID(v, ids.fn, names[i], idx)
+		if !ok {
 			return r, false
-		case vObject:
-			parts[i] = names[i] + strconv.Itoa(idx)
-		default:
-			parts[i] = pv.id
 		}
+		parts[i] = id
 	}
 	r.ID = strings.Join(parts, "-")
 	return r, true
+}
+
+// paramCall reads pytest.param(values..., id=, marks=) into r: its
+// values, and whether id= gave the row's ID.
+func (w *walker) paramCall(n *sitter.Node, r *row) (vals []pyVal, explicit, ok bool) {
+	for _, a := range children(n.ChildByFieldName("arguments")) {
+		if a.Type() != "keyword_argument" {
+			vals = append(vals, w.value(a, 0))
+			continue
+		}
+		v := a.ChildByFieldName("value")
+		switch w.text(a.ChildByFieldName("name")) {
+		case "id":
+			if v.Type() == "none" {
+				continue
+			}
+			id := w.value(v, 0)
+			if !id.isStr() {
+				return nil, false, false // pytest.HIDDEN_PARAM, a call, bytes (pytest refuses them)
+			}
+			r.ID, explicit = id.id, true
+		case "marks":
+			m := w.markList(v)
+			r.Tags, r.Skip = m.Tags, m.Skip
+		}
+	}
+	return vals, explicit, true
+}
+
+// autoID is pytest's IdMaker._idval for one value: the ids= callable's
+// result when it gives one, else the value's own ID, else argname+index.
+func (w *walker) autoID(v pyVal, fn idFunc, name string, idx int) (string, bool) {
+	if fn != nil {
+		out, fallback, ok := fn(v)
+		if !ok || (!fallback && out.kind != vText) {
+			return "", false
+		}
+		if !fallback {
+			return out.id, true
+		}
+	}
+	switch pv := w.longString(v); pv.kind {
+	case vText:
+		return pv.id, true
+	case vObject:
+		return name + strconv.Itoa(idx), true
+	}
+	return "", false
 }
 
 func unparen(n *sitter.Node) *sitter.Node {
@@ -317,99 +360,15 @@ func (w *walker) isParam(fn *sitter.Node) bool {
 	return fn != nil && w.resolve(w.text(fn)) == "pytest.param"
 }
 
-// value evaluates a parameter value as pytest's _idval_from_value sees it.
-func (w *walker) value(n *sitter.Node, depth int) pyVal {
-	n = unparen(n)
-	switch n.Type() {
-	case "integer":
-		if s, ok := pyInt(w.text(n)); ok {
-			return pyVal{kind: vText, id: s}
+func hasDuplicates(rows []row) bool {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if seen[r.ID] {
+			return true
 		}
-	case "float":
-		if s, ok := pyFloat(w.text(n)); ok {
-			return pyVal{kind: vText, id: s}
-		}
-	case "true":
-		return pyVal{kind: vText, id: "True"}
-	case "false":
-		return pyVal{kind: vText, id: "False"}
-	case "none":
-		return pyVal{kind: vText, id: "None"}
-	case "string", "concatenated_string":
-		return w.stringValue(n)
-	case "unary_operator":
-		arg := w.value(n.ChildByFieldName("argument"), depth+1)
-		op := w.text(n.ChildByFieldName("operator"))
-		if arg.kind == vText && (op == "-" || op == "+") && isNumber(arg.id) {
-			if op == "-" {
-				arg.id = negate(arg.id)
-			}
-			return arg
-		}
-	case "identifier":
-		name := w.text(n)
-		if v, ok := w.literals[name]; ok && depth < 3 {
-			return w.value(v, depth+1)
-		}
-		if builtinNames[name] || (w.defined[name] && w.literals[name] == nil) {
-			return pyVal{kind: vText, id: name}
-		}
-		if orig, ok := w.facts.Imports[name]; ok && !isConstantName(name) {
-			// An imported class or function: pytest uses its __name__,
-			// the name it was defined with.
-			return pyVal{kind: vText, id: orig[strings.LastIndex(orig, ".")+1:]}
-		}
-	case "lambda":
-		return pyVal{kind: vText, id: "<lambda>"}
-	case "list", "dictionary", "set", "tuple", "list_comprehension", "dictionary_comprehension",
-		"set_comprehension", "generator_expression", "ellipsis":
-		return pyVal{kind: vObject}
-	case "call":
-		fn := w.text(n.ChildByFieldName("function"))
-		last := fn[strings.LastIndex(fn, ".")+1:]
-		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" || last == "partial" ||
-			(isClassName(last) && !builtinNames[last]) {
-			return pyVal{kind: vObject} // an instance: no __name__
-		}
+		seen[r.ID] = true
 	}
-	return pyVal{kind: vUnknown}
-}
-
-// stringValue evaluates a (concatenated) str or bytes literal into its
-// escaped ID.
-func (w *walker) stringValue(n *sitter.Node) pyVal {
-	parts := []*sitter.Node{n}
-	if n.Type() == "concatenated_string" {
-		parts = children(n)
-	}
-	var b strings.Builder
-	allBytes := false
-	for i, p := range parts {
-		s, isBytes, ok := decodeString(w.text(p))
-		if !ok || (i > 0 && isBytes != allBytes) {
-			return pyVal{kind: vUnknown}
-		}
-		allBytes = isBytes
-		b.WriteString(s)
-	}
-	if allBytes {
-		return pyVal{kind: vText, id: asciiEscapedBytes(b.String()), raw: b.String(), str: true}
-	}
-	return pyVal{kind: vText, id: asciiEscaped(b.String()), raw: b.String(), str: true}
-}
-
-func isNumber(s string) bool {
-	return s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '-' || s == "inf" || s == "nan")
-}
-
-func negate(s string) string {
-	if strings.HasPrefix(s, "-") {
-		return s[1:]
-	}
-	if s == "0" {
-		return s
-	}
-	return "-" + s
+	return false
 }
 
 // uniqueIDs is pytest's make_unique_parameterset_ids: duplicated IDs get
@@ -512,7 +471,7 @@ func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes)
 // argname+index (short, the default), its SHA-256 (sha256), or stays
 // (legacy).
 func (w *walker) longString(v pyVal) pyVal {
-	if !v.str || utf8.RuneCountInString(v.raw) <= 100 {
+	if !v.str || codePoints(v.raw) <= 100 {
 		return v
 	}
 	switch w.longStr {
@@ -525,16 +484,4 @@ func (w *walker) longString(v pyVal) pyVal {
 		return pyVal{kind: vUnknown}
 	}
 	return pyVal{kind: vObject}
-}
-
-// isConstantName reports an ALL_CAPS name, by convention a constant whose
-// value (not a __name__) would make the ID.
-func isConstantName(s string) bool {
-	return strings.ToUpper(s) == s
-}
-
-// isClassName reports a CamelCase name, by convention a class: calling it
-// makes an instance, whose ID is argname+index.
-func isClassName(s string) bool {
-	return s != "" && s[0] >= 'A' && s[0] <= 'Z' && !isConstantName(s)
 }

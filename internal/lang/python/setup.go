@@ -97,8 +97,10 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	}
 	settings := lang.Settings{SetFunctions: cfg.option("python_functions", defaultFunctions),
 		SetClasses: cfg.option("python_classes", defaultClasses)}
-	if v, ok := cfg.Options[SetLongStr]; ok {
-		settings[SetLongStr] = v
+	for _, k := range []string{SetLongStr, SetNoEscape, SetStrictIDs, SetStrict} {
+		if v, ok := cfg.Options[k]; ok {
+			settings[k] = v
+		}
 	}
 	return &lang.Setup{
 		Framework: testdex.Pytest,

@@ -1,0 +1,93 @@
+package python
+
+import (
+	"slices"
+	"strings"
+)
+
+// settle checks the assumptions a module's tables made about imported
+// names (facts.go, table.Assumed): a name that is a module of the project
+// has a dotted __name__, so the table's IDs are not the ones written, and
+// it becomes its dynamic record.
+func (c *classes) settle(m *modFile) {
+	f := m.facts
+	c.settleMarks(m, &f.Module)
+	for i := range f.Funcs {
+		c.settleMarks(m, &f.Funcs[i].Marks)
+	}
+	for i := range f.Classes {
+		c.settleMarks(m, &f.Classes[i].Marks)
+		for j := range f.Classes[i].Methods {
+			c.settleMarks(m, &f.Classes[i].Methods[j].Marks)
+		}
+		c.settleFixtures(m, f.Classes[i].Fixtures)
+	}
+	c.settleFixtures(m, f.Fixtures)
+}
+
+func (c *classes) settleMarks(m *modFile, s *markSet) {
+	for i := range s.Tables {
+		c.settleTable(m, &s.Tables[i])
+	}
+}
+
+func (c *classes) settleFixtures(m *modFile, fx map[string]fixtureFact) {
+	for name, f := range fx {
+		if f.Params != nil && len(f.Params.Assumed) > 0 {
+			t := *f.Params
+			c.settleTable(m, &t)
+			f.Params = &t
+			fx[name] = f
+		}
+	}
+}
+
+func (c *classes) settleTable(m *modFile, t *table) {
+	for _, dotted := range t.Assumed {
+		if !c.isFunction(m, dotted, 0) {
+			*t = table{Dynamic: t.Unless, Argnames: t.Argnames, Indirect: t.Indirect}
+			return
+		}
+	}
+	t.Assumed = nil
+}
+
+// isFunction reports whether a dotted name, as imported in m, may be the
+// function named by its last part: not a module of the project, and,
+// when its module is in the project, a def of that name there or an
+// import of one (attrs.mutable = define is not: its __name__ is define).
+// A module outside the project cannot be read: its names are taken for
+// functions.
+func (c *classes) isFunction(m *modFile, dotted string, depth int) bool {
+	if depth > 8 || c.module(m, dotted) != nil {
+		return false
+	}
+	modName, name := splitDotted(dotted)
+	if modName == "" {
+		return true
+	}
+	mod := c.module(m, modName)
+	if mod == nil {
+		return true
+	}
+	if slices.Contains(mod.facts.Defs, name) {
+		return true
+	}
+	orig, ok := mod.facts.Imports[name]
+	if !ok || orig[strings.LastIndex(orig, ".")+1:] != name {
+		return false // bound otherwise, or imported under another name
+	}
+	return c.isFunction(mod, orig, depth+1)
+}
+
+// splitDotted splits a (relative) dotted name into its module and last
+// part: "a.b.f" -> "a.b", "f"; ".f" -> ".", "f"; "..x.f" -> "..x", "f".
+func splitDotted(dotted string) (mod, name string) {
+	rest := strings.TrimLeft(dotted, ".")
+	dots := dotted[:len(dotted)-len(rest)]
+	i := strings.LastIndex(rest, ".")
+	if i < 0 {
+		return dots, rest
+	}
+	return dots + rest[:i], rest[i+1:]
+}

@@ -1,0 +1,209 @@
+package python
+
+import (
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// builtinAliases are builtins whose __name__ is another name's.
+var builtinAliases = map[string]string{"IOError": "OSError", "EnvironmentError": "OSError"}
+
+func init() {
+	for _, n := range strings.Fields(`abs all any ascii bin callable chr divmod enumerate filter format hash hex id
+		isinstance issubclass iter map max min next oct ord pow range reversed round sum zip memoryview slice
+		ArithmeticError BaseException BlockingIOError BrokenPipeError BufferError BytesWarning ChildProcessError
+		ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError DeprecationWarning
+		EOFError FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit ImportWarning
+		IndentationError InterruptedError IsADirectoryError KeyboardInterrupt LookupError MemoryError
+		ModuleNotFoundError NameError NotADirectoryError OverflowError PendingDeprecationWarning PermissionError
+		ProcessLookupError RecursionError ReferenceError ResourceWarning RuntimeWarning StopAsyncIteration
+		SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError UnboundLocalError
+		UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError UnicodeWarning UserWarning
+		Warning`) {
+		builtinNames[n] = true
+	}
+}
+
+// mathConstants are the float constants of math, by dotted name.
+var mathConstants = map[string]float64{"math.inf": math.Inf(1), "math.nan": math.NaN(), "math.pi": math.Pi,
+	"math.e": math.E, "math.tau": 2 * math.Pi}
+
+// stdClasses are standard-library classes whose instances have no
+// __name__: pytest names them argname+index.
+var stdClasses = map[string]bool{"datetime.date": true, "datetime.datetime": true, "datetime.time": true,
+	"datetime.timedelta": true, "datetime.timezone": true, "decimal.Decimal": true, "fractions.Fraction": true,
+	"pathlib.Path": true, "pathlib.PurePath": true, "pathlib.PurePosixPath": true, "pathlib.PureWindowsPath": true,
+	"pathlib.PosixPath": true, "pathlib.WindowsPath": true, "uuid.UUID": true, "collections.OrderedDict": true,
+	"collections.deque": true, "collections.Counter": true, "collections.defaultdict": true,
+	"datetime.datetime.now": true, "datetime.datetime.today": true, "datetime.datetime.utcnow": true,
+	"datetime.date.today": true, "datetime.datetime.fromisoformat": true, "datetime.date.fromisoformat": true,
+	"datetime.datetime.fromtimestamp": true}
+
+// floatText is what float() accepts from a str literal, kept simple.
+var floatText = regexp.MustCompile(`(?i)^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|inf|infinity|nan)\s*$`)
+
+// callValue evaluates a call pytest's ID can be known from: float() of
+// a literal, an instance of a standard-library class, re.compile and a
+// str literal's lower() or upper() (ASCII only, where Go and Python agree).
+func (w *walker) callValue(n *sitter.Node, depth int) (pyVal, bool) {
+	fn := n.ChildByFieldName("function")
+	args := children(n.ChildByFieldName("arguments"))
+	name := w.resolve(w.text(fn))
+	switch {
+	case name == "re.compile":
+		return w.patternValue(n), true
+	case stdClasses[name]:
+		return pyVal{kind: vObject}, true
+	case name == "float" && w.bindings["float"] == 0 && len(args) == 1:
+		v := w.value(args[0], depth+1)
+		switch {
+		case v.isStr() && floatText.MatchString(v.raw):
+			f, err := strconv.ParseFloat(strings.TrimSpace(strings.ToLower(v.raw)), 64)
+			if err == nil || math.IsInf(f, 0) {
+				return floatVal(f), true
+			}
+		case v.scalar && args[0].Type() == "integer":
+			if f, err := strconv.ParseFloat(v.id, 64); err == nil {
+				return floatVal(f), true
+			}
+		}
+		return pyVal{kind: vUnknown}, true
+	case fn.Type() == "attribute" && len(args) == 0:
+		attr := w.text(fn.ChildByFieldName("attribute"))
+		if attr != "lower" && attr != "upper" {
+			return pyVal{}, false
+		}
+		v := w.value(fn.ChildByFieldName("object"), depth+1)
+		if !v.isStr() || !isASCII(v.raw) {
+			return pyVal{kind: vUnknown}, true
+		}
+		if attr == "lower" {
+			return w.strVal(strings.ToLower(v.raw), false), true
+		}
+		return w.strVal(strings.ToUpper(v.raw), false), true
+	}
+	return pyVal{}, false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// floatVal is a float value: str() is repr().
+func floatVal(f float64) pyVal {
+	return pyVal{kind: vText, id: floatRepr(f), scalar: true, num: numFloat, f: f}
+}
+
+// numKind tells an int from a float value for arithmetic.
+type numKind int
+
+const (
+	numNone numKind = iota
+	numInt
+	numFloat
+)
+
+// number reads a value as a Python int or float, for arithmetic.
+func number(v pyVal) (i *big.Int, f float64, kind numKind) {
+	if v.kind != vText || !v.scalar {
+		return nil, 0, numNone
+	}
+	if v.num == numFloat {
+		return nil, v.f, numFloat
+	}
+	if n, ok := new(big.Int).SetString(v.id, 10); ok {
+		return n, 0, numInt
+	}
+	return nil, 0, numNone
+}
+
+// maxIntBits bounds the integers arithmetic builds (10**1000 is fine).
+const maxIntBits = 4096
+
+// arith evaluates + - * / // % ** on int and float values as Python does,
+// when the result is certain: floats in IEEE double like CPython, ints
+// exact; division by zero and huge powers are left unknown.
+func arith(op string, l, r pyVal) pyVal {
+	li, lf, lk := number(l)
+	ri, rf, rk := number(r)
+	if lk == numNone || rk == numNone {
+		return pyVal{kind: vUnknown}
+	}
+	if lk == numInt && rk == numInt && op != "/" {
+		return intArith(op, li, ri)
+	}
+	if lk == numInt {
+		if li.BitLen() > 53 {
+			return pyVal{kind: vUnknown}
+		}
+		lf, _ = new(big.Float).SetInt(li).Float64()
+	}
+	if rk == numInt {
+		if ri.BitLen() > 53 {
+			return pyVal{kind: vUnknown}
+		}
+		rf, _ = new(big.Float).SetInt(ri).Float64()
+	}
+	switch op {
+	case "+":
+		return floatVal(lf + rf)
+	case "-":
+		return floatVal(lf - rf)
+	case "*":
+		return floatVal(lf * rf)
+	case "/":
+		if rf != 0 {
+			return floatVal(lf / rf)
+		}
+	}
+	return pyVal{kind: vUnknown}
+}
+
+func intArith(op string, l, r *big.Int) pyVal {
+	out := new(big.Int)
+	switch op {
+	case "+":
+		out.Add(l, r)
+	case "-":
+		out.Sub(l, r)
+	case "*":
+		out.Mul(l, r)
+	case "//", "%":
+		if r.Sign() == 0 {
+			return pyVal{kind: vUnknown}
+		}
+		// Python floors; big.Int's DivMod is Euclidean (they differ for
+		// a negative divisor).
+		q, m := new(big.Int).DivMod(l, r, new(big.Int))
+		if m.Sign() != 0 && r.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+			m.Add(m, r)
+		}
+		if op == "//" {
+			out = q
+		} else {
+			out = m
+		}
+	case "**":
+		if r.Sign() < 0 || !r.IsInt64() || r.Int64() > maxIntBits || int64(l.BitLen())*r.Int64() > maxIntBits {
+			return pyVal{kind: vUnknown}
+		}
+		out.Exp(l, r, nil)
+	default:
+		return pyVal{kind: vUnknown}
+	}
+	if out.BitLen() > maxIntBits {
+		return pyVal{kind: vUnknown}
+	}
+	return pyVal{kind: vText, id: out.String(), scalar: true, num: numInt}
+}

@@ -1,0 +1,162 @@
+package python_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+)
+
+var updateIDs = flag.Bool("update-ids", false, "rewrite testdata/pyids*.golden from the installed pytest and unittest")
+
+// idsCase is a fixture project whose test names the framework itself
+// recorded in a golden file: pytest's or unittest's own listing, one name
+// a line, sorted. Regenerate with
+//
+//	go test ./internal/lang/python -run TestIDsGolden -update-ids
+//
+// which runs, in the fixture's folder,
+//
+//	python3 -B -m pytest -p no:cacheprovider --collect-only -q   (lines "tests/...::...")
+//	python3 -B -m unittest discover -v                          (the dotted names)
+type idsCase struct {
+	dir      string
+	unittest bool
+	// dynamic are the names of the dynamic records, each covering the
+	// golden names under its parent.
+	dynamic []string
+	// warning is a substring of the one warning expected, "" for none.
+	warning string
+}
+
+var idsCases = []idsCase{
+	{dir: "pyids", dynamic: []string{
+		"tests/test_assume.py::test_module_value[{[sub, fn]}]",
+		"tests/test_assume.py::test_module_attr[{[mods.sub]}]",
+		"tests/test_assume.py::test_alias[{[mods.alias]}]",
+		"tests/test_ids.py::test_ids_function[{make_id}]",
+		"tests/test_ids.py::test_hidden[{[pytest.param(1, id=pytest.HIDDEN_PARAM), 2]}]",
+		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",
+		"tests/test_ids.py::test_enum_alias[{[Alias.B]}]",
+		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
+	}, warning: "3 parameter sets specified, with different number of ids: 2"},
+	{dir: "pyids_noescape"},
+	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},
+	{dir: "pyids_unittest", unittest: true},
+}
+
+// TestIDsGolden checks that the static records of each fixture are
+// exactly the framework's names, but for the expected dynamic records,
+// which cover the rest; then, when the framework is installed, that the
+// golden file is still what it prints.
+func TestIDsGolden(t *testing.T) {
+	for _, c := range idsCases {
+		t.Run(c.dir, func(t *testing.T) {
+			dir := filepath.Join("testdata", c.dir)
+			golden := filepath.Join("testdata", c.dir+".golden")
+			if *updateIDs {
+				if err := os.WriteFile(golden, []byte(strings.Join(frameworkNames(t, dir, c.unittest), "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+			checkStatic(t, dir, c, want)
+			if got := frameworkNames(t, dir, c.unittest); !slices.Equal(got, want) {
+				t.Errorf("%s is stale: the framework now prints\n%s\n(regenerate with -update-ids)", golden, strings.Join(got, "\n"))
+			}
+		})
+	}
+}
+
+// checkStatic compares the static leaf records with the golden names.
+func checkStatic(t *testing.T, dir string, c idsCase, want []string) {
+	t.Helper()
+	ix, err := index.Build(context.Background(), index.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	for _, p := range ix.Problems {
+		warnings = append(warnings, p.Message)
+	}
+	if c.warning == "" && len(warnings) > 0 || c.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warning)) {
+		t.Errorf("problems %q, want %q", warnings, c.warning)
+	}
+	parents := map[string]bool{}
+	byID := map[string]testdex.Test{}
+	for _, r := range ix.Tests {
+		parents[r.Parent], byID[r.ID] = true, r
+	}
+	var leaves, dynamic, covers []string
+	for _, r := range ix.Tests {
+		switch {
+		case r.Dynamic:
+			dynamic = append(dynamic, r.Name)
+			covers = append(covers, byID[r.Parent].Name)
+		case r.Kind != testdex.KindSuite && !parents[r.ID]:
+			leaves = append(leaves, r.Name)
+		}
+	}
+	if !slices.Equal(dynamic, c.dynamic) {
+		t.Errorf("dynamic records\n%s\nwant\n%s", strings.Join(dynamic, "\n"), strings.Join(c.dynamic, "\n"))
+	}
+	for _, l := range leaves {
+		if !slices.Contains(want, l) {
+			t.Errorf("static %q is not a name the framework prints", l)
+		}
+	}
+	for _, w := range want {
+		covered := slices.Contains(leaves, w)
+		for _, p := range covers {
+			// The rows, or the parent itself (all its rows hidden).
+			covered = covered || w == p || strings.HasPrefix(w, p+"[")
+		}
+		if !covered {
+			t.Errorf("the framework prints %q; no static record matches or covers it", w)
+		}
+	}
+}
+
+var unittestLine = regexp.MustCompile(`^\w+ \((.*)\) \.\.\. ok$`)
+
+// frameworkNames runs pytest's or unittest's listing in dir and returns
+// its names, sorted. It skips when the framework is not installed.
+func frameworkNames(t *testing.T, dir string, unittest bool) []string {
+	t.Helper()
+	args := []string{"-B", "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q"}
+	if unittest {
+		args = []string{"-B", "-m", "unittest", "discover", "-v"}
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not on PATH: the golden file was not compared with the framework (install Python 3 and pytest)")
+	}
+	if !unittest && exec.Command("python3", "-m", "pytest", "--version").Run() != nil {
+		t.Skip("pytest is not installed (python3 -m pytest --version fails): the golden file was not compared with it")
+	}
+	cmd := exec.Command("python3", args...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput() // a module pytest refuses makes it exit 2
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		switch {
+		case unittest && unittestLine.MatchString(l):
+			names = append(names, unittestLine.FindStringSubmatch(l)[1])
+		case !unittest && strings.HasPrefix(l, "tests/") && strings.Contains(l, "::"):
+			names = append(names, l)
+		}
+	}
+	slices.Sort(names)
+	return names
+}

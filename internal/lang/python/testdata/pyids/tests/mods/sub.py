@@ -1,0 +1,1 @@
+"""A submodule: its __name__ is mods.sub."""

@@ -1,0 +1,125 @@
+package python
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// builtinNames are objects whose __name__ pytest uses as the ID.
+var builtinNames = map[string]bool{"int": true, "str": true, "float": true, "bytes": true, "bool": true,
+	"list": true, "dict": true, "set": true, "tuple": true, "frozenset": true, "object": true, "type": true,
+	"complex": true, "bytearray": true, "len": true, "repr": true, "print": true, "sorted": true,
+	"Exception": true, "ValueError": true, "TypeError": true, "KeyError": true, "IndexError": true,
+	"RuntimeError": true, "AttributeError": true, "OSError": true, "ZeroDivisionError": true,
+	"NotImplementedError": true, "StopIteration": true, "AssertionError": true, "ImportError": true}
+
+// maxValueDepth bounds the nesting value follows: operators and names
+// bound to other names (each name is evaluated once, then remembered).
+const maxValueDepth = 100
+
+// value evaluates a parameter value as pytest's _idval_from_value sees it.
+func (w *walker) value(n *sitter.Node, depth int) pyVal {
+	if depth > maxValueDepth {
+		return pyVal{kind: vUnknown}
+	}
+	n = unparen(n)
+	switch n.Type() {
+	case "integer", "float":
+		return numberValue(w.text(n))
+	case "true":
+		return pyVal{kind: vText, id: "True", scalar: true}
+	case "false":
+		return pyVal{kind: vText, id: "False", scalar: true}
+	case "none":
+		return pyVal{kind: vText, id: "None", scalar: true}
+	case "string", "concatenated_string":
+		if n.Type() == "string" && isFString(w.text(n)) && strings.Contains(w.text(n), "{") {
+			v, _, ok := w.fString(n, "", pyVal{})
+			if !ok {
+				return pyVal{kind: vUnknown}
+			}
+			return v
+		}
+		return w.stringValue(n)
+	case "unary_operator":
+		arg := w.value(n.ChildByFieldName("argument"), depth+1)
+		op := w.text(n.ChildByFieldName("operator"))
+		switch {
+		case op == "+" && arg.num != numNone:
+			return arg
+		case op == "-" && arg.num == numFloat:
+			return floatVal(-arg.f) // -nan is nan
+		case op == "-" && arg.num == numInt:
+			arg.id = negate(arg.id)
+			return arg
+		}
+	case "identifier":
+		return w.identValue(w.text(n), depth)
+	case "lambda":
+		return pyVal{kind: vText, id: "<lambda>"}
+	case "attribute":
+		return w.attrValue(n)
+	case "binary_operator":
+		return w.binaryValue(n, depth)
+	case "list", "tuple":
+		return pyVal{kind: vObject, repr: w.seqRepr(n, depth)}
+	case "dictionary", "set", "list_comprehension", "dictionary_comprehension",
+		"set_comprehension", "generator_expression", "ellipsis":
+		return pyVal{kind: vObject}
+	case "call":
+		if v, ok := w.callValue(n, depth); ok {
+			return v
+		}
+		fn := w.text(n.ChildByFieldName("function"))
+		last := fn[strings.LastIndex(fn, ".")+1:]
+		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" || last == "partial" ||
+			(isClassName(last) && !builtinNames[last]) {
+			return pyVal{kind: vObject} // an instance: no __name__
+		}
+	}
+	return pyVal{kind: vUnknown}
+}
+
+// stringValue evaluates a (concatenated) str or bytes literal into its
+// escaped ID.
+func (w *walker) stringValue(n *sitter.Node) pyVal {
+	parts := []*sitter.Node{n}
+	if n.Type() == "concatenated_string" {
+		parts = children(n)
+	}
+	var b strings.Builder
+	allBytes := false
+	for i, p := range parts {
+		s, isBytes, ok := decodeString(w.text(p))
+		if !ok || (i > 0 && isBytes != allBytes) {
+			return pyVal{kind: vUnknown}
+		}
+		allBytes = isBytes
+		b.WriteString(s)
+	}
+	return w.strVal(b.String(), allBytes)
+}
+
+func negate(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return s[1:]
+	}
+	if s == "0" {
+		return s
+	}
+	return "-" + s
+}
+
+// isConstantName reports an ALL_CAPS name, by convention a constant whose
+// value (not a __name__) would make the ID.
+func isConstantName(s string) bool {
+	return strings.ToUpper(s) == s
+}
+
+// isClassName reports a CamelCase name (after leading underscores), by convention a class: calling it
+// makes an instance, whose ID is argname+index.
+func isClassName(s string) bool {
+	s = strings.TrimLeft(s, "_") // _Private classes too
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z' && !isConstantName(s)
+}

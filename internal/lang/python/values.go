@@ -1,0 +1,252 @@
+package python
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// enumMembers reads the module's enum classes: classes whose only base is
+// enum.Enum (str() of a member is "Class.NAME" in every Python 3; IntEnum,
+// StrEnum, Flag and mixins changed in 3.11 and are left out). A member is
+// kept only when no other can be its alias: the values are distinct
+// strings and integers, or all auto().
+func (w *walker) enumMembers(defs []*sitter.Node) {
+	for _, n := range defs {
+		d := definition(n)
+		if d == nil || d.Type() != "class_definition" {
+			continue
+		}
+		sup := d.ChildByFieldName("superclasses")
+		if sup == nil || sup.NamedChildCount() != 1 || w.resolve(w.text(sup.NamedChild(0))) != "enum.Enum" {
+			continue
+		}
+		if members := w.enumBody(d.ChildByFieldName("body")); members != nil {
+			if w.enums == nil {
+				w.enums = map[string]map[string]bool{}
+			}
+			w.enums[w.text(d.ChildByFieldName("name"))] = members
+		}
+	}
+}
+
+// enumBody returns an enum class body's members, nil when some value
+// could make an alias.
+func (w *walker) enumBody(body *sitter.Node) map[string]bool {
+	if body == nil {
+		return nil
+	}
+	members := map[string]bool{}
+	seen := map[string]bool{}
+	kinds := map[string]bool{}
+	for _, s := range children(body) {
+		if s.Type() != "expression_statement" || s.NamedChildCount() == 0 || s.NamedChild(0).Type() != "assignment" {
+			continue
+		}
+		a := s.NamedChild(0)
+		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+		if left == nil || right == nil || left.Type() != "identifier" || strings.HasPrefix(w.text(left), "_") {
+			continue
+		}
+		key, kind := w.enumValueKey(right)
+		if kind == "" || seen[key] {
+			return nil
+		}
+		seen[key], kinds[kind] = true, true
+		members[w.text(left)] = true
+	}
+	if kinds["auto"] && len(kinds) > 1 {
+		return nil // auto() counts on from the integers: it may repeat one
+	}
+	return members
+}
+
+// enumValueKey identifies a member's value for the alias check: its kind
+// (str, int or auto) and a key equal for equal values.
+func (w *walker) enumValueKey(n *sitter.Node) (key, kind string) {
+	if n.Type() == "call" {
+		if fn := w.resolve(w.text(n.ChildByFieldName("function"))); fn == "enum.auto" && n.ChildByFieldName("arguments").NamedChildCount() == 0 {
+			return "auto" + strconv.Itoa(int(n.StartByte())), "auto"
+		}
+		return "", ""
+	}
+	v := w.value(n, 0)
+	switch {
+	case v.isStr():
+		return "s" + v.raw, "str"
+	case n.Type() == "integer" || n.Type() == "unary_operator" && v.scalar && !strings.ContainsAny(v.id, ".ej"):
+		if v.kind == vText {
+			return "i" + v.id, "int"
+		}
+	}
+	return "", ""
+}
+
+// attrValue evaluates Class.MEMBER of a module enum: str() is its name.
+func (w *walker) attrValue(n *sitter.Node) pyVal {
+	if f, ok := mathConstants[w.resolve(w.text(n))]; ok {
+		return floatVal(f)
+	}
+	obj, attr := n.ChildByFieldName("object"), n.ChildByFieldName("attribute")
+	if obj == nil || attr == nil || obj.Type() != "identifier" {
+		return pyVal{kind: vUnknown}
+	}
+	if w.enums[w.text(obj)][w.text(attr)] {
+		return pyVal{kind: vText, id: w.text(obj) + "." + w.text(attr), scalar: true}
+	}
+	// module.function of a plain import (import m, import m as n).
+	mod, ok := w.facts.Imports[w.text(obj)]
+	name := w.text(attr)
+	if !ok || w.bindings[w.text(obj)] != 1 || strings.ContainsAny(mod, ".") || isConstantName(name) {
+		return pyVal{kind: vUnknown}
+	}
+	if isClassName(name) {
+		return pyVal{kind: vText, id: name}
+	}
+	return w.assumeFunction(mod + "." + name)
+}
+
+// maxStrLen bounds the strings "s" * n may build.
+const maxStrLen = 100000
+
+// binaryValue evaluates arithmetic on numbers, str + str, bytes + bytes
+// and str * int (either order): long IDs and repeated patterns are often
+// written so. An instance plus or minus a value is an instance.
+func (w *walker) binaryValue(n *sitter.Node, depth int) pyVal {
+	l, r := w.value(n.ChildByFieldName("left"), depth+1), w.value(n.ChildByFieldName("right"), depth+1)
+	op := w.text(n.ChildByFieldName("operator"))
+	if l.num != numNone && r.num != numNone {
+		return arith(op, l, r)
+	}
+	if (l.kind == vObject && r.kind != vUnknown || r.kind == vObject && l.kind != vUnknown) && (op == "+" || op == "-") {
+		return pyVal{kind: vObject} // now - timedelta(...), [1] + [2]: an instance again
+	}
+	if l.kind != vText || r.kind != vText {
+		return pyVal{kind: vUnknown}
+	}
+	switch op {
+	case "+":
+		if l.str && r.str && l.bytes == r.bytes && len(l.raw)+len(r.raw) <= maxStrLen {
+			return w.strVal(l.raw+r.raw, l.bytes)
+		}
+	case "*":
+		if r.str {
+			l, r = r, l
+		}
+		count, err := strconv.Atoi(r.id)
+		if l.str && r.scalar && err == nil && len(l.raw)*max(count, 0) <= maxStrLen {
+			return w.strVal(strings.Repeat(l.raw, max(count, 0)), l.bytes)
+		}
+	}
+	return pyVal{kind: vUnknown}
+}
+
+// patternValue evaluates re.compile(literal): pytest's ID is the pattern,
+// always ascii_escaped (the ini option does not apply).
+func (w *walker) patternValue(n *sitter.Node) pyVal {
+	args := children(n.ChildByFieldName("arguments"))
+	if len(args) == 0 || args[0].Type() == "keyword_argument" {
+		return pyVal{kind: vUnknown}
+	}
+	p := w.value(args[0], 1)
+	if !p.str || p.kind != vText {
+		return pyVal{kind: vUnknown}
+	}
+	id := asciiEscaped(p.raw)
+	if p.bytes {
+		id = asciiEscapedBytes(p.raw)
+	}
+	return pyVal{kind: vText, id: id}
+}
+
+// literal returns the value of a module-level NAME = value when that is
+// the name's only binding: a name also imported, defined or assigned in
+// another branch (try: import ... except: NAME = None) is not known.
+func (w *walker) literal(name string) (*sitter.Node, bool) {
+	v, ok := w.literals[name]
+	return v, ok && w.bindings[name] == 1
+}
+
+// identValue evaluates a name as pytest's ID sees it: a literal's value,
+// a builtin's or a module-level function's or class's __name__, an
+// imported module's dotted name, or an imported class's own name.
+func (w *walker) identValue(name string, depth int) pyVal {
+	if w.bindings[name] > 1 {
+		return pyVal{kind: vUnknown}
+	}
+	if v, ok := w.literals[name]; ok {
+		m, ok := w.identMemo[name]
+		if !ok {
+			saved := w.assumed
+			w.assumed = nil
+			m.v = w.value(v, depth+1)
+			m.assumed, w.assumed = w.assumed, saved
+			if w.identMemo == nil {
+				w.identMemo = map[string]memoVal{}
+			}
+			w.identMemo[name] = m
+		}
+		for _, a := range m.assumed {
+			if !slices.Contains(w.assumed, a) {
+				w.assumed = append(w.assumed, a)
+			}
+		}
+		return m.v
+	}
+	if w.defined[name] {
+		return pyVal{kind: vText, id: name}
+	}
+	if w.bindings[name] == 0 && builtinAliases[name] != "" {
+		return pyVal{kind: vText, id: builtinAliases[name]}
+	}
+	if w.bindings[name] == 0 && builtinNames[name] {
+		return pyVal{kind: vText, id: name}
+	}
+	orig, ok := w.facts.Imports[name]
+	if !ok || isConstantName(name) {
+		return pyVal{kind: vUnknown}
+	}
+	last := orig[strings.LastIndex(orig, ".")+1:]
+	switch {
+	case !strings.Contains(orig, "."):
+		return pyVal{kind: vText, id: orig} // import json: the module json
+	case isClassName(last):
+		// from x import Name: a class, whose __name__ is the name it
+		// was defined with.
+		return pyVal{kind: vText, id: last}
+	}
+	return w.assumeFunction(orig)
+}
+
+// stdPackages are standard-library packages with submodules: a name
+// imported from one may be a module (from os import path: posixpath).
+var stdPackages = map[string]bool{"os": true, "xml": true, "email": true, "json": true, "http": true,
+	"urllib": true, "importlib": true, "concurrent": true, "logging": true, "unittest": true,
+	"multiprocessing": true, "collections": true, "encodings": true, "ctypes": true, "curses": true,
+	"dbm": true, "html": true, "sqlite3": true, "tkinter": true, "wsgiref": true, "xmlrpc": true,
+	"asyncio": true, "zoneinfo": true, "re": true, "distutils": true, "lib2to3": true, "test": true}
+
+// assumeFunction is the value of an imported lowercase name (from x
+// import name, or module.name): a function, whose __name__ is its name,
+// or a submodule, whose __name__ is dotted. Only the import system can
+// tell; the table records the assumption for the Linker to check against
+// the project's modules. Names from the standard library's packages stay
+// unknown.
+func (w *walker) assumeFunction(dotted string) pyVal {
+	first, _, _ := strings.Cut(dotted, ".")
+	if stdPackages[first] {
+		return pyVal{kind: vUnknown}
+	}
+	if !slices.Contains(w.assumed, dotted) {
+		w.assumed = append(w.assumed, dotted)
+	}
+	return pyVal{kind: vText, id: dotted[strings.LastIndex(dotted, ".")+1:]}
+}
+
+// memoVal is a module-level name's value and the assumptions it needed.
+type memoVal struct {
+	v       pyVal
+	assumed []string
+}
