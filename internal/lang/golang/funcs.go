@@ -27,6 +27,7 @@ type fileCtx struct {
 	seen     map[string]bool // names of the records in out
 	memo     map[*comp]memoElems
 	runs     map[*ast.BlockStmt]uint8 // which loop bodies may start tests
+	scans    map[ast.Expr]bool        // which expressions hold a .Run, .Add or .Fuzz call (scan)
 	budget   int                      // walk steps left before loops stop being unrolled
 }
 
@@ -35,7 +36,7 @@ type fileCtx struct {
 const maxSteps = 1 << 16
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), seen: map[string]bool{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, budget: maxSteps}
+	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), seen: map[string]bool{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
 	x.imports = importNames(file)
 	x.pkg = packageScope(x, file)
 	return x

@@ -50,6 +50,16 @@ func (x *fileCtx) rangeStmt(s *ast.RangeStmt, env *scope, fr *frame) flow {
 // produce records; loops of plain computation are walked once instead,
 // which keeps their cost linear. The answer is remembered per body.
 func (x *fileCtx) startsTests(body *ast.BlockStmt, fr *frame) bool {
+	bits := x.calls(body)
+	if fr.fuzz {
+		return bits&hasAdd != 0
+	}
+	return bits&hasRun != 0
+}
+
+// calls returns, once per body, which of the calls that matter to the
+// walk it holds anywhere (closures included): hasRun, hasAdd, hasSkip.
+func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 	bits, ok := x.runs[body]
 	if !ok {
 		ast.Inspect(body, func(n ast.Node) bool {
@@ -60,6 +70,8 @@ func (x *fileCtx) startsTests(body *ast.BlockStmt, fr *frame) bool {
 						bits |= hasRun
 					case sel.Sel.Name == "Add":
 						bits |= hasAdd
+					case sel.Sel.Name == "Skip" || sel.Sel.Name == "Skipf" || sel.Sel.Name == "SkipNow":
+						bits |= hasSkip
 					}
 				}
 			}
@@ -67,16 +79,14 @@ func (x *fileCtx) startsTests(body *ast.BlockStmt, fr *frame) bool {
 		})
 		x.runs[body] = bits
 	}
-	if fr.fuzz {
-		return bits&hasAdd != 0
-	}
-	return bits&hasRun != 0
+	return bits
 }
 
 // The bits of fileCtx.runs.
 const (
 	hasRun uint8 = 1 << iota
 	hasAdd
+	hasSkip
 )
 
 // rangeOver lists what ranging over v yields, if known.

@@ -12,7 +12,7 @@ import (
 // evaluation order. It does not enter function literals other than those
 // passed to t.Run: a closure's calls run when (and if) it is called.
 func (x *fileCtx) scan(e ast.Expr, env *scope, fr *frame) {
-	if e == nil || fr.tvar == "" {
+	if e == nil || fr.tvar == "" || !x.mayStart(e) {
 		return
 	}
 	ast.Inspect(e, func(n ast.Node) bool {
@@ -33,6 +33,33 @@ func (x *fileCtx) scan(e ast.Expr, env *scope, fr *frame) {
 		}
 		return true
 	})
+}
+
+// mayStart reports, once per expression, whether it holds (outside
+// function literals) a call of a method named Run, Add or Fuzz: only
+// those make scan do anything, and unrolled loops scan the same
+// expressions once per row.
+func (x *fileCtx) mayStart(e ast.Expr) bool {
+	if v, ok := x.scans[e]; ok {
+		return v
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+				switch sel.Sel.Name {
+				case "Run", "Add", "Fuzz":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	x.scans[e] = found
+	return found
 }
 
 // run records the subtest started by t.Run(name, f) and walks f when it is
@@ -61,8 +88,8 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 		return
 	}
 	fv, _ := x.eval(call.Args[1], env, nil).(*funcVal)
-	if fv == nil || fv.lit.Body == nil || fv.lit.Type.Params == nil {
-		return
+	if fv == nil || fv.lit.Body == nil || fv.lit.Type.Params == nil || x.calls(fv.lit.Body)&(hasRun|hasSkip) == 0 {
+		return // nothing in its body could add a record or mark it skipped (as testFunc)
 	}
 	body := newScope(env, true)
 	for i, f := range fv.lit.Type.Params.List {
