@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/golang"
 )
 
@@ -66,20 +67,37 @@ func covProject(t *testing.T, outcomes map[string]string, keepText bool) (*index
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := coverage.File{Path: "v/v.go", Hash: xxh3.HashString(covSrc)}
+	var content []byte
+	if keepText {
+		content = []byte(covSrc)
+	}
+	lines := map[string][]coverage.Span{"TestF": {{Start: 5, End: 8}}, "TestG": {{Start: 10, End: 13}}}
+	recorded := map[string][]coverage.Span{}
+	for name := range outcomes {
+		recorded["v/v_test.go::"+name] = lines[name]
+	}
+	return ix, record(t, "v/v.go", covSrc, content, spans, recorded, outcomes, "v/v_test.go::"), root
+}
+
+// record writes an index where each test of lines executed those lines
+// of file (text src, its text kept when content is not nil), with the
+// outcome outcomes[strings.TrimPrefix(id, prefix)] ("pass" when absent).
+func record(t *testing.T, file, src string, content []byte, spans []lang.FuncSpan, lines map[string][]coverage.Span, outcomes map[string]string, prefix string) *coverage.Index {
+	t.Helper()
+	f := coverage.File{Path: file, Hash: xxh3.HashString(src), Content: content}
 	for _, s := range spans {
 		f.Funcs = append(f.Funcs, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
 	}
-	if keepText {
-		f.Content = []byte(covSrc)
-	}
-	lines := map[string][]coverage.Span{"TestF": {{Start: 5, End: 8}}, "TestG": {{Start: 10, End: 13}}}
 	when := time.Unix(1700000000, 0)
 	var recs []coverage.Record
-	for name, out := range outcomes {
+	for id, l := range lines {
+		out, ok := outcomes[strings.TrimPrefix(id, prefix)]
+		if !ok {
+			out = "pass"
+		}
 		rf := f
-		rf.Lines = lines[name]
-		recs = append(recs, coverage.Record{ID: "v/v_test.go::" + name, Recorded: when, Outcome: out, Granularity: "test", Files: []coverage.File{rf}})
+		rf.Lines = l
+		recs = append(recs, coverage.Record{ID: id, Recorded: when, Outcome: out, Granularity: "test", Files: []coverage.File{rf}})
 	}
 	cov, err := coverage.Open(filepath.Join(t.TempDir(), "cov.db"), coverage.Options{})
 	if err != nil {
@@ -89,7 +107,7 @@ func covProject(t *testing.T, outcomes map[string]string, keepText bool) (*index
 	if err := cov.Replace(recs); err != nil {
 		t.Fatal(err)
 	}
-	return ix, cov, root
+	return cov
 }
 
 // edit rewrites v/v.go with old replaced by new.
@@ -232,26 +250,11 @@ func pyCovProject(t *testing.T, test string, lines map[string][]coverage.Span) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := coverage.File{Path: "m.py", Hash: xxh3.HashString(pySrc), Content: []byte(pySrc)}
-	for _, s := range spans {
-		f.Funcs = append(f.Funcs, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
-	}
-	when := time.Unix(1700000000, 0)
-	var recs []coverage.Record
+	recorded := map[string][]coverage.Span{}
 	for name, l := range lines {
-		rf := f
-		rf.Lines = l
-		recs = append(recs, coverage.Record{ID: "tests/test_m.py::" + name, Recorded: when, Outcome: "pass", Granularity: "test", Files: []coverage.File{rf}})
+		recorded["tests/test_m.py::"+name] = l
 	}
-	cov, err := coverage.Open(filepath.Join(t.TempDir(), "cov.db"), coverage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cov.Close() })
-	if err := cov.Replace(recs); err != nil {
-		t.Fatal(err)
-	}
-	return ix, cov, root
+	return ix, record(t, "m.py", pySrc, []byte(pySrc), spans, recorded, nil, ""), root
 }
 
 // selectedAfter edits m.py (old replaced by new) and returns the IDs
@@ -272,36 +275,40 @@ func selectedAfter(t *testing.T, ix *index.Index, cov CoverageIndex, root, old, 
 
 // TestSelectCoveredStatements: a Python test that executed a changed
 // function but none of its changed statements is not affected (the
-// language's StatementDiffer); one that executed the changed statement is.
+// language's StatementDiffer); one that executed the changed statement
+// is. Of a pytest test whose rows are named at run time (a dynamic
+// record), only the rows that executed the change are selected, by the
+// IDs pytest reported; all of them select the test.
 func TestSelectCoveredStatements(t *testing.T) {
-	ix, cov, root := pyCovProject(t, "from m import f\n\ndef test_pos():\n    assert f(1) == 2\n\ndef test_neg():\n    assert f(-1) == 0\n",
-		map[string][]coverage.Span{"test_pos": {{Start: 1, End: 3}}, "test_neg": {{Start: 1, End: 2}, {Start: 4, End: 4}}})
-	for _, c := range []struct{ old, new, want string }{
-		{"return x + 1", "return x - 1", "tests/test_m.py::test_pos"},
-		{"return 0", "return 1", "tests/test_m.py::test_neg"},
-		{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_neg tests/test_m.py::test_pos"},
+	type edit struct{ old, new, want string }
+	for _, p := range []struct {
+		name, test string
+		lines      map[string][]coverage.Span
+		edits      []edit
+	}{
+		{"two tests", "from m import f\n\ndef test_pos():\n    assert f(1) == 2\n\ndef test_neg():\n    assert f(-1) == 0\n",
+			map[string][]coverage.Span{"test_pos": {{Start: 1, End: 3}}, "test_neg": {{Start: 1, End: 2}, {Start: 4, End: 4}}},
+			[]edit{
+				{"return x + 1", "return x - 1", "tests/test_m.py::test_pos"},
+				{"return 0", "return 1", "tests/test_m.py::test_neg"},
+				{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_neg tests/test_m.py::test_pos"},
+			}},
+		{"rows named at run time", "import pytest\nfrom m import f\n\ndef cases():\n    return [1, -1]\n\n@pytest.mark.parametrize(\"x\", cases())\ndef test_p(x):\n    assert f(x) is not None\n",
+			map[string][]coverage.Span{"test_p[1]": {{Start: 1, End: 3}}, "test_p[-1]": {{Start: 1, End: 2}, {Start: 4, End: 4}}},
+			[]edit{
+				{"return x + 1", "return x - 1", "tests/test_m.py::test_p[1]"},
+				{"return 0", "return 1", "tests/test_m.py::test_p[-1]"},
+				{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_p"},
+			}},
 	} {
-		if got := selectedAfter(t, ix, cov, root, c.old, c.new); got != c.want {
-			t.Errorf("%s -> %s: selected %s, want %s", c.old, c.new, got, c.want)
-		}
-	}
-}
-
-// TestSelectCoveredRows: of a pytest test whose rows are named at run
-// time (a dynamic record), only the rows that executed the change are
-// selected, by the IDs pytest reported; all of them select the test.
-func TestSelectCoveredRows(t *testing.T) {
-	test := "import pytest\nfrom m import f\n\ndef cases():\n    return [1, -1]\n\n@pytest.mark.parametrize(\"x\", cases())\ndef test_p(x):\n    assert f(x) is not None\n"
-	ix, cov, root := pyCovProject(t, test,
-		map[string][]coverage.Span{"test_p[1]": {{Start: 1, End: 3}}, "test_p[-1]": {{Start: 1, End: 2}, {Start: 4, End: 4}}})
-	for _, c := range []struct{ old, new, want string }{
-		{"return x + 1", "return x - 1", "tests/test_m.py::test_p[1]"},
-		{"return 0", "return 1", "tests/test_m.py::test_p[-1]"},
-		{"if x > 0:", "if x >= 0:", "tests/test_m.py::test_p"},
-	} {
-		if got := selectedAfter(t, ix, cov, root, c.old, c.new); got != c.want {
-			t.Errorf("%s -> %s: selected %s, want %s", c.old, c.new, got, c.want)
-		}
+		t.Run(p.name, func(t *testing.T) {
+			ix, cov, root := pyCovProject(t, p.test, p.lines)
+			for _, c := range p.edits {
+				if got := selectedAfter(t, ix, cov, root, c.old, c.new); got != c.want {
+					t.Errorf("%s -> %s: selected %s, want %s", c.old, c.new, got, c.want)
+				}
+			}
+		})
 	}
 }
 

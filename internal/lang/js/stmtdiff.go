@@ -77,23 +77,10 @@ func (spanner) ChangedStatements(file string, oldSrc []byte, old lang.FuncSpan, 
 
 // findFunction is the function node spanning f's lines with f's hash.
 func findFunction(root *sitter.Node, src []byte, f lang.FuncSpan) *sitter.Node {
-	var found *sitter.Node
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		if found != nil || int(n.StartPoint().Row)+1 > f.End || int(n.EndPoint().Row)+1 < f.Start {
-			return
-		}
-		if functionKinds[n.Type()] && int(n.StartPoint().Row)+1 == f.Start && int(n.EndPoint().Row)+1 == f.End &&
-			tokenHash(n, src) == f.Hash {
-			found = n
-			return
-		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			walk(n.NamedChild(i))
-		}
-	}
-	walk(root)
-	return found
+	return stmtdiff.Find(root, f.Start, f.End, func(n *sitter.Node) bool {
+		return functionKinds[n.Type()] && int(n.StartPoint().Row)+1 == f.Start && int(n.EndPoint().Row)+1 == f.End &&
+			tokenHash(n, src) == f.Hash
+	})
 }
 
 // jsStatements are the statement kinds; a compound statement's child of

@@ -90,24 +90,13 @@ func sameDecorators(a, b []byte, x, y *sitter.Node) bool {
 
 // findFunc is the function_definition whose span is f's.
 func findFunc(root *sitter.Node, src []byte, f lang.FuncSpan) *sitter.Node {
-	var found *sitter.Node
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
-		if found != nil || int(n.StartPoint().Row)+1 > f.End || int(n.EndPoint().Row)+1 < f.Start {
-			return
+	return stmtdiff.Find(root, f.Start, f.End, func(n *sitter.Node) bool {
+		if n.Type() != "function_definition" {
+			return false
 		}
-		if n.Type() == "function_definition" {
-			if s := funcSpan(n, src); s.Start == f.Start && s.End == f.End && s.Name == f.Name {
-				found = n
-				return
-			}
-		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			walk(n.NamedChild(i))
-		}
-	}
-	walk(root)
-	return found
+		s := funcSpan(n, src)
+		return s.Start == f.Start && s.End == f.End && s.Name == f.Name
+	})
 }
 
 // pyRules are Python's rules for the walk of internal/lang/stmtdiff.

@@ -138,3 +138,24 @@ func (d *diff) compound(x, y *sitter.Node) bool {
 	}
 	return true
 }
+
+// Find returns the first node, in a walk of root's named nodes that skips
+// those outside the lines start to end (1-based), that match accepts.
+func Find(root *sitter.Node, start, end int, match func(*sitter.Node) bool) *sitter.Node {
+	var found *sitter.Node
+	var walk func(n *sitter.Node)
+	walk = func(n *sitter.Node) {
+		if found != nil || int(n.StartPoint().Row)+1 > end || int(n.EndPoint().Row)+1 < start {
+			return
+		}
+		if match(n) {
+			found = n
+			return
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			walk(n.NamedChild(i))
+		}
+	}
+	walk(root)
+	return found
+}
