@@ -29,12 +29,7 @@ func (w *walker) eval(n *sitter.Node, depth int) value {
 	case "string":
 		return value{kind: kString, str: unescape(w.text(n), 1)}
 	case "template_string":
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			if n.NamedChild(i).Type() == "template_substitution" {
-				return unknown
-			}
-		}
-		return value{kind: kString, str: unescape(w.text(n), 1)}
+		return w.template(n, depth)
 	case "number":
 		t := w.text(n)
 		if strings.HasSuffix(t, "n") {
@@ -64,6 +59,12 @@ func (w *walker) eval(n *sitter.Node, depth int) value {
 		return w.array(n, depth)
 	case "object":
 		return w.object(n, depth)
+	case "member_expression":
+		return w.member(n, depth)
+	case "subscript_expression":
+		return w.subscript(n, depth)
+	case "call_expression":
+		return w.callValue(n, depth)
 	}
 	return unknown
 }
@@ -79,7 +80,14 @@ func (w *walker) ident(n *sitter.Node, depth int) value {
 		return value{kind: kNumber, num: math.Inf(1)}
 	}
 	def, ok := w.consts[name]
-	if local := w.localConst(n, name); local != nil {
+	if v, isVar := w.vars[name]; !ok && isVar && !w.mutated(name) {
+		def, ok = v, true
+	}
+	local, at := w.localConst(n, name)
+	if b := w.env.lookup(name); b != nil && (local == nil || at < b.scope) {
+		return b.val // a loop variable or parameter, unless a declaration inside it shadows it
+	}
+	if local != nil {
 		def, ok = local, true
 	}
 	if ok && !w.evaluating[name] {
@@ -122,6 +130,14 @@ func (w *walker) binary(n *sitter.Node, depth int) value {
 	r := w.eval(n.ChildByFieldName("right"), depth+1)
 	prim := func(v value) bool { return v.kind != kUnknown && v.kind != kArray && v.kind != kObject }
 	switch {
+	case l.kind == kUnknown || r.kind == kUnknown:
+	case l.isObject() || r.isObject():
+		// An array or object becomes its string: "a" + [1, 2] is "a1,2".
+		a, okA := toStr(l)
+		b, okB := toStr(r)
+		if okA && okB {
+			return str(a + b)
+		}
 	case !prim(l) || !prim(r):
 	case l.kind == kString || r.kind == kString:
 		return value{kind: kString, str: l.jsString() + r.jsString()}

@@ -15,7 +15,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-3"
+const version = "js-4"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -137,7 +137,7 @@ func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "internal error compiling query: " + err.Error()})
 		return res
 	}
-	w := newWalker(x.fw, f.Data, root)
+	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
 	if x.deepPath != 0 {
 		w.deepPath = x.deepPath

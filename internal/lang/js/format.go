@@ -196,7 +196,7 @@ func jsonString(v value) string {
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	case kObject:
-		keys, vals := dedupe(v)
+		keys, vals := ownKeys(v)
 		var parts []string
 		for i, k := range keys {
 			if vals[i].kind != kUndefined {

@@ -194,3 +194,23 @@ func (l *lineage) placedDirectly(parent int) bool {
 	}
 	return true
 }
+
+// barriersBelow lists, outermost first, the functions and loops between
+// the step at index parent and the last step, leaving out the parent's
+// own callback: what stands between a call and running exactly once
+// under its parent. placedDirectly is its being empty.
+func (l *lineage) barriersBelow(parent int) []int {
+	var out []int
+	b := l.path[len(l.path)-1].barrier
+	for b > parent {
+		callback := parent >= 0 && b == parent+2 && !loops[l.path[b].typ] && l.path[parent+1].typ == "arguments"
+		if !callback {
+			out = append(out, b)
+		}
+		b = l.path[b-1].barrier
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}

@@ -98,9 +98,43 @@ func (w *walker) declarator(d *sitter.Node, isConst bool) {
 		}
 		return
 	}
-	if isConst && name.Type() == "identifier" {
-		w.consts[w.text(name)] = val
+	if name.Type() != "identifier" {
+		return
 	}
+	id := w.text(name)
+	if isConst && w.calleeAlias(id, val) {
+		return
+	}
+	if _, dup := w.vars[id]; dup || w.consts[id] != nil {
+		w.redeclared[id] = true
+	}
+	if isConst {
+		w.consts[id] = val
+	} else {
+		w.vars[id] = val
+	}
+}
+
+// calleeAlias records const t = test, const t = test.skip and
+// const t = cond ? test.skip : test: a local name for a test function,
+// possibly one of two chosen at run time.
+func (w *walker) calleeAlias(id string, val *sitter.Node) bool {
+	switch val.Type() {
+	case "identifier", "member_expression", "ternary_expression", "parenthesized_expression":
+	default:
+		return false
+	}
+	bs, ok := w.branches(val, 0)
+	if !ok {
+		return false
+	}
+	for _, b := range bs {
+		if _, ok := w.canonical(b.base); !ok {
+			return false
+		}
+	}
+	w.calleeAliases[id] = val
+	return true
 }
 
 // requiredTestModule returns the test module a require call loads, or "".
