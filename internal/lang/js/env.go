@@ -24,6 +24,15 @@ func (e *env) lookup(name string) *env {
 	return nil
 }
 
+// before drops the bindings made by loops and functions that start
+// after pos: a declaration there cannot see them.
+func (e *env) before(pos uint32) *env {
+	for e != nil && e.scope > pos {
+		e = e.next
+	}
+	return e
+}
+
 func (e *env) bind(name string, v value, scope uint32) *env {
 	return &env{name: name, val: v, scope: scope, next: e}
 }

@@ -55,6 +55,15 @@ func (w *walker) eval(n *sitter.Node, depth int) value {
 		return w.unary(n, depth)
 	case "binary_expression":
 		return w.binary(n, depth)
+	case "ternary_expression":
+		c, ok := truthy(w.eval(n.ChildByFieldName("condition"), depth+1))
+		switch {
+		case !ok:
+		case c:
+			return w.eval(n.ChildByFieldName("consequence"), depth+1)
+		default:
+			return w.eval(n.ChildByFieldName("alternative"), depth+1)
+		}
 	case "array":
 		return w.array(n, depth)
 	case "object":
@@ -87,15 +96,33 @@ func (w *walker) ident(n *sitter.Node, depth int) value {
 	if b := w.env.lookup(name); b != nil && (local == nil || at < b.scope) {
 		return b.val // a loop variable or parameter, unless a declaration inside it shadows it
 	}
+	var scope *env // what the definition sees: nothing for a module-level one
 	if local != nil {
-		def, ok = local, true
+		def, ok, scope = local, true, w.env.before(at)
 	}
-	if ok && !w.evaluating[name] {
-		w.evaluating[name] = true
-		defer delete(w.evaluating, name)
-		return w.eval(def, depth+1)
+	if !ok || w.evaluating[name] {
+		return value{str: name}
 	}
-	return value{str: name}
+	key := memoKey{def.StartByte(), scope}
+	if v, hit := w.memo[key]; hit {
+		return v
+	}
+	w.evaluating[name] = true
+	saved := w.env
+	w.env = scope
+	v := w.eval(def, depth+1)
+	w.env = saved
+	delete(w.evaluating, name)
+	w.memo[key] = v
+	return v
+}
+
+// memoKey is a definition evaluated with some bindings: a table is read
+// once per file (or per iteration when it depends on the loop), not once
+// per test title that names it.
+type memoKey struct {
+	start uint32
+	env   *env
 }
 
 func (w *walker) unary(n *sitter.Node, depth int) value {
@@ -120,10 +147,32 @@ func (w *walker) unary(n *sitter.Node, depth int) value {
 	return value{str: w.text(n)}
 }
 
-// binary folds + over strings and numbers; nothing else.
+// binary folds + over strings and numbers, the logical operators, and
+// strict equality of primitives; nothing else.
 func (w *walker) binary(n *sitter.Node, depth int) value {
 	op := n.ChildByFieldName("operator")
-	if op == nil || w.text(op) != "+" {
+	if op == nil {
+		return value{str: w.text(n)}
+	}
+	switch w.text(op) {
+	case "||", "&&", "??":
+		return w.logical(n, w.text(op), depth)
+	case "===", "!==":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if eq, ok := strictEqual(l, r); ok {
+			return value{kind: kBool, b: eq == (w.text(op) == "===")}
+		}
+		return value{str: w.text(n)}
+	case "-", "*", "/", "%", "**":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if v, ok := arithmetic(w.text(op), l, r); ok {
+			return v
+		}
+		return value{str: w.text(n)}
+	case "+":
+	default:
 		return value{str: w.text(n)}
 	}
 	l := w.eval(n.ChildByFieldName("left"), depth+1)

@@ -19,9 +19,6 @@ const helperQuery = `
 (variable_declarator name: (identifier) @name value: (_) @fn)
 `
 
-// directCallQuery finds calls of a plain name.
-const directCallQuery = `(call_expression function: (identifier) @f)`
-
 // maxInline bounds helpers inlined within helpers.
 const maxInline = 4
 
@@ -79,7 +76,7 @@ func (w *walker) helperSet() *helperSet {
 	if len(found) == 0 {
 		return w.helpers
 	}
-	calls, mentioned := w.directCalls(found), w.mentions(found)
+	calls, mentioned := w.mentions(found)
 	for name, defs := range found {
 		if mentioned == nil || mentioned[name] != calls[name]+len(defs) {
 			continue // mentioned other than by a call: it may run anywhere
@@ -94,36 +91,15 @@ func (w *walker) helperSet() *helperSet {
 
 func isFunctionNode(t string) bool { return t == "function_declaration" || isFunction(t) }
 
-// directCalls counts the calls name(...) of each name in want.
-func (w *walker) directCalls(want map[string][]helperDef) map[string]int {
-	out := map[string]int{}
-	q, err := cachedQuery(w.lang, directCallQuery)
-	if err != nil {
-		return out
-	}
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, w.root)
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			return out
-		}
-		for _, c := range m.Captures {
-			if name := w.text(c.Node); want[name] != nil {
-				out[name]++
-			}
-		}
-	}
-}
-
 // mentions counts the identifiers of each name in want, wherever they
-// stand: a declaration, a call, a value passed on or exported.
-func (w *walker) mentions(want map[string][]helperDef) map[string]int {
-	out := map[string]int{}
+// stand (a declaration, a call, a value passed on or exported), and
+// among them the direct calls name(...). mentioned is nil when the
+// query fails.
+func (w *walker) mentions(want map[string][]helperDef) (calls, mentioned map[string]int) {
+	calls, mentioned = map[string]int{}, map[string]int{}
 	q, err := cachedQuery(w.lang, mentionQuery)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
@@ -131,11 +107,18 @@ func (w *walker) mentions(want map[string][]helperDef) map[string]int {
 	for {
 		m, ok := qc.NextMatch()
 		if !ok {
-			return out
+			return calls, mentioned
 		}
 		for _, c := range m.Captures {
-			if name := w.text(c.Node); want[name] != nil {
-				out[name]++
+			name := w.text(c.Node)
+			if want[name] == nil {
+				continue
+			}
+			mentioned[name]++
+			if p := c.Node.Parent(); p != nil && p.Type() == "call_expression" {
+				if f := p.ChildByFieldName("function"); f != nil && same(f, c.Node) {
+					calls[name]++
+				}
 			}
 		}
 	}
@@ -254,7 +237,7 @@ func (w *walker) seeds(c, fn *sitter.Node, parents []instance, bars []int) []ins
 		}
 		for _, e := range envs {
 			s := p
-			s.env, ok = w.bindArgs(params, args, fn.StartByte(), e)
+			s.env, ok = w.bindArgs(params, args, fn.StartByte(), e, nil)
 			if !ok {
 				s = dynamicSeed(p)
 			}
@@ -276,10 +259,11 @@ func dynamicSeed(p instance) instance {
 	return p
 }
 
-// bindArgs binds a helper's parameters to the call's arguments evaluated
-// in e. The chain starts empty: the helper sees its own scope, not the
-// caller's loop variables.
-func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32, e *env) (*env, bool) {
+// bindArgs binds a function's parameters to the call's arguments
+// evaluated in e, onto base: nil for a helper, which sees its own scope
+// and not the caller's loop variables; the loop's bindings for a function
+// called where it is written.
+func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32, e, base *env) (*env, bool) {
 	var argv []value
 	for i := 0; args != nil && i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
@@ -291,7 +275,7 @@ func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32
 		}
 		argv = append(argv, w.evalIn(a, e))
 	}
-	var out *env
+	out := base
 	for i, p := range params {
 		v := value{kind: kUndefined}
 		if i < len(argv) {

@@ -1,10 +1,13 @@
 package js
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // toStr is String(v) where the source fixes it: an array joins its
@@ -141,4 +144,97 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// truthy is Boolean(v); ok is false when the source does not fix it.
+func truthy(v value) (bool, bool) {
+	switch v.kind {
+	case kUnknown:
+		return false, false
+	case kString:
+		return v.str != "", true
+	case kNumber:
+		return v.num != 0 && !math.IsNaN(v.num), true
+	case kBigInt:
+		return strings.TrimLeft(strings.TrimPrefix(v.str, "-"), "0") != "", true
+	case kBool:
+		return v.b, true
+	case kNull, kUndefined:
+		return false, true
+	}
+	return true, true // arrays and objects
+}
+
+// strictEqual is a === b for primitives; objects compare by identity,
+// which the source does not show.
+func strictEqual(a, b value) (bool, bool) {
+	if a.kind == kUnknown || b.kind == kUnknown || a.isObject() || b.isObject() {
+		return false, false
+	}
+	if a.kind != b.kind {
+		return false, true
+	}
+	switch a.kind {
+	case kNumber:
+		return a.num == b.num, true
+	case kString, kBigInt:
+		return a.str == b.str, true
+	case kBool:
+		return a.b == b.b, true
+	}
+	return true, true // null, undefined
+}
+
+// logical is a || b, a && b and a ?? b, reading b only when a leaves it.
+func (w *walker) logical(n *sitter.Node, op string, depth int) value {
+	l := w.eval(n.ChildByFieldName("left"), depth+1)
+	var takeLeft, ok bool
+	switch op {
+	case "??":
+		takeLeft, ok = l.kind != kNull && l.kind != kUndefined, l.kind != kUnknown
+	case "||":
+		takeLeft, ok = truthy(l)
+	default:
+		var t bool
+		t, ok = truthy(l)
+		takeLeft = !t
+	}
+	switch {
+	case !ok:
+		return value{str: w.text(n)}
+	case takeLeft:
+		return l
+	}
+	return w.eval(n.ChildByFieldName("right"), depth+1)
+}
+
+// arithmetic is - * / % ** on numbers (and primitives that convert to
+// them) with IEEE semantics, as JavaScript computes them. BigInts and
+// objects are left unknown.
+func arithmetic(op string, l, r value) (value, bool) {
+	if l.kind == kUnknown || r.kind == kUnknown || l.kind == kBigInt || r.kind == kBigInt || l.isObject() || r.isObject() {
+		return value{}, false
+	}
+	a, _ := l.toNumber()
+	b, _ := r.toNumber()
+	switch op {
+	case "-":
+		return num(a - b), true
+	case "*":
+		return num(a * b), true
+	case "/":
+		return num(a / b), true
+	case "%":
+		if math.IsInf(b, 0) && !math.IsInf(a, 0) {
+			return num(a), true
+		}
+		return num(math.Mod(a, b)), true
+	case "**":
+		// Go's Pow gives 1 for 1**NaN and (±1)**±Inf; JavaScript gives NaN.
+		if math.IsNaN(b) || (math.Abs(a) == 1 && math.IsInf(b, 0)) {
+			return num(math.NaN()), true
+		}
+		return num(math.Pow(a, b)), true
+	}
+	return value{}, false
 }

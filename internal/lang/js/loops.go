@@ -39,9 +39,34 @@ func (w *walker) iterate(n *sitter.Node, e *env) ([]*env, bool) {
 	case "for_statement":
 		return w.forIndex(n, e)
 	case "arrow_function", "function_expression", "function":
-		return w.arrayCallback(n, e)
+		if envs, ok := w.arrayCallback(n, e); ok {
+			return envs, true
+		}
+		return w.iife(n, e)
 	}
 	return nil, false
+}
+
+// iife binds the parameters of a function called where it is written,
+// (function (i) { ... })(i), which loops use to capture their variable.
+func (w *walker) iife(fn *sitter.Node, e *env) ([]*env, bool) {
+	callee := fn
+	p := fn.Parent()
+	for p != nil && p.Type() == "parenthesized_expression" {
+		callee, p = p, p.Parent()
+	}
+	if p == nil || p.Type() != "call_expression" {
+		return nil, false
+	}
+	if f := p.ChildByFieldName("function"); f == nil || !same(f, callee) {
+		return nil, false
+	}
+	// The function sees its parameters and, around it, the loop.
+	e2, ok := w.bindArgs(w.paramNodes(fn), p.ChildByFieldName("arguments"), fn.StartByte(), e, e)
+	if !ok {
+		return nil, false
+	}
+	return []*env{e2}, true
 }
 
 // forIn expands for (const x of array), for (const [k, v] of

@@ -27,6 +27,7 @@ type walker struct {
 	aliases       map[string]string       // local name -> describe, it, test, ...
 	calleeAliases map[string]*sitter.Node // const t = test.skip, cond ? test.skip : test
 	evaluating    map[string]bool         // consts being evaluated (cycles)
+	memo          map[memoKey]value       // definitions evaluated
 	env           *env                    // the bindings of the instance being evaluated
 	lin           *lineage                // ancestors of the call being visited
 	deepPath      int                     // see deepPath; tests lower it
@@ -77,7 +78,7 @@ func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitte
 	w := &walker{fw: fw, lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
 		vars: map[string]*sitter.Node{}, redeclared: map[string]bool{}, calleeAliases: map[string]*sitter.Node{},
 		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]bool{},
-		lin: newLineage(root), deepPath: deepPath}
+		memo: map[memoKey]value{}, lin: newLineage(root), deepPath: deepPath}
 	w.scanModule()
 	return w
 }
