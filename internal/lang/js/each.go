@@ -255,7 +255,7 @@ func attr(v value, path string, def value) value {
 
 // objDisplay is @vitest/utils' objDisplay with its default truncation.
 func objDisplay(v value) string {
-	s := inspect(v, 2)
+	s := inspect(v, loupeDepth)
 	if len(s) < 40 {
 		return s
 	}

@@ -89,8 +89,11 @@ func (w *walker) ident(n *sitter.Node, depth int) value {
 		return value{kind: kNumber, num: math.Inf(1)}
 	}
 	def, ok := w.consts[name]
-	if v, isVar := w.vars[name]; !ok && isVar && !w.mutated(name) {
+	if v, isVar := w.vars[name]; !ok && isVar {
 		def, ok = v, true
+	}
+	if ok && w.mutated(name) {
+		def, ok = nil, false // push, sort, x[i] = ...: not the literal any more
 	}
 	local, at := w.localConst(n, name)
 	if b := w.env.lookup(name); b != nil && (local == nil || at < b.scope) {

@@ -55,7 +55,7 @@ func inspect(v value, depth int) string {
 		if depth < 0 {
 			return "[Object]"
 		}
-		keys, vals := dedupe(v)
+		keys, vals := ownKeys(v)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			if !identRE.MatchString(k) {
@@ -139,6 +139,8 @@ func formatVerb(verb byte, v value, vitest bool) string {
 			return "-0"
 		case v.kind == kArray && vitest:
 			return v.jsString()
+		case v.isObject() && vitest:
+			return inspect(v, loupeDepth)
 		case v.isObject():
 			return inspect(v, 0)
 		}
@@ -162,6 +164,9 @@ func formatVerb(verb byte, v value, vitest bool) string {
 	case 'j':
 		return jsonString(v)
 	case 'o', 'O':
+		if vitest {
+			return inspect(v, loupeDepth)
+		}
 		if v.isObject() && verb == 'o' {
 			panic(errUnknown{}) // showHidden adds [length] and more: not worth guessing
 		}
@@ -169,6 +174,10 @@ func formatVerb(verb byte, v value, vitest bool) string {
 	}
 	return "%" + string(verb)
 }
+
+// loupeDepth is the depth Vitest's inspect (loupe) prints plain objects
+// and arrays to: all of it, on one line.
+const loupeDepth = 1 << 30
 
 // jsonString is JSON.stringify for literals.
 func jsonString(v value) string {

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,17 +50,44 @@ func TestLiteralLoops(t *testing.T) {
 			[]string{"Browser", "Browser > x"}},
 		{testdex.Jest, "const t = test.skip; t('a', () => {})",
 			[]string{"skip a"}},
-		{testdex.Jest, "const n = 2; test(`a ${n * 2}`, () => {})",
-			[]string{"dynamic a {n * 2}"}},
+		{testdex.Jest, "const n = 2; test(`a ${n * 2} ${n > 1}`, () => {})",
+			[]string{"dynamic a {n * 2} {n > 1}"}},
+		{testdex.Jest, "const n = 2; test(`a ${n * 2} ${n % 3} ${n / 0} ${2 ** 0.5}`, () => {})",
+			[]string{"a 4 2 Infinity 1.4142135623730951"}},
+		{testdex.Jest, "const o = {a: ''}; test(`${o.a || 'x'} ${o.b ?? 'y'} ${o.a && 'z'} ${o.a === '' ? 'e' : 'f'}`, () => {})",
+			[]string{"x y  e"}},
+		{testdex.Jest, "const t = [{n: 'a'}]; for (var i = 0; i < t.length; i++) { (function (c, k) { it(c.n + k, () => {}) })(t[i], i) }",
+			[]string{"a0"}},
+		{testdex.Jest, "const L = ['a']; L.push('b'); L.forEach(x => it(x, () => {}))",
+			[]string{"dynamic {x}"}},
+		{testdex.Jest, "let L = ['a']; L.push('b'); L.forEach(x => it(x, () => {}))",
+			[]string{"dynamic {x}"}},
+		{testdex.Jest, "var L = ['a', 'b']; L.forEach(x => it(x, () => {}))",
+			[]string{"a", "b"}},
 		{testdex.Jest, "test(`${1e21} ${0.1 + 0.2} ${-0} ${[1, [2, null]]} ${null} ${undefined} ${true}`, () => {})",
 			[]string{"1e+21 0.30000000000000004 0 1,2, null undefined true"}},
 		{testdex.Jest, "const o = {toString() { return 'x' }}; test(`${o}`, () => {})",
 			[]string{"dynamic {o}"}},
 	} {
-		res := extract(t, c.fw, "a.test.ts", c.src)
+		res := extract(t, c.fw, "a.test.js", c.src)
 		got := names(res)
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
 		}
+	}
+}
+
+// TestConditionalSkip checks that a test function chosen by a condition
+// known only at run time, between a skipping and a running one, gives a
+// record that is not skipped but tagged skipif, as are its children.
+func TestConditionalSkip(t *testing.T) {
+	res := extract(t, testdex.Mocha, "a.spec.js", "const d = process.env.CI ? describe.skip : describe;\nd('s', () => { it('x', () => {}) });\nconst s = xit; s('y', () => {})")
+	var got []string
+	for _, r := range res.Tests {
+		got = append(got, r.Name+" "+strings.Join(r.Tags, ",")+" "+strconv.FormatBool(r.Skip))
+	}
+	want := []string{"s skipif false", "s > x skipif false", "y  true"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -14,6 +14,10 @@ func (w *walker) scanModule() {
 			}
 		}
 		switch n.Type() {
+		case "function_declaration", "generator_function_declaration":
+			if id := n.ChildByFieldName("name"); id != nil {
+				w.functions[w.text(id)] = true
+			}
 		case "import_statement":
 			w.importAliases(n)
 		case "lexical_declaration", "variable_declaration":
@@ -104,6 +108,9 @@ func (w *walker) declarator(d *sitter.Node, isConst bool) {
 	id := w.text(name)
 	if isConst && w.calleeAlias(id, val) {
 		return
+	}
+	if isFunction(val.Type()) {
+		w.functions[id] = true
 	}
 	if _, dup := w.vars[id]; dup || w.consts[id] != nil {
 		w.redeclared[id] = true

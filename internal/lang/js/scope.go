@@ -80,9 +80,10 @@ func (w *walker) scanScopes() {
 	}
 }
 
-// blockConsts lists the bindings declared directly in block, in order:
-// every const, and a let or var whose name nothing in the file assigns or
-// mutates (a table written with let is as fixed as one written with const).
+// blockConsts lists the bindings declared directly in block, in order,
+// whose name nothing in the file assigns or mutates (a table written with
+// let is as fixed as one written with const, and a const array pushed to
+// is not).
 func (w *walker) blockConsts(block *sitter.Node) []decl {
 	var out []decl
 	cur := sitter.NewTreeCursor(block)
@@ -92,11 +93,10 @@ func (w *walker) blockConsts(block *sitter.Node) []decl {
 		if (c.Type() != "lexical_declaration" && c.Type() != "variable_declaration") || c.ChildCount() == 0 {
 			continue
 		}
-		isConst := w.text(c.Child(0)) == "const"
 		for j := 0; j < int(c.NamedChildCount()); j++ {
 			d := c.NamedChild(j)
 			id, v := d.ChildByFieldName("name"), d.ChildByFieldName("value")
-			if d.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" && (isConst || !w.mutated(w.text(id))) {
+			if d.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" && !w.mutated(w.text(id)) {
 				out = append(out, decl{name: w.text(id), start: c.StartByte(), value: v})
 			}
 		}

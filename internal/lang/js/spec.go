@@ -151,7 +151,7 @@ func (w *walker) canonical(base string) (string, bool) {
 	if canon, ok := w.aliases[base]; ok {
 		return canon, true
 	}
-	if contains(globals[w.fw], base) {
+	if contains(globals[w.fw], base) && !w.functions[base] { // function suite() {...} shadows Vitest's suite
 		return base, true
 	}
 	return "", false

@@ -26,6 +26,7 @@ type walker struct {
 	mutations     map[string]bool         // see mutated; nil until asked
 	aliases       map[string]string       // local name -> describe, it, test, ...
 	calleeAliases map[string]*sitter.Node // const t = test.skip, cond ? test.skip : test
+	functions     map[string]bool         // functions declared at the top level
 	evaluating    map[string]bool         // consts being evaluated (cycles)
 	memo          map[memoKey]value       // definitions evaluated
 	env           *env                    // the bindings of the instance being evaluated
@@ -76,7 +77,7 @@ type instance struct {
 
 func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
 	w := &walker{fw: fw, lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
-		vars: map[string]*sitter.Node{}, redeclared: map[string]bool{}, calleeAliases: map[string]*sitter.Node{},
+		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{}, calleeAliases: map[string]*sitter.Node{},
 		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]bool{},
 		memo: map[memoKey]value{}, lin: newLineage(root), deepPath: deepPath}
 	w.scanModule()
