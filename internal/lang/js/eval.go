@@ -103,6 +103,11 @@ func (w *walker) ident(n *sitter.Node, depth int) value {
 	if local != nil {
 		def, ok, scope = local, true, w.env.before(at)
 	}
+	if !ok {
+		if v, ok := w.imported(name); ok {
+			return v
+		}
+	}
 	if !ok || w.evaluating[name] {
 		return value{str: name}
 	}

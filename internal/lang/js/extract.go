@@ -92,6 +92,12 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 // Problem at the first bad line and the tests that could be read; a binary
 // file gives an error Problem and no tests. It never panics.
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
+	return x.extract(f, nil)
+}
+
+// extract is Extract with the values of the file's relative imports,
+// which the linker reads (see linkImports); nil before linking.
+func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -139,12 +145,14 @@ func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 	}
 	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
+	w.importValues = imports
 	if x.deepPath != 0 {
 		w.deepPath = x.deepPath
 	}
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)
+	res.Facts = w.facts()
 	return res
 }
 

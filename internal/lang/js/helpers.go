@@ -205,6 +205,7 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	cw.stack = []*frame{fr}
 	cw.runIn(w.q, w.calls, def.fn)
 	w.tests = append(w.tests, cw.tests...)
+	w.needImports = w.needImports || cw.needImports
 	w.problems = append(w.problems, cw.problems...)
 }
 

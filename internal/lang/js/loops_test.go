@@ -91,3 +91,24 @@ func TestConditionalSkip(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestEachPartlyKnownRows checks that .each rows whose unknown cells the
+// title does not print are named, in Vitest and Jest alike, and that a
+// printed unknown cell still makes the row dynamic.
+func TestEachPartlyKnownRows(t *testing.T) {
+	for _, c := range []struct {
+		fw   testdex.Framework
+		src  string
+		want []string
+	}{
+		{testdex.Vitest, "test.each([['a', f()], ['b', g]])('x %s', () => {})", []string{"x a", "x b"}},
+		{testdex.Jest, "test.each([['a', f()], ['b', g]])('x %s', () => {})", []string{"x a", "x b"}},
+		{testdex.Vitest, "test.each([['a', f()]])('x %s %s', () => {})", []string{"dynamic x %s %s"}},
+		{testdex.Vitest, "test.each([{a: 1, b: f()}])('x $a', () => {})", []string{"x 1"}},
+	} {
+		got := names(extract(t, c.fw, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
+		}
+	}
+}

@@ -33,6 +33,10 @@ func (w *walker) scanModule() {
 
 func (w *walker) importAliases(n *sitter.Node) {
 	src := n.ChildByFieldName("source")
+	if src != nil && relative(unescape(w.text(src), 1)) {
+		w.importBindings(n, unescape(w.text(src), 1))
+		return
+	}
 	if src == nil || !testModules[unescape(w.text(src), 1)] {
 		return
 	}
@@ -79,6 +83,10 @@ func (w *walker) alias(local, imported string) {
 func (w *walker) declarator(d *sitter.Node, isConst bool) {
 	name, val := d.ChildByFieldName("name"), d.ChildByFieldName("value")
 	if name == nil || val == nil {
+		return
+	}
+	if spec := w.requiredLocal(val); spec != "" {
+		w.requireBindings(name, spec)
 		return
 	}
 	if mod := w.requiredTestModule(val); mod != "" {

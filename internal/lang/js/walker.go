@@ -39,9 +39,12 @@ type walker struct {
 	seen          map[string]bool
 	q             *sitter.Query
 	calls         map[sitter.Symbol]bool
-	helpers       *helperSet // local functions that declare tests; nil until asked
-	inlining      []uint32   // the helpers being inlined, by first byte (recursion)
-	limit         uint32     // when not 0, calls from this byte on are not this walker's (a helper's end)
+	helpers       *helperSet           // local functions that declare tests; nil until asked
+	inlining      []uint32             // the helpers being inlined, by first byte (recursion)
+	limit         uint32               // when not 0, calls from this byte on are not this walker's (a helper's end)
+	imports       map[string]importRef // module-level bindings of relative imports
+	importValues  map[string]value     // their values, when the linker read the modules
+	needImports   bool                 // a title needed an import's value
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
