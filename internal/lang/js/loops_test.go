@@ -112,3 +112,24 @@ func TestEachPartlyKnownRows(t *testing.T) {
 		}
 	}
 }
+
+// TestNamespaceImports checks TypeScript's CommonJS output, which calls
+// the test functions through the module object: (0, globals_1.test)(...).
+func TestNamespaceImports(t *testing.T) {
+	for _, c := range []struct {
+		fw   testdex.Framework
+		src  string
+		want []string
+	}{
+		{testdex.Jest, "const globals_1 = require(\"@jest/globals\");\n(0, globals_1.describe)('d', () => { (0, globals_1.test)('t', () => {}); globals_1.it.skip('s', () => {}) })",
+			[]string{"d", "d > t", "skip d > s"}},
+		{testdex.Vitest, "import * as v from 'vitest'; v.describe('d', () => { v.test.each([1])('n %i', () => {}) })",
+			[]string{"d", "d > n 1"}},
+		{testdex.Jest, "const other = require('./x'); (0, other.test)('t', () => {})", nil},
+	} {
+		got := names(extract(t, c.fw, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
+		}
+	}
+}

@@ -53,6 +53,10 @@ func (w *walker) importAliases(n *sitter.Node) {
 				if isNode {
 					w.aliases[w.text(c)] = "test"
 				}
+			case "namespace_import": // import * as t from 'vitest'
+				if c.NamedChildCount() > 0 {
+					w.namespace(w.text(c.NamedChild(0)))
+				}
 			case "named_imports":
 				for k := 0; k < int(c.NamedChildCount()); k++ {
 					s := c.NamedChild(k)
@@ -71,12 +75,24 @@ func (w *walker) importAliases(n *sitter.Node) {
 	}
 }
 
+// testNames are the test functions a test module may export.
+var testNames = []string{"describe", "fdescribe", "xdescribe", "it", "fit", "xit", "test", "xtest", "suite", "context", "specify", "xcontext", "xspecify"}
+
 // alias records a local name for a test function when the imported name
 // is one.
 func (w *walker) alias(local, imported string) {
-	switch imported {
-	case "describe", "fdescribe", "xdescribe", "it", "fit", "xit", "test", "xtest", "suite", "context", "specify", "xcontext", "xspecify":
+	if contains(testNames, imported) {
 		w.aliases[local] = imported
+	}
+}
+
+// namespace records a binding of a whole test module, such as the
+// globals_1 of TypeScript's CommonJS output (const globals_1 =
+// require("@jest/globals"); (0, globals_1.test)(...)): ns.describe and
+// the like are aliases.
+func (w *walker) namespace(ns string) {
+	for _, name := range testNames {
+		w.aliases[ns+"."+name] = name
 	}
 }
 
@@ -95,6 +111,7 @@ func (w *walker) declarator(d *sitter.Node, isConst bool) {
 			if mod == "node:test" || mod == "test" {
 				w.aliases[w.text(name)] = "test"
 			}
+			w.namespace(w.text(name))
 		case "object_pattern":
 			for k := 0; k < int(name.NamedChildCount()); k++ {
 				p := name.NamedChild(k)

@@ -115,7 +115,13 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 		if p == nil || p.Type() != "property_identifier" {
 			return nil, false
 		}
-		bs, ok := w.branches(n.ChildByFieldName("object"), depth)
+		obj := n.ChildByFieldName("object")
+		if obj != nil && obj.Type() == "identifier" {
+			if qualified := w.text(obj) + "." + w.text(p); w.aliases[qualified] != "" {
+				return []callee{{base: qualified}}, true // ns.describe of a namespace import
+			}
+		}
+		bs, ok := w.branches(obj, depth)
 		if !ok {
 			return nil, false
 		}
@@ -130,6 +136,15 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 	case "parenthesized_expression":
 		if n.NamedChildCount() == 1 {
 			return w.branches(n.NamedChild(0), depth)
+		}
+	case "sequence_expression": // (0, ns.test): the last operand is the callee
+		if k := int(n.NamedChildCount()); k > 0 {
+			for i := 0; i < k-1; i++ {
+				if n.NamedChild(i).Type() != "number" {
+					return nil, false
+				}
+			}
+			return w.branches(n.NamedChild(k-1), depth)
 		}
 	case "ternary_expression":
 		a, okA := w.branches(n.ChildByFieldName("consequence"), depth+1)
