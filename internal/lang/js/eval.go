@@ -14,9 +14,12 @@ import (
 const maxEvalDepth = 64
 
 // eval returns the literal value of an expression node: strings, template
-// literals without substitutions, numbers, booleans, null, undefined,
-// arrays, objects, string concatenation with +, and module-level const
-// bindings of those. Anything else is unknown, with its source kept.
+// literals, numbers, booleans, null, undefined, arrays, objects, + and
+// the other arithmetic, logical and ternary operators, member access, the
+// few pure calls of callValue, const bindings (and let or var ones nothing
+// mutates), the loop variables and parameters in w.env, and, once linked,
+// the values of local imports. Anything else is unknown, with its source
+// kept.
 func (w *walker) eval(n *sitter.Node, depth int) value {
 	if n == nil {
 		return value{kind: kUndefined}
