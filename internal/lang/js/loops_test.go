@@ -133,3 +133,36 @@ func TestNamespaceImports(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopShapes covers TypeScript parameters, node:test subtests in a
+// loop, arrow helpers, loops around .each and around helper calls.
+func TestLoopShapes(t *testing.T) {
+	for _, c := range []struct {
+		fw   testdex.Framework
+		file string
+		src  string
+		want []string
+	}{
+		{testdex.Vitest, "a.test.ts", "type C = {n: string}; const cs: C[] = [{n: 'a'}, {n: 'b'}] satisfies C[];\ncs.forEach((c: C, i: number = 9) => { test(`${c.n}${i}`, () => {}) });\nfor (const c of cs as C[]) it(c.n!, () => {})",
+			[]string{"a0", "b1", "a", "b"}},
+		{testdex.NodeTest, "a.test.mjs", "import test from 'node:test';\ntest('t', async (t) => { for (const n of [1, 2]) { await t.test(`sub ${n}`, () => {}) } })",
+			[]string{"t", "t > sub 1", "t > sub 2"}},
+		{testdex.Jest, "a.test.js", "const suite = (name) => describe(name, () => { test('x', () => {}) });\n['p', 'q'].forEach(suite2 => suite(suite2))",
+			[]string{"p", "q", "p > x", "q > x"}},
+		{testdex.Jest, "a.test.js", "for (const k of ['a', 'b']) { test.each([[1], [2]])(k + ' %i', () => {}) }",
+			[]string{"a 1", "a 2", "b 1", "b 2"}},
+		{testdex.Jest, "a.test.js", "function gen(x) { it(x, () => {}) }\nfor (const y of load()) gen(y)",
+			[]string{"dynamic {x}"}},
+		{testdex.Jest, "a.test.js", "function gen(x) { it(x, () => {}) }\n[1, 2].forEach(gen)",
+			[]string{"dynamic {x}"}},
+		{testdex.Jest, "a.test.js", "describe('d', () => { const rows = [{t: 'r1'}]; for (const r of rows) { const title = `${r.t}!`; it(title, () => {}) } })",
+			[]string{"d", "d > r1!"}},
+		{testdex.Jest, "a.test.js", "const c = 'outer'; for (const c of ['inner']) { it(c, () => {}) }",
+			[]string{"inner"}},
+	} {
+		got := names(extract(t, c.fw, c.file, c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
+		}
+	}
+}
