@@ -90,6 +90,9 @@ func (w *walker) callValue(n *sitter.Node, depth int) value {
 	if fn == nil || args == nil || args.Type() != "arguments" {
 		return unknown
 	}
+	if v, ok := w.mapCall(fn, args, depth); ok {
+		return v
+	}
 	var argv []value
 	for i := 0; i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
@@ -234,3 +237,66 @@ func methodCall(o value, method string, argv []value) value {
 
 // jsSpace is the white space and line terminators String.prototype.trim removes.
 const jsSpace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+// mapCall evaluates array.map(fn) on a literal array when fn returns an
+// expression of its parameters (x => [x.name, x], function (x) { return
+// x.a }): test.each(cases.map(c => [c.name, c])).
+func (w *walker) mapCall(fn, args *sitter.Node, depth int) (value, bool) {
+	if fn.Type() != "member_expression" || args.NamedChildCount() != 1 {
+		return value{}, false
+	}
+	prop, obj, cb := fn.ChildByFieldName("property"), fn.ChildByFieldName("object"), args.NamedChild(0)
+	if prop == nil || obj == nil || w.text(prop) != "map" || !isFunction(cb.Type()) {
+		return value{}, false
+	}
+	body := returned(cb)
+	if body == nil {
+		return value{}, false
+	}
+	arr := w.eval(obj, depth+1)
+	if arr.kind != kArray {
+		return value{}, false
+	}
+	params := w.paramNodes(cb)
+	out := value{kind: kArray}
+	for i, el := range arr.arr {
+		e := w.env
+		for k, p := range params {
+			v := [3]value{el, num(float64(i)), arr}[min(k, 2)]
+			var ok bool
+			if e, ok = w.bindPattern(p, v, cb.StartByte(), e); !ok || k > 2 {
+				return value{}, false
+			}
+		}
+		saved := w.env
+		w.env = e
+		v := w.eval(body, depth+1)
+		w.env = saved
+		out.arr = append(out.arr, v)
+	}
+	return out, true
+}
+
+// returned is the expression a function returns when its body is that
+// expression or a block holding only return expr; nil otherwise.
+func returned(fn *sitter.Node) *sitter.Node {
+	body := fn.ChildByFieldName("body")
+	if body == nil {
+		return nil
+	}
+	if body.Type() != "statement_block" {
+		return body
+	}
+	var ret *sitter.Node
+	for i := 0; i < int(body.NamedChildCount()); i++ {
+		c := body.NamedChild(i)
+		switch {
+		case c.Type() == "comment":
+		case c.Type() == "return_statement" && ret == nil && c.NamedChildCount() == 1:
+			ret = c.NamedChild(0)
+		default:
+			return nil
+		}
+	}
+	return ret
+}

@@ -166,3 +166,22 @@ func TestLoopShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestMapValues checks .map with a function returning an expression, as
+// tables are often built: test.each(cases.map(c => [c.name, c])).
+func TestMapValues(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"const cases = [{name: 'a', v: 1}, {name: 'b', v: 2}];\ntest.each(cases.map(c => [c.name, c]))('%s', () => {})", []string{"a", "b"}},
+		{"test.each([1, 2].map(function (n, i) { return {n: n * 10, i} }))('$n $i', () => {})", []string{"10 0", "20 1"}},
+		{"test(['x', 'y'].map((s) => s.toUpperCase()).join('+'), () => {})", []string{"X+Y"}},
+		{"test.each([1].map((n) => { log(n); return n }))('%s', () => {})", []string{"dynamic %s"}},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
