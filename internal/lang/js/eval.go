@@ -143,6 +143,12 @@ func (w *walker) unary(n *sitter.Node, depth int) value {
 		return value{str: w.text(n)}
 	}
 	switch w.text(op) {
+	case "!":
+		if t, ok := truthy(arg); ok {
+			return value{kind: kBool, b: !t}
+		}
+	case "typeof":
+		return str(typeOf(arg))
 	case "-":
 		if arg.kind == kBigInt {
 			return value{kind: kBigInt, str: "-" + arg.str}

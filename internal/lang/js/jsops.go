@@ -238,3 +238,20 @@ func arithmetic(op string, l, r value) (value, bool) {
 	}
 	return value{}, false
 }
+
+// typeOf is typeof v for a known value.
+func typeOf(v value) string {
+	switch v.kind {
+	case kString:
+		return "string"
+	case kNumber:
+		return "number"
+	case kBigInt:
+		return "bigint"
+	case kBool:
+		return "boolean"
+	case kUndefined:
+		return "undefined"
+	}
+	return "object" // null, arrays, objects
+}

@@ -229,7 +229,7 @@ func (w *walker) arrayCallback(fn *sitter.Node, e *env) ([]*env, bool) {
 		return nil, false
 	}
 	prop, obj := callee.ChildByFieldName("property"), callee.ChildByFieldName("object")
-	if prop == nil || obj == nil || !arrayMethods[w.text(prop)] {
+	if prop == nil || obj == nil || !arrayMethods[w.text(prop)] || w.exits(fn.ChildByFieldName("body")) {
 		return nil, false
 	}
 	arr := w.evalIn(obj, e)
@@ -280,20 +280,26 @@ func (w *walker) paramNodes(fn *sitter.Node) []*sitter.Node {
 	return out
 }
 
-// exits reports whether a loop body may leave an iteration early (break,
-// continue, return, throw outside a nested function), which could skip
-// the tests of some elements.
+// exits reports whether a loop's or callback's body may leave an
+// iteration before the call being visited (the lineage's last step): a
+// break, continue, return or throw outside a nested function that ends
+// before the call starts, which could skip the tests of some elements.
+// One that holds the call (return test(...)) or comes after it cannot.
 func (w *walker) exits(body *sitter.Node) bool {
 	if body == nil {
 		return true
 	}
+	call := w.lin.top().node.StartByte()
 	cur := sitter.NewTreeCursor(body)
 	defer cur.Close()
 	depth := 0
 	for {
-		t := cur.CurrentNode().Type()
+		n := cur.CurrentNode()
+		t := n.Type()
 		switch {
-		case t == "break_statement" || t == "continue_statement" || t == "return_statement" || t == "throw_statement":
+		case n.StartByte() >= call:
+			return false // the rest comes after the call
+		case (t == "break_statement" || t == "continue_statement" || t == "return_statement" || t == "throw_statement") && n.EndByte() <= call:
 			return true
 		case barriers[t] && depth > 0:
 			// a nested function's or loop's own exits are its business
@@ -313,4 +319,31 @@ func (w *walker) exits(body *sitter.Node) bool {
 			return false
 		}
 	}
+}
+
+// reached reports whether the call being visited can run under the
+// parent at index at with the bindings of w.env: false when an if
+// statement between them has a condition the source fixes that sends
+// control the other way (for (const c of cases) { if (c.skip) ... }).
+// A condition it cannot read counts as reached, as everywhere else.
+func (w *walker) reached(at int) bool {
+	path := w.lin.path
+	for i := max(at, 0); i < len(path)-1; i++ {
+		if path[i].typ != "if_statement" {
+			continue
+		}
+		cond, cons := path[i].node.ChildByFieldName("condition"), path[i].node.ChildByFieldName("consequence")
+		if cond == nil || cons == nil {
+			continue
+		}
+		t, ok := truthy(w.eval(cond, 0))
+		if !ok {
+			continue
+		}
+		inThen := same(path[i+1].node, cons)
+		if t != inThen {
+			return false
+		}
+	}
+	return true
 }

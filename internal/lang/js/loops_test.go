@@ -185,3 +185,26 @@ func TestMapValues(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopConditions checks that an if around a test in a loop is read
+// per iteration when its condition is literal, and that an early exit
+// before the test leaves the loop dynamic while one after it does not.
+func TestLoopConditions(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"for (const c of [{n: 'a'}, {n: 'b', skip: true}]) { if (!c.skip) { it(c.n, () => {}) } else { it('skipped ' + c.n, () => {}) } }",
+			[]string{"a", "skipped b"}},
+		{"[{n: 'a', on: 1}, {n: 'b', on: 0}].forEach((c) => { if (c.on === 1) it(c.n, () => {}) })", []string{"a"}},
+		{"[{n: 'a'}].forEach((c) => { if (x) return; it(c.n, () => {}) })", []string{"dynamic {c.n}"}},
+		{"['a', 'b'].map((n) => { return it(n, () => {}) })", []string{"a", "b"}},
+		{"for (const n of ['a']) { it(n, () => {}); if (n) break }", []string{"a"}},
+		{"if (false) { it('never', () => {}) } if (process.env.X) { it('maybe', () => {}) }", []string{"maybe"}},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}

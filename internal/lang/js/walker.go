@@ -197,7 +197,7 @@ func (w *walker) call(c *sitter.Node) {
 	if parent != nil {
 		parents = parent.instances
 	}
-	rows := w.rows(sp, parents, w.lin.barriersBelow(at))
+	rows := w.rows(sp, parents, at)
 	if len(w.stack) >= maxNesting {
 		rows = w.collapse(sp, parents)
 		fr.collapsed = true
@@ -222,7 +222,8 @@ type row struct {
 // the loops and callbacks between the parent and the call (bars), and per
 // .each row. A loop it cannot expand leaves one dynamic record; past
 // maxRows each parent gets one dynamic record.
-func (w *walker) rows(sp spec, parents []instance, bars []int) []row {
+func (w *walker) rows(sp spec, parents []instance, at int) []row {
+	bars := w.lin.barriersBelow(at)
 	var out []row
 	for _, p := range parents {
 		envs, ok := w.contexts(bars, p.env)
@@ -231,6 +232,9 @@ func (w *walker) rows(sp spec, parents []instance, bars []int) []row {
 		}
 		for _, e := range envs {
 			w.env = e
+			if !w.reached(at) {
+				continue // an if around the call is false in this iteration
+			}
 			titles, dyn := w.titles(sp)
 			for _, t := range titles {
 				out = append(out, row{parent: p, env: e, title: t, dynamic: dyn || !ok})
