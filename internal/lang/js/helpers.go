@@ -13,11 +13,9 @@ import (
 // call is inlined; one passed around or exported may run anywhere, so
 // its tests stay where they are declared, as dynamic records.
 
-// helperQuery finds function declarations and functions bound to names.
-const helperQuery = `
-(function_declaration name: (identifier) @name) @fn
-(variable_declarator name: (identifier) @name value: (_) @fn)
-`
+// helperQuery finds function declarations and declarators; it matches
+// single nodes, whose query state does not grow with the nesting.
+const helperQuery = `(function_declaration) @d (variable_declarator) @d`
 
 // maxInline bounds helpers inlined within helpers.
 const maxInline = 4
@@ -52,16 +50,11 @@ func (w *walker) helperSet() *helperSet {
 		if !ok {
 			break
 		}
-		var name string
-		var fn *sitter.Node
-		for _, c := range m.Captures {
-			if q.CaptureNameForId(c.Index) == "name" {
-				name = w.text(c.Node)
-			} else {
-				fn = c.Node
-			}
+		if len(m.Captures) != 1 {
+			continue
 		}
-		if fn == nil || !isFunctionNode(fn.Type()) || !w.declaresTests(fn) {
+		name, fn := w.definition(m.Captures[0].Node)
+		if fn == nil || !w.declaresTests(fn) {
 			continue
 		}
 		block := fn.Parent() // the declaration's block, or its export
@@ -89,7 +82,21 @@ func (w *walker) helperSet() *helperSet {
 	return w.helpers
 }
 
-func isFunctionNode(t string) bool { return t == "function_declaration" || isFunction(t) }
+// definition returns the name and function of a function declaration or
+// of a declarator binding a function; fn is nil for anything else.
+func (w *walker) definition(d *sitter.Node) (string, *sitter.Node) {
+	id := d.ChildByFieldName("name")
+	if id == nil || id.Type() != "identifier" {
+		return "", nil
+	}
+	if d.Type() == "function_declaration" {
+		return w.text(id), d
+	}
+	if v := d.ChildByFieldName("value"); v != nil && isFunction(v.Type()) {
+		return w.text(id), v
+	}
+	return "", nil
+}
 
 // mentions counts the identifiers of each name in want, wherever they
 // stand (a declaration, a call, a value passed on or exported), and
@@ -163,7 +170,9 @@ func (w *walker) insideHelper(at int) bool {
 	l := w.lin
 	b := l.path[len(l.path)-1].barrier
 	for b > at {
-		if !loops[l.path[b].typ] && w.helperSet().starts[l.path[b].node.StartByte()] {
+		// Only a declared function or one bound by a declarator can be a helper.
+		named := l.path[b].typ == "function_declaration" || l.path[b-1].typ == "variable_declarator"
+		if named && w.helperSet().starts[l.path[b].node.StartByte()] {
 			return true
 		}
 		b = l.path[b-1].barrier

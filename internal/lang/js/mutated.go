@@ -6,20 +6,11 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// mutationQuery finds the names a file assigns, increments, or changes
-// in place (x = ..., x.y = ..., x[i] = ..., x++, x.push(...)): a let or
-// var binding with such a name may not hold its initial value when tests
-// are declared.
-const mutationQuery = `
-(assignment_expression left: (identifier) @n)
-(assignment_expression left: (member_expression object: (identifier) @n))
-(assignment_expression left: (subscript_expression object: (identifier) @n))
-(augmented_assignment_expression left: (identifier) @n)
-(augmented_assignment_expression left: (member_expression object: (identifier) @n))
-(augmented_assignment_expression left: (subscript_expression object: (identifier) @n))
-(update_expression argument: (identifier) @n)
-(call_expression function: (member_expression object: (identifier) @n property: (property_identifier) @m))
-`
+// mutationQuery finds what may change a binding: assignments (x = ...,
+// x.y = ..., x[i] = ...), x++ and method calls (x.push(...)), read in
+// mutationTarget. It matches single nodes, whose query state does not
+// grow with the nesting.
+const mutationQuery = `(assignment_expression) @m (augmented_assignment_expression) @m (update_expression) @m (call_expression) @m`
 
 // mutators are the methods that change an array or object in place.
 var mutators = map[string]bool{"push": true, "pop": true, "shift": true, "unshift": true, "splice": true,
@@ -53,19 +44,40 @@ func (w *walker) scanMutations() map[string]bool {
 		if !ok {
 			return out
 		}
-		name, method := "", ""
 		for _, c := range m.Captures {
-			switch q.CaptureNameForId(c.Index) {
-			case "n":
-				name = w.text(c.Node)
-			case "m":
-				method = w.text(c.Node)
+			if name := w.mutationTarget(c.Node); name != "" {
+				out[name] = true
 			}
 		}
-		if len(m.Captures) == 1 || mutators[method] {
-			out[name] = true
-		}
 	}
+}
+
+// mutationTarget is the name an assignment, update or mutating method
+// call changes, "" when none.
+func (w *walker) mutationTarget(n *sitter.Node) string {
+	var target *sitter.Node
+	switch n.Type() {
+	case "update_expression":
+		target = n.ChildByFieldName("argument")
+	case "call_expression":
+		f := n.ChildByFieldName("function")
+		if f == nil || f.Type() != "member_expression" {
+			return ""
+		}
+		if p := f.ChildByFieldName("property"); p == nil || !mutators[w.text(p)] {
+			return ""
+		}
+		target = f.ChildByFieldName("object")
+	default:
+		target = n.ChildByFieldName("left")
+	}
+	if target != nil && (target.Type() == "member_expression" || target.Type() == "subscript_expression") {
+		target = target.ChildByFieldName("object") // x.y = 1, x[0]++
+	}
+	if target == nil || target.Type() != "identifier" {
+		return ""
+	}
+	return w.text(target)
 }
 
 // queryCache holds compiled queries by grammar and source.
