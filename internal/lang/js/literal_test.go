@@ -24,6 +24,7 @@ func TestLiteralGolden(t *testing.T) {
 		{testdex.Jest, "jest/literal.test.js", "jest.golden.txt"},
 		{testdex.Vitest, "vitest/literal.test.js", "vitest.golden.txt"},
 		{testdex.Mocha, "mocha/literal.spec.js", "mocha.golden.txt"},
+		{testdex.NodeTest, "node/literal.test.mjs", "node.golden.txt"},
 	} {
 		t.Run(string(c.fw), func(t *testing.T) {
 			dir := filepath.Join("testdata", "literal")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # regen.sh SCRATCH rewrites the *.golden.txt files beside it from the real
 # runners: Jest 29 and 30, Vitest 3 and Mocha 11, installed with npm into
-# SCRATCH (never into the repository). Each golden line is one test: its
+# SCRATCH (never into the repository), and the node on PATH for node:test
+# (recorded with Node.js 20). Each golden line is one test: its
 # suites' titles and its own joined by " > ", in the runner's order.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -60,3 +61,8 @@ class Titles extends Base {
 module.exports = Titles;
 JS
 (cd mocha11 && npx mocha --dry-run --reporter ./titles.js literal.spec.js) > "$here/mocha.golden.txt"
+
+# node:test: the node on PATH runs the file with a reporter printing names.
+mkdir -p node
+cp "$here/node/literal.test.mjs" "$here/node/names.mjs" node/
+(cd node && node --test --test-reporter=./names.mjs literal.test.mjs) > "$here/node.golden.txt"
