@@ -245,8 +245,14 @@ func vitestFormatRow(t string, items []value, idx int) string {
 // path leads nowhere.
 func attr(v value, path string, def value) value {
 	for _, k := range strings.Split(path, ".") {
-		next, ok := v.field(k)
-		if !ok {
+		if v.kind == kNull || v.kind == kUndefined {
+			return def
+		}
+		next := member(v, k) // own properties, a string's or an array's length and indexes
+		switch next.kind {
+		case kUnknown:
+			panic(errUnknown{}) // a method, printed as a function: do not guess
+		case kUndefined:
 			return def
 		}
 		v = next
@@ -257,22 +263,24 @@ func attr(v value, path string, def value) value {
 	return v
 }
 
-// objDisplay is @vitest/utils' objDisplay with its default truncation.
+// objDisplay is @vitest/utils' objDisplay with its default truncate, 40:
+// loupe's output, or for an array or object that reaches 40 characters
+// even cut short, [ Array(n) ] or { Object (a, b, ...) }.
 func objDisplay(v value) string {
-	s := inspect(v, loupeDepth)
-	if len(s) < 40 {
+	s := loupe(v, 40)
+	if len16(s) < 40 {
 		return s
 	}
 	switch v.kind {
 	case kArray:
 		return "[ Array(" + strconv.Itoa(len(v.arr)) + ") ]"
 	case kObject:
-		keys, _ := dedupe(v)
+		keys, _ := ownKeys(v)
 		k := strings.Join(keys, ", ")
 		if len(keys) > 2 {
 			k = strings.Join(keys[:2], ", ") + ", ..."
 		}
 		return "{ Object (" + k + ") }"
 	}
-	panic(errUnknown{}) // loupe truncates long strings: do not guess
+	return s
 }

@@ -140,7 +140,7 @@ func formatVerb(verb byte, v value, vitest bool) string {
 		case v.kind == kArray && vitest:
 			return v.jsString()
 		case v.isObject() && vitest:
-			return inspect(v, loupeDepth)
+			return loupe(v, loupeInf)
 		case v.isObject():
 			return inspect(v, 0)
 		}
@@ -165,7 +165,7 @@ func formatVerb(verb byte, v value, vitest bool) string {
 		return jsonString(v)
 	case 'o', 'O':
 		if vitest {
-			return inspect(v, loupeDepth)
+			return loupe(v, loupeInf)
 		}
 		if v.isObject() && verb == 'o' {
 			panic(errUnknown{}) // showHidden adds [length] and more: not worth guessing
@@ -174,10 +174,6 @@ func formatVerb(verb byte, v value, vitest bool) string {
 	}
 	return "%" + string(verb)
 }
-
-// loupeDepth is the depth Vitest's inspect (loupe) prints plain objects
-// and arrays to: all of it, on one line.
-const loupeDepth = 1 << 30
 
 // jsonString is JSON.stringify for literals.
 func jsonString(v value) string {

@@ -73,6 +73,14 @@ describe('each arrays', () => {
   test.each([[Infinity, -Infinity, 1e21, 1e-7]])('%s %d %f %j', () => {});
 });
 
+describe('each edge cases', () => {
+  test.each([[10n, -0, '50%', [[1, [2]]], {x: {y: {z: 1}}}]])('%s %d %s %s %s', () => {});
+  test.each([['a%sb', 'c']])('%s|%s', () => {});
+  test.each([[{a: 'long string value here', b: [1, 2, 3, 4, 5, 6], c: {d: true}}]])('%p %o', () => {});
+  test.each([[1, 2, 3]])('%i', () => {});
+  test.each([[0.1, '0x10', ' 7 ', '']])('%d %i %f %d', () => {});
+});
+
 describe('each objects', () => {
   test.each([
     {a: 1, b: {c: 'deep'}, arr: [1, 2]},

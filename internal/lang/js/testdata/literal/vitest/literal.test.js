@@ -43,6 +43,15 @@ describe('each arrays', () => {
   test.each([[Infinity, -Infinity, 1e21, 1e-7]])('%s %d %f %j', () => {});
 });
 
+describe('each edge cases', () => {
+  test.each([[10n, -0, '50%', [[1, [2]]], {x: {y: {z: 1}}}]])('%s %d %s %s %s', () => {});
+  test.each([['a%sb', 'c']])('%s|%s', () => {});
+  test.each([{a: 'long string value here', b: [1, 2, 3, 4, 5, 6], c: {d: true}}])('$a | $b | $c | $a.length', () => {});
+  test.each([[1, 2, 3]])('%i', () => {});
+  test.each([[0.1, '0x10', ' 7 ', '']])('%d %i %f %d', () => {});
+  test.each([{list: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]}])('$list', () => {});
+});
+
 describe('each objects', () => {
   test.each([
     {a: 1, b: {c: 'deep'}, arr: [1, 2]},
