@@ -92,7 +92,7 @@ func extraArg(v value) string {
 	if v.kind == kString {
 		return v.str
 	}
-	return inspect(v, 2)
+	return nodeInspect(v, 2)
 }
 
 // jestInterpolate is jest-each's interpolateVariables: $key and

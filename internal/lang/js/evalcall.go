@@ -1,6 +1,7 @@
 package js
 
 import (
+	"math"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -206,6 +207,12 @@ func methodCall(o value, method string, argv []value) value {
 		case "toString":
 			return o
 		}
+	case o.kind == kString && method == "repeat" && len(argv) == 1:
+		n, ok := argv[0].toNumber()
+		if !ok || argv[0].isObject() || n < 0 || n != math.Trunc(n) || float64(len(o.str))*n > 1<<16 {
+			return value{} // RangeError, or too long for a title
+		}
+		return str(strings.Repeat(o.str, int(n)))
 	case o.kind == kArray && method == "join" && len(argv) <= 1:
 		sep := ","
 		if len(argv) == 1 && argv[0].kind != kUndefined {

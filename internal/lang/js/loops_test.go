@@ -105,6 +105,11 @@ func TestEachPartlyKnownRows(t *testing.T) {
 		{testdex.Jest, "test.each([['a', f()], ['b', g]])('x %s', () => {})", []string{"x a", "x b"}},
 		{testdex.Vitest, "test.each([['a', f()]])('x %s %s', () => {})", []string{"dynamic x %s %s"}},
 		{testdex.Vitest, "test.each([{a: 1, b: f()}])('x $a', () => {})", []string{"x 1"}},
+		// util.inspect breaks these into lines: not guessed.
+		{testdex.Jest, "test.each([[{alpha: 'long string value here', beta: [1, 2, 3], gamma: 'another long st'}]])('%O', () => {})", []string{"dynamic %O"}},
+		{testdex.Jest, "test.each([[[1, 2, 3, 4, 5, 6, 7]]])('%O', () => {})", []string{"dynamic %O"}},
+		{testdex.Jest, "test.each([[{a: {b: {c: {d: 1}}}}]])('%o', () => {})", []string{"dynamic %o"}},
+		{testdex.Jest, "test.each([[[1, 2, 3, 4, 5, 6], {a: {b: {c: 1}}}]])('%O %O', () => {})", []string{"[ 1, 2, 3, 4, 5, 6 ] { a: { b: { c: 1 } } }"}},
 	} {
 		got := names(extract(t, c.fw, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {

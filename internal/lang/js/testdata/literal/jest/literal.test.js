@@ -79,6 +79,8 @@ describe('each edge cases', () => {
   test.each([[{a: 'long string value here', b: [1, 2, 3, 4, 5, 6], c: {d: true}}]])('%p %o', () => {});
   test.each([[1, 2, 3]])('%i', () => {});
   test.each([[0.1, '0x10', ' 7 ', '']])('%d %i %f %d', () => {});
+  test.each([{o: {alpha: 'long string value here', beta: [1, 2, 3, 4, 5, 6], gamma: 'another long string value'}}])('$o', () => {});
+  test.each([['x'.repeat(120)]])('%s %p', () => {});
 });
 
 describe('each objects', () => {
