@@ -222,8 +222,19 @@ func (w *walker) array(n *sitter.Node, depth int) value {
 		if c.Type() == "comment" {
 			continue
 		}
-		if c.Type() == "spread_element" {
-			return value{str: w.text(n)}
+		if c.Type() == "spread_element" { // [...a, ...'ab']
+			s := w.eval(c.NamedChild(0), depth+1)
+			switch s.kind {
+			case kArray:
+				v.arr = append(v.arr, s.arr...)
+			case kString:
+				for _, r := range s.str {
+					v.arr = append(v.arr, str(string(r)))
+				}
+			default:
+				return value{str: w.text(n)}
+			}
+			continue
 		}
 		v.arr = append(v.arr, w.eval(c, depth+1))
 	}
@@ -247,6 +258,16 @@ func (w *walker) object(n *sitter.Node, depth int) value {
 		case "shorthand_property_identifier":
 			v.keys = append(v.keys, w.text(c))
 			v.vals = append(v.vals, w.ident(c, depth+1))
+		case "spread_element": // {...base, x: 1}: base's own keys, in order
+			s := w.eval(c.NamedChild(0), depth+1)
+			switch {
+			case s.kind == kNull || s.kind == kUndefined:
+			case s.isObject():
+				keys, vals := ownKeys(s)
+				v.keys, v.vals = append(v.keys, keys...), append(v.vals, vals...)
+			default:
+				return value{str: w.text(n)}
+			}
 		default: // spread, methods, getters
 			return value{str: w.text(n)}
 		}

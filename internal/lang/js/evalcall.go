@@ -245,17 +245,18 @@ func methodCall(o value, method string, argv []value) value {
 // jsSpace is the white space and line terminators String.prototype.trim removes.
 const jsSpace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
-// mapCall evaluates array.map(fn) on a literal array when fn returns an
-// expression of its parameters (x => [x.name, x], function (x) { return
-// x.a }): test.each(cases.map(c => [c.name, c])).
+// mapCall evaluates array.map(fn) and array.filter(fn) on a literal array
+// when fn returns an expression of its parameters (x => [x.name, x],
+// function (x) { return x.a }): test.each(cases.map(c => [c.name, c])).
 func (w *walker) mapCall(fn, args *sitter.Node, depth int) (value, bool) {
 	if fn.Type() != "member_expression" || args.NamedChildCount() != 1 {
 		return value{}, false
 	}
 	prop, obj, cb := fn.ChildByFieldName("property"), fn.ChildByFieldName("object"), args.NamedChild(0)
-	if prop == nil || obj == nil || w.text(prop) != "map" || !isFunction(cb.Type()) {
+	if prop == nil || obj == nil || (w.text(prop) != "map" && w.text(prop) != "filter") || !isFunction(cb.Type()) {
 		return value{}, false
 	}
+	filter := w.text(prop) == "filter"
 	body := returned(cb)
 	if body == nil {
 		return value{}, false
@@ -279,6 +280,16 @@ func (w *walker) mapCall(fn, args *sitter.Node, depth int) (value, bool) {
 		w.env = e
 		v := w.eval(body, depth+1)
 		w.env = saved
+		if filter {
+			keep, ok := truthy(v)
+			if !ok {
+				return value{}, false
+			}
+			if keep {
+				out.arr = append(out.arr, el)
+			}
+			continue
+		}
 		out.arr = append(out.arr, v)
 	}
 	return out, true

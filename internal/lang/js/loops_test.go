@@ -183,6 +183,10 @@ func TestMapValues(t *testing.T) {
 		{"test.each([1, 2].map(function (n, i) { return {n: n * 10, i} }))('$n $i', () => {})", []string{"10 0", "20 1"}},
 		{"test(['x', 'y'].map((s) => s.toUpperCase()).join('+'), () => {})", []string{"X+Y"}},
 		{"test.each([1].map((n) => { log(n); return n }))('%s', () => {})", []string{"dynamic %s"}},
+		{"const A = [{n: 'a'}, {n: 'b', skip: true}]; const B = [...A, {...A[0], n: 'c'}, ...['d', 'e'].map((n) => ({n}))];\nB.filter((c) => !c.skip).forEach((c) => test(c.n, () => {}))", []string{"a", "c", "d", "e"}},
+		{"test([...'ab'].join('-'), () => {})", []string{"a-b"}},
+		{"const base = {x: 1, y: 2}; test(JSON.stringify({...base, x: 3, ...null}), () => {})", []string{`{"x":3,"y":2}`}},
+		{"test.each([...rows])('%s', () => {})", []string{"dynamic %s"}},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
