@@ -217,3 +217,22 @@ func TestLoopConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestShadowingFunctions checks a top-level function named like a global
+// test function: a helper declaring tests is inlined, a wrapper that does
+// not still stands for the global.
+func TestShadowingFunctions(t *testing.T) {
+	for _, c := range []struct {
+		fw   testdex.Framework
+		src  string
+		want []string
+	}{
+		{testdex.Vitest, "function suite(name) { describe(name, () => { it('x', () => {}) }) }\nsuite('a')", []string{"a", "a > x"}},
+		{testdex.Mocha, "function it(name, fn) { return global.it(name, fn) }\ndescribe('d', () => { it('w', () => {}) })", []string{"d", "d > w"}},
+	} {
+		got := names(extract(t, c.fw, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
+		}
+	}
+}

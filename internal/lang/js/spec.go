@@ -166,10 +166,20 @@ func (w *walker) canonical(base string) (string, bool) {
 	if canon, ok := w.aliases[base]; ok {
 		return canon, true
 	}
-	if contains(globals[w.fw], base) && !w.functions[base] { // function suite() {...} shadows Vitest's suite
+	if contains(globals[w.fw], base) && !w.helperShadows(base) {
 		return base, true
 	}
 	return "", false
+}
+
+// helperShadows reports whether a top-level function of the file takes a
+// global test function's name and is a helper declaring tests itself
+// (function suite(name) { describe(name, ...) } in Vitest): its calls are
+// inlined, not taken for the global. A wrapper that declares nothing
+// through the file's test functions (function it(n, f) { global.it(n,
+// ...) }) still stands for the global, as the runner then lists it.
+func (w *walker) helperShadows(name string) bool {
+	return w.functions[name] && w.q != nil && len(w.helperSet().byName[name]) > 0
 }
 
 // finish completes a spec from the callee's branches and the arguments.
