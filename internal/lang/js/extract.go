@@ -20,8 +20,15 @@ const version = "js-4"
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
 // (.only, .skip, .todo, ...), .each and .for tables expanded with the
-// framework's own title formatting, and node:test subtests (t.test). It is
-// safe for concurrent use; the zero value is not usable, see [ExtractorFor].
+// framework's own title formatting, and node:test subtests (t.test).
+// Calls in loops and array callbacks over literal data (for...of, for...in,
+// indexed for, forEach, map) give one record per iteration, and a local
+// helper function declaring tests is listed at each call with its
+// arguments; titles are evaluated as JavaScript would (template literals,
+// String(), join, JSON.stringify, ...). Tables imported from local modules
+// are filled in by the linker (see linkImports). What depends on running
+// code stays one dynamic record. It is safe for concurrent use; the zero
+// value is not usable, see [ExtractorFor].
 type Extractor struct {
 	fw       testdex.Framework
 	deepPath int // when not 0, replaces the constant deepPath (tests)
