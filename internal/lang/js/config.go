@@ -40,7 +40,7 @@ func readConfig(name string, data []byte) (value, error) {
 		return value{}, err
 	}
 	defer tree.Close()
-	w := newWalker("", data, tree.RootNode())
+	w := newWalker("", grammar(name), data, tree.RootNode())
 	obj := w.exported()
 	if obj == nil {
 		return value{}, errors.New("no literal module.exports or export default")

@@ -204,19 +204,22 @@ func (pr *project) setup(fw testdex.Framework) *lang.Setup {
 	if s == nil {
 		return nil
 	}
-	s.Framework, s.Extractor, s.Lister, s.Linker, s.Runner = fw, ExtractorFor(fw), listerFor(fw), linker{}, runnerFor(fw)
+	s.Framework, s.Extractor, s.Lister, s.Linker, s.Runner = fw, ExtractorFor(fw), listerFor(fw), linker{fw}, runnerFor(fw)
 	return s
 }
 
 // linker sets every record's Scope to its file's path relative to the
-// project folder, as the runners report it.
-type linker struct{}
+// project folder, as the runners report it, after filling in the titles
+// that need a local module's tables (linkImports).
+type linker struct{ fw testdex.Framework }
 
-func (linker) Link(_ *lang.Project, files []*lang.Linked) []testdex.Problem {
+func (l linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
+	var problems []testdex.Problem
 	for _, f := range files {
+		problems = append(problems, linkImports(l.fw, p, f)...)
 		for i := range f.Result.Tests {
 			f.Result.Tests[i].Scope = f.Rel
 		}
 	}
-	return nil
+	return problems
 }

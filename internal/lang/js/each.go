@@ -92,7 +92,7 @@ func extraArg(v value) string {
 	if v.kind == kString {
 		return v.str
 	}
-	return inspect(v, 2)
+	return nodeInspect(v, 2)
 }
 
 // jestInterpolate is jest-each's interpolateVariables: $key and
@@ -184,8 +184,12 @@ func templateRows(header string, cells []value) []value {
 // formatTitle does: an array row is spread, anything else is one item.
 func vitestTitles(title string, table []value) ([]string, bool) {
 	return titles(len(table), func(i int) string {
+		// A row's cells need only be known where the title prints them.
+		if table[i].kind == kUnknown {
+			panic(errUnknown{})
+		}
 		items := []value{table[i]}
-		if must(table[i]).kind == kArray {
+		if table[i].kind == kArray {
 			items = table[i].arr
 		}
 		return vitestFormatRow(title, items, i)
@@ -241,8 +245,14 @@ func vitestFormatRow(t string, items []value, idx int) string {
 // path leads nowhere.
 func attr(v value, path string, def value) value {
 	for _, k := range strings.Split(path, ".") {
-		next, ok := v.field(k)
-		if !ok {
+		if v.kind == kNull || v.kind == kUndefined {
+			return def
+		}
+		next := member(v, k) // own properties, a string's or an array's length and indexes
+		switch next.kind {
+		case kUnknown:
+			panic(errUnknown{}) // a method, printed as a function: do not guess
+		case kUndefined:
 			return def
 		}
 		v = next
@@ -253,22 +263,24 @@ func attr(v value, path string, def value) value {
 	return v
 }
 
-// objDisplay is @vitest/utils' objDisplay with its default truncation.
+// objDisplay is @vitest/utils' objDisplay with its default truncate, 40:
+// loupe's output, or for an array or object that reaches 40 characters
+// even cut short, [ Array(n) ] or { Object (a, b, ...) }.
 func objDisplay(v value) string {
-	s := inspect(v, 2)
-	if len(s) < 40 {
+	s := loupe(v, 40)
+	if len16(s) < 40 {
 		return s
 	}
 	switch v.kind {
 	case kArray:
 		return "[ Array(" + strconv.Itoa(len(v.arr)) + ") ]"
 	case kObject:
-		keys, _ := dedupe(v)
+		keys, _ := ownKeys(v)
 		k := strings.Join(keys, ", ")
 		if len(keys) > 2 {
 			k = strings.Join(keys[:2], ", ") + ", ..."
 		}
 		return "{ Object (" + k + ") }"
 	}
-	panic(errUnknown{}) // loupe truncates long strings: do not guess
+	return s
 }

@@ -14,9 +14,12 @@ import (
 const maxEvalDepth = 64
 
 // eval returns the literal value of an expression node: strings, template
-// literals without substitutions, numbers, booleans, null, undefined,
-// arrays, objects, string concatenation with +, and module-level const
-// bindings of those. Anything else is unknown, with its source kept.
+// literals, numbers, booleans, null, undefined, arrays, objects, + and
+// the other arithmetic, logical and ternary operators, member access, the
+// few pure calls of callValue, const bindings (and let or var ones nothing
+// mutates), the loop variables and parameters in w.env, and, once linked,
+// the values of local imports. Anything else is unknown, with its source
+// kept.
 func (w *walker) eval(n *sitter.Node, depth int) value {
 	if n == nil {
 		return value{kind: kUndefined}
@@ -29,12 +32,7 @@ func (w *walker) eval(n *sitter.Node, depth int) value {
 	case "string":
 		return value{kind: kString, str: unescape(w.text(n), 1)}
 	case "template_string":
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			if n.NamedChild(i).Type() == "template_substitution" {
-				return unknown
-			}
-		}
-		return value{kind: kString, str: unescape(w.text(n), 1)}
+		return w.template(n, depth)
 	case "number":
 		t := w.text(n)
 		if strings.HasSuffix(t, "n") {
@@ -60,10 +58,25 @@ func (w *walker) eval(n *sitter.Node, depth int) value {
 		return w.unary(n, depth)
 	case "binary_expression":
 		return w.binary(n, depth)
+	case "ternary_expression":
+		c, ok := truthy(w.eval(n.ChildByFieldName("condition"), depth+1))
+		switch {
+		case !ok:
+		case c:
+			return w.eval(n.ChildByFieldName("consequence"), depth+1)
+		default:
+			return w.eval(n.ChildByFieldName("alternative"), depth+1)
+		}
 	case "array":
 		return w.array(n, depth)
 	case "object":
 		return w.object(n, depth)
+	case "member_expression":
+		return w.member(n, depth)
+	case "subscript_expression":
+		return w.subscript(n, depth)
+	case "call_expression":
+		return w.callValue(n, depth)
 	}
 	return unknown
 }
@@ -79,15 +92,48 @@ func (w *walker) ident(n *sitter.Node, depth int) value {
 		return value{kind: kNumber, num: math.Inf(1)}
 	}
 	def, ok := w.consts[name]
-	if local := w.localConst(n, name); local != nil {
-		def, ok = local, true
+	if v, isVar := w.vars[name]; !ok && isVar {
+		def, ok = v, true
 	}
-	if ok && !w.evaluating[name] {
-		w.evaluating[name] = true
-		defer delete(w.evaluating, name)
-		return w.eval(def, depth+1)
+	if ok && w.mutated(name) {
+		def, ok = nil, false // push, sort, x[i] = ...: not the literal any more
 	}
-	return value{str: name}
+	local, at := w.localConst(n, name)
+	if b := w.env.lookup(name); b != nil && (local == nil || at < b.scope) {
+		return b.val // a loop variable or parameter, unless a declaration inside it shadows it
+	}
+	var scope *env // what the definition sees: nothing for a module-level one
+	if local != nil {
+		def, ok, scope = local, true, w.env.before(at)
+	}
+	if !ok {
+		if v, ok := w.imported(name); ok {
+			return v
+		}
+	}
+	if !ok || w.evaluating[name] {
+		return value{str: name}
+	}
+	key := memoKey{def.StartByte(), scope}
+	if v, hit := w.memo[key]; hit {
+		return v
+	}
+	w.evaluating[name] = true
+	saved := w.env
+	w.env = scope
+	v := w.eval(def, depth+1)
+	w.env = saved
+	delete(w.evaluating, name)
+	w.memo[key] = v
+	return v
+}
+
+// memoKey is a definition evaluated with some bindings: a table is read
+// once per file (or per iteration when it depends on the loop), not once
+// per test title that names it.
+type memoKey struct {
+	start uint32
+	env   *env
 }
 
 func (w *walker) unary(n *sitter.Node, depth int) value {
@@ -97,6 +143,12 @@ func (w *walker) unary(n *sitter.Node, depth int) value {
 		return value{str: w.text(n)}
 	}
 	switch w.text(op) {
+	case "!":
+		if t, ok := truthy(arg); ok {
+			return value{kind: kBool, b: !t}
+		}
+	case "typeof":
+		return str(typeOf(arg))
 	case "-":
 		if arg.kind == kBigInt {
 			return value{kind: kBigInt, str: "-" + arg.str}
@@ -112,16 +164,46 @@ func (w *walker) unary(n *sitter.Node, depth int) value {
 	return value{str: w.text(n)}
 }
 
-// binary folds + over strings and numbers; nothing else.
+// binary folds + over strings and numbers, the logical operators, and
+// strict equality of primitives; nothing else.
 func (w *walker) binary(n *sitter.Node, depth int) value {
 	op := n.ChildByFieldName("operator")
-	if op == nil || w.text(op) != "+" {
+	if op == nil {
+		return value{str: w.text(n)}
+	}
+	switch w.text(op) {
+	case "||", "&&", "??":
+		return w.logical(n, w.text(op), depth)
+	case "===", "!==":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if eq, ok := strictEqual(l, r); ok {
+			return value{kind: kBool, b: eq == (w.text(op) == "===")}
+		}
+		return value{str: w.text(n)}
+	case "-", "*", "/", "%", "**":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if v, ok := arithmetic(w.text(op), l, r); ok {
+			return v
+		}
+		return value{str: w.text(n)}
+	case "+":
+	default:
 		return value{str: w.text(n)}
 	}
 	l := w.eval(n.ChildByFieldName("left"), depth+1)
 	r := w.eval(n.ChildByFieldName("right"), depth+1)
 	prim := func(v value) bool { return v.kind != kUnknown && v.kind != kArray && v.kind != kObject }
 	switch {
+	case l.kind == kUnknown || r.kind == kUnknown:
+	case l.isObject() || r.isObject():
+		// An array or object becomes its string: "a" + [1, 2] is "a1,2".
+		a, okA := toStr(l)
+		b, okB := toStr(r)
+		if okA && okB {
+			return str(a + b)
+		}
 	case !prim(l) || !prim(r):
 	case l.kind == kString || r.kind == kString:
 		return value{kind: kString, str: l.jsString() + r.jsString()}
@@ -140,8 +222,19 @@ func (w *walker) array(n *sitter.Node, depth int) value {
 		if c.Type() == "comment" {
 			continue
 		}
-		if c.Type() == "spread_element" {
-			return value{str: w.text(n)}
+		if c.Type() == "spread_element" { // [...a, ...'ab']
+			s := w.eval(c.NamedChild(0), depth+1)
+			switch s.kind {
+			case kArray:
+				v.arr = append(v.arr, s.arr...)
+			case kString:
+				for _, r := range s.str {
+					v.arr = append(v.arr, str(string(r)))
+				}
+			default:
+				return value{str: w.text(n)}
+			}
+			continue
 		}
 		v.arr = append(v.arr, w.eval(c, depth+1))
 	}
@@ -165,6 +258,16 @@ func (w *walker) object(n *sitter.Node, depth int) value {
 		case "shorthand_property_identifier":
 			v.keys = append(v.keys, w.text(c))
 			v.vals = append(v.vals, w.ident(c, depth+1))
+		case "spread_element": // {...base, x: 1}: base's own keys, in order
+			s := w.eval(c.NamedChild(0), depth+1)
+			switch {
+			case s.kind == kNull || s.kind == kUndefined:
+			case s.isObject():
+				keys, vals := ownKeys(s)
+				v.keys, v.vals = append(v.keys, keys...), append(v.vals, vals...)
+			default:
+				return value{str: w.text(n)}
+			}
 		default: // spread, methods, getters
 			return value{str: w.text(n)}
 		}

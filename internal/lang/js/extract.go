@@ -15,13 +15,20 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-3"
+const version = "js-4"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
 // (.only, .skip, .todo, ...), .each and .for tables expanded with the
-// framework's own title formatting, and node:test subtests (t.test). It is
-// safe for concurrent use; the zero value is not usable, see [ExtractorFor].
+// framework's own title formatting, and node:test subtests (t.test).
+// Calls in loops and array callbacks over literal data (for...of, for...in,
+// indexed for, forEach, map) give one record per iteration, and a local
+// helper function declaring tests is listed at each call with its
+// arguments; titles are evaluated as JavaScript would (template literals,
+// String(), join, JSON.stringify, ...). Tables imported from local modules
+// are filled in by the linker (see linkImports). What depends on running
+// code stays one dynamic record. It is safe for concurrent use; the zero
+// value is not usable, see [ExtractorFor].
 type Extractor struct {
 	fw       testdex.Framework
 	deepPath int // when not 0, replaces the constant deepPath (tests)
@@ -92,6 +99,12 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 // Problem at the first bad line and the tests that could be read; a binary
 // file gives an error Problem and no tests. It never panics.
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
+	return x.extract(f, nil)
+}
+
+// extract is Extract with the values of the file's relative imports,
+// which the linker reads (see linkImports); nil before linking.
+func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -137,14 +150,16 @@ func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "internal error compiling query: " + err.Error()})
 		return res
 	}
-	w := newWalker(x.fw, f.Data, root)
+	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
+	w.importValues = imports
 	if x.deepPath != 0 {
 		w.deepPath = x.deepPath
 	}
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)
+	res.Facts = w.facts()
 	return res
 }
 

@@ -55,7 +55,7 @@ func inspect(v value, depth int) string {
 		if depth < 0 {
 			return "[Object]"
 		}
-		keys, vals := dedupe(v)
+		keys, vals := ownKeys(v)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			if !identRE.MatchString(k) {
@@ -139,8 +139,10 @@ func formatVerb(verb byte, v value, vitest bool) string {
 			return "-0"
 		case v.kind == kArray && vitest:
 			return v.jsString()
+		case v.isObject() && vitest:
+			return loupe(v, loupeInf)
 		case v.isObject():
-			return inspect(v, 0)
+			return nodeInspect(v, 0)
 		}
 		return v.jsString()
 	case 'd':
@@ -162,10 +164,13 @@ func formatVerb(verb byte, v value, vitest bool) string {
 	case 'j':
 		return jsonString(v)
 	case 'o', 'O':
+		if vitest {
+			return loupe(v, loupeInf)
+		}
 		if v.isObject() && verb == 'o' {
 			panic(errUnknown{}) // showHidden adds [length] and more: not worth guessing
 		}
-		return inspect(v, 2)
+		return nodeInspect(v, 2)
 	}
 	return "%" + string(verb)
 }
@@ -196,7 +201,7 @@ func jsonString(v value) string {
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	case kObject:
-		keys, vals := dedupe(v)
+		keys, vals := ownKeys(v)
 		var parts []string
 		for i, k := range keys {
 			if vals[i].kind != kUndefined {
@@ -224,4 +229,77 @@ func titles(rows int, fn func(i int) string) (out []string, ok bool) {
 		out[i] = fn(i)
 	}
 	return out, true
+}
+
+// nodeInspect is inspect where util.inspect prints v on one line, and
+// errUnknown where it would break it into lines (which a title then
+// holds): an array of more than 6 items, an object or array nested more
+// than 3 deep, or one longer than the break length of 80.
+func nodeInspect(v value, depth int) string {
+	if !nodeOneLine(v, depth, 0) {
+		panic(errUnknown{})
+	}
+	return inspect(v, depth)
+}
+
+// nodeOneLine is util.inspect's reduceToSingleString test (compact 3,
+// breakLength 80) for v and everything in it, at indentation indent.
+func nodeOneLine(v value, depth, indent int) bool {
+	v = must(v)
+	if !v.isObject() || depth < 0 || (v.kind == kArray && len(v.arr) == 0) || (v.kind == kObject && len(v.keys) == 0) {
+		return true
+	}
+	if v.kind == kArray && len(v.arr) > 6 {
+		return false // grouped into columns
+	}
+	if levels(v, depth) > 3 {
+		return false
+	}
+	var entries []string
+	if v.kind == kArray {
+		for _, e := range v.arr {
+			if !nodeOneLine(e, depth-1, indent+2) {
+				return false
+			}
+			entries = append(entries, inspect(e, depth-1))
+		}
+	} else {
+		keys, vals := ownKeys(v)
+		for i, k := range keys {
+			if !nodeOneLine(vals[i], depth-1, indent+2) {
+				return false
+			}
+			if !identRE.MatchString(k) {
+				k = inspect(str(k), 0)
+			}
+			entries = append(entries, k+": "+inspect(vals[i], depth-1))
+		}
+	}
+	total := len(entries) + len(entries) + indent + 1 + 10
+	if total+len(entries) > 80 {
+		return false
+	}
+	for _, e := range entries {
+		if total += len16(e); total > 80 {
+			return false
+		}
+	}
+	return true
+}
+
+// levels counts the nested non-empty objects and arrays inspect prints
+// in full (not as [Object] past depth), v included.
+func levels(v value, depth int) int {
+	if !v.isObject() || depth < 0 || (v.kind == kArray && len(v.arr) == 0) || (v.kind == kObject && len(v.keys) == 0) {
+		return 0
+	}
+	m := 0
+	children := v.arr
+	if v.kind == kObject {
+		children = v.vals
+	}
+	for _, c := range children {
+		m = max(m, levels(c, depth-1))
+	}
+	return m + 1
 }

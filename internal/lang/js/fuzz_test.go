@@ -22,6 +22,10 @@ func FuzzExtract(f *testing.F) {
 		"it(",
 		"test.each`\n a\xff | b\n ${1} | ${2}\n`('$a\xff $b', () => {})",
 		"describe('a', () => { describe('b', () => { const T = [1]; test.each(T)('%s', () => {}) }) })",
+		"const C = [{n: 'a'}]; for (const {n} of C) { describe(`${n}`, () => { for (let i = 0; i < 2; i++) it(n + i, () => {}) }) }",
+		"function s(x) { describe(x, () => { [1, 2].forEach((k) => it(`${x}${k}`, () => {})) }) }\ns('a'); (function (y) { s(y) })('b')",
+		"const t = c ? test.skip : test; (0, t)(String([1, {}]) + JSON.stringify({2: 1, a: [null]}), () => {})",
+		"import { rows } from './rows'; for (const r in {b: 1, 1: 2}) test(r + (rows || 'x') + 2 ** 3 % 5, () => {})",
 	} {
 		f.Add(s, uint8(0))
 	}

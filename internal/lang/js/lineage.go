@@ -14,7 +14,7 @@ import (
 // (O(depth)), which made a deeply nested describe quadratic.
 //
 // Each entry also carries what the walker asks of the ancestors: the
-// nearest enclosing function or loop (placedDirectly) and, for statement
+// nearest enclosing function or loop (barriersBelow) and, for statement
 // blocks, their const bindings, indexed lazily by name (localConst), so
 // neither question walks the chain.
 type lineage struct {
@@ -180,17 +180,22 @@ var barriers = map[string]bool{
 
 var loops = map[string]bool{"for_statement": true, "for_in_statement": true, "while_statement": true, "do_statement": true}
 
-// placedDirectly reports whether the last step runs exactly once where it
-// stands: no loop and no function other than the parent's own callback
-// lies between it and the step at index parent (or the module, parent -1).
-func (l *lineage) placedDirectly(parent int) bool {
+// barriersBelow lists, outermost first, the functions and loops between
+// the step at index parent and the last step, leaving out the parent's
+// own callback: what stands between a call and running exactly once
+// under its parent (none: it runs once, where it stands).
+func (l *lineage) barriersBelow(parent int) []int {
+	var out []int
 	b := l.path[len(l.path)-1].barrier
 	for b > parent {
 		callback := parent >= 0 && b == parent+2 && !loops[l.path[b].typ] && l.path[parent+1].typ == "arguments"
 		if !callback {
-			return false
+			out = append(out, b)
 		}
 		b = l.path[b-1].barrier
 	}
-	return true
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
 }

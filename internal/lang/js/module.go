@@ -14,6 +14,10 @@ func (w *walker) scanModule() {
 			}
 		}
 		switch n.Type() {
+		case "function_declaration", "generator_function_declaration":
+			if id := n.ChildByFieldName("name"); id != nil {
+				w.functions[w.text(id)] = true
+			}
 		case "import_statement":
 			w.importAliases(n)
 		case "lexical_declaration", "variable_declaration":
@@ -29,6 +33,10 @@ func (w *walker) scanModule() {
 
 func (w *walker) importAliases(n *sitter.Node) {
 	src := n.ChildByFieldName("source")
+	if src != nil && relative(unescape(w.text(src), 1)) {
+		w.importBindings(n, unescape(w.text(src), 1))
+		return
+	}
 	if src == nil || !testModules[unescape(w.text(src), 1)] {
 		return
 	}
@@ -44,6 +52,10 @@ func (w *walker) importAliases(n *sitter.Node) {
 			case "identifier":
 				if isNode {
 					w.aliases[w.text(c)] = "test"
+				}
+			case "namespace_import": // import * as t from 'vitest'
+				if c.NamedChildCount() > 0 {
+					w.namespace(w.text(c.NamedChild(0)))
 				}
 			case "named_imports":
 				for k := 0; k < int(c.NamedChildCount()); k++ {
@@ -63,12 +75,24 @@ func (w *walker) importAliases(n *sitter.Node) {
 	}
 }
 
+// testNames are the test functions a test module may export.
+var testNames = []string{"describe", "fdescribe", "xdescribe", "it", "fit", "xit", "test", "xtest", "suite", "context", "specify", "xcontext", "xspecify"}
+
 // alias records a local name for a test function when the imported name
 // is one.
 func (w *walker) alias(local, imported string) {
-	switch imported {
-	case "describe", "fdescribe", "xdescribe", "it", "fit", "xit", "test", "xtest", "suite", "context", "specify", "xcontext", "xspecify":
+	if contains(testNames, imported) {
 		w.aliases[local] = imported
+	}
+}
+
+// namespace records a binding of a whole test module, such as the
+// globals_1 of TypeScript's CommonJS output (const globals_1 =
+// require("@jest/globals"); (0, globals_1.test)(...)): ns.describe and
+// the like are aliases.
+func (w *walker) namespace(ns string) {
+	for _, name := range testNames {
+		w.aliases[ns+"."+name] = name
 	}
 }
 
@@ -77,12 +101,17 @@ func (w *walker) declarator(d *sitter.Node, isConst bool) {
 	if name == nil || val == nil {
 		return
 	}
+	if spec := w.requiredLocal(val); spec != "" {
+		w.requireBindings(name, spec)
+		return
+	}
 	if mod := w.requiredTestModule(val); mod != "" {
 		switch name.Type() {
 		case "identifier":
 			if mod == "node:test" || mod == "test" {
 				w.aliases[w.text(name)] = "test"
 			}
+			w.namespace(w.text(name))
 		case "object_pattern":
 			for k := 0; k < int(name.NamedChildCount()); k++ {
 				p := name.NamedChild(k)
@@ -98,9 +127,46 @@ func (w *walker) declarator(d *sitter.Node, isConst bool) {
 		}
 		return
 	}
-	if isConst && name.Type() == "identifier" {
-		w.consts[w.text(name)] = val
+	if name.Type() != "identifier" {
+		return
 	}
+	id := w.text(name)
+	if isConst && w.calleeAlias(id, val) {
+		return
+	}
+	if isFunction(val.Type()) {
+		w.functions[id] = true
+	}
+	if _, dup := w.vars[id]; dup || w.consts[id] != nil {
+		w.redeclared[id] = true
+	}
+	if isConst {
+		w.consts[id] = val
+	} else {
+		w.vars[id] = val
+	}
+}
+
+// calleeAlias records const t = test, const t = test.skip and
+// const t = cond ? test.skip : test: a local name for a test function,
+// possibly one of two chosen at run time.
+func (w *walker) calleeAlias(id string, val *sitter.Node) bool {
+	switch val.Type() {
+	case "identifier", "member_expression", "ternary_expression", "parenthesized_expression":
+	default:
+		return false
+	}
+	bs, ok := w.branches(val, 0)
+	if !ok {
+		return false
+	}
+	for _, b := range bs {
+		if _, ok := w.canonical(b.base); !ok {
+			return false
+		}
+	}
+	w.calleeAliases[id] = val
+	return true
 }
 
 // requiredTestModule returns the test module a require call loads, or "".

@@ -14,11 +14,11 @@ type decl struct {
 // that are ancestors of the call being visited are indexed once each, by
 // name, so a lookup does not walk the ancestors; only the few nodes
 // between the deepest of them and n are read.
-func (w *walker) localConst(n *sitter.Node, name string) *sitter.Node {
+func (w *walker) localConst(n *sitter.Node, name string) (*sitter.Node, uint32) {
 	l := w.lin
 	i := l.deepest(n)
 	if i < 0 {
-		return nil
+		return nil, 0
 	}
 	between := w.between(l.path[i].node, n)
 	for k := len(between) - 1; k >= 0; k-- {
@@ -27,7 +27,7 @@ func (w *walker) localConst(n *sitter.Node, name string) *sitter.Node {
 		}
 		for _, d := range w.blockConsts(between[k]) {
 			if d.name == name && d.start < n.StartByte() {
-				return d.value
+				return d.value, d.start
 			}
 		}
 	}
@@ -35,10 +35,10 @@ func (w *walker) localConst(n *sitter.Node, name string) *sitter.Node {
 	b := l.scope[name]
 	for k := len(b) - 1; k >= 0; k-- {
 		if b[k].at <= i && b[k].start < n.StartByte() {
-			return b[k].value
+			return b[k].value, b[k].start
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 // between returns the nodes strictly between ancestor a and its
@@ -80,20 +80,23 @@ func (w *walker) scanScopes() {
 	}
 }
 
-// blockConsts lists the const bindings declared directly in block, in order.
+// blockConsts lists the bindings declared directly in block, in order,
+// whose name nothing in the file assigns or mutates (a table written with
+// let is as fixed as one written with const, and a const array pushed to
+// is not).
 func (w *walker) blockConsts(block *sitter.Node) []decl {
 	var out []decl
 	cur := sitter.NewTreeCursor(block)
 	defer cur.Close()
 	for ok := cur.GoToFirstChild(); ok; ok = cur.GoToNextSibling() {
 		c := cur.CurrentNode()
-		if c.Type() != "lexical_declaration" || c.ChildCount() == 0 || w.text(c.Child(0)) != "const" {
+		if (c.Type() != "lexical_declaration" && c.Type() != "variable_declaration") || c.ChildCount() == 0 {
 			continue
 		}
 		for j := 0; j < int(c.NamedChildCount()); j++ {
 			d := c.NamedChild(j)
 			id, v := d.ChildByFieldName("name"), d.ChildByFieldName("value")
-			if d.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" {
+			if d.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" && !w.mutated(w.text(id)) {
 				out = append(out, decl{name: w.text(id), start: c.StartByte(), value: v})
 			}
 		}

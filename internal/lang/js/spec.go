@@ -18,6 +18,7 @@ type spec struct {
 	name    *sitter.Node // the title argument
 	fn      *sitter.Node // the callback, nil when absent
 	table   *sitter.Node // .each/.for argument list or tagged template
+	cond    bool         // skipped or not by a condition known only at run time
 }
 
 // globals are the functions each framework provides without an import.
@@ -56,49 +57,151 @@ func (w *walker) classify(c *sitter.Node) (spec, bool) {
 		if inner == nil {
 			return sp, false
 		}
-		base, mods, ok := w.chain(inner)
-		if !ok || len(mods) == 0 {
+		bs, ok := w.branches(inner, 0)
+		if !ok {
 			return sp, false
 		}
-		switch mods[len(mods)-1] {
-		case "each", "for":
-			sp.table = fn.ChildByFieldName("arguments")
-		case "skipIf", "runIf":
-		default:
-			return sp, false
+		for i := range bs {
+			mods := bs[i].mods
+			if len(mods) == 0 {
+				return sp, false
+			}
+			switch mods[len(mods)-1] {
+			case "each", "for":
+				sp.table = fn.ChildByFieldName("arguments")
+			case "skipIf", "runIf":
+				sp.cond = true
+			default:
+				return sp, false
+			}
+			bs[i].mods = mods[:len(mods)-1]
 		}
-		return w.finish(sp, base, mods[:len(mods)-1], args)
+		return w.finish(sp, bs, args)
 	}
-	base, mods, ok := w.chain(fn)
+	bs, ok := w.branches(fn, 0)
 	if !ok {
 		return sp, false
 	}
-	return w.finish(sp, base, mods, args)
+	return w.finish(sp, bs, args)
 }
 
-func (w *walker) finish(sp spec, base string, mods []string, args *sitter.Node) (spec, bool) {
-	canon, ok := w.aliases[base]
-	if !ok && contains(globals[w.fw], base) {
-		canon, ok = base, true
+// callee is one function a call may invoke: a base name and the chained
+// properties after it. cond is true when a ternary chose it.
+type callee struct {
+	base string
+	mods []string
+	cond bool
+}
+
+// maxAliasDepth bounds how many const aliases are followed (t2 = t1 = test).
+const maxAliasDepth = 4
+
+// branches splits a callee expression into the functions it may be:
+// test.concurrent.only is one; (cond ? describe : describe.skip) and an
+// alias bound to such a ternary are two.
+func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
+	if n == nil || depth > maxAliasDepth {
+		return nil, false
 	}
-	if !ok {
-		if w.fw != testdex.NodeTest || len(mods) == 0 || mods[0] != "test" {
+	switch n.Type() {
+	case "identifier":
+		name := w.text(n)
+		if v, ok := w.calleeAliases[name]; ok {
+			return w.branches(v, depth+1)
+		}
+		return []callee{{base: name}}, true
+	case "member_expression":
+		p := n.ChildByFieldName("property")
+		if p == nil || p.Type() != "property_identifier" {
+			return nil, false
+		}
+		obj := n.ChildByFieldName("object")
+		if obj != nil && obj.Type() == "identifier" {
+			if qualified := w.text(obj) + "." + w.text(p); w.aliases[qualified] != "" {
+				return []callee{{base: qualified}}, true // ns.describe of a namespace import
+			}
+		}
+		bs, ok := w.branches(obj, depth)
+		if !ok {
+			return nil, false
+		}
+		out := make([]callee, len(bs))
+		for i, b := range bs {
+			if len(b.mods) >= 4 {
+				return nil, false
+			}
+			out[i] = callee{base: b.base, mods: append(append([]string(nil), b.mods...), w.text(p)), cond: b.cond}
+		}
+		return out, true
+	case "parenthesized_expression":
+		if n.NamedChildCount() == 1 {
+			return w.branches(n.NamedChild(0), depth)
+		}
+	case "sequence_expression": // (0, ns.test): the last operand is the callee
+		if k := int(n.NamedChildCount()); k > 0 {
+			for i := 0; i < k-1; i++ {
+				if n.NamedChild(i).Type() != "number" {
+					return nil, false
+				}
+			}
+			return w.branches(n.NamedChild(k-1), depth)
+		}
+	case "ternary_expression":
+		a, okA := w.branches(n.ChildByFieldName("consequence"), depth+1)
+		b, okB := w.branches(n.ChildByFieldName("alternative"), depth+1)
+		if !okA || !okB {
+			return nil, false
+		}
+		out := append(append([]callee(nil), a...), b...)
+		for i := range out {
+			out[i].cond = true
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// canonical is the test function a base name stands for.
+func (w *walker) canonical(base string) (string, bool) {
+	if canon, ok := w.aliases[base]; ok {
+		return canon, true
+	}
+	if contains(globals[w.fw], base) && !w.helperShadows(base) {
+		return base, true
+	}
+	return "", false
+}
+
+// helperShadows reports whether a top-level function of the file takes a
+// global test function's name and is a helper declaring tests itself
+// (function suite(name) { describe(name, ...) } in Vitest): its calls are
+// inlined, not taken for the global. A wrapper that declares nothing
+// through the file's test functions (function it(n, f) { global.it(n,
+// ...) }) still stands for the global, as the runner then lists it.
+func (w *walker) helperShadows(name string) bool {
+	return w.functions[name] && w.q != nil && len(w.helperSet().byName[name]) > 0
+}
+
+// finish completes a spec from the callee's branches and the arguments.
+// Every branch must be a test function of one kind (suite or test); the
+// call is skipped when all branches skip, and conditionally skipped
+// (cond) when only some do.
+func (w *walker) finish(sp spec, bs []callee, args *sitter.Node) (spec, bool) {
+	skips := 0
+	for i, b := range bs {
+		one, ok := w.resolve(b)
+		if !ok || (i > 0 && (one.suite != sp.suite || one.subtest || sp.subtest)) {
 			return sp, false
 		}
-		sp.subtest, canon, mods = true, "test", mods[1:]
-	}
-	sp.base = base
-	if sp.subtest {
-		sp.base = base
-	}
-	for _, m := range mods {
-		if !modifiers[m] {
-			return sp, false
+		if i == 0 {
+			sp.base, sp.subtest, sp.suite = one.base, one.subtest, one.suite
 		}
-		sp.skip = sp.skip || m == "skip" || m == "todo"
+		if one.skip {
+			skips++
+		}
 	}
-	sp.suite = suites[canon]
-	sp.skip = sp.skip || strings.HasPrefix(canon, "x")
+	sp.skip = skips == len(bs)
+	sp.cond = sp.cond || (skips > 0 && !sp.skip)
 	for i := 0; i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
 		switch {
@@ -120,36 +223,36 @@ func (w *walker) finish(sp spec, base string, mods []string, args *sitter.Node) 
 	return sp, true
 }
 
+// resolve reads one branch: its canonical function, whether it is a
+// node:test subtest (t.test), a suite, and skipped by its modifiers.
+func (w *walker) resolve(b callee) (spec, bool) {
+	var sp spec
+	mods := b.mods
+	canon, ok := w.canonical(b.base)
+	if !ok {
+		if w.fw != testdex.NodeTest || len(mods) == 0 || mods[0] != "test" {
+			return sp, false
+		}
+		sp.subtest, canon, mods = true, "test", mods[1:]
+	}
+	sp.base = b.base
+	for _, m := range mods {
+		if !modifiers[m] {
+			return sp, false
+		}
+		sp.skip = sp.skip || m == "skip" || m == "todo"
+	}
+	sp.suite = suites[canon]
+	sp.skip = sp.skip || strings.HasPrefix(canon, "x")
+	return sp, true
+}
+
 func isFunction(t string) bool {
 	switch t {
 	case "arrow_function", "function_expression", "function", "generator_function":
 		return true
 	}
 	return false
-}
-
-// chain splits a callee like test.concurrent.only into its base
-// identifier and property names.
-func (w *walker) chain(n *sitter.Node) (string, []string, bool) {
-	var mods []string
-	for n.Type() == "member_expression" {
-		p := n.ChildByFieldName("property")
-		if p == nil || p.Type() != "property_identifier" {
-			return "", nil, false
-		}
-		mods = append(mods, w.text(p))
-		n = n.ChildByFieldName("object")
-		if n == nil || len(mods) > 4 {
-			return "", nil, false
-		}
-	}
-	if n.Type() != "identifier" {
-		return "", nil, false
-	}
-	for i, j := 0, len(mods)-1; i < j; i, j = i+1, j-1 {
-		mods[i], mods[j] = mods[j], mods[i]
-	}
-	return w.text(n), mods, true
 }
 
 // titles returns the call's titles: one, or one per .each row; dyn is

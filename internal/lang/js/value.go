@@ -205,12 +205,27 @@ func parseNumber(s string) (float64, bool) {
 	return f, true
 }
 
-// parseIntPrefix is Number.parseInt(String(v)) for a decimal prefix.
+// parseIntPrefix is Number.parseInt(String(v)): a decimal prefix, or a
+// hexadecimal one after 0x.
 func parseIntPrefix(s string) float64 {
 	s = strings.TrimSpace(s)
 	end := 0
 	if end < len(s) && (s[end] == '-' || s[end] == '+') {
 		end++
+	}
+	if rest := s[end:]; len(rest) > 2 && (rest[:2] == "0x" || rest[:2] == "0X") {
+		digits := 0
+		for digits < len(rest)-2 && strings.IndexByte("0123456789abcdefABCDEF", rest[2+digits]) >= 0 {
+			digits++
+		}
+		if digits > 0 {
+			f, _ := strconv.ParseUint(rest[2:2+digits], 16, 64)
+			if s[0] == '-' {
+				return -float64(f)
+			}
+			return float64(f)
+		}
+		return math.NaN()
 	}
 	start := end
 	for end < len(s) && s[end] >= '0' && s[end] <= '9' {

@@ -16,19 +16,35 @@ const maxRows = 1000
 
 // walker reads one parsed file.
 type walker struct {
-	fw         testdex.Framework
-	src        []byte
-	root       *sitter.Node
-	consts     map[string]*sitter.Node // module-level const NAME = literal
-	aliases    map[string]string       // local name -> describe, it, test, ...
-	evaluating map[string]bool         // consts being evaluated (cycles)
-	lin        *lineage                // ancestors of the call being visited
-	deepPath   int                     // see deepPath; tests lower it
-	stack      []*frame
-	tests      []lang.Test
-	problems   []testdex.Problem
-	tooDeep    bool // the maxNesting warning is given
-	seen       map[string]bool
+	fw            testdex.Framework
+	lang          *sitter.Language
+	src           []byte
+	root          *sitter.Node
+	consts        map[string]*sitter.Node // module-level const NAME = literal
+	vars          map[string]*sitter.Node // module-level let and var, used when nothing mutates them
+	redeclared    map[string]bool         // module-level names declared more than once
+	mutations     map[string]bool         // see mutated; nil until asked
+	aliases       map[string]string       // local name -> describe, it, test, ...
+	calleeAliases map[string]*sitter.Node // const t = test.skip, cond ? test.skip : test
+	functions     map[string]bool         // functions declared at the top level
+	evaluating    map[string]bool         // consts being evaluated (cycles)
+	memo          map[memoKey]value       // definitions evaluated
+	env           *env                    // the bindings of the instance being evaluated
+	lin           *lineage                // ancestors of the call being visited
+	deepPath      int                     // see deepPath; tests lower it
+	stack         []*frame
+	tests         []lang.Test
+	problems      []testdex.Problem
+	tooDeep       bool // the maxNesting warning is given
+	seen          map[string]bool
+	q             *sitter.Query
+	calls         map[sitter.Symbol]bool
+	helpers       *helperSet           // local functions that declare tests; nil until asked
+	inlining      []uint32             // the helpers being inlined, by first byte (recursion)
+	limit         uint32               // when not 0, calls from this byte on are not this walker's (a helper's end)
+	imports       map[string]importRef // module-level bindings of relative imports
+	importValues  map[string]value     // their values, when the linker read the modules
+	needImports   bool                 // a title needed an import's value
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -57,13 +73,16 @@ type instance struct {
 	record  bool   // false for the module, the parent of top-level calls
 	dynamic bool
 	skip    bool
+	cond    bool // skipped or not by a condition known only at run time
 	run     string
+	env     *env // the loop variables and parameters bound where it runs
 }
 
-func newWalker(fw testdex.Framework, src []byte, root *sitter.Node) *walker {
-	w := &walker{fw: fw, src: src, root: root, consts: map[string]*sitter.Node{},
+func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
+	w := &walker{fw: fw, lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
+		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{}, calleeAliases: map[string]*sitter.Node{},
 		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]bool{},
-		lin: newLineage(root), deepPath: deepPath}
+		memo: map[memoKey]value{}, lin: newLineage(root), deepPath: deepPath}
 	w.scanModule()
 	return w
 }
@@ -90,9 +109,15 @@ const deepPath = 256
 // run visits every call in document order, keeping the stack of enclosing
 // describe and test calls by byte range.
 func (w *walker) run(q *sitter.Query, calls map[sitter.Symbol]bool) {
+	w.runIn(q, calls, w.root)
+}
+
+// runIn is run over the calls inside n.
+func (w *walker) runIn(q *sitter.Query, calls map[sitter.Symbol]bool, n *sitter.Node) {
+	w.q, w.calls = q, calls
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
-	qc.Exec(q, w.root)
+	qc.Exec(q, n)
 	for {
 		m, ok := qc.NextMatch()
 		if !ok {
@@ -134,6 +159,9 @@ func (w *walker) walkAfter(n *sitter.Node, calls map[sitter.Symbol]bool) {
 }
 
 func (w *walker) call(c *sitter.Node) {
+	if w.limit != 0 && c.StartByte() >= w.limit {
+		return
+	}
 	for len(w.stack) > 0 && w.stack[len(w.stack)-1].end <= c.StartByte() {
 		w.stack = w.stack[:len(w.stack)-1]
 	}
@@ -149,40 +177,85 @@ func (w *walker) call(c *sitter.Node) {
 			Message: "internal error: cannot place this call in the syntax tree; its tests are not listed (please report it)"})
 		return
 	}
+	at := -1
+	if parent != nil {
+		at = parent.at
+	}
+	if w.insideHelper(at) {
+		return // listed where the helper is called
+	}
 	sp, ok := w.classify(c)
 	if !ok {
+		w.inline(c, parent, at)
 		return
 	}
 	if sp.subtest && (parent == nil || !parent.test || !contains(parent.params, sp.base)) {
 		return
 	}
-	at := -1
-	if parent != nil {
-		at = parent.at
-	}
-	placed := w.lin.placedDirectly(at)
-	titles, dyn := w.titles(sp)
 	fr := &frame{node: c, at: len(w.lin.path) - 1, end: c.EndByte(), test: !sp.suite, params: w.params(sp.fn)}
 	parents := []instance{{}}
 	if parent != nil {
 		parents = parent.instances
 	}
-	if len(parents)*len(titles) > maxRows {
-		titles, dyn = []string{w.dynamicTitle(sp)}, true
-	}
+	rows := w.rows(sp, parents, at)
 	if len(w.stack) >= maxNesting {
-		if len(titles) > 1 {
-			titles = []string{w.dynamicTitle(sp)}
-		}
-		fr.collapsed, dyn = true, true
+		rows = w.collapse(sp, parents)
+		fr.collapsed = true
 		w.warnTooDeep(c)
 	}
-	for _, p := range parents {
-		for _, t := range titles {
-			fr.instances = append(fr.instances, w.emit(c, sp, p, t, dyn || !placed))
-		}
+	for _, r := range rows {
+		fr.instances = append(fr.instances, w.emit(c, sp, r.parent, r.title, r.dynamic, r.env))
 	}
 	w.stack = append(w.stack, fr)
+}
+
+// row is one record a call gives: its title under one parent instance
+// with the bindings of one loop iteration.
+type row struct {
+	parent  instance
+	env     *env
+	title   string
+	dynamic bool
+}
+
+// rows expands a call under each parent instance: once per iteration of
+// the loops and callbacks between the parent and the call (bars), and per
+// .each row. A loop it cannot expand leaves one dynamic record; past
+// maxRows each parent gets one dynamic record.
+func (w *walker) rows(sp spec, parents []instance, at int) []row {
+	bars := w.lin.barriersBelow(at)
+	var out []row
+	for _, p := range parents {
+		envs, ok := w.contexts(bars, p.env)
+		if !ok {
+			envs = []*env{p.env}
+		}
+		for _, e := range envs {
+			w.env = e
+			if !w.reached(at) {
+				continue // an if around the call is false in this iteration
+			}
+			titles, dyn := w.titles(sp)
+			for _, t := range titles {
+				out = append(out, row{parent: p, env: e, title: t, dynamic: dyn || !ok})
+			}
+			if len(out) > maxRows {
+				w.env = nil
+				return w.collapse(sp, parents)
+			}
+		}
+	}
+	w.env = nil
+	return out
+}
+
+// collapse is one dynamic record per parent instance.
+func (w *walker) collapse(sp spec, parents []instance) []row {
+	out := make([]row, len(parents))
+	for i, p := range parents {
+		out[i] = row{parent: p, env: p.env, title: w.dynamicTitle(sp), dynamic: true}
+	}
+	return out
 }
 
 // warnTooDeep warns, once per file, that records past maxNesting are cut.
@@ -196,8 +269,9 @@ func (w *walker) warnTooDeep(c *sitter.Node) {
 }
 
 // emit records one instance of a call under one parent instance.
-func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn bool) instance {
-	in := instance{key: title, spaced: title, record: true, dynamic: dyn || p.dynamic, skip: sp.skip || p.skip}
+func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn bool, e *env) instance {
+	in := instance{key: title, spaced: title, record: true, dynamic: dyn || p.dynamic, skip: sp.skip || p.skip,
+		cond: sp.cond || p.cond, env: e}
 	if p.record {
 		in.key, in.spaced = p.key+" > "+title, p.spaced+" "+title
 	}
@@ -216,10 +290,18 @@ func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn boo
 		return in
 	}
 	w.seen[in.key] = true
-	w.tests = append(w.tests, lang.Test{Kind: kind, Name: in.key, Parent: p.key, Line: int(c.StartPoint().Row) + 1,
-		Dynamic: in.dynamic, Skip: in.skip, Run: in.run})
+	t := lang.Test{Kind: kind, Name: in.key, Parent: p.key, Line: int(c.StartPoint().Row) + 1,
+		Dynamic: in.dynamic, Skip: in.skip, Run: in.run}
+	if in.cond && !in.skip {
+		t.Tags = []string{condTag}
+	}
+	w.tests = append(w.tests, t)
 	return in
 }
+
+// condTag marks a record a condition known only at run time may skip:
+// (cond ? describe : describe.skip), test.skipIf(cond), test.runIf(cond).
+const condTag = "skipif"
 
 func same(a, b *sitter.Node) bool {
 	return a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Symbol() == b.Symbol()

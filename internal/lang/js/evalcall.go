@@ -1,0 +1,320 @@
+package js
+
+import (
+	"math"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// template evaluates a template literal: the raw text between the
+// substitutions, unescaped, and each substitution as String() prints it.
+// One substitution the source does not fix makes the whole unknown.
+func (w *walker) template(n *sitter.Node, depth int) value {
+	var b strings.Builder
+	at := n.StartByte() + 1 // after the opening backtick
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if c.Type() != "template_substitution" {
+			continue
+		}
+		b.WriteString(unescape(string(w.src[at:c.StartByte()]), 0))
+		if c.NamedChildCount() != 1 {
+			return value{str: w.text(n)}
+		}
+		s, ok := toStr(w.eval(c.NamedChild(0), depth+1))
+		if !ok {
+			return value{str: w.text(n)}
+		}
+		b.WriteString(s)
+		at = c.EndByte()
+	}
+	if end := n.EndByte() - 1; end >= at {
+		b.WriteString(unescape(string(w.src[at:end]), 0))
+	}
+	return str(b.String())
+}
+
+// member evaluates obj.name and obj?.name.
+func (w *walker) member(n *sitter.Node, depth int) value {
+	obj, prop := n.ChildByFieldName("object"), n.ChildByFieldName("property")
+	if obj == nil || prop == nil || prop.Type() != "property_identifier" {
+		return value{str: w.text(n)}
+	}
+	o := w.eval(obj, depth+1)
+	if (o.kind == kNull || o.kind == kUndefined) && optional(n) {
+		return value{kind: kUndefined}
+	}
+	if v := member(o, w.text(prop)); v.kind != kUnknown {
+		return v
+	}
+	return value{str: w.text(n)}
+}
+
+// subscript evaluates obj[key] with a key the source fixes.
+func (w *walker) subscript(n *sitter.Node, depth int) value {
+	obj, idx := n.ChildByFieldName("object"), n.ChildByFieldName("index")
+	if obj == nil || idx == nil {
+		return value{str: w.text(n)}
+	}
+	o := w.eval(obj, depth+1)
+	if (o.kind == kNull || o.kind == kUndefined) && optional(n) {
+		return value{kind: kUndefined}
+	}
+	k := w.eval(idx, depth+1)
+	if k.isObject() || k.kind == kUnknown {
+		return value{str: w.text(n)}
+	}
+	if v := member(o, k.jsString()); v.kind != kUnknown {
+		return v
+	}
+	return value{str: w.text(n)}
+}
+
+// optional reports whether a member or subscript expression is a?.b.
+func optional(n *sitter.Node) bool {
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if n.Child(i).Type() == "optional_chain" {
+			return true
+		}
+	}
+	return false
+}
+
+// callValue evaluates the few pure calls titles are built with:
+// String(x), JSON.stringify(x), Object.keys/values/entries(o), and the
+// string and array methods toUpperCase, toLowerCase, trim, join and
+// toString on literals. Any other call is unknown: it would run code.
+func (w *walker) callValue(n *sitter.Node, depth int) value {
+	unknown := value{str: w.text(n)}
+	fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
+	if fn == nil || args == nil || args.Type() != "arguments" {
+		return unknown
+	}
+	if v, ok := w.mapCall(fn, args, depth); ok {
+		return v
+	}
+	var argv []value
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		a := args.NamedChild(i)
+		switch a.Type() {
+		case "comment":
+			continue
+		case "spread_element":
+			return unknown
+		}
+		argv = append(argv, w.eval(a, depth+1))
+	}
+	var v value
+	switch fn.Type() {
+	case "identifier":
+		v = w.globalCall(w.text(fn), argv)
+	case "member_expression":
+		obj, prop := fn.ChildByFieldName("object"), fn.ChildByFieldName("property")
+		if obj == nil || prop == nil || optional(fn) {
+			return unknown
+		}
+		if o := w.text(obj); o == "JSON" || o == "Object" {
+			if w.shadowed(obj, o) {
+				return unknown
+			}
+			v = staticCall(o+"."+w.text(prop), argv)
+			break
+		}
+		v = methodCall(w.eval(obj, depth+1), w.text(prop), argv)
+	}
+	if v.kind == kUnknown {
+		return unknown
+	}
+	return v
+}
+
+// globalCall evaluates String(x) when String is the global.
+func (w *walker) globalCall(name string, argv []value) value {
+	if name != "String" || w.env.lookup(name) != nil || w.consts[name] != nil {
+		return value{}
+	}
+	if len(argv) == 0 {
+		return str("")
+	}
+	if s, ok := toStr(argv[0]); ok {
+		return str(s)
+	}
+	return value{}
+}
+
+// shadowed reports whether a global's name is bound in the file.
+func (w *walker) shadowed(n *sitter.Node, name string) bool {
+	if w.env.lookup(name) != nil || w.consts[name] != nil || w.vars[name] != nil {
+		return true
+	}
+	local, _ := w.localConst(n, name)
+	return local != nil
+}
+
+// staticCall evaluates JSON.stringify and Object.keys, values, entries.
+func staticCall(name string, argv []value) value {
+	if len(argv) == 0 {
+		return value{}
+	}
+	a := argv[0]
+	switch name {
+	case "JSON.stringify":
+		if len(argv) != 1 || !a.known() {
+			return value{}
+		}
+		s, ok := titles(1, func(int) string { return jsonString(a) })
+		if !ok || (a.kind == kUndefined) {
+			return value{kind: kUndefined}
+		}
+		return str(s[0])
+	case "Object.keys", "Object.values", "Object.entries":
+		if !a.isObject() {
+			return value{}
+		}
+		keys, vals := ownKeys(a)
+		out := value{kind: kArray}
+		for i, k := range keys {
+			switch name {
+			case "Object.keys":
+				out.arr = append(out.arr, str(k))
+			case "Object.values":
+				out.arr = append(out.arr, vals[i])
+			default:
+				out.arr = append(out.arr, value{kind: kArray, arr: []value{str(k), vals[i]}})
+			}
+		}
+		return out
+	}
+	return value{}
+}
+
+// methodCall evaluates a pure string or array method on a literal.
+func methodCall(o value, method string, argv []value) value {
+	switch {
+	case o.kind == kString && len(argv) == 0:
+		switch method {
+		case "toUpperCase", "toLowerCase":
+			if !isASCII(o.str) {
+				return value{} // Unicode special casing differs between Go and JavaScript
+			}
+			if method == "toUpperCase" {
+				return str(strings.ToUpper(o.str))
+			}
+			return str(strings.ToLower(o.str))
+		case "trim":
+			return str(strings.Trim(o.str, jsSpace))
+		case "toString":
+			return o
+		}
+	case o.kind == kString && method == "repeat" && len(argv) == 1:
+		n, ok := argv[0].toNumber()
+		if !ok || argv[0].isObject() || n < 0 || n != math.Trunc(n) || float64(len(o.str))*n > 1<<16 {
+			return value{} // RangeError, or too long for a title
+		}
+		return str(strings.Repeat(o.str, int(n)))
+	case o.kind == kArray && method == "join" && len(argv) <= 1:
+		sep := ","
+		if len(argv) == 1 && argv[0].kind != kUndefined {
+			s, ok := toStr(argv[0])
+			if !ok {
+				return value{}
+			}
+			sep = s
+		}
+		parts := make([]string, len(o.arr))
+		for i, e := range o.arr {
+			if e.kind == kNull || e.kind == kUndefined {
+				continue
+			}
+			s, ok := toStr(e)
+			if !ok {
+				return value{}
+			}
+			parts[i] = s
+		}
+		return str(strings.Join(parts, sep))
+	case method == "toString" && len(argv) == 0 && o.kind != kNull && o.kind != kUndefined:
+		if s, ok := toStr(o); ok {
+			return str(s)
+		}
+	}
+	return value{}
+}
+
+// jsSpace is the white space and line terminators String.prototype.trim removes.
+const jsSpace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+// mapCall evaluates array.map(fn) and array.filter(fn) on a literal array
+// when fn returns an expression of its parameters (x => [x.name, x],
+// function (x) { return x.a }): test.each(cases.map(c => [c.name, c])).
+func (w *walker) mapCall(fn, args *sitter.Node, depth int) (value, bool) {
+	if fn.Type() != "member_expression" || args.NamedChildCount() != 1 {
+		return value{}, false
+	}
+	prop, obj, cb := fn.ChildByFieldName("property"), fn.ChildByFieldName("object"), args.NamedChild(0)
+	if prop == nil || obj == nil || (w.text(prop) != "map" && w.text(prop) != "filter") || !isFunction(cb.Type()) {
+		return value{}, false
+	}
+	filter := w.text(prop) == "filter"
+	body := returned(cb)
+	if body == nil {
+		return value{}, false
+	}
+	arr := w.eval(obj, depth+1)
+	if arr.kind != kArray {
+		return value{}, false
+	}
+	params := w.paramNodes(cb)
+	out := value{kind: kArray}
+	for i, el := range arr.arr {
+		e := w.env
+		for k, p := range params {
+			v := [3]value{el, num(float64(i)), arr}[min(k, 2)]
+			var ok bool
+			if e, ok = w.bindPattern(p, v, cb.StartByte(), e); !ok || k > 2 {
+				return value{}, false
+			}
+		}
+		saved := w.env
+		w.env = e
+		v := w.eval(body, depth+1)
+		w.env = saved
+		if filter {
+			keep, ok := truthy(v)
+			if !ok {
+				return value{}, false
+			}
+			if keep {
+				out.arr = append(out.arr, el)
+			}
+			continue
+		}
+		out.arr = append(out.arr, v)
+	}
+	return out, true
+}
+
+// returned is the expression a function returns when its body is that
+// expression or a block holding only return expr; nil otherwise.
+func returned(fn *sitter.Node) *sitter.Node {
+	body := fn.ChildByFieldName("body")
+	if body == nil {
+		return nil
+	}
+	if body.Type() != "statement_block" {
+		return body
+	}
+	var ret *sitter.Node
+	for i := 0; i < int(body.NamedChildCount()); i++ {
+		c := body.NamedChild(i)
+		switch {
+		case c.Type() == "comment":
+		case c.Type() == "return_statement" && ret == nil && c.NamedChildCount() == 1:
+			ret = c.NamedChild(0)
+		default:
+			return nil
+		}
+	}
+	return ret
+}

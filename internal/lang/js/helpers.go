@@ -1,0 +1,315 @@
+package js
+
+import (
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// A helper is a local function whose body declares tests, such as
+// function suite(name) { describe(name, () => { it('works') }) }. Its
+// tests exist once per call, under the caller's suite, with the caller's
+// arguments: the walker skips the body where it is declared and lists it
+// at each call site instead (inline), with the parameters bound to the
+// arguments. Only a helper whose every mention in the file is a direct
+// call is inlined; one passed around or exported may run anywhere, so
+// its tests stay where they are declared, as dynamic records.
+
+// helperQuery finds function declarations and declarators; it matches
+// single nodes, whose query state does not grow with the nesting.
+const helperQuery = `(function_declaration) @d (variable_declarator) @d`
+
+// maxInline bounds helpers inlined within helpers.
+const maxInline = 4
+
+// helperSet is the file's inlinable helpers.
+type helperSet struct {
+	byName map[string][]helperDef
+	starts map[uint32]bool // the helpers' function nodes, by first byte
+}
+
+// helperDef is one helper and the block its name is visible in.
+type helperDef struct {
+	fn         *sitter.Node
+	start, end uint32 // the declaring block
+}
+
+func (w *walker) helperSet() *helperSet {
+	if w.helpers != nil {
+		return w.helpers
+	}
+	w.helpers = &helperSet{byName: map[string][]helperDef{}, starts: map[uint32]bool{}}
+	q, err := cachedQuery(w.lang, helperQuery)
+	if err != nil {
+		return w.helpers
+	}
+	found := map[string][]helperDef{}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(q, w.root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		if len(m.Captures) != 1 {
+			continue
+		}
+		name, fn := w.definition(m.Captures[0].Node)
+		if fn == nil || !w.declaresTests(fn) {
+			continue
+		}
+		block := fn.Parent() // the declaration's block, or its export
+		if fn.Type() != "function_declaration" && block != nil && block.Parent() != nil {
+			block = block.Parent().Parent() // declarator, declaration, block
+		}
+		if block == nil || block.Type() == "export_statement" {
+			continue // callable from other files
+		}
+		found[name] = append(found[name], helperDef{fn: fn, start: block.StartByte(), end: block.EndByte()})
+	}
+	if len(found) == 0 {
+		return w.helpers
+	}
+	calls, mentioned := w.mentions(found)
+	for name, defs := range found {
+		if mentioned == nil || mentioned[name] != calls[name]+len(defs) {
+			continue // mentioned other than by a call: it may run anywhere
+		}
+		w.helpers.byName[name] = defs
+		for _, d := range defs {
+			w.helpers.starts[d.fn.StartByte()] = true
+		}
+	}
+	return w.helpers
+}
+
+// definition returns the name and function of a function declaration or
+// of a declarator binding a function; fn is nil for anything else.
+func (w *walker) definition(d *sitter.Node) (string, *sitter.Node) {
+	id := d.ChildByFieldName("name")
+	if id == nil || id.Type() != "identifier" {
+		return "", nil
+	}
+	if d.Type() == "function_declaration" {
+		return w.text(id), d
+	}
+	if v := d.ChildByFieldName("value"); v != nil && isFunction(v.Type()) {
+		return w.text(id), v
+	}
+	return "", nil
+}
+
+// mentions counts the identifiers of each name in want, wherever they
+// stand (a declaration, a call, a value passed on or exported), and
+// among them the direct calls name(...). mentioned is nil when the
+// query fails.
+func (w *walker) mentions(want map[string][]helperDef) (calls, mentioned map[string]int) {
+	calls, mentioned = map[string]int{}, map[string]int{}
+	q, err := cachedQuery(w.lang, mentionQuery)
+	if err != nil {
+		return nil, nil
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(q, w.root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return calls, mentioned
+		}
+		for _, c := range m.Captures {
+			name := w.text(c.Node)
+			if want[name] == nil {
+				continue
+			}
+			mentioned[name]++
+			if p := c.Node.Parent(); p != nil && p.Type() == "call_expression" {
+				if f := p.ChildByFieldName("function"); f != nil && same(f, c.Node) {
+					calls[name]++
+				}
+			}
+		}
+	}
+}
+
+// mentionQuery matches single nodes: every identifier, and the shorthand
+// property {name} that passes a function on without an identifier node.
+const mentionQuery = `(identifier) @i (shorthand_property_identifier) @i`
+
+// declaresTests reports whether a function's body calls a test function.
+func (w *walker) declaresTests(fn *sitter.Node) bool {
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(w.q, fn)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return false
+		}
+		for _, c := range m.Captures {
+			f := c.Node.ChildByFieldName("function")
+			if f == nil {
+				continue
+			}
+			bs, ok := w.branches(f, 0)
+			if !ok {
+				continue
+			}
+			for _, b := range bs {
+				if _, ok := w.canonical(b.base); ok {
+					return true
+				}
+			}
+		}
+	}
+}
+
+// insideHelper reports whether the call being visited lies in an
+// inlinable helper below the parent at index at: it is listed where the
+// helper is called.
+func (w *walker) insideHelper(at int) bool {
+	l := w.lin
+	b := l.path[len(l.path)-1].barrier
+	for b > at {
+		// Only a declared function or one bound by a declarator can be a helper.
+		named := l.path[b].typ == "function_declaration" || l.path[b-1].typ == "variable_declarator"
+		if named && w.helperSet().starts[l.path[b].node.StartByte()] {
+			return true
+		}
+		b = l.path[b-1].barrier
+	}
+	return false
+}
+
+// inline lists the tests of a helper called at c under the parent's
+// instances: once per call, per iteration of the loops around the call,
+// with the helper's parameters bound to the arguments' values.
+func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
+	f := c.ChildByFieldName("function")
+	if f == nil || f.Type() != "identifier" {
+		return
+	}
+	def, ok := w.helperFor(c, w.text(f))
+	if !ok {
+		return
+	}
+	for _, s := range w.inlining {
+		if s == def.fn.StartByte() {
+			return // recursion: the outer call lists the body
+		}
+	}
+	parents := []instance{{}}
+	if parent != nil {
+		parents = parent.instances
+	}
+	seeds := w.seeds(c, def.fn, parents, w.lin.barriersBelow(at))
+	cw := w.child(def.fn)
+	defer cw.close()
+	if !cw.lin.moveTo(def.fn) {
+		return
+	}
+	fr := &frame{node: def.fn, at: len(cw.lin.path) - 1, end: def.fn.EndByte(), instances: seeds}
+	if parent != nil {
+		fr.test, fr.params = parent.test, parent.params
+	}
+	cw.stack = []*frame{fr}
+	cw.runIn(w.q, w.calls, def.fn)
+	w.tests = append(w.tests, cw.tests...)
+	w.needImports = w.needImports || cw.needImports
+	w.problems = append(w.problems, cw.problems...)
+}
+
+// helperFor finds the helper name refers to at c: the one declared in
+// the innermost block holding c.
+func (w *walker) helperFor(c *sitter.Node, name string) (helperDef, bool) {
+	var best helperDef
+	found := false
+	for _, d := range w.helperSet().byName[name] {
+		if d.start <= c.StartByte() && c.EndByte() <= d.end && (!found || d.start > best.start) {
+			best, found = d, true
+		}
+	}
+	return best, found
+}
+
+// seeds are the parent instances a helper's body runs under: each with
+// the parameters bound, per iteration around the call. A call whose
+// loops or arguments cannot be read leaves the parent dynamic, so the
+// helper's tests are one dynamic record under it.
+func (w *walker) seeds(c, fn *sitter.Node, parents []instance, bars []int) []instance {
+	var out []instance
+	params := w.paramNodes(fn)
+	args := c.ChildByFieldName("arguments")
+	for _, p := range parents {
+		envs, ok := w.contexts(bars, p.env)
+		if !ok || len(w.inlining) >= maxInline {
+			out = append(out, dynamicSeed(p))
+			continue
+		}
+		for _, e := range envs {
+			s := p
+			s.env, ok = w.bindArgs(params, args, fn.StartByte(), e, nil)
+			if !ok {
+				s = dynamicSeed(p)
+			}
+			out = append(out, s)
+		}
+		if len(out) > maxRows {
+			out = out[:0]
+			for _, p := range parents {
+				out = append(out, dynamicSeed(p))
+			}
+			return out
+		}
+	}
+	return out
+}
+
+func dynamicSeed(p instance) instance {
+	p.dynamic, p.env = true, nil
+	return p
+}
+
+// bindArgs binds a function's parameters to the call's arguments
+// evaluated in e, onto base: nil for a helper, which sees its own scope
+// and not the caller's loop variables; the loop's bindings for a function
+// called where it is written.
+func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32, e, base *env) (*env, bool) {
+	var argv []value
+	for i := 0; args != nil && i < int(args.NamedChildCount()); i++ {
+		a := args.NamedChild(i)
+		switch a.Type() {
+		case "comment":
+			continue
+		case "spread_element":
+			return nil, false
+		}
+		argv = append(argv, w.evalIn(a, e))
+	}
+	out := base
+	for i, p := range params {
+		v := value{kind: kUndefined}
+		if i < len(argv) {
+			v = argv[i]
+		}
+		if p.Type() == "rest_pattern" {
+			return out, false
+		}
+		var ok bool
+		if out, ok = w.bindPattern(p, v, scope, out); !ok {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// child is a walker over one helper's body, sharing the file's state and
+// its record set.
+func (w *walker) child(fn *sitter.Node) *walker {
+	cw := *w
+	cw.lin = newLineage(w.root)
+	cw.stack, cw.tests, cw.problems, cw.env = nil, nil, nil, nil
+	cw.inlining = append(append([]uint32(nil), w.inlining...), fn.StartByte())
+	cw.limit = fn.EndByte()
+	cw.evaluating = map[string]bool{}
+	return &cw
+}

@@ -1,0 +1,452 @@
+package js
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Tables imported from a local module of literals (import {cases} from
+// './cases', require('./cases.json')) are read in two steps, so a change
+// to the module reaches the listing through the cache: the extractor
+// notes in the file's Facts which relative imports it would have needed,
+// and the linker reads those modules through the project's Load (cached
+// per module), then extracts the test file again with their values.
+// Nothing is executed: a module's exports are evaluated as literals, one
+// level deep (a module's own imports stay unknown).
+
+// importRef is a module-level binding of a relative import: the local
+// name, the specifier, and the export it takes ("default", "*" for the
+// whole module, or a name).
+type importRef struct {
+	Local string `json:"local"`
+	Spec  string `json:"spec"`
+	Name  string `json:"name"`
+}
+
+// importFacts are a test file's Facts: the relative imports a title
+// needed.
+type importFacts struct {
+	Imports []importRef `json:"imports"`
+}
+
+// relative reports whether a module specifier names a local file.
+func relative(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../")
+}
+
+// importBindings records the bindings of an import statement of a
+// relative module.
+func (w *walker) importBindings(n *sitter.Node, spec string) {
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		cl := n.NamedChild(i)
+		if cl.Type() != "import_clause" {
+			continue
+		}
+		for j := 0; j < int(cl.NamedChildCount()); j++ {
+			c := cl.NamedChild(j)
+			switch c.Type() {
+			case "identifier":
+				w.addImport(w.text(c), spec, "default")
+			case "namespace_import":
+				if c.NamedChildCount() > 0 {
+					w.addImport(w.text(c.NamedChild(0)), spec, "*")
+				}
+			case "named_imports":
+				for k := 0; k < int(c.NamedChildCount()); k++ {
+					s := c.NamedChild(k)
+					name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
+					if name == nil {
+						continue
+					}
+					local := name
+					if alias != nil {
+						local = alias
+					}
+					w.addImport(w.text(local), spec, unescape(w.text(name), 0))
+				}
+			}
+		}
+	}
+}
+
+// requireBindings records const x = require('./m') and
+// const {a, b: c} = require('./m').
+func (w *walker) requireBindings(name *sitter.Node, spec string) {
+	switch name.Type() {
+	case "identifier":
+		w.addImport(w.text(name), spec, "*")
+	case "object_pattern":
+		for k := 0; k < int(name.NamedChildCount()); k++ {
+			p := name.NamedChild(k)
+			switch p.Type() {
+			case "shorthand_property_identifier_pattern":
+				w.addImport(w.text(p), spec, w.text(p))
+			case "pair_pattern":
+				key, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
+				if k, ok := w.propertyKey(key); ok && v != nil && v.Type() == "identifier" {
+					w.addImport(w.text(v), spec, k)
+				}
+			}
+		}
+	}
+}
+
+func (w *walker) addImport(local, spec, name string) {
+	if w.imports == nil {
+		w.imports = map[string]importRef{}
+	}
+	w.imports[local] = importRef{Local: local, Spec: spec, Name: name}
+}
+
+// requiredLocal returns the relative specifier a require call loads, or "".
+func (w *walker) requiredLocal(call *sitter.Node) string {
+	if call.Type() != "call_expression" {
+		return ""
+	}
+	fn, args := call.ChildByFieldName("function"), call.ChildByFieldName("arguments")
+	if fn == nil || args == nil || w.text(fn) != "require" || args.NamedChildCount() != 1 {
+		return ""
+	}
+	a := args.NamedChild(0)
+	if spec := unescape(w.text(a), 1); a.Type() == "string" && relative(spec) {
+		return spec
+	}
+	return ""
+}
+
+// imported is the value of an imported binding when the linker supplied
+// it; otherwise it notes that the file needs its imports.
+func (w *walker) imported(name string) (value, bool) {
+	if _, ok := w.imports[name]; !ok {
+		return value{}, false
+	}
+	if v, ok := w.importValues[name]; ok {
+		return v, true
+	}
+	w.needImports = true
+	return value{}, false
+}
+
+// facts encodes the file's relative imports when a title needed one.
+func (w *walker) facts() []byte {
+	if !w.needImports || w.importValues != nil {
+		return nil
+	}
+	var f importFacts
+	for _, r := range w.imports {
+		f.Imports = append(f.Imports, r)
+	}
+	sort.Slice(f.Imports, func(i, j int) bool { return f.Imports[i].Local < f.Imports[j].Local })
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// moduleExtractor reads a local module's literal exports; its Result
+// carries them in Facts (see wire) and has no tests.
+type moduleExtractor struct{ fw testdex.Framework }
+
+func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
+func (m moduleExtractor) CacheKey() string             { return "js-module-1" }
+
+func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = lang.Result{}
+		}
+	}()
+	exports, err := moduleExports(f.Rel, f.Data)
+	if err != nil {
+		return lang.Result{}
+	}
+	wired := map[string]wire{}
+	for k, v := range exports {
+		wired[k] = toWire(v, 0)
+	}
+	b, _ := json.Marshal(wired)
+	return lang.Result{Facts: b}
+}
+
+// moduleExports evaluates a module's exports: "default", "*" (the whole
+// module as require or import * sees it) and each named export.
+func moduleExports(name string, data []byte) (map[string]value, error) {
+	g := grammar(name)
+	if path.Ext(name) == ".json" {
+		g = grammar("x.js")
+		data = append(append([]byte("("), data...), ")\n"...)
+	}
+	tree, err := parse(g, data)
+	if err != nil {
+		return nil, err
+	}
+	defer tree.Close()
+	w := newWalker("", g, data, tree.RootNode())
+	defer w.close()
+	out := map[string]value{}
+	if path.Ext(name) == ".json" {
+		if st := w.root.NamedChild(0); st != nil && st.NamedChildCount() > 0 {
+			v := w.eval(st.NamedChild(0), 0)
+			out["default"], out["*"] = v, v
+		}
+		return out, nil
+	}
+	w.exports(out)
+	return out, nil
+}
+
+// exports reads export const/let/var, export default, export {a as b},
+// module.exports = ... and exports.x = ... at the top level.
+func (w *walker) exports(out map[string]value) {
+	ns := value{kind: kObject}
+	cjs := false
+	for i := 0; i < int(w.root.NamedChildCount()); i++ {
+		n := w.root.NamedChild(i)
+		switch n.Type() {
+		case "export_statement":
+			w.exportStatement(n, &ns)
+		case "expression_statement":
+			if n.NamedChildCount() == 0 || n.NamedChild(0).Type() != "assignment_expression" {
+				continue
+			}
+			a := n.NamedChild(0)
+			left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+			switch t := w.text(left); {
+			case t == "module.exports":
+				v := w.eval(right, 0)
+				cjs, ns = true, v
+			case strings.HasPrefix(t, "module.exports.") || strings.HasPrefix(t, "exports."):
+				key := t[strings.LastIndexByte(t, '.')+1:]
+				if ns.kind == kObject {
+					cjs = true
+					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.eval(right, 0))
+				}
+			}
+		}
+	}
+	out["*"] = ns
+	if cjs {
+		out["default"] = ns
+	} else if d, ok := ns.field("default"); ok {
+		out["default"] = d
+	}
+}
+
+func (w *walker) exportStatement(n *sitter.Node, ns *value) {
+	add := func(k string, v value) { ns.keys, ns.vals = append(ns.keys, k), append(ns.vals, v) }
+	if d := n.ChildByFieldName("declaration"); d != nil {
+		if d.Type() != "lexical_declaration" && d.Type() != "variable_declaration" {
+			return
+		}
+		for j := 0; j < int(d.NamedChildCount()); j++ {
+			dc := d.NamedChild(j)
+			id, v := dc.ChildByFieldName("name"), dc.ChildByFieldName("value")
+			if dc.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" {
+				add(w.text(id), w.eval(v, 0))
+			}
+		}
+		return
+	}
+	if v := n.ChildByFieldName("value"); v != nil { // export default expr
+		add("default", w.eval(v, 0))
+		return
+	}
+	if n.ChildByFieldName("source") != nil {
+		return // export ... from: another module
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		cl := n.NamedChild(i)
+		if cl.Type() != "export_clause" {
+			continue
+		}
+		for k := 0; k < int(cl.NamedChildCount()); k++ {
+			s := cl.NamedChild(k)
+			name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
+			if name == nil {
+				continue
+			}
+			exported := name
+			if alias != nil {
+				exported = alias
+			}
+			add(w.text(exported), w.ident(name, 0))
+		}
+	}
+}
+
+// moduleCandidates are the files a relative specifier may name, in the
+// order bundlers and TypeScript try them.
+func moduleCandidates(dir, spec string) []string {
+	base := filepath.Join(dir, filepath.FromSlash(spec))
+	out := []string{base}
+	for _, ext := range []string{".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"} {
+		out = append(out, base+ext)
+	}
+	if ext := filepath.Ext(base); ext == ".js" || ext == ".mjs" || ext == ".cjs" { // ESM TypeScript imports ./x.js for x.ts
+		stem := strings.TrimSuffix(base, ext)
+		out = append(out, stem+".ts", stem+".tsx", stem+".mts", stem+".cts")
+	}
+	for _, idx := range []string{"index.ts", "index.tsx", "index.js", "index.mjs", "index.cjs", "index.json"} {
+		out = append(out, filepath.Join(base, idx))
+	}
+	return out
+}
+
+// linkImports extracts again, with their imported values, the files whose
+// titles needed a local module. It reads the modules through p.Load.
+func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testdex.Problem {
+	var facts importFacts
+	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || len(facts.Imports) == 0 {
+		return nil
+	}
+	abs := filepath.Join(p.Dir, filepath.FromSlash(f.Rel))
+	values := map[string]value{}
+	modules := map[string]map[string]wire{}
+	for _, r := range facts.Imports {
+		m, ok := modules[r.Spec]
+		if !ok {
+			m = loadModule(fw, p, filepath.Dir(abs), r.Spec)
+			modules[r.Spec] = m
+		}
+		if v, ok := exported(m, r.Name); ok {
+			values[r.Local] = v
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return []testdex.Problem{{Severity: testdex.SevWarning, Path: f.RootRel,
+			Message: fmt.Sprintf("cannot read the file again to fill in its imported tables: %v", err)}}
+	}
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw}, values)
+	f.Result.Tests = res.Tests
+	return nil
+}
+
+// loadModule reads the first candidate file of spec that exists; nil
+// when none does or it cannot be read.
+func loadModule(fw testdex.Framework, p *lang.Project, dir, spec string) map[string]wire {
+	for _, c := range moduleCandidates(dir, spec) {
+		st, err := os.Stat(c)
+		if err != nil || st.IsDir() {
+			continue
+		}
+		rel, err := filepath.Rel(p.Dir, c)
+		if err != nil || strings.HasPrefix(rel, "..") || strings.Contains(filepath.ToSlash(rel), "node_modules/") {
+			return nil // outside the project: not a local table
+		}
+		var res lang.Result
+		if p.Load != nil {
+			res, err = p.Load(c, moduleExtractor{fw}, nil)
+		} else {
+			var data []byte
+			if data, err = os.ReadFile(c); err == nil {
+				res = moduleExtractor{fw}.Extract(&lang.File{Rel: filepath.ToSlash(rel), Abs: c, Data: data})
+			}
+		}
+		if err != nil {
+			return nil
+		}
+		var m map[string]wire
+		if json.Unmarshal(res.Facts, &m) != nil {
+			return nil
+		}
+		return m
+	}
+	return nil
+}
+
+// exported picks one export of a module read by loadModule.
+func exported(m map[string]wire, name string) (value, bool) {
+	if m == nil {
+		return value{}, false
+	}
+	if w, ok := m[name]; ok {
+		return fromWire(w), true
+	}
+	if ns, ok := m["*"]; ok {
+		v := fromWire(ns)
+		if v.kind == kObject {
+			return member(v, name), true
+		}
+	}
+	return value{}, false
+}
+
+// wire is a value as JSON carries it in Facts; numbers are text so NaN,
+// the infinities and -0 survive.
+type wire struct {
+	K    kind     `json:"k"`
+	S    string   `json:"s,omitempty"`
+	B    bool     `json:"b,omitempty"`
+	A    []wire   `json:"a,omitempty"`
+	Keys []string `json:"keys,omitempty"`
+	V    []wire   `json:"v,omitempty"`
+}
+
+// maxWireDepth bounds the nesting encoded; deeper parts become unknown.
+const maxWireDepth = 32
+
+func toWire(v value, depth int) wire {
+	if depth > maxWireDepth {
+		return wire{}
+	}
+	w := wire{K: v.kind, S: v.str, B: v.b}
+	switch v.kind {
+	case kUnknown:
+		w.S = ""
+	case kNumber:
+		w.S = strconv.FormatFloat(v.num, 'g', -1, 64)
+	case kArray:
+		for _, e := range v.arr {
+			w.A = append(w.A, toWire(e, depth+1))
+		}
+	case kObject:
+		w.Keys = v.keys
+		for _, e := range v.vals {
+			w.V = append(w.V, toWire(e, depth+1))
+		}
+	}
+	return w
+}
+
+func fromWire(w wire) value {
+	v := value{kind: w.K, str: w.S, b: w.B}
+	switch w.K {
+	case kNumber:
+		f, err := strconv.ParseFloat(w.S, 64)
+		if err != nil && !strings.Contains(err.Error(), "range") {
+			return value{}
+		}
+		v.num, v.str = f, ""
+	case kArray:
+		v.arr = make([]value, len(w.A))
+		for i, e := range w.A {
+			v.arr[i] = fromWire(e)
+		}
+	case kObject:
+		if len(w.Keys) != len(w.V) {
+			return value{}
+		}
+		v.keys = w.Keys
+		v.vals = make([]value, len(w.V))
+		for i, e := range w.V {
+			v.vals[i] = fromWire(e)
+		}
+	}
+	return v
+}

@@ -1,0 +1,107 @@
+package js
+
+import (
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// mutationQuery finds what may change a binding: assignments (x = ...,
+// x.y = ..., x[i] = ...), x++ and method calls (x.push(...)), read in
+// mutationTarget. It matches single nodes, whose query state does not
+// grow with the nesting.
+const mutationQuery = `(assignment_expression) @m (augmented_assignment_expression) @m (update_expression) @m (call_expression) @m`
+
+// mutators are the methods that change an array or object in place.
+var mutators = map[string]bool{"push": true, "pop": true, "shift": true, "unshift": true, "splice": true,
+	"sort": true, "reverse": true, "fill": true, "copyWithin": true, "set": true, "delete": true, "clear": true, "add": true}
+
+// mutated reports whether anything in the file may change the binding
+// name, by its name alone (shadowing is ignored, which only errs on the
+// side of unknown). A name declared twice at the top level counts too.
+func (w *walker) mutated(name string) bool {
+	if w.mutations == nil {
+		w.mutations = w.scanMutations()
+	}
+	return w.mutations[name] || w.mutations["\x00all"]
+}
+
+func (w *walker) scanMutations() map[string]bool {
+	out := map[string]bool{}
+	for n := range w.redeclared {
+		out[n] = true
+	}
+	q, err := cachedQuery(w.lang, mutationQuery)
+	if err != nil {
+		out["\x00all"] = true
+		return out
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(q, w.root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			return out
+		}
+		for _, c := range m.Captures {
+			if name := w.mutationTarget(c.Node); name != "" {
+				out[name] = true
+			}
+		}
+	}
+}
+
+// mutationTarget is the name an assignment, update or mutating method
+// call changes, "" when none.
+func (w *walker) mutationTarget(n *sitter.Node) string {
+	var target *sitter.Node
+	switch n.Type() {
+	case "update_expression":
+		target = n.ChildByFieldName("argument")
+	case "call_expression":
+		f := n.ChildByFieldName("function")
+		if f == nil || f.Type() != "member_expression" {
+			return ""
+		}
+		if p := f.ChildByFieldName("property"); p == nil || !mutators[w.text(p)] {
+			return ""
+		}
+		target = f.ChildByFieldName("object")
+	default:
+		target = n.ChildByFieldName("left")
+	}
+	if target != nil && (target.Type() == "member_expression" || target.Type() == "subscript_expression") {
+		target = target.ChildByFieldName("object") // x.y = 1, x[0]++
+	}
+	if target == nil || target.Type() != "identifier" {
+		return ""
+	}
+	return w.text(target)
+}
+
+// queryCache holds compiled queries by grammar and source.
+var queryCache sync.Map // textQueryKey -> *sitter.Query
+
+type textQueryKey struct {
+	lang *sitter.Language
+	src  string
+}
+
+// cachedQuery compiles src for lang once; the queries live as long as
+// the process, like the grammars.
+func cachedQuery(lang *sitter.Language, src string) (*sitter.Query, error) {
+	k := textQueryKey{lang, src}
+	if q, ok := queryCache.Load(k); ok {
+		return q.(*sitter.Query), nil
+	}
+	q, err := sitter.NewQuery([]byte(src), lang)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := queryCache.LoadOrStore(k, q); loaded {
+		q.Close()
+		return prev.(*sitter.Query), nil
+	}
+	return q, nil
+}
