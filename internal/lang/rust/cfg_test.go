@@ -1,6 +1,8 @@
 package rust_test
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -76,6 +78,50 @@ func TestCfgHost(t *testing.T) {
 	for _, names := range [][]string{listCfgCrate(t, config.Framework{AllPlatforms: true}, false), listCfgCrate(t, config.Framework{}, true)} {
 		if !has(names, "on_unix") || !has(names, "on_windows") {
 			t.Errorf("all platforms: listed %q, want both on_unix and on_windows", names)
+		}
+	}
+}
+
+// TestCfgMemberDocTests: a method's doc test is compiled only when the
+// method is, whether its cfg attribute stands before or after its docs
+// (smallvec's drain_filter).
+func TestCfgMemberDocTests(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"Cargo.toml": "[package]\nname = \"m\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\ngated = []\n",
+		"src/lib.rs": "pub struct S;\n\nimpl S {\n    /// ```\n    /// assert!(true);\n    /// ```\n    pub fn plain() {}\n\n" +
+			"    #[cfg(feature = \"gated\")]\n    /// ```\n    /// assert!(true);\n    /// ```\n    pub fn before() {}\n\n" +
+			"    /// ```\n    /// assert!(true);\n    /// ```\n    #[cfg(feature = \"gated\")]\n    pub fn after() {}\n}\n",
+	}
+	for rel, text := range files {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		fw   config.Framework
+		want []string
+	}{
+		{config.Framework{}, []string{"S::plain"}},
+		{config.Framework{Features: []string{"gated"}}, []string{"S::after", "S::before", "S::plain"}},
+	} {
+		ix, err := index.Build(t.Context(), index.Options{Root: dir, Frameworks: []testdex.Framework{testdex.Cargo},
+			Config: &config.Config{Frameworks: map[string]config.Framework{"cargo": tc.fw}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range ix.Tests {
+			if _, rest, ok := strings.Cut(r.Name, " - "); ok {
+				got = append(got, strings.Fields(rest)[0])
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("features %v: doc tests %q, want %q", tc.fw.Features, got, tc.want)
 		}
 	}
 }

@@ -166,6 +166,7 @@ func (w *walker) members(n *sitter.Node, sc scope, owner string) {
 		return
 	}
 	var docs []docLine
+	msc := sc // the member's scope: its own cfg attributes, before or after its docs
 	for i := 0; i < int(body.NamedChildCount()); i++ {
 		c := body.NamedChild(i)
 		switch c.Type() {
@@ -175,12 +176,13 @@ func (w *walker) members(n *sitter.Node, sc scope, owner string) {
 			}
 			continue
 		case "attribute_item":
+			msc = msc.with(parseAttr(c, w.src))
 			continue
 		}
-		if name := fieldText(c, "name", w.src); name != "" && len(docs) > 0 {
-			w.doctests(docs, sc.join(owner+"::"+name), sc.tags)
+		if name := fieldText(c, "name", w.src); name != "" && len(docs) > 0 && !msc.cfgTest {
+			w.doctests(docs, sc.join(owner+"::"+name), msc.tags)
 		}
-		docs = nil
+		docs, msc = nil, sc
 	}
 }
 
