@@ -31,6 +31,9 @@ type ClassFact struct {
 	// Skip and Tags apply to every test of the class, inherited ones too.
 	Skip bool     `json:"skip,omitempty"`
 	Tags []string `json:"tags,omitempty"`
+	// Parameterized says the class runs with JUnit 4's Parameterized
+	// runner: every test method it runs, inherited ones too, has rows.
+	Parameterized bool `json:"params,omitempty"`
 	// Parent is the key of the enclosing suite record, "" at top level.
 	Parent string `json:"parent,omitempty"`
 	// Declared lists every method signature m(Types), tests or not: an

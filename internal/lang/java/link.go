@@ -84,7 +84,7 @@ func inherit(c *classRef, classes map[string]*classRef) {
 				continue
 			}
 			hidden[m.Sig] = true
-			for _, t := range m.Tests {
+			for _, t := range withRows(m, c.fact.Parameterized && !b.fact.Parameterized) {
 				t = place(t, fqn, c.fact.Binary, c.fact.Skip, tags)
 				t.Line = c.fact.Line
 				added = append(added, t)
@@ -112,6 +112,20 @@ func inherit(c *classRef, classes map[string]*classRef) {
 		}
 	}
 	c.file.Result.Tests = slices.Insert(tests, at, added...)
+}
+
+// withRows returns an inherited method's records; rows, when the class
+// that inherits it runs with Parameterized and the class declaring it
+// does not, adds the dynamic row record the extractor gives a JUnit 4
+// @Test of a Parameterized class (method.go), for each plain @Test.
+func withRows(m MethodFact, rows bool) []lang.Test {
+	if !rows || len(m.Tests) != 1 || m.Tests[0].Dynamic {
+		return m.Tests
+	}
+	t := m.Tests[0]
+	r := lang.Test{Kind: testdex.KindSubtest, Name: t.Name + "{@Parameters}", Local: t.Name + "{@Parameters}", Parent: t.Local,
+		Line: t.Line, Dynamic: true, Skip: t.Skip, Tags: t.Tags}
+	return []lang.Test{t, r}
 }
 
 // supers resolves a class's superclass and interfaces within the project,

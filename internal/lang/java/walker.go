@@ -239,6 +239,7 @@ func (x *fileWalker) walkClass(n *sitter.Node, outer *classCtx, depth int) {
 	}
 	fact.Skip, fact.Tags = ctx.skip, ctx.tags
 	ctx.parameters = runWith(anns, x.src) == "Parameterized"
+	fact.Parameterized = ctx.parameters
 
 	start := len(x.tests)
 	x.tests = append(x.tests, lang.Test{}) // the suite record, filled in below
