@@ -23,7 +23,7 @@ func junk(rel string) bool {
 		return true
 	case strings.HasPrefix(name, "."):
 		ext := path.Ext(name)
-		return len(ext) == 4 && strings.HasPrefix(ext, ".sw") // .swp, .swo, .swx ...
+		return len(ext) == 4 && len(name) > 5 && strings.HasPrefix(ext, ".sw") // .x.swp, .x.swo, .x.swx ...
 	}
 	return false
 }

@@ -6,15 +6,15 @@ import "io"
 type command int
 
 const (
-	cmdNone    command = iota
-	cmdAll             // a: run every test (in the filters)
-	cmdFailed          // f: run only the failing tests
-	cmdRerun           // Enter: run the last selection again
-	cmdQuit            // q, Ctrl-C, Ctrl-D: stop
-	cmdName            // t PATTERN Enter: filter by test name
-	cmdPath            // p PATTERN Enter: filter by file path
-	cmdHelp            // h, ?: show the keys
-	cmdCancel          // Esc in a prompt: leave it
+	cmdNone   command = iota
+	cmdAll            // a: run every test (in the filters)
+	cmdFailed         // f: run only the failing tests
+	cmdRerun          // Enter: run the last selection again
+	cmdQuit           // q, Ctrl-C, Ctrl-D: stop
+	cmdName           // t PATTERN Enter: filter by test name
+	cmdPath           // p PATTERN Enter: filter by file path
+	cmdHelp           // h, ?: show the keys
+	cmdCancel         // Esc in a prompt: leave it
 )
 
 // key is one complete command, with its pattern for t and p.
