@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchFixture is a root with Go, pytest and node:test tests: calc's
+// tests use calc.go, other's do not; py/test_shapes.py uses shapes.py.
+var watchFixture = map[string]string{
+	"go.mod":       "module example.com/fx\n\ngo 1.22\n",
+	"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Mul(a, b int) int { return a * b }\n",
+	"calc/calc_test.go": `package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Fatalf("Add(2, 3) = %d, want 5", Add(2, 3))
+	}
+}
+
+func TestMul(t *testing.T) {
+	if Mul(2, 3) != 6 {
+		t.Fatalf("Mul(2, 3) = %d, want 6", Mul(2, 3))
+	}
+}
+`,
+	"other/other.go":      "package other\n\nfunc Hello() string { return \"hello\" }\n",
+	"other/other_test.go": "package other\n\nimport \"testing\"\n\nfunc TestHello(t *testing.T) {\n\tif Hello() != \"hello\" {\n\t\tt.Fatal(Hello())\n\t}\n}\n",
+	"py/pytest.ini":       "[pytest]\n",
+	"py/shapes.py":        "def area(w, h):\n    return w * h\n",
+	"py/test_shapes.py":   "from shapes import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n\n\ndef test_square():\n    assert area(4, 4) == 16\n",
+	"js/package.json":     `{"name": "fxjs", "private": true, "scripts": {"test": "node --test"}}` + "\n",
+	"js/math.js":          "exports.double = (x) => x * 2;\n",
+	"js/math.test.js":     "const test = require('node:test');\nconst assert = require('node:assert');\nconst { double } = require('./math.js');\n\ntest('double', () => {\n  assert.strictEqual(double(2), 4);\n});\n",
+}
+
+// watchTerm is testdex watch running in a tmux pane on a private socket.
+type watchTerm struct {
+	t      *testing.T
+	socket string
+}
+
+func (w *watchTerm) tmux(args ...string) string {
+	w.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", w.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// waitFor polls the screen every 100 ms until it matches re, for up to 60
+// s (two shared cores run the tests), and returns it.
+func (w *watchTerm) waitFor(re string) string {
+	w.t.Helper()
+	rx := regexp.MustCompile(re)
+	var screen string
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		screen = w.tmux("capture-pane", "-p", "-t", "watch")
+		if rx.MatchString(screen) {
+			return screen
+		}
+	}
+	w.t.Fatalf("the screen never matched %q; it shows:\n%s", re, screen)
+	return ""
+}
+
+// watchBinary builds testdex into a temporary folder.
+func watchBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "testdex")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/testdex")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/testdex: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// saveFile writes a file as an editor does: in place, or (rename) to a
+// temporary file renamed over it.
+func saveFile(t *testing.T, root, rel, text string, rename bool) time.Time {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	at := time.Now()
+	if !rename {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	if err := os.WriteFile(p+".tmp", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p+".tmp", p); err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+var firstResult = regexp.MustCompile(`first result (\d+)ms after the save`)
+
+// TestWatchInTerminal drives `testdex watch` in a real terminal: saves
+// that break and fix a Go function and a Python one rerun exactly the
+// tests they affect, and the keys f, a and q do what they say.
+func TestWatchInTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds testdex and runs go, pytest and node")
+	}
+	for _, tool := range []string{"tmux", "go", "python3", "node"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the watch test needs tmux, go, python3 with pytest and node", tool)
+		}
+	}
+	if exec.Command("python3", "-c", "import pytest").Run() != nil {
+		t.Skip("pytest is not installed for python3 (run scripts/setup/python.sh)")
+	}
+	bin := watchBinary(t)
+	root := t.TempDir()
+	for rel, text := range watchFixture {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := filepath.Join(t.TempDir(), "watch.sh")
+	body := fmt.Sprintf("cd %q\nexport TESTDEX_CACHE_DIR=%q PYTHONDONTWRITEBYTECODE=1 NO_COLOR=1\n%q watch\necho WATCH-EXIT=$?\nsleep 300\n", root, t.TempDir(), bin)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := &watchTerm{t: t, socket: fmt.Sprintf("testdex-watch-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	w.tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "60", "sh "+script)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", w.socket, "kill-session", "-t", "watch").Run() })
+
+	w.waitFor(`press a to run every test[\s\S]*watch: a all`)
+	var latencies []int
+	saved := func(screen string) {
+		if m := firstResult.FindStringSubmatch(screen); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			latencies = append(latencies, n)
+		}
+	}
+
+	// Breaking Add reruns calc's two tests, not other's, nor Python's.
+	saveFile(t, root, "calc/calc.go", strings.Replace(watchFixture["calc/calc.go"], "a + b", "a - b", 1), false)
+	screen := w.waitFor(`changed calc/calc\.go · 2 tests[\s\S]*1 passed, 1 failed[\s\S]*watch: a all`)
+	if !strings.Contains(screen, "--- FAIL: calc/calc_test.go::TestAdd") || strings.Contains(screen, "TestHello") || strings.Contains(screen, "pytest") {
+		t.Errorf("breaking Add ran more or less than calc's tests:\n%s", screen)
+	}
+	saved(screen)
+	// Fixing it shows green, and nothing is left failing.
+	saveFile(t, root, "calc/calc.go", watchFixture["calc/calc.go"], true)
+	screen = w.waitFor(`changed calc/calc\.go · 2 tests[\s\S]*2 passed, 0 failed[\s\S]*watch: a all`)
+	if strings.Contains(screen, "still failing") {
+		t.Errorf("a failure outlived its fix:\n%s", screen)
+	}
+	saved(screen)
+
+	// The same for the Python file.
+	saveFile(t, root, "py/shapes.py", "def area(w, h):\n    return w + h\n", false)
+	screen = w.waitFor(`changed py/shapes\.py · 2 tests[\s\S]*0 passed, 2 failed[\s\S]*2 tests still failing[\s\S]*watch: a all`)
+	if !strings.Contains(screen, "--- FAIL: py/test_shapes.py::test_area") || strings.Contains(screen, " go (") {
+		t.Errorf("breaking area ran more or less than its tests:\n%s", screen)
+	}
+	saved(screen)
+
+	// f reruns only the failing tests.
+	w.tmux("send-keys", "-t", "watch", "f")
+	w.waitFor(`· failed · 2 tests[\s\S]*0 passed, 2 failed[\s\S]*watch: a all`)
+
+	saveFile(t, root, "py/shapes.py", watchFixture["py/shapes.py"], true)
+	screen = w.waitFor(`changed py/shapes\.py · 2 tests[\s\S]*2 passed, 0 failed[\s\S]*watch: a all`)
+	saved(screen)
+
+	// a runs everything: six tests in three frameworks.
+	w.tmux("send-keys", "-t", "watch", "a")
+	w.waitFor(`· all · 6 tests[\s\S]*6 passed, 0 failed[\s\S]*watch: a all`)
+
+	// q quits; nothing failing, exit status 0.
+	w.tmux("send-keys", "-t", "watch", "q")
+	w.waitFor(`WATCH-EXIT=0`)
+
+	sort.Ints(latencies)
+	t.Logf("save to first result, ms: %v", latencies)
+	if len(latencies) == 4 {
+		t.Logf("median %d ms", (latencies[1]+latencies[2])/2)
+	}
+}
