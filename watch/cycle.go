@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -56,14 +55,14 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 	ix, err := index.Build(ctx, l.o.Index)
 	if err != nil {
 		out.err = err
-		l.r.begin(string(req.trigger), req.set, 0, l.now())
+		l.r.begin(string(req.trigger), req.set, 0, l.now(), req.filters)
 		return out
 	}
 	items, note := l.selectItems(ctx, ix, req)
 	items = req.filters.apply(ix, items, req.failing)
 	out.items = items
 	if len(items) == 0 {
-		l.r.begin(string(req.trigger), req.set, 0, l.now())
+		l.r.begin(string(req.trigger), req.set, 0, l.now(), req.filters)
 		if note == "" {
 			note = "nothing to run"
 		}
@@ -73,7 +72,7 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 	}
 	var once sync.Once
 	var first time.Duration
-	begin := func(n int) { once.Do(func() { l.r.begin(string(req.trigger), req.set, n, l.now()) }) }
+	begin := func(n int) { once.Do(func() { l.r.begin(string(req.trigger), req.set, n, l.now(), req.filters) }) }
 	o := l.o.Run
 	o.Planned = begin
 	o.Live = func(e testdex.Event) {
@@ -116,8 +115,11 @@ func (l *loop) selectItems(ctx context.Context, ix *index.Index, req request) ([
 	case onRerun:
 		return req.last, "nothing ran yet: press a to run every test"
 	case onStart:
+		if req.set == nil {
+			return nil, "watching: save a file, or press a to run every test"
+		}
 		if len(req.set) == 0 {
-			return failing, "no change against HEAD: save a file, or press a to run every test"
+			return nil, "no change against HEAD: save a file, or press a to run every test"
 		}
 	}
 	affected := l.affected(ix, req.set)
@@ -166,12 +168,15 @@ func (l *loop) affected(ix *index.Index, set changes.Set) []changes.Affected {
 	return affected
 }
 
-// startSet is the change watch begins with: the work tree against HEAD,
-// or nothing outside a git work tree.
+// startSet is the change watch begins with: the work tree against HEAD
+// (empty, not nil, when clean), or nil outside a git work tree.
 func startSet(ctx context.Context, root string, env []string) changes.Set {
 	set, err := changes.FromGit(ctx, changes.GitOptions{Root: root, Env: env})
-	if err != nil && !errors.Is(err, changes.ErrNotGit) {
+	if err != nil {
 		return nil
+	}
+	if set == nil {
+		set = changes.Set{}
 	}
 	return set
 }

@@ -55,6 +55,9 @@ type Result struct {
 	// Failing counts the tests still failing, and the selections whose
 	// runner failed without results, when the loop stopped.
 	Failing int
+	// Interrupted is true when the loop stopped during a run, which was
+	// cancelled.
+	Interrupted bool
 }
 
 // loop is the state of one Run, owned by its goroutine.
@@ -70,10 +73,11 @@ type loop struct {
 	last    []item
 	filters filters
 
-	running context.CancelFunc // nil when no cycle runs
-	done    chan outcome
-	queued  *request // a key's cycle, run when the current one ends
-	due     bool     // the debounce window closed while a cycle ran
+	running     context.CancelFunc // nil when no cycle runs
+	interrupted bool               // stop cancelled a run
+	done        chan outcome
+	queued      *request // a key's cycle, run when the current one ends
+	due         bool     // the debounce window closed while a cycle ran
 }
 
 // Run watches the root of o.Index and runs cycles until ctx is cancelled
@@ -249,7 +253,7 @@ func (l *loop) stop() {
 	}
 	l.running()
 	<-l.done
-	l.running = nil
+	l.running, l.interrupted = nil, true
 }
 
 // key acts on a key; it reports whether the loop should end.
@@ -333,4 +337,6 @@ func covers(t trigger) bool { return t == onSave || t == onFailed || t == onAll 
 
 func (l *loop) failingCount() int { return len(l.failing) + len(l.retry) }
 
-func (l *loop) result() *Result { return &Result{Failing: l.failingCount()} }
+func (l *loop) result() *Result {
+	return &Result{Failing: l.failingCount(), Interrupted: l.interrupted}
+}

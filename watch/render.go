@@ -53,7 +53,7 @@ func newRenderer(w io.Writer, jsonOut, screen, color, verbose bool) *renderer {
 
 // begin starts a cycle's output: a cleared screen and a header, or the
 // cycle event.
-func (r *renderer) begin(trigger string, set changes.Set, selected int, now time.Time) {
+func (r *renderer) begin(trigger string, set changes.Set, selected int, now time.Time, f filters) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer r.w.Flush()
@@ -72,7 +72,7 @@ func (r *renderer) begin(trigger string, set changes.Set, selected int, now time
 	if len(changed) > 0 {
 		what = "changed " + shortList(changed, 5)
 	}
-	fmt.Fprintf(r.w, "── %s · %s · %d %s\n", now.Format("15:04:05"), what, selected, plural(selected, "test", "tests"))
+	fmt.Fprintf(r.w, "── %s · %s · %d %s%s\n", now.Format("15:04:05"), what, selected, plural(selected, "test", "tests"), f.String())
 	r.text = &report.Text{W: r.w, Verbose: r.verbose, Color: r.color}
 }
 

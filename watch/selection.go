@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -206,4 +207,19 @@ func split(items []item) (ids, paths []string) {
 		}
 	}
 	return ids, paths
+}
+
+// String shows the filters in force for the cycle's header: "" when none.
+func (f filters) String() string {
+	var b strings.Builder
+	if f.Name != nil {
+		fmt.Fprintf(&b, " · name /%s/", f.Name)
+	}
+	if f.Path != nil {
+		fmt.Fprintf(&b, " · path /%s/", f.Path)
+	}
+	if len(f.Scope) > 0 {
+		fmt.Fprintf(&b, " · under %s", strings.Join(f.Scope, ", "))
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ clears it), Enter reruns the last selection, q quits.
 events one {"action":"cycle","trigger":...,"changed":[...],"selected":N}.
 
 Exit status when it stops (q, Ctrl-C): 0 when no test is failing, 1
-when some are, 3 for a usage error.`,
+when some are or a run was cut short, 3 for a usage error.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runWatch(cmd, env, g, f, args) },
 	}
 	fl := cmd.Flags()
@@ -100,6 +101,9 @@ func runWatch(cmd *cobra.Command, env *Env, g *globals, f *watchFlags, args []st
 	res, err := watch.Run(cmd.Context(), o)
 	if err != nil {
 		return err
+	}
+	if res.Interrupted {
+		return &ExitError{Code: ExitFailed, Err: errors.New("interrupted")}
 	}
 	if res.Failing > 0 {
 		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%d tests still failing", res.Failing)}

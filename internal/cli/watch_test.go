@@ -145,7 +145,7 @@ func TestWatchInTerminal(t *testing.T) {
 	w.tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "60", "sh "+script)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", w.socket, "kill-session", "-t", "watch").Run() })
 
-	w.waitFor(`press a to run every test[\s\S]*watch: a all`)
+	w.waitFor(`watching: save a file[\s\S]*watch: a all`)
 	var latencies []int
 	saved := func(screen string) {
 		if m := firstResult.FindStringSubmatch(screen); m != nil {
@@ -189,6 +189,16 @@ func TestWatchInTerminal(t *testing.T) {
 	w.tmux("send-keys", "-t", "watch", "a")
 	w.waitFor(`· all · 6 tests[\s\S]*6 passed, 0 failed[\s\S]*watch: a all`)
 
+	// t filters by name; an empty pattern clears the filter.
+	w.tmux("send-keys", "-t", "watch", "t")
+	w.waitFor(`filter by test name`)
+	w.tmux("send-keys", "-t", "watch", "square", "Enter")
+	w.waitFor(`· filter · 1 test · name /square/[\s\S]*1 passed, 0 failed[\s\S]*watch: a all`)
+	w.tmux("send-keys", "-t", "watch", "t")
+	w.waitFor(`filter by test name`)
+	w.tmux("send-keys", "-t", "watch", "Enter")
+	w.waitFor(`· filter · 6 tests\n[\s\S]*6 passed, 0 failed[\s\S]*watch: a all`)
+
 	// q quits; nothing failing, exit status 0.
 	w.tmux("send-keys", "-t", "watch", "q")
 	w.waitFor(`WATCH-EXIT=0`)
@@ -198,4 +208,69 @@ func TestWatchInTerminal(t *testing.T) {
 	if len(latencies) == 4 {
 		t.Logf("median %d ms", (latencies[1]+latencies[2])/2)
 	}
+}
+
+// TestWatchInterrupt presses Ctrl-C while a test hangs: the batch is
+// killed with its process group, as 'testdex run' kills it, and watch
+// exits.
+func TestWatchInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds testdex and runs go")
+	}
+	for _, tool := range []string{"tmux", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the watch test needs tmux and go", tool)
+		}
+	}
+	bin := watchBinary(t)
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"go.mod":            "module example.com/hang\n\ngo 1.22\n",
+		"hang/hang_test.go": "package hang\n\nimport (\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestHang(t *testing.T) {\n\t_ = exec.Command(\"sleep\", \"3600\").Run()\n}\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := filepath.Join(t.TempDir(), "watch.sh")
+	// The shell outlives the Ctrl-C (a trap, not an ignored signal, which
+	// testdex would inherit) to print the exit status.
+	body := fmt.Sprintf("trap true INT\nexport TESTDEX_CACHE_DIR=%[2]q NO_COLOR=1\n(cd %[1]q && exec %[3]q watch)\necho WATCH-EXIT=$?\nsleep 300\n", root, t.TempDir(), bin)
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := &watchTerm{t: t, socket: fmt.Sprintf("testdex-watch-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	w.tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "40", "sh "+script)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", w.socket, "kill-session", "-t", "watch").Run() })
+	w.waitFor(`watching: save a file[\s\S]*watch: a all`)
+	w.tmux("send-keys", "-t", "watch", "a")
+	w.waitFor(`· all · 1 test`)
+	for end := time.Now().Add(60 * time.Second); len(inside(root)) == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the hanging test never started")
+		}
+	}
+	w.tmux("send-keys", "-t", "watch", "C-c")
+	screen := w.waitFor(`WATCH-EXIT=1`)
+	t.Logf("after Ctrl-C:\n%s", strings.TrimSpace(screen))
+	if left := inside(root); len(left) > 0 {
+		t.Errorf("processes left running in the root after Ctrl-C: %v", left)
+	}
+}
+
+// inside lists the processes whose working folder lies in root.
+func inside(root string) []string {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cwd")
+	var out []string
+	for _, p := range procs {
+		if cwd, err := os.Readlink(p); err == nil && (cwd == root || strings.HasPrefix(cwd, root+"/")) {
+			cmd, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
+			out = append(out, filepath.Base(filepath.Dir(p))+" "+strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+	}
+	return out
 }
