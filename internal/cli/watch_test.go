@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -273,4 +277,98 @@ func inside(root string) []string {
 		}
 	}
 	return out
+}
+
+// TestWatchJSON runs watch in-process with --json: each cycle is one
+// cycle event followed by the run's events, as 'run --json' prints them.
+func TestWatchJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not installed")
+	}
+	root := t.TempDir()
+	for _, rel := range []string{"go.mod", "calc/calc.go", "calc/calc_test.go", "other/other.go", "other/other_test.go"} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(watchFixture[rel]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr bytes.Buffer
+	cache := t.TempDir()
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(ctx, []string{"watch", "--json"}, Env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr,
+			Getenv: func(k string) string {
+				if k == "TESTDEX_CACHE_DIR" {
+					return cache
+				}
+				return os.Getenv(k)
+			}, Environ: os.Environ(), Dir: root})
+		pw.Close()
+	}()
+	lines := make(chan map[string]any)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				m = map[string]any{"bad": sc.Text()}
+			}
+			lines <- m
+		}
+		close(lines)
+	}()
+	next := func(action string) map[string]any {
+		t.Helper()
+		timeout := time.After(60 * time.Second)
+		for {
+			select {
+			case m, ok := <-lines:
+				if !ok {
+					t.Fatalf("the stream ended before a %q event; stderr:\n%s", action, stderr.String())
+				}
+				if m["bad"] != nil {
+					t.Fatalf("not JSON: %s", m["bad"])
+				}
+				if m["action"] == action {
+					return m
+				}
+			case <-timeout:
+				t.Fatalf("no %q event within 60 s", action)
+			}
+		}
+	}
+	if c := next("cycle"); c["trigger"] != "start" || c["selected"] != 0.0 {
+		t.Fatalf("first cycle %v", c)
+	}
+	saveFile(t, root, "calc/calc.go", strings.Replace(watchFixture["calc/calc.go"], "a + b", "a - b", 1), false)
+	c := next("cycle")
+	if c["trigger"] != "save" || c["selected"] != 2.0 || fmt.Sprint(c["changed"]) != "[calc/calc.go]" {
+		t.Errorf("cycle event %v, want a save of calc/calc.go selecting 2 tests", c)
+	}
+	if f := next("fail"); f["id"] != "calc/calc_test.go::TestAdd" {
+		t.Errorf("fail event %v", f)
+	}
+	cancel()
+	select {
+	case got := <-code:
+		if got != ExitFailed { // TestAdd still fails
+			t.Errorf("exit %d, want %d; stderr:\n%s", got, ExitFailed, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("watch did not stop when its context was cancelled")
+	}
 }
