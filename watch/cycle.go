@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
@@ -123,7 +122,10 @@ func (l *loop) selectItems(ctx context.Context, ix *index.Index, req request) ([
 		}
 	}
 	affected := l.affected(ix, req.set)
-	note := fmt.Sprintf("%s: no test to run", changes.Summary(req.set, affected))
+	note := changes.Summary(req.set, affected)
+	if len(affected) > 0 {
+		note += ", none under the PATHs and filters"
+	}
 	return append(fromAffected(affected), failing...), note
 }
 

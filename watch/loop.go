@@ -3,9 +3,11 @@ package watch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -239,9 +241,17 @@ func (l *loop) start(ctx context.Context, req request) {
 	cctx, cancel := context.WithCancel(ctx)
 	l.running = cancel
 	go func() {
-		out := l.cycle(cctx, req)
-		cancel()
-		l.done <- out
+		out := outcome{req: req}
+		defer func() {
+			// A panic ends the cycle, not the loop (nor the terminal's
+			// mode): it is reported with its stack, as an error.
+			if r := recover(); r != nil {
+				out.err = fmt.Errorf("internal error: %v\n%s", r, debug.Stack())
+			}
+			cancel()
+			l.done <- out
+		}()
+		out = l.cycle(cctx, req)
 	}()
 }
 
