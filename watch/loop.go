@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/walk"
@@ -178,6 +180,9 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 			}
 		case err, ok := <-l.watcher.Errors():
 			if ok {
+				if errors.Is(err, fsnotify.ErrEventOverflow) {
+					err = fmt.Errorf("%w: some saves went unseen (press a to run every test)", err)
+				}
 				l.warn("watch: " + err.Error())
 			}
 		case <-l.deb.C():

@@ -28,5 +28,6 @@ func Cbreak(f *os.File) (restore func(), ok bool) {
 	if err := cbreak(fd); err != nil {
 		return func() {}, false
 	}
-	return func() { _ = term.Restore(fd, old) }, true
+	stop := reapplyOnResume(fd)
+	return func() { stop(); _ = term.Restore(fd, old) }, true
 }

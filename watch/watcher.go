@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -129,6 +130,9 @@ func (w *Watcher) Handle(ctx context.Context, ev fsnotify.Event) []fileEvent {
 	if ev.Op == fsnotify.Chmod || junk(rel) {
 		return nil
 	}
+	if path.Base(rel) == ".gitignore" && !w.opts.NoIgnore {
+		return w.rescan(ctx)
+	}
 	fi, err := os.Lstat(ev.Name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist): // removed, or renamed away
@@ -206,4 +210,22 @@ func (w *Watcher) skipped(rel string) bool {
 func (w *Watcher) exists(rel string) bool {
 	_, err := os.Lstat(w.abs(rel))
 	return err == nil
+}
+
+// rescan walks the whole root again, after an ignore file changed: the
+// folders it now enters are watched, and the files it now keeps are
+// passed on as new. Watches of folders it now skips stay (they cost a
+// watch, and their events are dropped by the rules).
+func (w *Watcher) rescan(ctx context.Context) []fileEvent {
+	evs, err := w.addTree(ctx, "")
+	if err != nil && ctx.Err() == nil {
+		w.warn(err.Error())
+	}
+	var out []fileEvent
+	for _, e := range evs {
+		if !e.Existed {
+			out = append(out, e)
+		}
+	}
+	return out
 }

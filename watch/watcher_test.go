@@ -110,3 +110,28 @@ func TestWatcher(t *testing.T) {
 		t.Errorf("pkg is still watched or known after its removal")
 	}
 }
+
+// TestWatcherIgnoreFileChanged unignores a folder: it is walked and
+// watched, and its files are passed on as new.
+func TestWatcherIgnoreFileChanged(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, ".gitignore", "gen/\n")
+	write(t, root, "gen/x.go", "package gen\n")
+	write(t, root, "a.go", "package a\n")
+	w, err := NewWatcher(context.Background(), root, walk.Options{}, func(msg string) { t.Log(msg) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if w.watched("gen") {
+		t.Fatal("an ignored folder is watched")
+	}
+	write(t, root, ".gitignore", "# nothing ignored\n")
+	got := collect(t, w, func(m map[string]bool) bool { _, ok := m["gen/x.go"]; return ok })
+	if got["gen/x.go"] || !w.watched("gen") {
+		t.Errorf("events %v; gen watched: %v", got, w.watched("gen"))
+	}
+	if _, ok := got["a.go"]; ok {
+		t.Errorf("a known file came back as changed: %v", got)
+	}
+}
