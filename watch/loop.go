@@ -71,6 +71,7 @@ type loop struct {
 	watcher *Watcher
 	deb     *Debouncer
 	ignore  []string // root-relative folders whose events are the loop's own (the cache)
+	prev    *previous
 
 	failing map[string]string
 	retry   []item
@@ -163,7 +164,10 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 	if l.o.Keys != nil {
 		go readKeys(l.o.Keys, keys, l.r.echo, stop)
 	}
-	l.start(ctx, request{trigger: onStart, set: startSet(ctx, root, l.o.Run.Env)})
+	set := startSet(ctx, root, l.o.Run.Env)
+	l.prev = newPrevious(ctx, root, l.o.Run.Env, set)
+	l.prev.keep(set)
+	l.start(ctx, request{trigger: onStart, set: set})
 	for {
 		select {
 		case <-ctx.Done():
@@ -220,6 +224,7 @@ func (l *loop) next(ctx context.Context) {
 	if l.due && l.deb.Pending() {
 		l.due = false
 		set, first := l.deb.Take(l.exists)
+		l.prev.fill(set)
 		if len(set) > 0 {
 			l.start(ctx, request{trigger: onSave, set: set, saved: first})
 			return

@@ -121,9 +121,9 @@ func TestWatchInTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds testdex and runs go, pytest and node")
 	}
-	for _, tool := range []string{"tmux", "go", "python3", "node"} {
+	for _, tool := range []string{"tmux", "git", "go", "python3", "node"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the watch test needs tmux, go, python3 with pytest and node", tool)
+			t.Skipf("%s is not installed: the watch test needs tmux, git, go, python3 with pytest and node", tool)
 		}
 	}
 	if exec.Command("python3", "-c", "import pytest").Run() != nil {
@@ -140,6 +140,15 @@ func TestWatchInTerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A git work tree: a save of a Go file is narrowed to the functions
+	// it changed, against HEAD first, then against the previous save.
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "fixture"}} {
+		git := exec.Command("git", append([]string{"-c", "user.email=w@t", "-c", "user.name=w", "-c", "commit.gpgsign=false"}, args...)...)
+		git.Dir = root
+		if out, err := git.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	script := filepath.Join(t.TempDir(), "watch.sh")
 	body := fmt.Sprintf("cd %q\nexport TESTDEX_CACHE_DIR=%q PYTHONDONTWRITEBYTECODE=1 NO_COLOR=1\n%q watch\necho WATCH-EXIT=$?\nsleep 300\n", root, t.TempDir(), bin)
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
@@ -149,7 +158,7 @@ func TestWatchInTerminal(t *testing.T) {
 	w.tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "60", "sh "+script)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", w.socket, "kill-session", "-t", "watch").Run() })
 
-	w.waitFor(`watching: save a file[\s\S]*watch: a all`)
+	w.waitFor(`no change against HEAD: save a file[\s\S]*watch: a all`)
 	var latencies []int
 	saved := func(screen string) {
 		if m := firstResult.FindStringSubmatch(screen); m != nil {
@@ -158,16 +167,18 @@ func TestWatchInTerminal(t *testing.T) {
 		}
 	}
 
-	// Breaking Add reruns calc's two tests, not other's, nor Python's.
+	// Breaking Add reruns TestAdd, the one test that reaches it: not
+	// TestMul beside it, nor other's, nor Python's.
 	saveFile(t, root, "calc/calc.go", strings.Replace(watchFixture["calc/calc.go"], "a + b", "a - b", 1), false)
-	screen := w.waitFor(`changed calc/calc\.go · 2 tests[\s\S]*1 passed, 1 failed[\s\S]*watch: a all`)
+	screen := w.waitFor(`changed calc/calc\.go · 1 test\n[\s\S]*0 passed, 1 failed[\s\S]*watch: a all`)
 	if !strings.Contains(screen, "--- FAIL: calc/calc_test.go::TestAdd") || strings.Contains(screen, "TestHello") || strings.Contains(screen, "pytest") {
-		t.Errorf("breaking Add ran more or less than calc's tests:\n%s", screen)
+		t.Errorf("breaking Add ran more or less than TestAdd:\n%s", screen)
 	}
 	saved(screen)
-	// Fixing it shows green, and nothing is left failing.
+	// Fixing it (narrowed against the broken save) shows green, and
+	// nothing is left failing.
 	saveFile(t, root, "calc/calc.go", watchFixture["calc/calc.go"], true)
-	screen = w.waitFor(`changed calc/calc\.go · 2 tests[\s\S]*2 passed, 0 failed[\s\S]*watch: a all`)
+	screen = w.waitFor(`changed calc/calc\.go · 1 test\n[\s\S]*1 passed, 0 failed[\s\S]*watch: a all`)
 	if strings.Contains(screen, "still failing") {
 		t.Errorf("a failure outlived its fix:\n%s", screen)
 	}
