@@ -135,3 +135,43 @@ func TestWatcherIgnoreFileChanged(t *testing.T) {
 		t.Errorf("a known file came back as changed: %v", got)
 	}
 }
+
+// TestVimSave replays Vim's save with backups on: the permission probe
+// 4913, the file renamed to its backup, written anew, the backup removed.
+// Through the watcher and the debouncer it is one modification.
+func TestVimSave(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "src/a.go", "package src\n")
+	w, err := NewWatcher(context.Background(), root, walk.Options{}, func(msg string) { t.Log(msg) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p := func(rel string) string { return filepath.Join(root, "src", rel) }
+	write(t, root, "src/4913", "")
+	os.Remove(p("4913"))
+	if err := os.Rename(p("a.go"), p("a.go~")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "src/a.go", "package src // saved by vim\n")
+	os.Remove(p("a.go~"))
+
+	d := NewDebouncer(200 * time.Millisecond)
+	for {
+		select {
+		case ev := <-w.Events():
+			for _, fe := range w.Handle(context.Background(), ev) {
+				d.Add(fe)
+			}
+			continue
+		case <-d.C():
+		case <-time.After(20 * time.Second):
+			t.Fatal("no change within 20 s")
+		}
+		break
+	}
+	set, _ := d.Take(w.exists)
+	if len(set) != 1 || set[0].Path != "src/a.go" || set[0].Status != "modified" {
+		t.Errorf("vim's save came out as %v, want src/a.go modified", set)
+	}
+}
