@@ -9,6 +9,8 @@
 //	  │
 //	  ▼               keys (a f t p Enter q) ──┐
 //	cycle: index.Build (cached: only what changed is parsed again)
+//	  ──► previous: each modified file's base (HEAD's commit, or what it
+//	      held at its previous cycle), for Go's narrowing
 //	  ──► changes.Graph.SelectRecorded (what `testdex affected` selects)
 //	  ──► run.Session (what `testdex run` runs) ──► render (text or JSON)
 //

@@ -93,9 +93,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil && !errors.As(err, &nt) {
 		return nil, err
 	}
-	if ix == nil {
-		root, rerr := index.RootOf(o.Index.Root, o.Index.Dir)
-		if rerr != nil {
+	var cfg *config.Config
+	if ix != nil {
+		cfg = ix.Config()
+	} else { // no tests yet: watch the root under its configuration until some appear
+		root, err := index.RootOf(o.Index.Root, o.Index.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if cfg, err = config.Load(root, o.Index.ConfigPath); err != nil {
 			return nil, err
 		}
 		ix = &index.Index{Root: root}
@@ -113,7 +119,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	l.deb = NewDebouncer(quiet)
 	l.deb.Now = o.Now
-	if l.watcher, err = NewWatcher(ctx, ix.Root, walkOptions(configOf(ix)), l.warn); err != nil {
+	if l.watcher, err = NewWatcher(ctx, ix.Root, walkOptions(cfg), l.warn); err != nil {
 		return nil, err
 	}
 	defer l.watcher.Close()
@@ -121,18 +127,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		l.ignore = append(l.ignore, filepath.ToSlash(rel))
 	}
 	return l.serve(ctx, ix.Root)
-}
-
-// configOf is the listing's configuration; a listing that found no tests
-// has none, and the defaults apply.
-func configOf(ix *index.Index) *config.Config {
-	if ix.Tests == nil && len(ix.Files) == 0 {
-		if cfg, err := config.Load(ix.Root, ""); err == nil {
-			return cfg
-		}
-		return &config.Config{}
-	}
-	return ix.Config()
 }
 
 // walkOptions maps the configuration onto the walker's options as the
