@@ -48,15 +48,27 @@ func TestMul(t *testing.T) {
 	"js/math.test.js":     "const test = require('node:test');\nconst assert = require('node:assert');\nconst { double } = require('./math.js');\n\ntest('double', () => {\n  assert.strictEqual(double(2), 4);\n});\n",
 }
 
-// watchTerm is testdex watch running in a tmux pane on a private socket.
+// watchTerm is testdex watch running in a tmux pane on a private socket
+// (a file in the test's temporary folder: no other tmux server is seen,
+// and nothing is left behind).
 type watchTerm struct {
 	t      *testing.T
 	socket string
 }
 
+// newWatchTerm starts a tmux server of its own running command in a
+// session named watch, ended when the test ends.
+func newWatchTerm(t *testing.T, cols, rows int, command string) *watchTerm {
+	t.Helper()
+	w := &watchTerm{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	w.tmux("new-session", "-d", "-s", "watch", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), command)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", w.socket, "kill-session", "-t", "watch").Run() })
+	return w
+}
+
 func (w *watchTerm) tmux(args ...string) string {
 	w.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", w.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", w.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
 	if err != nil {
 		w.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -154,9 +166,7 @@ func TestWatchInTerminal(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := &watchTerm{t: t, socket: fmt.Sprintf("testdex-watch-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	w.tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "60", "sh "+script)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", w.socket, "kill-session", "-t", "watch").Run() })
+	w := newWatchTerm(t, 150, 60, "sh "+script)
 
 	w.waitFor(`no change against HEAD: save a file[\s\S]*watch: a all`)
 	var latencies []int
@@ -258,9 +268,7 @@ func TestWatchInterrupt(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := &watchTerm{t: t, socket: fmt.Sprintf("testdex-watch-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	w.tmux("new-session", "-d", "-s", "watch", "-x", "150", "-y", "40", "sh "+script)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", w.socket, "kill-session", "-t", "watch").Run() })
+	w := newWatchTerm(t, 150, 40, "sh "+script)
 	w.waitFor(`watching: save a file[\s\S]*watch: a all`)
 	w.tmux("send-keys", "-t", "watch", "a")
 	w.waitFor(`· all · 1 test`)
