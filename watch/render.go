@@ -40,7 +40,8 @@ type renderer struct {
 	screen  bool // a terminal: each cycle clears it
 	color   bool
 	verbose bool
-	enc     *json.Encoder
+	enc     *json.Encoder // the cycle events
+	events  *report.JSON  // the run's events, as `run --json` writes them
 	text    *report.Text
 }
 
@@ -48,6 +49,7 @@ func newRenderer(w io.Writer, jsonOut, screen, color, verbose bool) *renderer {
 	r := &renderer{w: bufio.NewWriter(w), json: jsonOut, screen: screen && !jsonOut, color: color, verbose: verbose}
 	r.enc = json.NewEncoder(r.w)
 	r.enc.SetEscapeHTML(false)
+	r.events = report.NewJSON(r.w)
 	return r
 }
 
@@ -83,7 +85,7 @@ func (r *renderer) Event(e testdex.Event) error {
 	defer r.mu.Unlock()
 	var err error
 	if r.json {
-		err = r.enc.Encode(&e)
+		err = r.events.Event(e)
 	} else if r.text != nil {
 		err = r.text.Event(e)
 	}
