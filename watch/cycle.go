@@ -72,12 +72,15 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 	var once sync.Once
 	var first time.Duration
 	begin := func(n int) { once.Do(func() { l.r.begin(string(req.trigger), req.set, n, l.now(), req.filters) }) }
+	prog := l.progress()
+	defer prog.Finish()
 	o := l.o.Run
-	o.Planned = begin
+	o.Planned = func(n int) { begin(n); prog.Planned(n) }
 	o.Live = func(e testdex.Event) {
 		if e.ID != "" && e.Action.Final() && first == 0 && !req.saved.IsZero() {
 			first = l.now().Sub(req.saved) // Live calls one at a time
 		}
+		prog.Live(e)
 	}
 	ids, paths := split(items)
 	runReq := run.Request{IDs: ids, Paths: paths, CacheDir: l.o.CacheDir, Options: o, Warn: l.warn}
@@ -88,8 +91,9 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 			out.results[e.ID] = e
 			mu.Unlock()
 		}
-		return l.r.Event(e)
+		return prog.Around(func() error { return l.r.Event(e) })
 	}))
+	prog.Finish()
 	begin(0)
 	out.sum, out.err, out.first = sum, err, first
 	return out
@@ -182,3 +186,18 @@ func startSet(ctx context.Context, root string, env []string) changes.Set {
 	}
 	return set
 }
+
+// progress is the cycle's progress display, or one that shows nothing.
+func (l *loop) progress() Progress {
+	if l.o.NewProgress != nil {
+		return l.o.NewProgress()
+	}
+	return noProgress{}
+}
+
+type noProgress struct{}
+
+func (noProgress) Planned(int)                 {}
+func (noProgress) Live(testdex.Event)          {}
+func (noProgress) Around(f func() error) error { return f() }
+func (noProgress) Finish()                     {}

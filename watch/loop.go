@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/walk"
@@ -48,10 +49,26 @@ type Options struct {
 	JSON           bool
 	Screen         bool
 	Color, Verbose bool
+	// NewProgress, when set, makes each cycle's progress display (the
+	// CLI's progress line on stderr, as `testdex run` shows it).
+	NewProgress func() Progress
 	// Warn receives warnings; nil drops them.
 	Warn func(string)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+}
+
+// Progress shows that a cycle's run is alive between its results.
+type Progress interface {
+	// Planned and Live receive what run.Options' fields of the same names
+	// receive.
+	Planned(tests int)
+	Live(e testdex.Event)
+	// Around runs f, which writes the report, so that the display and the
+	// report do not interleave on a terminal.
+	Around(f func() error) error
+	// Finish erases or ends the display; the run is over.
+	Finish()
 }
 
 // Result is what the loop left when it stopped.

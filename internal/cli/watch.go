@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/run"
 	"github.com/testdex/testdex/watch"
@@ -98,6 +99,9 @@ func runWatch(cmd *cobra.Command, env *Env, g *globals, f *watchFlags, args []st
 		}
 	}
 	o.Screen = !f.json && isTerminal(env.Stdout)
+	if !f.json {
+		o.NewProgress = func() watch.Progress { return watchProgress{newProgress(env.Stderr)} }
+	}
 	res, err := watch.Run(cmd.Context(), o)
 	if err != nil {
 		return err
@@ -110,3 +114,11 @@ func runWatch(cmd *cobra.Command, env *Env, g *globals, f *watchFlags, args []st
 	}
 	return nil
 }
+
+// watchProgress is run's progress line, shown for each cycle of watch.
+type watchProgress struct{ p *progress }
+
+func (w watchProgress) Planned(n int)               { w.p.planned(n) }
+func (w watchProgress) Live(e testdex.Event)        { w.p.event(e) }
+func (w watchProgress) Around(f func() error) error { return w.p.around(f) }
+func (w watchProgress) Finish()                     { w.p.finish() }
