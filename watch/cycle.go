@@ -44,6 +44,7 @@ type outcome struct {
 	err     error
 	results map[string]testdex.Event // final pass, fail or skip per test ID
 	first   time.Duration            // from the save to the first result; 0 for a key
+	gone    []string                 // failing IDs whose tests the listing no longer holds
 }
 
 // cycle lists the root again (the cache makes it incremental: only files
@@ -58,7 +59,7 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 		return out
 	}
 	items, note := l.selectItems(ctx, ix, req)
-	items = req.filters.apply(ix, items, req.failing)
+	items, out.gone = req.filters.apply(ix, items, req.failing)
 	out.items = items
 	if len(items) == 0 {
 		l.r.begin(string(req.trigger), req.set, 0, l.now(), req.filters)
@@ -66,7 +67,6 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 			note = "nothing to run"
 		}
 		l.r.note(note)
-		l.r.end(nil, 0, 0, len(req.failing))
 		return out
 	}
 	var once sync.Once

@@ -333,6 +333,9 @@ func compile(pattern string) (*regexp.Regexp, error) {
 // on the failing list until it passes (or is skipped), and a selection
 // whose runner failed without results is retried with every change.
 func (l *loop) merge(out outcome) {
+	for _, id := range out.gone {
+		delete(l.failing, id)
+	}
 	for id, e := range out.results {
 		if e.Action == "fail" {
 			l.failing[id] = e.File
@@ -357,9 +360,7 @@ func (l *loop) merge(out outcome) {
 	if out.err != nil && !errors.Is(out.err, context.Canceled) {
 		l.r.note("testdex: " + out.err.Error())
 	}
-	if out.sum != nil || out.err != nil {
-		l.r.end(out.sum, timeout, out.first, l.failingCount())
-	}
+	l.r.end(out.sum, timeout, out.first, l.failingCount())
 }
 
 // covers reports whether a cycle of the trigger reruns the retried

@@ -53,9 +53,11 @@ func under(file, p string) bool {
 
 // apply narrows items to the filters over the listing ix. An ID the
 // listing no longer names is run by its file when the failure named one
-// (files), else dropped. With a name filter, each item becomes the
-// outermost listed tests under it whose name matches.
-func (f filters) apply(ix *index.Index, items []item, files map[string]string) []item {
+// (files) and the listing still holds it, else dropped and returned in
+// gone; a path under which the listing holds no test is dropped. With a
+// name filter, each item becomes the outermost listed tests under it
+// whose name matches.
+func (f filters) apply(ix *index.Index, items []item, files map[string]string) (kept []item, gone []string) {
 	namer := ix.NewNamer()
 	fileOf := func(it item) (string, bool) {
 		if it.Path != "" {
@@ -70,14 +72,28 @@ func (f filters) apply(ix *index.Index, items []item, files map[string]string) [
 	for _, t := range ix.Tests {
 		listed[t.File] = true
 	}
-	var kept []item
+	holds := func(p string) bool {
+		if listed[p] {
+			return true
+		}
+		for lf := range listed {
+			if under(lf, p) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, it := range items {
 		file, ok := fileOf(it)
 		if !ok {
-			if file = files[it.ID]; file == "" {
+			if file = files[it.ID]; file == "" || !listed[file] {
+				gone = append(gone, it.ID)
 				continue
 			}
 			it = item{Path: file}
+		}
+		if it.Path != "" && !holds(it.Path) {
+			continue
 		}
 		if f.Path != nil && it.Path != "" && !listed[it.Path] { // a folder: its files the filter keeps
 			for lf := range listed {
@@ -95,7 +111,7 @@ func (f filters) apply(ix *index.Index, items []item, files map[string]string) [
 	if f.Name != nil {
 		kept = f.byName(ix, kept)
 	}
-	return dedupe(kept)
+	return dedupe(kept), gone
 }
 
 func (f filters) inScope(file string) bool {

@@ -42,6 +42,8 @@ func TestFilters(t *testing.T) {
 			[]item{{ID: "calc/calc_test.go::TestAdd/case_1"}, {ID: "gone_test.go::TestX"}},
 			map[string]string{"calc/calc_test.go::TestAdd/case_1": "calc/calc_test.go"},
 			[]item{{Path: "calc/calc_test.go"}}},
+		{"a path that holds no listed test is dropped", filters{},
+			[]item{{Path: "gone_test.go"}, {Path: "docs"}, {Path: "py"}}, nil, []item{{Path: "py"}}},
 		{"the path filter expands a folder to its matching files", filters{Path: regexp.MustCompile(`^py/`)},
 			all, nil, []item{{Path: "py/test_shapes.py"}}},
 		{"the path filter drops other files and IDs", filters{Path: regexp.MustCompile(`calc`)},
@@ -59,7 +61,7 @@ func TestFilters(t *testing.T) {
 			[]item{{Path: "py/test_shapes.py"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := tc.f.apply(ix, tc.items, tc.failing)
+			got, _ := tc.f.apply(ix, tc.items, tc.failing)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
@@ -74,5 +76,15 @@ func TestFiltersString(t *testing.T) {
 	}
 	if got := (filters{}).String(); got != "" {
 		t.Errorf("no filter shows %q", got)
+	}
+}
+
+func TestFiltersGone(t *testing.T) {
+	ix := selectionIndex()
+	failing := map[string]string{"deleted_test.go::TestX": "deleted_test.go", "calc/calc_test.go::TestAdd": "calc/calc_test.go"}
+	items := []item{{ID: "deleted_test.go::TestX"}, {ID: "calc/calc_test.go::TestAdd"}}
+	got, gone := filters{}.apply(ix, items, failing)
+	if !reflect.DeepEqual(got, []item{{ID: "calc/calc_test.go::TestAdd"}}) || !reflect.DeepEqual(gone, []string{"deleted_test.go::TestX"}) {
+		t.Errorf("got %v, gone %v", got, gone)
 	}
 }
