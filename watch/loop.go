@@ -140,7 +140,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer l.watcher.Close()
-	if rel, err := filepath.Rel(ix.Root, o.CacheDir); o.CacheDir != "" && err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(ix.Root, o.CacheDir); o.CacheDir != "" && err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 		l.ignore = append(l.ignore, filepath.ToSlash(rel))
 	}
 	return l.serve(ctx, ix.Root)
