@@ -54,6 +54,7 @@ def main():
     a = ap.parse_args()
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     tmp = tempfile.mkdtemp(prefix="watchbench-")
+    p = None
     try:
         binp = os.path.join(tmp, "testdex")
         subprocess.run(["go", "build", "-o", binp, "./cmd/testdex"], cwd=repo, check=True)
@@ -122,6 +123,13 @@ def main():
         print(f"save -> first result, ms: median {statistics.median(lat):.0f}, min {min(lat):.0f}, max {max(lat):.0f} "
               f"({', '.join(f'{x:.0f}' for x in lat)}); selected {c.get('selected')} per save")
     finally:
+        if p is not None and p.poll() is None:  # stopped early: end watch before its folder goes
+            p.send_signal(signal.SIGINT)
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
