@@ -34,6 +34,11 @@ type Change struct {
 	// (FromGit sets it), for a Grapher that narrows a change to what
 	// changed in the file (lang.Differ); "" when unknown (--files).
 	Base string `json:"-"`
+	// Prev is a modified file's previous content when the caller holds
+	// it (watch keeps what each saved file held at its previous cycle);
+	// the file is then narrowed against Prev rather than Base. nil when
+	// unknown.
+	Prev []byte `json:"-"`
 }
 
 // Set is a change: the changed files, sorted by path.

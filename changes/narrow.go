@@ -10,7 +10,7 @@ import (
 )
 
 // narrow asks the Graphers that can (lang.Differ) what each modified file
-// with a known base revision changed in it: the nodes its change reaches
+// with a known base revision, or previous content, changed in it: the nodes its change reaches
 // instead of the file and its folder's owner (a Go file's changed
 // declarations), with the edges that lead from them to the test files,
 // kept apart for the narrowed walk. A file is narrowed only when every
@@ -20,7 +20,7 @@ import (
 func (g *Graph) narrow(root string, set Set) map[string][]string {
 	out := map[string][]string{}
 	for _, c := range set {
-		if c.Status != Modified || c.Base == "" {
+		if c.Status != Modified || c.Base == "" && c.Prev == nil {
 			continue
 		}
 		var users []*project
@@ -32,9 +32,12 @@ func (g *Graph) narrow(root string, set Set) map[string][]string {
 		if len(users) == 0 {
 			continue
 		}
-		old, err := showFile(context.Background(), root, c.Base, c.Path)
-		if err != nil {
-			continue
+		old := c.Prev
+		if old == nil {
+			var err error
+			if old, err = showFile(context.Background(), root, c.Base, c.Path); err != nil {
+				continue
+			}
 		}
 		var diffs []*lang.Diff
 		for _, diff := range g.diffs(users, c.Path, old) {

@@ -27,6 +27,10 @@ type Options struct {
 	// folders leading to them are entered even when ignored or hidden: a
 	// folder named explicitly wins. Empty means the whole root.
 	Within []string
+	// Dirs, when set, is called with every folder the walk enters ("" for
+	// the root) before any of its entries is visited, concurrently like
+	// visit: a watcher then watches exactly the folders a walk reads.
+	Dirs func(rel string)
 }
 
 // scope says how a root-relative folder relates to opts.Within.

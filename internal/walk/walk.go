@@ -73,6 +73,7 @@ func Walk(ctx context.Context, root string, opts Options, visit func(rel string,
 	st, probs := w.enter(nil, "")
 	w.report(probs...)
 	w.dirs.Store("", st)
+	w.entered("")
 
 	stop := context.AfterFunc(ctx, func() { w.stopped.Store(true) })
 	defer stop()
@@ -160,7 +161,15 @@ func (w *walker) onDir(parent *dirState, name, rel string) error {
 	st, probs := w.enter(parent, rel)
 	w.report(probs...)
 	w.dirs.Store(rel, st)
+	w.entered(rel)
 	return nil
+}
+
+// entered tells opts.Dirs of a folder the walk enters.
+func (w *walker) entered(rel string) {
+	if w.opts.Dirs != nil {
+		w.opts.Dirs(rel)
+	}
 }
 
 // onFile decides a file and visits it when it is kept.
@@ -222,6 +231,7 @@ func (w *walker) onLink(parent *dirState, p, name, rel string, d fs.DirEntry) er
 	st, probs := w.enter(parent, rel)
 	w.report(probs...)
 	w.dirs.Store(rel, st)
+	w.entered(rel)
 	return fastwalk.ErrTraverseLink
 }
 

@@ -378,3 +378,27 @@ func TestWithin(t *testing.T) {
 		t.Errorf("visited %q, want %q", got, want)
 	}
 }
+
+func TestDirs(t *testing.T) {
+	root := t.TempDir()
+	makeTree(t, root, map[string]string{
+		".gitignore":          "ignored/\n",
+		"a/b/x.txt":           "",
+		"a/empty/.keep":       "",
+		"ignored/y.txt":       "",
+		"node_modules/m/i.js": "",
+		".hidden/z.txt":       "",
+		"c/d/e/deep.txt":      "",
+	})
+	var mu sync.Mutex
+	var dirs []string
+	opts := Options{Dirs: func(rel string) { mu.Lock(); dirs = append(dirs, rel); mu.Unlock() }}
+	if _, err := Walk(context.Background(), root, opts, func(string, fs.DirEntry) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(dirs)
+	want := []string{"", "a", "a/b", "a/empty", "c", "c/d", "c/d/e"}
+	if !reflect.DeepEqual(dirs, want) {
+		t.Errorf("entered %q, want %q", dirs, want)
+	}
+}

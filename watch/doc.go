@@ -1,0 +1,22 @@
+// Package watch is the edit loop of `testdex watch`: it watches a root,
+// and after each save reruns the tests the change can affect, with the
+// tests still failing, until told to stop.
+//
+//	fsnotify ──► Watcher: one watch per folder a walk enters (ignore rules
+//	  │          applied), new folders walked and watched, editor junk dropped
+//	  ▼
+//	Debouncer: events coalesced per path until 100 ms pass without one
+//	  │
+//	  ▼               keys (a f t p Enter q) ──┐
+//	cycle: index.Build (cached: only what changed is parsed again)
+//	  ──► previous: each modified file's base (HEAD's commit, or what it
+//	      held at its previous cycle), for Go's narrowing
+//	  ──► changes.Graph.SelectRecorded (what `testdex affected` selects)
+//	  ──► run.Session (what `testdex run` runs) ──► render (text or JSON)
+//
+// One goroutine owns the state (the failing tests, the filters, the
+// pending events); a cycle runs in a second one, so a key or a save is
+// taken while tests run, and cancelling the loop's context stops the
+// running batch as it stops `testdex run`. Between saves nothing polls:
+// the loop sleeps in a select on the watcher, the keys and the context.
+package watch

@@ -1,0 +1,7 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package watch
+
+import "golang.org/x/sys/unix"
+
+const ioctlGetTermios, ioctlSetTermios = unix.TIOCGETA, unix.TIOCSETA
