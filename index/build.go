@@ -186,6 +186,10 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 	if len(b.opts.Paths) == 0 {
 		// Only an unrestricted listing sees every entry: a --framework
 		// listing must not drop the other frameworks' cache entries.
+		if b.opts.Files != nil {
+			l1.known(b.opts.Files, detectors)
+			return l1, b.opts.Frameworks == nil, nil
+		}
 		return l1, b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo, detectors)
 	}
 	targets, err := resolveTargets(b.root, b.opts.Dir, b.opts.Paths)

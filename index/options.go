@@ -21,6 +21,13 @@ type Options struct {
 	// Paths are explicit files and folders to list; empty means the whole
 	// Root. They must lie inside Root.
 	Paths []string
+	// Files, when not nil, are the root's files as the walk keeps them
+	// (root-relative, slash-separated), from a caller that keeps them up
+	// to date as they change (testdex watch, whose watcher walked the
+	// root and follows every folder the walk enters): Build takes them
+	// instead of walking the tree again. Used only for a listing of the
+	// whole root (Paths empty).
+	Files []string
 	// Config is the configuration; nil means Root/testdex.toml if present,
 	// or ConfigPath when set.
 	Config     *config.Config

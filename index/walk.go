@@ -66,6 +66,22 @@ func (l *level1) walk(ctx context.Context, root string, wo walk.Options, dets []
 	return err
 }
 
+// known runs level 1 over files a caller already walked (Options.Files),
+// as walk does over what the walk visits.
+func (l *level1) known(files []string, dets []lang.Detector) {
+	for _, rel := range files {
+		base := path.Base(rel)
+		dir := path.Dir(rel)
+		l.dirs[dir] = true
+		if isManifest(dets, base) {
+			l.manifests[dir] = append(l.manifests[dir], base)
+		}
+		if extensionWanted(dets, base) {
+			l.files = append(l.files, rel)
+		}
+	}
+}
+
 // resolve assigns every walked and named file to its project and framework
 // and returns the candidates in path order, without duplicates. A named
 // file that no framework selects is still listed by a framework that

@@ -34,6 +34,7 @@ type request struct {
 	retry   []item            // the selection of a cycle whose batch failed without results
 	last    []item
 	filters filters
+	files   []string // the root's files, as the watcher holds them (index.Options.Files)
 }
 
 // outcome is what a cycle did, for the loop to merge into its state.
@@ -47,12 +48,15 @@ type outcome struct {
 	gone    []string                 // failing IDs whose tests the listing no longer holds
 }
 
-// cycle lists the root again (the cache makes it incremental: only files
-// whose size or time changed are parsed), selects as the trigger says,
+// cycle lists the root again from the files the watcher holds, without
+// walking the tree (the cache makes it incremental: only files whose size
+// or time changed are parsed), selects as the trigger says,
 // runs the selection and reports it. It runs on its own goroutine.
 func (l *loop) cycle(ctx context.Context, req request) outcome {
 	out := outcome{req: req, results: map[string]testdex.Event{}}
-	ix, err := index.Build(ctx, l.o.Index)
+	opts := l.o.Index
+	opts.Files = req.files // listed from memory: the watcher follows every file the walk keeps
+	ix, err := index.Build(ctx, opts)
 	if err != nil {
 		out.err = err
 		l.r.begin(string(req.trigger), req.set, 0, l.now(), req.filters)

@@ -259,6 +259,7 @@ func (l *loop) start(ctx context.Context, req request) {
 		req.failing[id] = f
 	}
 	req.retry, req.last, req.filters = l.retry, l.last, l.filters
+	req.files = l.watcher.Files()
 	cctx, cancel := context.WithCancel(ctx)
 	l.running = cancel
 	go func() {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -65,6 +66,19 @@ func (w *Watcher) Events() <-chan fsnotify.Event { return w.fsw.Events }
 
 // Errors delivers fsnotify's errors (an overflowed event queue).
 func (w *Watcher) Errors() <-chan error { return w.fsw.Errors }
+
+// Files returns the files the walk keeps under the root, as far as the
+// events handled so far tell, sorted: what index.Options.Files takes.
+func (w *Watcher) Files() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.files))
+	for f := range w.files {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // Folders returns the number of folders watched.
 func (w *Watcher) Folders() int {
@@ -217,13 +231,17 @@ func (w *Watcher) exists(rel string) bool {
 // passed on as new. Watches of folders it now skips stay (they cost a
 // watch, and their events are dropped by the rules).
 func (w *Watcher) rescan(ctx context.Context) []fileEvent {
+	w.mu.Lock()
+	old := w.files
+	w.files = map[string]bool{} // what the walk keeps now: files now ignored leave it
+	w.mu.Unlock()
 	evs, err := w.addTree(ctx, "")
 	if err != nil && ctx.Err() == nil {
 		w.warn(err.Error())
 	}
 	var out []fileEvent
 	for _, e := range evs {
-		if !e.Existed {
+		if !old[e.Path] {
 			out = append(out, e)
 		}
 	}
