@@ -1,0 +1,588 @@
+package python
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// pytest's doctest plugin (_pytest/doctest.py) collects a DoctestModule
+// from every .py file it meets when --doctest-modules is given (but
+// setup.py files that mention setuptools or distutils and __main__.py),
+// whatever python_files says, and a DoctestTextfile from every file
+// matching --doctest-glob (default test*.txt), with or without
+// --doctest-modules. A module yields one DoctestItem per docstring with
+// examples that doctest.DocTestFinder finds from the imported module,
+// named MODULE.QUALNAME; a text file one item named after the file.
+
+// SetDoctest is the Settings key that turns on docstring extraction
+// (its value is "modules" when addopts holds --doctest-modules).
+const SetDoctest = "doctest"
+
+// doctestOptions are addopts' doctest switches.
+type doctestOptions struct {
+	modules  bool     // --doctest-modules
+	globs    []string // --doctest-glob, repeatable; nil means test*.txt
+	disabled bool     // -p no:doctest
+	// importlib is --import-mode=importlib: modules outside packages are
+	// named from their path relative to the rootdir.
+	importlib bool
+}
+
+// parseDoctestOptions reads the doctest switches of addopts.
+func parseDoctestOptions(args []string) doctestOptions {
+	var o doctestOptions
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch {
+		case a == "--doctest-modules":
+			o.modules = true
+		case a == "--doctest-glob":
+			o.globs = append(o.globs, next())
+		case strings.HasPrefix(a, "--doctest-glob="):
+			o.globs = append(o.globs, strings.TrimPrefix(a, "--doctest-glob="))
+		case a == "-p":
+			if next() == "no:doctest" {
+				o.disabled = true
+			}
+		case a == "-pno:doctest":
+			o.disabled = true
+		case a == "--import-mode":
+			o.importlib = next() == "importlib"
+		case strings.HasPrefix(a, "--import-mode="):
+			o.importlib = strings.TrimPrefix(a, "--import-mode=") == "importlib"
+		}
+	}
+	if o.disabled {
+		o.modules = false
+	}
+	return o
+}
+
+// textGlobs are the --doctest-glob patterns in force.
+func (o doctestOptions) textGlobs() []string {
+	if o.disabled {
+		return nil
+	}
+	if len(o.globs) == 0 {
+		return []string{"test*.txt"}
+	}
+	return o.globs
+}
+
+// docFact is one docstring (or text file) with examples.
+type docFact struct {
+	// Qual is the name below the module ("" for the module docstring,
+	// "Class.method", "__test__.key"); for a text file its base name.
+	Qual string `json:"q"`
+	Line int    `json:"l"`
+	Text bool   `json:"t,omitempty"`
+	Skip bool   `json:"s,omitempty"` // every example has +SKIP
+}
+
+// docDyn is a place that makes doctests at run time.
+type docDyn struct {
+	What string `json:"w"`
+	Line int    `json:"l"`
+}
+
+// psLine is DocTestParser's PS1 line: optional spaces and ">>>".
+var psLine = regexp.MustCompile(`^( *)>>>(.*)$`)
+
+var skipOption = regexp.MustCompile(`#\s*doctest:\s*([^\n'"]*)$`)
+
+// examples reads a docstring's (or text file's) examples as
+// DocTestParser.parse does: a PS1 line and its PS2 continuation lines
+// make one example unless the source is blank or only a comment. It
+// reports whether there is one, whether all have +SKIP, and whether a
+// prompt lacks its blank (DocTestParser raises ValueError: pytest fails
+// the whole module's collection).
+func examples(doc string) (has, allSkip, bad bool) {
+	lines := strings.Split(strings.ReplaceAll(doc, "\r\n", "\n"), "\n")
+	allSkip = true
+	for i := 0; i < len(lines); i++ {
+		l := expandTabs(lines[i])
+		m := psLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		rest := m[2]
+		if rest != "" && rest[0] != ' ' {
+			bad = true
+		}
+		src := []string{strings.TrimPrefix(rest, " ")}
+		for i+1 < len(lines) {
+			nl := expandTabs(lines[i+1])
+			t := strings.TrimLeft(nl, " ")
+			if !strings.HasPrefix(t, "...") {
+				break
+			}
+			src = append(src, strings.TrimPrefix(strings.TrimPrefix(t, "..."), " "))
+			i++
+		}
+		first := strings.TrimLeft(src[0], " ")
+		if len(src) == 1 && (first == "" || first[0] == '#') {
+			continue
+		}
+		has = true
+		skipped := false
+		for _, s := range src {
+			if o := skipOption.FindStringSubmatch(s); o != nil && strings.Contains(o[1], "+SKIP") {
+				skipped = true
+			}
+		}
+		if !skipped {
+			allSkip = false
+		}
+	}
+	return has, has && allSkip, bad
+}
+
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		if r == '\n' {
+			col = -1
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// textDoctest reads a --doctest-glob file: one item named after the file
+// when it has examples.
+func textDoctest(rel string, data []byte) lang.Result {
+	var res lang.Result
+	has, skip, _ := examples(string(data))
+	facts := fileFacts{}
+	if has {
+		facts.Doctests = []docFact{{Qual: path.Base(rel), Line: 1, Text: true, Skip: skip}}
+	}
+	res.Facts = facts.encode()
+	return res
+}
+
+// docScan finds the docstrings with examples that DocTestFinder finds in
+// a module: the module's, and recursively those of the functions and
+// classes defined in it (methods, properties, static and class methods,
+// nested classes), plus the string values of a literal __test__ dict.
+// Functions nested in functions, objects imported from elsewhere and
+// names hidden behind `if TYPE_CHECKING:` are not found, as at run time.
+type docScan struct {
+	src   []byte
+	out   []docFact
+	index map[string]int // Qual -> position in out (the last binding wins, the first keeps its place)
+	dyn   []docDyn
+	bad   int // line of a prompt without its blank, 0 when none
+	// strips are module-level decorators that return a nested function
+	// without functools.wraps: the decorated function loses its docstring.
+	strips map[string]bool
+}
+
+// scanDoctests returns the module's doctests and the places that make
+// doctests at run time.
+func scanDoctests(root *sitter.Node, src []byte) ([]docFact, []docDyn, int) {
+	s := &docScan{src: src, index: map[string]int{}, strips: map[string]bool{}}
+	s.findStrippers(root)
+	if doc, ln := s.docstring(root); doc != nil {
+		s.add("", *doc, ln)
+	}
+	s.body(root, "", 0)
+	var out []docFact
+	for _, d := range s.out {
+		if d.Line > 0 {
+			out = append(out, d)
+		}
+	}
+	return out, s.dyn, s.bad
+}
+
+func (s *docScan) text(n *sitter.Node) string { return n.Content(s.src) }
+
+// add records a docstring under qual, replacing an earlier binding of the
+// same name (Line 0 marks a name bound to something without examples).
+func (s *docScan) add(qual, doc string, ln int) {
+	has, skip, bad := examples(doc)
+	if bad && s.bad == 0 {
+		s.bad = ln
+	}
+	f := docFact{Qual: qual, Line: ln, Skip: skip}
+	if !has {
+		f.Line = 0
+	}
+	if i, ok := s.index[qual]; ok {
+		s.out[i] = f
+		return
+	}
+	s.index[qual] = len(s.out)
+	s.out = append(s.out, f)
+}
+
+// docstring returns a block's docstring: its first statement when that is
+// a plain (not f-, not bytes) string literal.
+func (s *docScan) docstring(block *sitter.Node) (*string, int) {
+	if block == nil {
+		return nil, 0
+	}
+	var first *sitter.Node
+	for i := 0; i < int(block.NamedChildCount()); i++ {
+		if c := block.NamedChild(i); c.Type() != "comment" {
+			first = c
+			break
+		}
+	}
+	if first == nil || first.Type() != "expression_statement" || first.NamedChildCount() != 1 {
+		return nil, 0
+	}
+	str := first.NamedChild(0)
+	parts := []*sitter.Node{str}
+	switch str.Type() {
+	case "string":
+	case "concatenated_string":
+		parts = children(str)
+	default:
+		return nil, 0
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		raw := s.text(p)
+		i := strings.IndexAny(raw, `'"`)
+		if i < 0 || strings.ContainsAny(strings.ToLower(raw[:i]), "bft") {
+			return nil, 0
+		}
+		v, _, ok := decodeString(raw)
+		if !ok {
+			v = raw
+		}
+		b.WriteString(v)
+	}
+	doc := b.String()
+	return &doc, line(str)
+}
+
+// body walks the definitions of a module (prefix "") or class body,
+// descending into if, try and with blocks; depth bounds the nesting.
+func (s *docScan) body(block *sitter.Node, prefix string, depth int) {
+	if block == nil || depth > 20 {
+		return
+	}
+	for i := 0; i < int(block.NamedChildCount()); i++ {
+		c := block.NamedChild(i)
+		switch c.Type() {
+		case "function_definition", "class_definition", "decorated_definition":
+			s.definition(c, prefix, depth)
+		case "if_statement":
+			cond := strings.Join(strings.Fields(s.text(c.ChildByFieldName("condition"))), "")
+			if isMainCheck(cond) {
+				continue
+			}
+			switch cond {
+			case "TYPE_CHECKING", "typing.TYPE_CHECKING", "False", "0":
+				// only the else branch runs
+			case "True", "1":
+				s.body(c.ChildByFieldName("consequence"), prefix, depth+1)
+				continue
+			default:
+				s.body(c.ChildByFieldName("consequence"), prefix, depth+1)
+			}
+			for j := 0; j < int(c.NamedChildCount()); j++ {
+				if a := c.NamedChild(j); a.Type() == "elif_clause" || a.Type() == "else_clause" {
+					s.body(a.ChildByFieldName("consequence"), prefix, depth+1)
+					s.body(a.ChildByFieldName("body"), prefix, depth+1)
+				}
+			}
+		case "try_statement", "with_statement", "except_clause", "else_clause", "finally_clause", "except_group_clause", "block":
+			s.body(c, prefix, depth+1)
+		case "expression_statement":
+			if prefix == "" {
+				s.moduleAssignment(c)
+			}
+		}
+	}
+}
+
+// definition records a def or class and, for a class, its members.
+func (s *docScan) definition(n *sitter.Node, prefix string, depth int) {
+	def := n
+	var decorators []string
+	if n.Type() == "decorated_definition" {
+		def = n.ChildByFieldName("definition")
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			if d := n.NamedChild(i); d.Type() == "decorator" {
+				decorators = append(decorators, strings.TrimSpace(strings.TrimPrefix(s.text(d), "@")))
+			}
+		}
+	}
+	if def == nil {
+		return
+	}
+	name := s.text(def.ChildByFieldName("name"))
+	if name == "" {
+		return
+	}
+	qual := prefix + name
+	body := def.ChildByFieldName("body")
+	doc, ln := s.docstring(body)
+	for _, d := range decorators {
+		callee, _, _ := strings.Cut(d, "(")
+		if s.strips[callee] && def.Type() == "function_definition" {
+			doc = nil // the wrapper has no docstring
+		}
+		if prefix != "" && (strings.HasSuffix(callee, ".setter") || strings.HasSuffix(callee, ".deleter")) {
+			// prop.setter keeps the getter's docstring
+			if _, ok := s.index[qual]; ok {
+				return
+			}
+		}
+	}
+	if doc != nil {
+		s.add(qual, *doc, ln)
+	} else {
+		s.add(qual, "", 0)
+	}
+	if def.Type() == "class_definition" {
+		s.body(body, qual+".", depth+1)
+	}
+}
+
+// moduleAssignment reads module-level statements that change docstrings
+// or set __test__.
+func (s *docScan) moduleAssignment(stmt *sitter.Node) {
+	if stmt.NamedChildCount() != 1 {
+		return
+	}
+	a := stmt.NamedChild(0)
+	if a.Type() != "assignment" && a.Type() != "augmented_assignment" {
+		return
+	}
+	left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+	if left == nil {
+		return
+	}
+	target := s.text(left)
+	switch {
+	case target == "__doc__" || strings.HasSuffix(target, ".__doc__"):
+		s.dyn = append(s.dyn, docDyn{What: target, Line: line(a)})
+	case target == "__test__":
+		if right == nil || right.Type() != "dictionary" || a.Type() != "assignment" {
+			s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(a)})
+			return
+		}
+		s.testDict(right)
+	case strings.HasPrefix(target, "__test__["), strings.HasPrefix(target, "__test__."):
+		s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(a)})
+	}
+}
+
+// testDict reads a literal __test__ dict: string values with examples
+// are items __test__.KEY; a value naming a function or class of the
+// module was already found under its own name (DocTestFinder skips what
+// it has seen); anything else is known only at run time.
+func (s *docScan) testDict(d *sitter.Node) {
+	for i := 0; i < int(d.NamedChildCount()); i++ {
+		p := d.NamedChild(i)
+		if p.Type() == "comment" {
+			continue
+		}
+		if p.Type() != "pair" {
+			s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(p)})
+			continue
+		}
+		k, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
+		key, kok := s.literalStr(k)
+		if !kok {
+			s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(p)})
+			continue
+		}
+		if val, ok := s.literalStr(v); ok {
+			s.add("__test__."+key, val, line(v))
+			continue
+		}
+		if v != nil && v.Type() == "identifier" {
+			if _, ok := s.index[s.text(v)]; ok {
+				continue
+			}
+		}
+		s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(p)})
+	}
+}
+
+func (s *docScan) literalStr(n *sitter.Node) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	parts := []*sitter.Node{n}
+	if n.Type() == "concatenated_string" {
+		parts = children(n)
+	} else if n.Type() != "string" {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		v, isBytes, ok := decodeString(s.text(p))
+		if !ok || isBytes {
+			return "", false
+		}
+		b.WriteString(v)
+	}
+	return b.String(), true
+}
+
+// findStrippers finds module-level decorators whose wrapper drops the
+// docstring: def deco(f): def inner(...): ...; return inner, where inner
+// has no docstring and is not decorated (functools.wraps copies it).
+func (s *docScan) findStrippers(root *sitter.Node) {
+	for i := 0; i < int(root.NamedChildCount()); i++ {
+		c := root.NamedChild(i)
+		if c.Type() != "function_definition" {
+			continue
+		}
+		body := c.ChildByFieldName("body")
+		if body == nil {
+			continue
+		}
+		inner := map[string]bool{}
+		var ret string
+		for j := 0; j < int(body.NamedChildCount()); j++ {
+			st := body.NamedChild(j)
+			switch st.Type() {
+			case "function_definition":
+				if doc, _ := s.docstring(st.ChildByFieldName("body")); doc == nil {
+					inner[s.text(st.ChildByFieldName("name"))] = true
+				}
+			case "return_statement":
+				if st.NamedChildCount() == 1 {
+					ret = s.text(st.NamedChild(0))
+				}
+			}
+		}
+		if ret != "" && inner[ret] {
+			s.strips[s.text(c.ChildByFieldName("name"))] = true
+		}
+	}
+}
+
+// doctestModuleName is the module name pytest imports a file under:
+// prepend (and append) mode climb the folders holding __init__.py; in
+// importlib mode a module outside any package is named after its path
+// from the rootdir.
+func doctestModuleName(abs, rootdir string, importlib bool) string {
+	dir := filepath.Dir(abs)
+	stem := strings.TrimSuffix(filepath.Base(abs), ".py")
+	var parts []string
+	if stem != "__init__" {
+		parts = []string{stem}
+	}
+	inPkg := false
+	for d := dir; isRegular(filepath.Join(d, "__init__.py")); d = filepath.Dir(d) {
+		inPkg = true
+		parts = append([]string{filepath.Base(d)}, parts...)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if importlib && !inPkg {
+		if r, err := filepath.Rel(rootdir, abs); err == nil && !strings.HasPrefix(r, "..") {
+			ps := strings.Split(filepath.ToSlash(strings.TrimSuffix(r, ".py")), "/")
+			if ps[len(ps)-1] == "__init__" {
+				ps = ps[:len(ps)-1]
+			}
+			for i := range ps {
+				ps[i] = strings.ReplaceAll(ps[i], ".", "_")
+			}
+			return strings.Join(ps, ".")
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+func isRegular(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// doctestRecords names a file's doctests: MODULE.QUAL for a module's,
+// the file name for a text file's; one dynamic record stands for those
+// made at run time.
+func (l *linker) doctestRecords(p *lang.Project, rel string, facts fileFacts) []lang.Test {
+	if len(facts.Doctests) == 0 && len(facts.DocDyn) == 0 {
+		return nil
+	}
+	var mod string
+	if strings.HasSuffix(rel, ".py") {
+		mod = doctestModuleName(filepath.Join(p.Dir, filepath.FromSlash(rel)), l.cfg.Rootdir, l.doc.importlib)
+	}
+	var out []lang.Test
+	for _, d := range facts.Doctests {
+		name := d.Qual
+		if !d.Text {
+			name = mod
+			if d.Qual != "" {
+				name = mod + "." + d.Qual
+			}
+		}
+		out = append(out, lang.Test{Kind: testdex.KindDoctest, Name: name, Line: d.Line, Skip: d.Skip})
+	}
+	if len(facts.DocDyn) > 0 {
+		d := facts.DocDyn[0]
+		out = append(out, lang.Test{Kind: testdex.KindDoctest, Name: mod + ".{" + d.What + "}", Line: d.Line, Dynamic: true})
+	}
+	return out
+}
+
+// isSetupPy is pytest's _is_setup_py: a setup.py that mentions
+// setuptools or distutils is not a doctest module.
+func isSetupPy(abs string) bool {
+	data, err := os.ReadFile(abs)
+	return err == nil && (strings.Contains(string(data), "setuptools") || strings.Contains(string(data), "distutils"))
+}
+
+// doctests adds the module's docstrings with examples to the facts. A
+// prompt without its blank makes DocTestParser raise, which fails the
+// module's doctest collection: none are listed, with a warning.
+func (w *walker) doctests(root *sitter.Node) {
+	docs, dyn, bad := scanDoctests(root, w.src)
+	if bad > 0 {
+		w.problems = append(w.problems, testdex.Problem{Severity: testdex.SevWarning, Line: bad,
+			Message: "a doctest prompt lacks the blank after >>>: pytest fails this module's doctest collection (ValueError); its doctests are not listed"})
+		return
+	}
+	w.facts.Doctests, w.facts.DocDyn = docs, dyn
+}
+
+// errorsOnly keeps the error problems (a module that does not parse
+// fails its doctest collection too).
+func errorsOnly(probs []testdex.Problem) []testdex.Problem {
+	var out []testdex.Problem
+	for _, p := range probs {
+		if p.Severity == testdex.SevError {
+			out = append(out, p)
+		}
+	}
+	return out
+}
