@@ -37,6 +37,7 @@ func (detector) Ecosystem() string { return "python" }
 func (detector) Manifests() []string {
 	return []string{"pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "setup.py"}
 }
+
 // .txt and .rst are for pytest's --doctest-glob text files.
 func (detector) Extensions() []string { return []string{".py", ".txt", ".rst"} }
 

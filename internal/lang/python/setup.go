@@ -106,13 +106,14 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	if doc.modules {
 		settings[SetDoctest] = []string{"modules"}
 	}
+	lk := &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions],
+		doc: doc, testFile: m.matchTest}
 	return &lang.Setup{
 		Framework: testdex.Pytest,
 		Extractor: Extractor{},
 		Match:     m.match,
 		Settings:  settings,
-		Linker: &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions],
-			doc: doc, testFile: m.matchTest},
+		Linker:    lk,
 		Lister:    pytestLister{rootRel: relTo(p.Dir, cfg.Rootdir)},
 		Runner:    pytestRunner{rootRel: relTo(p.Dir, cfg.Rootdir)},
 		Patterns:  files,
