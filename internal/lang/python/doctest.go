@@ -34,6 +34,8 @@ type doctestOptions struct {
 	// importlib is --import-mode=importlib: modules outside packages are
 	// named from their path relative to the rootdir.
 	importlib bool
+	// namespace is the consider_namespace_packages ini option.
+	namespace bool
 }
 
 // parseDoctestOptions reads the doctest switches of addopts.
@@ -202,12 +204,17 @@ type docScan struct {
 	// strips are module-level decorators that return a nested function
 	// without functools.wraps: the decorated function loses its docstring.
 	strips map[string]bool
+	// inExcept counts the except clauses around the current statement.
+	inExcept int
+	// changed are the classes module-level code edits with setattr or
+	// delattr: their members are known only at run time.
+	changed map[string]bool
 }
 
 // scanDoctests returns the module's doctests and the places that make
 // doctests at run time.
 func scanDoctests(root *sitter.Node, src []byte) ([]docFact, []docDyn, int) {
-	s := &docScan{src: src, index: map[string]int{}, strips: map[string]bool{}}
+	s := &docScan{src: src, index: map[string]int{}, strips: map[string]bool{}, changed: map[string]bool{}}
 	s.findStrippers(root)
 	if doc, ln := s.docstring(root); doc != nil {
 		s.add("", *doc, ln)
@@ -215,7 +222,8 @@ func scanDoctests(root *sitter.Node, src []byte) ([]docFact, []docDyn, int) {
 	s.body(root, "", 0)
 	var out []docFact
 	for _, d := range s.out {
-		if d.Line > 0 {
+		cls, _, _ := strings.Cut(d.Qual, ".")
+		if d.Line > 0 && !(s.changed[cls] && strings.Contains(d.Qual, ".")) {
 			out = append(out, d)
 		}
 	}
@@ -316,11 +324,22 @@ func (s *docScan) body(block *sitter.Node, prefix string, depth int) {
 					s.body(a.ChildByFieldName("body"), prefix, depth+1)
 				}
 			}
-		case "try_statement", "with_statement", "except_clause", "else_clause", "finally_clause", "except_group_clause", "block":
+		case "except_clause", "except_group_clause":
+			// Definitions here are fallbacks (of an import, mostly):
+			// whether they run is known only at run time.
+			s.inExcept++
 			s.body(c, prefix, depth+1)
-		case "expression_statement":
+			s.inExcept--
+		case "try_statement", "with_statement", "else_clause", "finally_clause", "block":
+			s.body(c, prefix, depth+1)
+		case "import_statement", "import_from_statement":
+			s.rebind(c, prefix)
+		default:
 			if prefix == "" {
-				s.moduleAssignment(c)
+				if c.Type() == "expression_statement" {
+					s.moduleAssignment(c)
+				}
+				s.triggers(c, 0)
 			}
 		}
 	}
@@ -346,6 +365,10 @@ func (s *docScan) definition(n *sitter.Node, prefix string, depth int) {
 		return
 	}
 	qual := prefix + name
+	if s.inExcept > 0 {
+		s.dyn = append(s.dyn, docDyn{What: "except: " + name, Line: line(def)})
+		return
+	}
 	body := def.ChildByFieldName("body")
 	doc, ln := s.docstring(body)
 	for _, d := range decorators {
@@ -360,6 +383,7 @@ func (s *docScan) definition(n *sitter.Node, prefix string, depth int) {
 			}
 		}
 	}
+	s.drop(qual)
 	if doc != nil {
 		s.add(qual, *doc, ln)
 	} else {
@@ -396,6 +420,69 @@ func (s *docScan) moduleAssignment(stmt *sitter.Node) {
 		s.testDict(right)
 	case strings.HasPrefix(target, "__test__["), strings.HasPrefix(target, "__test__."):
 		s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(a)})
+	}
+}
+
+// rebind handles an import that binds a name defined before: the name
+// now holds an object of another module, which DocTestFinder leaves out.
+func (s *docScan) rebind(n *sitter.Node, prefix string) {
+	mn := n.ChildByFieldName("module_name")
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if mn != nil && c.StartByte() == mn.StartByte() {
+			continue
+		}
+		local := ""
+		switch c.Type() {
+		case "aliased_import":
+			local = s.text(c.ChildByFieldName("alias"))
+		case "dotted_name":
+			local, _, _ = strings.Cut(s.text(c), ".")
+		}
+		if local != "" {
+			s.drop(prefix + local)
+		}
+	}
+}
+
+// drop forgets a name's doctest and its members' (the name is bound
+// again).
+func (s *docScan) drop(qual string) {
+	for q, i := range s.index {
+		if q == qual || strings.HasPrefix(q, qual+".") {
+			s.out[i].Line = 0
+		}
+	}
+}
+
+// triggers finds, in module-level code outside definitions, what changes
+// the module's or its classes' members at run time: setattr, delattr,
+// exec, globals()[...] = and globals().update.
+func (s *docScan) triggers(n *sitter.Node, depth int) {
+	if depth > 50 {
+		return
+	}
+	switch n.Type() {
+	case "function_definition", "class_definition", "decorated_definition", "lambda":
+		return
+	case "call":
+		callee := s.text(n.ChildByFieldName("function"))
+		switch callee {
+		case "setattr", "delattr", "exec", "globals().update":
+			s.dyn = append(s.dyn, docDyn{What: callee, Line: line(n)})
+			if args := n.ChildByFieldName("arguments"); callee != "exec" && callee != "globals().update" && args != nil && args.NamedChildCount() > 0 {
+				if a := args.NamedChild(0); a.Type() == "identifier" {
+					s.changed[s.text(a)] = true
+				}
+			}
+		}
+	case "assignment":
+		if l := n.ChildByFieldName("left"); l != nil && strings.HasPrefix(s.text(l), "globals()[") {
+			s.dyn = append(s.dyn, docDyn{What: "globals()", Line: line(n)})
+		}
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		s.triggers(n.NamedChild(i), depth+1)
 	}
 }
 
@@ -487,38 +574,69 @@ func (s *docScan) findStrippers(root *sitter.Node) {
 	}
 }
 
-// doctestModuleName is the module name pytest imports a file under:
-// prepend (and append) mode climb the folders holding __init__.py; in
-// importlib mode a module outside any package is named after its path
-// from the rootdir.
-func doctestModuleName(abs, rootdir string, importlib bool) string {
+// doctestModuleName is the module name pytest imports a file under
+// (_pytest/pathlib.py import_path): the dotted path from the folder above
+// the outermost package (folders holding __init__.py), the file's stem
+// outside packages; in importlib mode a module outside any package is
+// named after its path from the rootdir. With consider_namespace_packages
+// pytest climbs from there to the first folder from which the name is
+// importable; statically that is the rootdir, the project folder (both
+// on sys.path under python -m pytest) or a folder named src (an
+// installed src layout).
+func doctestModuleName(abs, rootdir, projDir string, o doctestOptions) string {
 	dir := filepath.Dir(abs)
-	stem := strings.TrimSuffix(filepath.Base(abs), ".py")
-	var parts []string
-	if stem != "__init__" {
-		parts = []string{stem}
-	}
-	inPkg := false
+	pkgRoot := ""
 	for d := dir; isRegular(filepath.Join(d, "__init__.py")); d = filepath.Dir(d) {
-		inPkg = true
-		parts = append([]string{filepath.Base(d)}, parts...)
-		if filepath.Dir(d) == d {
+		pkgRoot = filepath.Dir(d)
+		if pkgRoot == d {
 			break
 		}
 	}
-	if importlib && !inPkg {
-		if r, err := filepath.Rel(rootdir, abs); err == nil && !strings.HasPrefix(r, "..") {
-			ps := strings.Split(filepath.ToSlash(strings.TrimSuffix(r, ".py")), "/")
-			if ps[len(ps)-1] == "__init__" {
-				ps = ps[:len(ps)-1]
+	if o.namespace {
+		start := pkgRoot
+		if start == "" {
+			start = dir
+		}
+		for c := start; ; c = filepath.Dir(c) {
+			if c == rootdir || c == projDir || filepath.Base(c) == "src" {
+				if name := relModuleName(c, abs, false); name != "" {
+					return name
+				}
 			}
-			for i := range ps {
-				ps[i] = strings.ReplaceAll(ps[i], ".", "_")
+			if filepath.Dir(c) == c {
+				break
 			}
-			return strings.Join(ps, ".")
 		}
 	}
-	return strings.Join(parts, ".")
+	if pkgRoot != "" {
+		return relModuleName(pkgRoot, abs, false)
+	}
+	if o.importlib {
+		if name := relModuleName(rootdir, abs, true); name != "" {
+			return name
+		}
+	}
+	return strings.TrimSuffix(filepath.Base(abs), ".py")
+}
+
+// relModuleName is pytest's compute_module_name (or, fromRoot,
+// module_name_from_path, which turns dots in folder names into
+// underscores): the dotted path of abs below root, "" when outside it.
+func relModuleName(root, abs string, fromRoot bool) string {
+	r, err := filepath.Rel(root, strings.TrimSuffix(abs, ".py"))
+	if err != nil || r == "." || strings.HasPrefix(r, "..") {
+		return ""
+	}
+	ps := strings.Split(filepath.ToSlash(r), "/")
+	if ps[len(ps)-1] == "__init__" {
+		ps = ps[:len(ps)-1]
+	}
+	if fromRoot {
+		for i := range ps {
+			ps[i] = strings.ReplaceAll(ps[i], ".", "_")
+		}
+	}
+	return strings.Join(ps, ".")
 }
 
 func isRegular(p string) bool {
@@ -535,7 +653,7 @@ func (l *linker) doctestRecords(p *lang.Project, rel string, facts fileFacts) []
 	}
 	var mod string
 	if strings.HasSuffix(rel, ".py") {
-		mod = doctestModuleName(filepath.Join(p.Dir, filepath.FromSlash(rel)), l.cfg.Rootdir, l.doc.importlib)
+		mod = doctestModuleName(filepath.Join(p.Dir, filepath.FromSlash(rel)), l.cfg.Rootdir, p.Dir, l.doc)
 	}
 	var out []lang.Test
 	for _, d := range facts.Doctests {

@@ -110,8 +110,9 @@ g.__doc__ = ">>> 2"
 }
 
 func TestDoctestModuleName(t *testing.T) {
+
 	root := t.TempDir()
-	for _, f := range []string{"src/pkg/__init__.py", "src/pkg/sub/__init__.py", "src/pkg/sub/m.py", "tests/test_a.py", "tests/x.y/t.py"} {
+	for _, f := range []string{"ns/part/__init__.py", "ns/part/m.py", "src/pkg/__init__.py", "src/pkg/sub/__init__.py", "src/pkg/sub/m.py", "tests/test_a.py", "tests/x.y/t.py"} {
 		p := filepath.Join(root, filepath.FromSlash(f))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -132,8 +133,18 @@ func TestDoctestModuleName(t *testing.T) {
 		{"tests/test_a.py", true, "tests.test_a"},
 		{"tests/x.y/t.py", true, "tests.x_y.t"},
 	} {
-		if got := doctestModuleName(filepath.Join(root, filepath.FromSlash(c.rel)), root, c.importlib); got != c.want {
+		if got := doctestModuleName(filepath.Join(root, filepath.FromSlash(c.rel)), root, root, doctestOptions{importlib: c.importlib}); got != c.want {
 			t.Errorf("%s (importlib %v) = %q, want %q", c.rel, c.importlib, got, c.want)
 		}
+	}
+	// consider_namespace_packages: the name is importable from the
+	// rootdir (a namespace folder joins it) or from src.
+	for rel, want := range map[string]string{"ns/part/m.py": "ns.part.m", "src/pkg/sub/m.py": "pkg.sub.m", "tests/test_a.py": "tests.test_a"} {
+		if got := doctestModuleName(filepath.Join(root, filepath.FromSlash(rel)), root, root, doctestOptions{namespace: true}); got != want {
+			t.Errorf("%s (namespace) = %q, want %q", rel, got, want)
+		}
+	}
+	if got := doctestModuleName(filepath.Join(root, "ns/part/m.py"), root, root, doctestOptions{}); got != "part.m" {
+		t.Errorf("ns/part/m.py = %q, want part.m", got)
 	}
 }

@@ -92,6 +92,7 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	}
 	files := cfg.option("python_files", defaultFiles)
 	doc := parseDoctestOptions(cfg.Options["addopts"])
+	doc.namespace = iniBool(cfg.Options["consider_namespace_packages"])
 	m := &pytestMatcher{dir: p.Dir, files: files, norecurse: cfg.option("norecursedirs", defaultNoRecurse), sel: sel, doc: doc}
 	if p.Dir == cfg.Rootdir {
 		m.testpaths = cfg.Options["testpaths"]

@@ -175,3 +175,35 @@ __test__ = {
     "noexamples": "just text",
     "func": plain,
 }
+
+
+class Shadowed:
+    """>>> Shadowed"""
+
+    def member(self):
+        """>>> 1
+        1
+        """
+
+
+try:
+    from pkg.helpers import helper as Shadowed
+except ImportError:
+    pass
+
+try:
+    from pkg._speedups import fast
+except ImportError:
+    def fast():
+        """>>> fast()"""
+
+
+class Rebound:
+    def member(self):
+        """>>> 1
+        1
+        """
+
+
+def Rebound():
+    """>>> Rebound()"""
