@@ -29,7 +29,7 @@ func TestParseDoctestOptions(t *testing.T) {
 
 func TestExamples(t *testing.T) {
 	for _, c := range []struct {
-		doc                string
+		doc               string
 		has, allSkip, bad bool
 	}{
 		{"no examples", false, false, false},
