@@ -180,9 +180,14 @@ func expandTabs(s string) string {
 // when it has examples.
 func textDoctest(rel string, data []byte) lang.Result {
 	var res lang.Result
-	has, skip, _ := examples(string(data))
+	has, skip, bad := examples(string(data))
 	facts := fileFacts{}
-	if has {
+	if bad {
+		// DocTestParser raises ValueError: pytest reports a collection
+		// error instead of the item.
+		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevWarning, Line: 1,
+			Message: "a doctest prompt lacks the blank after >>>: pytest fails this file's collection (ValueError); it is not listed"})
+	} else if has {
 		facts.Doctests = []docFact{{Qual: path.Base(rel), Line: 1, Text: true, Skip: skip}}
 	}
 	res.Facts = facts.encode()
