@@ -107,8 +107,12 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	if doc.modules {
 		settings[SetDoctest] = []string{"modules"}
 	}
-	lk := &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions],
-		doc: doc, testFile: m.matchTest}
+	lk := &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions], doc: doc}
+	if doc.modules {
+		// Match also takes every module for its doctests. (A file named
+		// on the command line that Match rejects keeps its tests.)
+		lk.testFile = m.matchTest
+	}
 	return &lang.Setup{
 		Framework: testdex.Pytest,
 		Extractor: Extractor{},
