@@ -109,9 +109,10 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 	}
 	lk := &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions], doc: doc}
 	if doc.modules {
-		// Match also takes every module for its doctests. (A file named
-		// on the command line that Match rejects keeps its tests.)
-		lk.testFile = m.matchTest
+		// Match also takes every module for its doctests; those are
+		// doctest-only. (A file named on the command line that Match
+		// rejects keeps its tests, as pytest collects them.)
+		lk.testFile = func(rel string) bool { return m.matchTest(rel) || !m.match(rel) }
 	}
 	return &lang.Setup{
 		Framework: testdex.Pytest,
