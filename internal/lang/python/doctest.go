@@ -371,7 +371,15 @@ func (s *docScan) definition(n *sitter.Node, prefix string, depth int) {
 	}
 	qual := prefix + name
 	if s.inExcept > 0 {
-		s.dyn = append(s.dyn, docDyn{What: "except: " + name, Line: line(def)})
+		// Listed only when the fallback holds examples at all.
+		sub := &docScan{src: s.src, index: map[string]int{}, strips: s.strips, changed: map[string]bool{}}
+		sub.definition(n, prefix, depth)
+		for _, d := range sub.out {
+			if d.Line > 0 {
+				s.dyn = append(s.dyn, docDyn{What: "except: " + name, Line: line(def)})
+				break
+			}
+		}
 		return
 	}
 	body := def.ChildByFieldName("body")
