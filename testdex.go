@@ -51,7 +51,7 @@ const (
 	KindSubtest   Kind = "subtest"   // t.Run, a table row, a fuzz seed
 	KindSpec      Kind = "spec"      // a markdown spec file (semtest)
 	KindSuite     Kind = "suite"     // a container: describe block, test class
-	KindDoctest   Kind = "doctest"   // a Rust documentation test
+	KindDoctest   Kind = "doctest"   // a Rust documentation test, a pytest doctest (docstring or text file)
 )
 
 // Test is one discovered test: a function, a subtest, a table row, a spec

@@ -37,7 +37,9 @@ func (detector) Ecosystem() string { return "python" }
 func (detector) Manifests() []string {
 	return []string{"pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "setup.py"}
 }
-func (detector) Extensions() []string { return []string{".py"} }
+
+// .txt and .rst are for pytest's --doctest-glob text files.
+func (detector) Extensions() []string { return []string{".py", ".txt", ".rst"} }
 
 // Detect reads the project's pytest configuration and decides its
 // framework. Problems: a configuration file that does not parse.

@@ -47,7 +47,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/6/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/7/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -55,6 +55,9 @@ func (e Extractor) CacheKey() string { return "python/6/" + string(e.Framework()
 // tests that could be read.
 func (e Extractor) Extract(f *lang.File) lang.Result {
 	var res lang.Result
+	if !e.Unittest && !strings.HasSuffix(f.Rel, ".py") {
+		return textDoctest(f.Rel, f.Data) // a --doctest-glob file
+	}
 	if i := bytes.IndexByte(f.Data, 0); i >= 0 {
 		res.Problems = append(res.Problems, problem(tsgrammars.Line(f.Data, i), "binary file (NUL byte): not Python source"))
 		return res
@@ -91,6 +94,9 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	w.dynamics(roots)
 	if w.refused {
 		w.dropTests()
+	}
+	if !e.Unittest && len(f.Settings[SetDoctest]) > 0 {
+		w.doctests(roots[0])
 	}
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)

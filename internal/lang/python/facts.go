@@ -33,6 +33,11 @@ type fileFacts struct {
 	// Defs are the module-level functions bound once, by def: their
 	// __name__ is their name (the Linker checks imported names with them).
 	Defs []string `json:"df,omitempty"`
+	// Doctests are the docstrings with examples (--doctest-modules) or,
+	// for a --doctest-glob text file, the file itself.
+	Doctests []docFact `json:"dt,omitempty"`
+	// DocDyn are the places that make doctests at run time.
+	DocDyn []docDyn `json:"dd,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.

@@ -21,6 +21,10 @@ type linker struct {
 	sel                selection
 	classes, functions []string
 	unittest           bool
+	doc                doctestOptions
+	// testFile accepts pytest's test modules (python_files): the other
+	// files are there for their doctests only. nil accepts all.
+	testFile func(rel string) bool
 }
 
 // Link implements lang.Linker.
@@ -45,6 +49,13 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			tests = l.unittestRecords(cl, mods[i])
 		} else {
 			tests = l.pytestRecords(cl, mods[i])
+			if l.testFile != nil && !l.testFile(f.Rel) {
+				// A module listed for its doctests only: its test-like
+				// functions are not collected, its warnings do not apply.
+				tests = nil
+				f.Result.Problems = errorsOnly(f.Result.Problems)
+			}
+			tests = append(tests, l.doctestRecords(p, f.Rel, *mods[i].facts)...)
 			nodeFile := f.Rel
 			if l.cfg != nil {
 				if r, err := filepath.Rel(l.cfg.Rootdir, filepath.Join(p.Dir, filepath.FromSlash(f.Rel))); err == nil {
@@ -274,6 +285,9 @@ func namePytest(nodeFile string, tests []lang.Test) {
 		t.Run = t.Name
 		if t.Dynamic {
 			t.Run = nodeFile + "::" + t.Parent
+			if t.Parent == "" {
+				t.Run = nodeFile // the module's doctests made at run time
+			}
 		}
 	}
 }

@@ -91,7 +91,9 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 			Message: b + " (the selection is not applied; check the expression)"})
 	}
 	files := cfg.option("python_files", defaultFiles)
-	m := &pytestMatcher{dir: p.Dir, files: files, norecurse: cfg.option("norecursedirs", defaultNoRecurse), sel: sel}
+	doc := parseDoctestOptions(cfg.Options["addopts"])
+	doc.namespace = iniBool(cfg.Options["consider_namespace_packages"])
+	m := &pytestMatcher{dir: p.Dir, files: files, norecurse: cfg.option("norecursedirs", defaultNoRecurse), sel: sel, doc: doc}
 	if p.Dir == cfg.Rootdir {
 		m.testpaths = cfg.Options["testpaths"]
 	}
@@ -102,12 +104,22 @@ func pytestSetup(p *lang.Project, cfg *pytestConfig) (*lang.Setup, []testdex.Pro
 			settings[k] = v
 		}
 	}
+	if doc.modules {
+		settings[SetDoctest] = []string{"modules"}
+	}
+	lk := &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions], doc: doc}
+	if doc.modules {
+		// Match also takes every module for its doctests; those are
+		// doctest-only. (A file named on the command line that Match
+		// rejects keeps its tests, as pytest collects them.)
+		lk.testFile = func(rel string) bool { return m.matchTest(rel) || !m.match(rel) }
+	}
 	return &lang.Setup{
 		Framework: testdex.Pytest,
 		Extractor: Extractor{},
 		Match:     m.match,
 		Settings:  settings,
-		Linker:    &linker{cfg: cfg, sel: sel, classes: settings[SetClasses], functions: settings[SetFunctions]},
+		Linker:    lk,
 		Lister:    pytestLister{rootRel: relTo(p.Dir, cfg.Rootdir)},
 		Runner:    pytestRunner{rootRel: relTo(p.Dir, cfg.Rootdir)},
 		Patterns:  files,
@@ -123,12 +135,40 @@ type pytestMatcher struct {
 	norecurse []string
 	testpaths []string
 	sel       selection
+	doc       doctestOptions
 }
 
+// match accepts pytest's test modules and, with the doctest plugin, the
+// modules and text files it collects doctests from.
 func (m *pytestMatcher) match(rel string) bool {
+	if !strings.HasSuffix(rel, ".py") {
+		globs := m.doc.textGlobs()
+		return len(globs) > 0 && m.collected(rel, func(base string, initPath bool) bool {
+			return initPath && (strings.HasSuffix(base, ".txt") || strings.HasSuffix(base, ".rst")) ||
+				fnmatchAny(globs, base, m.dir+"/"+rel)
+		})
+	}
+	if m.matchTest(rel) {
+		return true
+	}
+	return m.doc.modules && m.collected(rel, func(base string, _ bool) bool {
+		return base != "__main__.py" && (base != "setup.py" || !isSetupPy(filepath.Join(m.dir, filepath.FromSlash(rel))))
+	})
+}
+
+// matchTest accepts the test modules (python_files).
+func (m *pytestMatcher) matchTest(rel string) bool {
 	if !strings.HasSuffix(rel, ".py") {
 		return false
 	}
+	return m.collected(rel, func(base string, initPath bool) bool {
+		return initPath || fnmatchAny(m.files, base, m.dir+"/"+rel)
+	})
+}
+
+// collected applies testpaths, norecursedirs and --ignore to a file, then
+// want to its base name (initPath: a testpaths entry names the file).
+func (m *pytestMatcher) collected(rel string, want func(base string, initPath bool) bool) bool {
 	dirs := strings.Split(rel, "/")
 	base := dirs[len(dirs)-1]
 	dirs = dirs[:len(dirs)-1]
@@ -160,10 +200,7 @@ func (m *pytestMatcher) match(rel string) bool {
 			return false
 		}
 	}
-	if start > len(dirs) {
-		return true // the testpath names the file itself
-	}
-	return fnmatchAny(m.files, base, m.dir+"/"+rel)
+	return want(base, start > len(dirs))
 }
 
 // prefixMatch returns how many leading components of rel a testpaths

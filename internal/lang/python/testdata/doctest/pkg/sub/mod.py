@@ -1,0 +1,6 @@
+class Deep:
+    def go(self):
+        """Go.
+
+            >>> Deep().go()
+        """

@@ -1,0 +1,1 @@
+"""No doctests here."""

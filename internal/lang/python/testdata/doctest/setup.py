@@ -1,0 +1,8 @@
+"""Setup.
+
+>>> 1 + 1
+2
+"""
+from setuptools import setup
+
+setup(name="pkg")
