@@ -253,6 +253,11 @@ func (c dynamicCover) covers(t testdex.Test) bool {
 		if prefix == "" || (strings.HasPrefix(t.Name, prefix) && t.Name != prefix) {
 			return true
 		}
+		// A record standing for the tests in X. stands for X's own too:
+		// unittest's DocTestSuite(X) names the module's docstring X.
+		if len(prefix) > 1 && strings.HasSuffix(prefix, ".") && t.Name == prefix[:len(prefix)-1] {
+			return true
+		}
 	}
 	return false
 }
