@@ -64,6 +64,12 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	l.Crate.trees = tr.trees(l.Crate.Targets)
 	x := newExpander(tr, places, l.Crate.Name)
 	x.run(l.Crate.Targets)
+	var templates []template
+	for rel := range places {
+		if fs := tr.facts(rel); fs != nil {
+			templates = append(templates, fs.Templates...)
+		}
+	}
 	var probs []testdex.Problem
 	for _, f := range files {
 		pl, ok := places[f.Rel]
@@ -75,9 +81,34 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			f.Result.Tests = nil
 			continue
 		}
-		f.Result.Tests = l.Crate.Cfg.filter(addUnique(l.rename(f.Rel, pl, f.Result.Tests), x.out[f.Rel]))
+		tests := f.Result.Tests
+		if fs := tr.facts(f.Rel); fs != nil {
+			tests = append(slices.Clip(tests), l.linkedTests(fs, templates)...)
+		}
+		f.Result.Tests = l.Crate.Cfg.filter(addUnique(l.rename(f.Rel, pl, tests), x.out[f.Rel]))
 	}
 	return probs
+}
+
+// linkedTests are the file-local records that need the crate: the doc
+// tests of docs with cfg_attr doc lines (under the package's features),
+// and the #[apply] functions whose template is in another file (one
+// dynamic case when the template is not found).
+func (l Linker) linkedTests(fs *facts, templates []template) []lang.Test {
+	var out []lang.Test
+	for _, d := range fs.Docs {
+		out = append(out, d.tests(l.Crate.Cfg)...)
+	}
+	for _, a := range fs.Applies {
+		t, ok := findTemplate(templates, a.Path)
+		out = append(out, applyTests(a, t, ok)...)
+	}
+	for i := range out {
+		if out[i].Tags == nil {
+			out[i].Tags = []string{}
+		}
+	}
+	return out
 }
 
 // rename gives one file's tests their crate-wide names.

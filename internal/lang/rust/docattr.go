@@ -1,0 +1,189 @@
+package rust
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// docAttr reads a doc attribute as rustdoc sees it: #[doc = "..."],
+// #![doc = "..."] (one doc fragment, a "raw" one for unindenting), or
+// cfg_attr(pred, doc = "...", ...), whose fragments hold only when pred
+// does (cond is then "cfg(pred)", for the Linker to decide under the
+// package's features). ok is false when the attribute is no doc
+// attribute with a string literal (doc = include_str!(...), doc(hidden)).
+func docAttr(text string, line int) (lines []docLine, ok bool) {
+	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(text, "#"), "!"))
+	text = strings.TrimSpace(text)
+	if !strings.HasPrefix(text, "[") || !strings.HasSuffix(text, "]") {
+		return nil, false
+	}
+	text = strings.TrimSpace(text[1 : len(text)-1])
+	return docMeta(text, line, "")
+}
+
+// docMeta reads one meta item (doc = "..." or cfg_attr(...)).
+func docMeta(text string, line int, cond string) ([]docLine, bool) {
+	i := strings.IndexAny(text, "(=")
+	if i < 0 {
+		return nil, false
+	}
+	path := strings.Join(strings.Fields(text[:i]), "")
+	rest := strings.TrimSpace(text[i:])
+	switch {
+	case path == "doc" && rest[0] == '=':
+		s, ok := rustString(strings.TrimSpace(rest[1:]))
+		if !ok {
+			return nil, false
+		}
+		return docFragment(s, line, cond), true
+	case path == "cfg_attr" && rest[0] == '(' && strings.HasSuffix(rest, ")"):
+		parts := splitTop(rest[1:len(rest)-1], ",")
+		if len(parts) < 2 || cond != "" {
+			return nil, false
+		}
+		pred := "cfg(" + strings.Join(strings.Fields(parts[0]), " ") + ")"
+		var out []docLine
+		found := false
+		for _, p := range parts[1:] {
+			if p = strings.TrimSpace(p); p == "" {
+				continue
+			}
+			ls, ok := docMeta(p, line, pred)
+			if ok {
+				found = true
+				out = append(out, ls...)
+			}
+		}
+		return out, found
+	}
+	return nil, false
+}
+
+// docFragment splits a doc attribute's string into lines as rustdoc's
+// add_doc_fragment does (str::lines: no line after a final newline; an
+// empty string is one empty line).
+func docFragment(s string, line int, cond string) []docLine {
+	ls := strings.Split(s, "\n")
+	if len(ls) > 1 && ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	out := make([]docLine, len(ls))
+	for i, l := range ls {
+		out[i] = docLine{text: strings.TrimSuffix(l, "\r"), line: line + i, raw: true, cond: cond}
+	}
+	return out
+}
+
+// rustString decodes a Rust string literal ("...", r"...", r#"..."#);
+// ok is false for anything else (a macro call, a byte string).
+func rustString(lit string) (string, bool) {
+	if strings.HasPrefix(lit, "r") {
+		body := lit[1:]
+		hashes := len(body) - len(strings.TrimLeft(body, "#"))
+		body = body[hashes:]
+		end := `"` + strings.Repeat("#", hashes)
+		if !strings.HasPrefix(body, `"`) || !strings.HasSuffix(body, end) || len(body) < 1+len(end) {
+			return "", false
+		}
+		return body[1 : len(body)-len(end)], true
+	}
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return "", false
+	}
+	body := lit[1 : len(lit)-1]
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(body) {
+			return "", false
+		}
+		i++
+		switch body[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case '0':
+			b.WriteByte(0)
+		case '\\', '"', '\'':
+			b.WriteByte(body[i])
+		case 'x':
+			if i+2 >= len(body) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(body[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", false
+			}
+			b.WriteByte(byte(v))
+			i += 2
+		case 'u':
+			j := strings.IndexByte(body[i:], '}')
+			if j < 0 || i+1 >= len(body) || body[i+1] != '{' {
+				return "", false
+			}
+			v, err := strconv.ParseUint(strings.ReplaceAll(body[i+2:i+j], "_", ""), 16, 32)
+			if err != nil || !utf8.ValidRune(rune(v)) {
+				return "", false
+			}
+			b.WriteRune(rune(v))
+			i += j
+		case '\n', '\r': // line continuation: skip the newline and the whitespace after it
+			for i+1 < len(body) && strings.IndexByte(" \t\r\n", body[i+1]) >= 0 {
+				i++
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// condDoc is an item's docs holding cfg_attr doc fragments: which lines
+// rustdoc sees (so which doc tests there are, and on which lines) depends
+// on the package's features, known only to the Linker.
+type condDoc struct {
+	Item  string     `json:"item"`
+	Tags  []string   `json:"tags,omitempty"`
+	Lines []condLine `json:"lines"`
+}
+
+type condLine struct {
+	Text string `json:"text"`
+	Line int    `json:"line"`
+	Raw  bool   `json:"raw,omitempty"`
+	Cond string `json:"cond,omitempty"`
+}
+
+func condDocOf(docs []docLine, item string, tags []string) condDoc {
+	d := condDoc{Item: item, Tags: tags}
+	for _, l := range docs {
+		d.Lines = append(d.Lines, condLine{Text: l.text, Line: l.line, Raw: l.raw, Cond: l.cond})
+	}
+	return d
+}
+
+// tests are the doc tests of d under e: the fragments whose cfg is
+// false are dropped (unknown ones kept), as rustdoc never sees them.
+func (d condDoc) tests(e *CfgEnv) []lang.Test {
+	var docs []docLine
+	for _, l := range d.Lines {
+		if l.Cond != "" && e.Eval([]string{l.Cond}, true) == cfgFalse {
+			continue
+		}
+		docs = append(docs, docLine{text: l.Text, line: l.Line, raw: l.Raw})
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	return docTests(docs, d.Item, d.Tags)
+}
