@@ -62,19 +62,62 @@ func docMeta(text string, line int, cond string) ([]docLine, bool) {
 	return nil, false
 }
 
-// docFragment splits a doc attribute's string into lines as rustdoc's
-// add_doc_fragment does (str::lines: no line after a final newline; an
-// empty string is one empty line).
+// docFragment splits a doc attribute's string into lines as rustdoc does:
+// beautify_doc_string first (a string with a newline loses a first and a
+// last line that are empty or all stars, and a "*" column every line
+// starts with), then add_doc_fragment (str::lines: no line after a final
+// newline; an empty string is one empty line).
 func docFragment(s string, line int, cond string) []docLine {
 	ls := strings.Split(s, "\n")
 	if len(ls) > 1 && ls[len(ls)-1] == "" {
 		ls = ls[:len(ls)-1]
 	}
+	for i := range ls {
+		ls[i] = strings.TrimSuffix(ls[i], "\r")
+	}
+	first := 0 // lines dropped at the start, for the line numbers
+	if strings.Contains(s, "\n") {
+		i, j := 0, len(ls)
+		if len(ls) > 0 && allStars(ls[0]) {
+			i++
+		}
+		if len(ls) > 0 && allStars(ls[len(ls)-1]) {
+			j--
+		}
+		if i > j {
+			j = i
+		}
+		ls, first = ls[i:j], i
+		if cut := starColumn(ls); cut >= 0 {
+			for k := range ls {
+				ls[k] = ls[k][cut+1:]
+			}
+		}
+	}
+	if len(ls) == 0 {
+		ls = []string{""}
+	}
 	out := make([]docLine, len(ls))
 	for i, l := range ls {
-		out[i] = docLine{text: strings.TrimSuffix(l, "\r"), line: line + i, raw: true, cond: cond}
+		out[i] = docLine{text: l, line: line + first + i, raw: true, cond: cond}
 	}
 	return out
+}
+
+func allStars(l string) bool { return strings.Trim(l, "*") == "" }
+
+// starColumn is the column of the "*" every line starts with after
+// spaces and tabs (rustdoc's horizontal trim), -1 when not all do.
+func starColumn(ls []string) int {
+	col := -1
+	for _, l := range ls {
+		j := strings.IndexFunc(l, func(r rune) bool { return r != ' ' && r != '\t' })
+		if j < 0 || l[j] != '*' || (col >= 0 && j != col) {
+			return -1
+		}
+		col = j
+	}
+	return col
 }
 
 // rustString decodes a Rust string literal ("...", r"...", r#"..."#);

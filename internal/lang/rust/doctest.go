@@ -170,6 +170,8 @@ func codeBlocks(lines []string) []block {
 		case fence != "":
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
 				fence = ""
+				prevBlank = true // no paragraph open: an indented block may follow at once
+				continue
 			}
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			ch := t[:1]
