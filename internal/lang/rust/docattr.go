@@ -34,7 +34,11 @@ func docMeta(text string, line int, cond string) ([]docLine, bool) {
 	rest := strings.TrimSpace(text[i:])
 	switch {
 	case path == "doc" && rest[0] == '=':
-		s, ok := rustString(strings.TrimSpace(rest[1:]))
+		v := strings.TrimSpace(rest[1:])
+		if inc, ok := includeOf(v); ok {
+			return []docLine{{line: line, raw: true, cond: cond, include: inc}}, true
+		}
+		s, ok := rustString(v)
 		if !ok {
 			return nil, false
 		}
@@ -60,6 +64,27 @@ func docMeta(text string, line int, cond string) ([]docLine, bool) {
 		return out, found
 	}
 	return nil, false
+}
+
+// includeOf reads include_str!("path") (relative to the file's folder)
+// and include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/path")) (given
+// as "$CARGO_MANIFEST_DIR/path"); ok is false for other expressions.
+func includeOf(v string) (string, bool) {
+	v = strings.Join(strings.Fields(v), "")
+	arg, ok := strings.CutPrefix(v, "include_str!(")
+	if !ok || !strings.HasSuffix(arg, ")") {
+		return "", false
+	}
+	arg = strings.TrimSuffix(arg, ")")
+	if s, ok := rustString(arg); ok && s != "" {
+		return s, true
+	}
+	if rest, ok := strings.CutPrefix(arg, `concat!(env!("CARGO_MANIFEST_DIR"),`); ok {
+		if s, ok := rustString(strings.TrimSuffix(rest, ")")); ok && strings.HasPrefix(s, "/") {
+			return "$CARGO_MANIFEST_DIR" + s, true
+		}
+	}
+	return "", false
 }
 
 // docFragment splits a doc attribute's string into lines as rustdoc does:
@@ -201,26 +226,34 @@ type condDoc struct {
 }
 
 type condLine struct {
-	Text string `json:"text"`
-	Line int    `json:"line"`
-	Raw  bool   `json:"raw,omitempty"`
-	Cond string `json:"cond,omitempty"`
+	Text    string `json:"text"`
+	Line    int    `json:"line"`
+	Raw     bool   `json:"raw,omitempty"`
+	Cond    string `json:"cond,omitempty"`
+	Include string `json:"include,omitempty"`
 }
 
 func condDocOf(docs []docLine, item string, tags []string) condDoc {
 	d := condDoc{Item: item, Tags: tags}
 	for _, l := range docs {
-		d.Lines = append(d.Lines, condLine{Text: l.text, Line: l.line, Raw: l.raw, Cond: l.cond})
+		d.Lines = append(d.Lines, condLine{Text: l.text, Line: l.line, Raw: l.raw, Cond: l.cond, Include: l.include})
 	}
 	return d
 }
 
 // tests are the doc tests of d under e: the fragments whose cfg is
-// false are dropped (unknown ones kept), as rustdoc never sees them.
-func (d condDoc) tests(e *CfgEnv) []lang.Test {
+// false are dropped (unknown ones kept), as rustdoc never sees them, and
+// include_str! fragments are read through read (dropped when it fails).
+func (d condDoc) tests(e *CfgEnv, read func(include string) (string, bool)) []lang.Test {
 	var docs []docLine
 	for _, l := range d.Lines {
 		if l.Cond != "" && e.Eval([]string{l.Cond}, true) == cfgFalse {
+			continue
+		}
+		if l.Include != "" {
+			if s, ok := read(l.Include); ok {
+				docs = append(docs, docFragment(s, l.Line, "")...)
+			}
 			continue
 		}
 		docs = append(docs, docLine{text: l.Text, line: l.Line, raw: l.Raw})

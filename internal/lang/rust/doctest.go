@@ -19,6 +19,9 @@ type docLine struct {
 	// cond is the cfg(...) under which a cfg_attr doc line exists, "" for
 	// an unconditional one.
 	cond string
+	// include is an include_str! doc attribute's path: the Linker reads
+	// the file's lines in its place.
+	include string
 }
 
 // isOuterDoc reports a /// or /** doc comment (//// and /*** are plain).
@@ -64,10 +67,11 @@ func docLines(c string, line int) []docLine {
 }
 
 // doctests adds the doc tests in one item's docs. Docs holding cfg_attr
-// doc lines go to the Linker (facts), which knows the package's features.
+// doc lines or include_str! go to the Linker (facts), which knows the
+// package's features and reads the crate's files.
 func (w *walker) doctests(docs []docLine, item string, tags []string) {
 	for _, d := range docs {
-		if d.cond != "" {
+		if d.cond != "" || d.include != "" {
 			w.facts.Docs = append(w.facts.Docs, condDocOf(docs, item, tags))
 			return
 		}

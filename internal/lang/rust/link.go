@@ -83,7 +83,7 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 		}
 		tests := f.Result.Tests
 		if fs := tr.facts(f.Rel); fs != nil {
-			tests = append(slices.Clip(tests), l.linkedTests(fs, templates)...)
+			tests = append(slices.Clip(tests), l.linkedTests(f.Rel, fs, templates)...)
 		}
 		f.Result.Tests = l.Crate.Cfg.filter(addUnique(l.rename(f.Rel, pl, tests), x.out[f.Rel]))
 	}
@@ -91,13 +91,25 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 }
 
 // linkedTests are the file-local records that need the crate: the doc
-// tests of docs with cfg_attr doc lines (under the package's features),
+// tests of docs with cfg_attr doc lines (under the package's features) or
+// include_str! ones (the file read from disk),
 // and the #[apply] functions whose template is in another file (one
 // dynamic case when the template is not found).
-func (l Linker) linkedTests(fs *facts, templates []template) []lang.Test {
+func (l Linker) linkedTests(rel string, fs *facts, templates []template) []lang.Test {
 	var out []lang.Test
+	read := func(inc string) (string, bool) {
+		abs := filepath.Join(l.Crate.Dir, filepath.Dir(filepath.FromSlash(rel)), filepath.FromSlash(inc))
+		if p, ok := strings.CutPrefix(inc, "$CARGO_MANIFEST_DIR"); ok {
+			abs = filepath.Join(l.Crate.Dir, filepath.FromSlash(p))
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil || len(data) > maxDiskFile {
+			return "", false
+		}
+		return string(data), true
+	}
 	for _, d := range fs.Docs {
-		out = append(out, d.tests(l.Crate.Cfg)...)
+		out = append(out, d.tests(l.Crate.Cfg, read)...)
 	}
 	for _, a := range fs.Applies {
 		t, ok := findTemplate(templates, a.Path)

@@ -10,7 +10,7 @@ import (
 )
 
 // TestReuseCrate lists testdata/reusecrate (rstest_reuse templates, doc
-// attributes) and compares with what `cargo test -- --list` printed for
+// attributes, include_str! docs) and compares with what `cargo test -- --list` printed for
 // it (rustc 1.95, rstest 0.13, rstest_reuse 0.6), under the default
 // features and under --no-default-features --features other.
 func TestReuseCrate(t *testing.T) {
@@ -21,6 +21,9 @@ func TestReuseCrate(t *testing.T) {
 		"tests::equal::case_1_one", "tests::equal::case_2_two",
 		"tests::with_more::case_1", "tests::with_more::case_2_half", "tests::with_more::case_3_more",
 		"tests::with_values::{rstest}", // cargo: case_1::v_1, case_1::v_2, case_2_half::v_1, case_2_half::v_2
+		// include_str!("../README.md") and the CARGO_MANIFEST_DIR form
+		"src/lib.rs - included (line 92)", "src/lib.rs - included (line 98)", "src/lib.rs - included (line 103)",
+		"src/lib.rs - included_from_manifest_dir (line 100)", "src/lib.rs - included_from_manifest_dir (line 106)",
 	}
 	for _, tc := range []struct {
 		name string

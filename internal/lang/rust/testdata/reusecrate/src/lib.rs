@@ -85,3 +85,15 @@ pub fn sugared() {}
 /// Raw without a leading newline.
 #[doc = "\n    assert_eq!(4, 4);"]
 pub fn raw_plain() {}
+
+/// Before the readme.
+#[doc = include_str!("../README.md")]
+/// After the readme.
+///
+/// ```
+/// assert!(true);
+/// ```
+pub fn included() {}
+
+#[doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))]
+pub fn included_from_manifest_dir() {}
