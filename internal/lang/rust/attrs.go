@@ -81,12 +81,23 @@ func testAttr(attrs []attr) string {
 
 // function records a test function (or its generated cases).
 func (w *walker) function(n *sitter.Node, name string, sc scope, attrs []attr) {
-	kind := testAttr(attrs)
-	if kind == "" || name == "" {
+	if name == "" {
+		return
+	}
+	if hasAttr(attrs, "template") || hasAttr(attrs, "rstest_reuse::template") {
+		w.facts.Templates = append(w.facts.Templates, templateOf(name, line(n), attrs, fieldText(n, "parameters", w.src)))
 		return
 	}
 	t := lang.Test{Kind: kindTest, Name: sc.join(name), Line: line(n), Tags: testTags(sc, attrs)}
 	t.Skip = hasAttr(attrs, "ignore")
+	if p := applyOf(attrs); p != "" {
+		w.applies = append(w.applies, appliedOf(t, p, attrs, fieldText(n, "parameters", w.src)))
+		return
+	}
+	kind := testAttr(attrs)
+	if kind == "" {
+		return
+	}
 	switch kind {
 	case "bench":
 		t.Kind = testdex.KindBenchmark
@@ -120,24 +131,21 @@ func testTags(sc scope, attrs []attr) []string {
 // source text (rstest #[values], test_matrix, keyword expectations) give
 // one dynamic subtest.
 func (w *walker) cases(n *sitter.Node, parent lang.Test, kind string, attrs []attr) {
+	if kind == "rstest" {
+		for _, t := range rstestTests(parent, attrs, fieldText(n, "parameters", w.src)) {
+			w.add(t)
+		}
+		return
+	}
 	var names []string
 	dynamic := kind == "test_matrix"
-	switch kind {
-	case "test_case":
+	if kind == "test_case" {
 		for _, a := range attrs {
 			if a.path == "test_case" || a.path == "test_case::test_case" {
 				nm, ok := testCaseName(a.args)
 				dynamic = dynamic || !ok
 				names = append(names, nm)
 			}
-		}
-	case "rstest":
-		names = rstestNames(attrs)
-		params := fieldText(n, "parameters", w.src)
-		dynamic = strings.Contains(params, "#[values") || strings.Contains(params, "#[files")
-		if len(names) == 0 && !dynamic {
-			w.add(parent) // fixtures only: a plain test
-			return
 		}
 	}
 	parent.Kind = testdex.KindSuite
@@ -147,49 +155,19 @@ func (w *walker) cases(n *sitter.Node, parent lang.Test, kind string, attrs []at
 			Line: parent.Line, Dynamic: true, Tags: parent.Tags, Skip: parent.Skip})
 		return
 	}
-	caseLines := caseAttrLines(attrs, kind)
-	for i, nm := range names {
-		w.add(lang.Test{Kind: testdex.KindSubtest, Name: parent.Name + "::" + nm, Parent: parent.Name,
-			Line: caseLines[i], Tags: parent.Tags, Skip: parent.Skip})
-	}
-}
-
-func caseAttrLines(attrs []attr, kind string) []int {
-	var out []int
+	var lines []int
 	for _, a := range attrs {
-		if (kind == "test_case" && strings.HasSuffix(a.path, "test_case")) || (kind == "rstest" && isCase(a.path)) {
-			out = append(out, a.line)
+		if strings.HasSuffix(a.path, "test_case") {
+			lines = append(lines, a.line)
 		}
 	}
-	return out
+	for i, nm := range names {
+		w.add(lang.Test{Kind: testdex.KindSubtest, Name: parent.Name + "::" + nm, Parent: parent.Name,
+			Line: lines[i], Tags: parent.Tags, Skip: parent.Skip})
+	}
 }
 
 func isCase(path string) bool { return path == "case" || strings.HasPrefix(path, "case::") }
-
-// rstestNames names rstest's #[case] rows: case_1, case_2_description,
-// zero-padded to the width of the count (case_01 when there are 10+).
-func rstestNames(attrs []attr) []string {
-	n := 0
-	for _, a := range attrs {
-		if isCase(a.path) {
-			n++
-		}
-	}
-	width := len(strconv.Itoa(n))
-	var out []string
-	for _, a := range attrs {
-		if !isCase(a.path) {
-			continue
-		}
-		idx := strconv.Itoa(len(out) + 1)
-		nm := "case_" + strings.Repeat("0", width-len(idx)) + idx
-		if _, desc, ok := strings.Cut(a.path, "::"); ok {
-			nm += "_" + desc
-		}
-		out = append(out, nm)
-	}
-	return out
-}
 
 // testCaseName names a #[test_case(...)] row as test-case 3 does: the
 // description after ";" when present, else each argument followed by "_",

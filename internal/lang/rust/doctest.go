@@ -13,6 +13,15 @@ import (
 type docLine struct {
 	text string
 	line int
+	// raw is a doc attribute's line (#[doc = "..."]), which rustdoc
+	// unindents differently from a doc comment's.
+	raw bool
+	// cond is the cfg(...) under which a cfg_attr doc line exists, "" for
+	// an unconditional one.
+	cond string
+	// include is an include_str! doc attribute's path: the Linker reads
+	// the file's lines in its place.
+	include string
 }
 
 // isOuterDoc reports a /// or /** doc comment (//// and /*** are plain).
@@ -57,22 +66,39 @@ func docLines(c string, line int) []docLine {
 	return out
 }
 
-// doctests adds the doc tests in one item's docs, named "item (line N)"
+// doctests adds the doc tests in one item's docs. Docs holding cfg_attr
+// doc lines or include_str! go to the Linker (facts), which knows the
+// package's features and reads the crate's files.
+func (w *walker) doctests(docs []docLine, item string, tags []string) {
+	for _, d := range docs {
+		if d.cond != "" || d.include != "" {
+			w.facts.Docs = append(w.facts.Docs, condDocOf(docs, item, tags))
+			return
+		}
+	}
+	for _, t := range docTests(docs, item, tags) {
+		w.add(t)
+	}
+}
+
+// docTests are the doc tests in one item's docs, named "item (line N)"
 // where N is the line rustdoc reports: the docs' first line plus the
 // block's offset within them (so an attribute between /// lines shifts it,
-// as it does for rustdoc). Its Name is the item path; the Linker builds
-// the full `src/lib.rs - item (line N)` name.
-func (w *walker) doctests(docs []docLine, item string, tags []string) {
+// as it does for rustdoc, and a doc attribute's line is its own). Its Name
+// is the item path; the Linker builds the full `src/lib.rs - item (line
+// N)` name.
+func docTests(docs []docLine, item string, tags []string) []lang.Test {
+	var out []lang.Test
 	lines := unindent(docs)
 	for _, b := range codeBlocks(lines) {
 		if !b.rust {
 			continue
 		}
 		ln := docs[0].line + b.offset
-		t := lang.Test{Kind: testdex.KindDoctest, Name: item, Local: doctestLocal(item, ln), Line: ln,
-			Tags: append(append([]string{}, tags...), b.tags...), Skip: b.ignore}
-		w.add(t)
+		out = append(out, lang.Test{Kind: testdex.KindDoctest, Name: item, Local: doctestLocal(item, ln), Line: ln,
+			Tags: append(append([]string{}, tags...), b.tags...), Skip: b.ignore})
 	}
+	return out
 }
 
 // doctestLocal is a doc test's key before linking: "item (line N)".
@@ -83,22 +109,43 @@ func doctestLocal(item string, line int) string {
 	return item + "(line " + strconv.Itoa(line) + ")"
 }
 
-// unindent removes the indentation common to the non-blank lines.
+// unindent removes the indentation common to the non-blank lines, as
+// rustdoc's unindent_doc_fragments does: when doc comments and doc
+// attributes mix, an attribute's line counts one more space than it has
+// and loses one less.
 func unindent(docs []docLine) []string {
+	add := 0
+	var sugared, raw bool
+	for _, d := range docs {
+		sugared = sugared || !d.raw
+		raw = raw || d.raw
+	}
+	if sugared && raw {
+		add = 1
+	}
 	min := -1
 	for _, d := range docs {
 		if strings.TrimSpace(d.text) == "" {
 			continue
 		}
 		n := len(d.text) - len(strings.TrimLeft(d.text, " \t"))
+		if d.raw {
+			n += add
+		}
 		if min < 0 || n < min {
 			min = n
 		}
 	}
 	out := make([]string, len(docs))
 	for i, d := range docs {
-		if len(d.text) >= min && min > 0 {
-			out[i] = d.text[min:]
+		cut := max(min, 0)
+		if d.raw && cut > 0 {
+			cut -= add
+		}
+		if strings.TrimSpace(d.text) == "" {
+			out[i] = ""
+		} else if len(d.text) >= cut {
+			out[i] = d.text[cut:]
 		} else {
 			out[i] = strings.TrimLeft(d.text, " \t")
 		}
@@ -127,6 +174,8 @@ func codeBlocks(lines []string) []block {
 		case fence != "":
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
 				fence = ""
+				prevBlank = true // no paragraph open: an indented block may follow at once
+				continue
 			}
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			ch := t[:1]

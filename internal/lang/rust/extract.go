@@ -30,7 +30,7 @@ type Extractor struct{}
 func (Extractor) Framework() testdex.Framework { return testdex.Cargo }
 
 // CacheKey changes whenever the extractor's output does.
-func (Extractor) CacheKey() string { return "rust/5" }
+func (Extractor) CacheKey() string { return "rust/6" }
 
 // Extract parses f and returns its tests and module facts. It never
 // panics: invalid UTF-8 or NUL bytes give an error Problem and no tests; a
@@ -53,6 +53,7 @@ func (e Extractor) Extract(f *lang.File) (res lang.Result) {
 	root := tree.RootNode()
 	w := &walker{src: f.Data, names: map[string]bool{}}
 	w.container(root, scope{})
+	w.resolveApplies()
 	if root.HasError() {
 		line := firstError(root)
 		res.Problems = append(res.Problems, problem(line, "syntax error; the tests around it may be missing (fix the file: cargo would not build it)"))

@@ -10,6 +10,12 @@ type facts struct {
 	Mods   []modDecl   `json:"mods,omitempty"`
 	Macros []macroDef  `json:"macros,omitempty"`
 	Calls  []macroCall `json:"calls,omitempty"`
+	// Docs are item docs with cfg_attr doc lines (see condDoc).
+	Docs []condDoc `json:"docs,omitempty"`
+	// Templates are the file's rstest_reuse #[template] functions, Applies
+	// its #[apply] functions whose template is not in the file.
+	Templates []template `json:"templates,omitempty"`
+	Applies   []applied  `json:"applies,omitempty"`
 }
 
 // macroDef is a macro_rules! whose text declares tests: a #[test]
@@ -61,7 +67,7 @@ type modDecl struct {
 }
 
 func encodeFacts(f facts) []byte {
-	if len(f.Mods) == 0 && len(f.Macros) == 0 && len(f.Calls) == 0 {
+	if len(f.Mods) == 0 && len(f.Macros) == 0 && len(f.Calls) == 0 && len(f.Docs) == 0 && len(f.Templates) == 0 && len(f.Applies) == 0 {
 		return nil
 	}
 	b, _ := json.Marshal(f)

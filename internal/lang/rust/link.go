@@ -64,6 +64,12 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	l.Crate.trees = tr.trees(l.Crate.Targets)
 	x := newExpander(tr, places, l.Crate.Name)
 	x.run(l.Crate.Targets)
+	var templates []template
+	for rel := range places {
+		if fs := tr.facts(rel); fs != nil {
+			templates = append(templates, fs.Templates...)
+		}
+	}
 	var probs []testdex.Problem
 	for _, f := range files {
 		pl, ok := places[f.Rel]
@@ -75,9 +81,46 @@ func (l Linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 			f.Result.Tests = nil
 			continue
 		}
-		f.Result.Tests = l.Crate.Cfg.filter(addUnique(l.rename(f.Rel, pl, f.Result.Tests), x.out[f.Rel]))
+		tests := f.Result.Tests
+		if fs := tr.facts(f.Rel); fs != nil {
+			tests = append(slices.Clip(tests), l.linkedTests(f.Rel, fs, templates)...)
+		}
+		f.Result.Tests = l.Crate.Cfg.filter(addUnique(l.rename(f.Rel, pl, tests), x.out[f.Rel]))
 	}
 	return probs
+}
+
+// linkedTests are the file-local records that need the crate: the doc
+// tests of docs with cfg_attr doc lines (under the package's features) or
+// include_str! ones (the file read from disk),
+// and the #[apply] functions whose template is in another file (one
+// dynamic case when the template is not found).
+func (l Linker) linkedTests(rel string, fs *facts, templates []template) []lang.Test {
+	var out []lang.Test
+	read := func(inc string) (string, bool) {
+		abs := filepath.Join(l.Crate.Dir, filepath.Dir(filepath.FromSlash(rel)), filepath.FromSlash(inc))
+		if p, ok := strings.CutPrefix(inc, "$CARGO_MANIFEST_DIR"); ok {
+			abs = filepath.Join(l.Crate.Dir, filepath.FromSlash(p))
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil || len(data) > maxDiskFile {
+			return "", false
+		}
+		return string(data), true
+	}
+	for _, d := range fs.Docs {
+		out = append(out, d.tests(l.Crate.Cfg, read)...)
+	}
+	for _, a := range fs.Applies {
+		t, ok := findTemplate(templates, a.Path)
+		out = append(out, applyTests(a, t, ok)...)
+	}
+	for i := range out {
+		if out[i].Tags == nil {
+			out[i].Tags = []string{}
+		}
+	}
+	return out
 }
 
 // rename gives one file's tests their crate-wide names.

@@ -18,6 +18,23 @@ type walker struct {
 	tests []lang.Test
 	facts facts
 	names map[string]bool // keys used so far, to keep them unique
+	// applies are the file's #[apply] functions, resolved once the
+	// whole file (and its templates) has been read.
+	applies []applied
+}
+
+// resolveApplies adds the records of the #[apply] functions whose
+// template is in the file; the others go to the Linker.
+func (w *walker) resolveApplies() {
+	for _, a := range w.applies {
+		if t, ok := findTemplate(w.facts.Templates, a.Path); ok {
+			for _, r := range applyTests(a, t, true) {
+				w.add(r)
+			}
+			continue
+		}
+		w.facts.Applies = append(w.facts.Applies, a)
+	}
 }
 
 // scope is where an item sits: its inline module path within the file,
@@ -59,9 +76,15 @@ func (w *walker) container(n *sitter.Node, sc scope) {
 			}
 			continue
 		case "attribute_item":
+			if ls, ok := docAttr(c.Content(w.src), line(c)); ok {
+				pend.docs = append(pend.docs, ls...)
+			}
 			pend.attrs = append(pend.attrs, parseAttr(c, w.src))
 			continue
 		case "inner_attribute_item":
+			if ls, ok := docAttr(c.Content(w.src), line(c)); ok {
+				inner = append(inner, ls...)
+			}
 			a := parseAttr(c, w.src)
 			sc = sc.with(a)
 			continue
@@ -176,6 +199,9 @@ func (w *walker) members(n *sitter.Node, sc scope, owner string) {
 			}
 			continue
 		case "attribute_item":
+			if ls, ok := docAttr(c.Content(w.src), line(c)); ok {
+				docs = append(docs, ls...)
+			}
 			msc = msc.with(parseAttr(c, w.src))
 			continue
 		}
