@@ -48,6 +48,18 @@ func relative(spec string) bool {
 // importBindings records the bindings of an import statement of a
 // relative module.
 func (w *walker) importBindings(n *sitter.Node, spec string) {
+	w.eachImport(n, func(local, imported string) {
+		if imported != "default" && imported != "*" {
+			imported = unescape(imported, 0)
+		}
+		w.addImport(local, spec, imported)
+	})
+}
+
+// eachImport calls fn for each binding an import statement makes: its
+// local name, and what it imports: "default", "*" (a namespace) or the
+// exported name as written.
+func (w *walker) eachImport(n *sitter.Node, fn func(local, imported string)) {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		cl := n.NamedChild(i)
 		if cl.Type() != "import_clause" {
@@ -57,10 +69,10 @@ func (w *walker) importBindings(n *sitter.Node, spec string) {
 			c := cl.NamedChild(j)
 			switch c.Type() {
 			case "identifier":
-				w.addImport(w.text(c), spec, "default")
-			case "namespace_import":
+				fn(w.text(c), "default")
+			case "namespace_import": // import * as t from 'vitest'
 				if c.NamedChildCount() > 0 {
-					w.addImport(w.text(c.NamedChild(0)), spec, "*")
+					fn(w.text(c.NamedChild(0)), "*")
 				}
 			case "named_imports":
 				for k := 0; k < int(c.NamedChildCount()); k++ {
@@ -73,7 +85,7 @@ func (w *walker) importBindings(n *sitter.Node, spec string) {
 					if alias != nil {
 						local = alias
 					}
-					w.addImport(w.text(local), spec, unescape(w.text(name), 0))
+					fn(w.text(local), w.text(name))
 				}
 			}
 		}

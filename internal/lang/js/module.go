@@ -41,38 +41,18 @@ func (w *walker) importAliases(n *sitter.Node) {
 		return
 	}
 	isNode := unescape(w.text(src), 1) == "node:test" || unescape(w.text(src), 1) == "test"
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		cl := n.NamedChild(i)
-		if cl.Type() != "import_clause" {
-			continue
-		}
-		for j := 0; j < int(cl.NamedChildCount()); j++ {
-			c := cl.NamedChild(j)
-			switch c.Type() {
-			case "identifier":
-				if isNode {
-					w.aliases[w.text(c)] = "test"
-				}
-			case "namespace_import": // import * as t from 'vitest'
-				if c.NamedChildCount() > 0 {
-					w.namespace(w.text(c.NamedChild(0)))
-				}
-			case "named_imports":
-				for k := 0; k < int(c.NamedChildCount()); k++ {
-					s := c.NamedChild(k)
-					name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
-					if name == nil {
-						continue
-					}
-					local := name
-					if alias != nil {
-						local = alias
-					}
-					w.alias(w.text(local), w.text(name))
-				}
+	w.eachImport(n, func(local, imported string) {
+		switch imported {
+		case "default": // import test from 'node:test'
+			if isNode {
+				w.aliases[local] = "test"
 			}
+		case "*": // import * as t from 'vitest'
+			w.namespace(local)
+		default:
+			w.alias(local, imported)
 		}
-	}
+	})
 }
 
 // testNames are the test functions a test module may export.
