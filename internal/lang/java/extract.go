@@ -43,7 +43,7 @@ type Extractor struct{}
 func (Extractor) Framework() testdex.Framework { return testdex.JUnit }
 
 // CacheKey names the extractor's version.
-func (Extractor) CacheKey() string { return "java/2" }
+func (Extractor) CacheKey() string { return "java/3" }
 
 // Extract reads one file's tests. A file with a NUL byte is reported as
 // binary and not parsed; invalid UTF-8 and syntax errors are error

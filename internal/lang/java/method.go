@@ -28,10 +28,11 @@ func (x *fileWalker) method(n *sitter.Node, ctx *classCtx, fact *ClassFact) {
 	if name == nil {
 		return
 	}
-	anns, _ := modifiersOf(n, x.src)
+	anns, kw := modifiersOf(n, x.src)
 	params := ctx.params.with(n.ChildByFieldName("type_parameters"), x.src)
 	sig := name.Content(x.src) + "(" + params.params(n.ChildByFieldName("parameters"), x.src) + ")"
 	fact.Declared = append(fact.Declared, sig)
+	x.junit3(n, sig, kw, fact)
 	kind := x.testKind(anns)
 	if kind == "" {
 		return
@@ -213,4 +214,84 @@ func numbered(n int) []lang.Test {
 // dynamic is a row whose name is the annotation that makes the rows.
 func dynamic(ann *sitter.Node, src []byte) lang.Test {
 	return lang.Test{Name: "{" + sourceText(ann, src) + "}", Dynamic: true}
+}
+
+// junit3 notes a method JUnit 3 would run, were the class a
+// junit.framework.TestCase (public void test*() of no arguments, not
+// static), and a static suite() method with the classes it adds.
+func (x *fileWalker) junit3(n *sitter.Node, sig string, kw map[string]bool, fact *ClassFact) {
+	void := false
+	if t := n.ChildByFieldName("type"); t != nil && t.Content(x.src) == "void" {
+		void = true
+	}
+	switch {
+	case sig == "suite()" && kw["static"] && kw["public"] && !void:
+		fact.Suite = true
+		x.suiteBody(n.ChildByFieldName("body"), fact)
+	case strings.HasPrefix(sig, "test") && strings.HasSuffix(sig, "()") && kw["public"] && !kw["static"] && !kw["abstract"] && void:
+		name := n.ChildByFieldName("name")
+		t := lang.Test{Kind: testdex.KindTest, Name: sig, Local: sig, Line: int(name.StartPoint().Row) + 1}
+		fact.Tests3 = append(fact.Tests3, MethodFact{Sig: sig, Tests: []lang.Test{t}})
+	}
+}
+
+// suiteBody reads a suite() method's body: the classes of
+// addTestSuite(X.class) and addTest(new JUnit4TestAdapter(X.class)) calls;
+// any other call or statement shape that may add tests (a loop, a helper,
+// addTest(Y.suite())) sets SuiteOther.
+func (x *fileWalker) suiteBody(body *sitter.Node, fact *ClassFact) {
+	if body == nil {
+		fact.SuiteOther = true
+		return
+	}
+	var visit func(n *sitter.Node, depth int)
+	visit = func(n *sitter.Node, depth int) {
+		if depth > 200 {
+			fact.SuiteOther = true
+			return
+		}
+		switch n.Type() {
+		case "for_statement", "enhanced_for_statement", "while_statement", "do_statement", "if_statement", "lambda_expression":
+			fact.SuiteOther = true
+		case "method_invocation":
+			if cls, ok := x.suiteCall(n); ok {
+				fact.SuiteClasses = append(fact.SuiteClasses, cls)
+				return
+			}
+			if nm := n.ChildByFieldName("name"); nm != nil && !strings.HasPrefix(nm.Content(x.src), "set") {
+				fact.SuiteOther = true
+			}
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			visit(n.NamedChild(i), depth+1)
+		}
+	}
+	visit(body, 0)
+}
+
+// suiteCall reads addTestSuite(X.class) or addTest(new
+// JUnit4TestAdapter(X.class)), returning X as written.
+func (x *fileWalker) suiteCall(n *sitter.Node) (string, bool) {
+	nm, args := n.ChildByFieldName("name"), n.ChildByFieldName("arguments")
+	if nm == nil || args == nil || args.NamedChildCount() != 1 {
+		return "", false
+	}
+	arg := args.NamedChild(0)
+	switch nm.Content(x.src) {
+	case "addTestSuite":
+	case "addTest":
+		t := arg.ChildByFieldName("type")
+		a := arg.ChildByFieldName("arguments")
+		if arg.Type() != "object_creation_expression" || t == nil || lastSegment(rawName(t, x.src)) != "JUnit4TestAdapter" ||
+			a == nil || a.NamedChildCount() != 1 {
+			return "", false
+		}
+		arg = a.NamedChild(0)
+	default:
+		return "", false
+	}
+	if arg.Type() != "class_literal" || arg.NamedChildCount() == 0 {
+		return "", false
+	}
+	return rawName(arg.NamedChild(0), x.src), true
 }

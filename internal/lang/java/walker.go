@@ -238,7 +238,8 @@ func (x *fileWalker) walkClass(n *sitter.Node, outer *classCtx, depth int) {
 		ctx.tags = appendNew(ctx.tags, outer.tags...)
 	}
 	fact.Skip, fact.Tags = ctx.skip, ctx.tags
-	ctx.parameters = runWith(anns, x.src) == "Parameterized"
+	fact.RunWith = runWith(anns, x.src)
+	ctx.parameters = fact.RunWith == "Parameterized"
 	fact.Parameterized = ctx.parameters
 
 	start := len(x.tests)
