@@ -68,6 +68,9 @@ func (Extractor) Extract(f *lang.File) lang.Result {
 		res.Problems = append(res.Problems, syntaxProblem(root))
 	}
 	x := newFileWalker(f.Data, filterOf(f.Settings))
+	if runs := parseRuns(f.Settings[SettingSurefireRuns]); runs != nil {
+		x.runs = runs
+	}
 	x.walkProgram(root)
 	res.Tests = x.tests
 	res.Package = x.facts.Package

@@ -62,7 +62,7 @@ func (linker) Link(_ *lang.Project, files []*lang.Linked) []testdex.Problem {
 	for i := 0; i < len(queue); i++ {
 		c := queue[i]
 		fresh := !c.fact.Runnable // runs only because a suite() adds it
-		if c.fact.RunWith == "" && c.fact.Suite {
+		if c.fact.Suite && (c.fact.RunWith == "" || c.fact.RunWith == "Suite") {
 			dropOwn(c)
 			other := c.fact.SuiteOther
 			for _, name := range c.fact.SuiteClasses {

@@ -236,8 +236,9 @@ func (x *fileWalker) junit3(n *sitter.Node, sig string, kw map[string]bool, fact
 }
 
 // suiteBody reads a suite() method's body: the classes of
-// addTestSuite(X.class) and addTest(new JUnit4TestAdapter(X.class)) calls;
-// any other call or statement shape that may add tests (a loop, a helper,
+// addTestSuite(X.class), new JUnit4TestAdapter(X.class) and new
+// TestSuite(X.class, ...) (added with addTest or returned); any other
+// call or statement shape that may add tests (a loop, a helper,
 // addTest(Y.suite())) sets SuiteOther.
 func (x *fileWalker) suiteBody(body *sitter.Node, fact *ClassFact) {
 	if body == nil {
@@ -253,13 +254,42 @@ func (x *fileWalker) suiteBody(body *sitter.Node, fact *ClassFact) {
 		switch n.Type() {
 		case "for_statement", "enhanced_for_statement", "while_statement", "do_statement", "if_statement", "lambda_expression":
 			fact.SuiteOther = true
-		case "method_invocation":
-			if cls, ok := x.suiteCall(n); ok {
-				fact.SuiteClasses = append(fact.SuiteClasses, cls)
+		case "object_creation_expression":
+			t, args := n.ChildByFieldName("type"), n.ChildByFieldName("arguments")
+			name := ""
+			if t != nil {
+				name = lastSegment(rawName(t, x.src))
+			}
+			if (name != "JUnit4TestAdapter" && name != "TestSuite") || args == nil {
+				fact.SuiteOther = true
 				return
 			}
-			if nm := n.ChildByFieldName("name"); nm != nil && !strings.HasPrefix(nm.Content(x.src), "set") {
+			for i := 0; i < int(args.NamedChildCount()); i++ {
+				if a := args.NamedChild(i); a.Type() == "class_literal" && a.NamedChildCount() > 0 {
+					fact.SuiteClasses = append(fact.SuiteClasses, rawName(a.NamedChild(0), x.src))
+				} else {
+					fact.SuiteOther = true
+				}
+			}
+			return
+		case "method_invocation":
+			nm, args := n.ChildByFieldName("name"), n.ChildByFieldName("arguments")
+			if nm == nil || args == nil {
 				fact.SuiteOther = true
+				return
+			}
+			switch name := nm.Content(x.src); {
+			case name == "addTestSuite" && args.NamedChildCount() == 1 && args.NamedChild(0).Type() == "class_literal":
+				if a := args.NamedChild(0); a.NamedChildCount() > 0 {
+					fact.SuiteClasses = append(fact.SuiteClasses, rawName(a.NamedChild(0), x.src))
+				}
+				return
+			case name == "addTest" || strings.HasPrefix(name, "set"):
+				visit(args, depth+1)
+				return
+			default:
+				fact.SuiteOther = true
+				return
 			}
 		}
 		for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -267,31 +297,4 @@ func (x *fileWalker) suiteBody(body *sitter.Node, fact *ClassFact) {
 		}
 	}
 	visit(body, 0)
-}
-
-// suiteCall reads addTestSuite(X.class) or addTest(new
-// JUnit4TestAdapter(X.class)), returning X as written.
-func (x *fileWalker) suiteCall(n *sitter.Node) (string, bool) {
-	nm, args := n.ChildByFieldName("name"), n.ChildByFieldName("arguments")
-	if nm == nil || args == nil || args.NamedChildCount() != 1 {
-		return "", false
-	}
-	arg := args.NamedChild(0)
-	switch nm.Content(x.src) {
-	case "addTestSuite":
-	case "addTest":
-		t := arg.ChildByFieldName("type")
-		a := arg.ChildByFieldName("arguments")
-		if arg.Type() != "object_creation_expression" || t == nil || lastSegment(rawName(t, x.src)) != "JUnit4TestAdapter" ||
-			a == nil || a.NamedChildCount() != 1 {
-			return "", false
-		}
-		arg = a.NamedChild(0)
-	default:
-		return "", false
-	}
-	if arg.Type() != "class_literal" || arg.NamedChildCount() == 0 {
-		return "", false
-	}
-	return rawName(arg.NamedChild(0), x.src), true
 }
