@@ -81,6 +81,20 @@ func (linker) Link(_ *lang.Project, files []*lang.Linked) []testdex.Problem {
 			}
 			continue
 		}
+		if c.fact.RunWith == "Enclosed" {
+			dropOwn(c)
+			for i := range c.facts.Classes {
+				r := classes[qualify(c.facts.Package, c.facts.Classes[i].Binary)]
+				if r == nil || !r.fact.Member || outerOf(r.fact.Binary) != c.fact.Binary {
+					continue
+				}
+				if !run[r] {
+					run[r] = true
+					queue = append(queue, r)
+				}
+			}
+			continue
+		}
 		kind := junit3No
 		if c.fact.RunWith == "" {
 			kind = testCase(c, classes)

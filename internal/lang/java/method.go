@@ -13,7 +13,7 @@ import (
 // testAnnotations are the annotations that make a method a test, JUnit 4's
 // org.junit.Test and Jupiter's org.junit.jupiter.api.* alike.
 var testAnnotations = map[string]bool{
-	"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true,
+	"Test": true, "Theory": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true,
 }
 
 // maxRows caps the rows listed for one method; a larger literal count
@@ -34,6 +34,9 @@ func (x *fileWalker) method(n *sitter.Node, ctx *classCtx, fact *ClassFact) {
 	fact.Declared = append(fact.Declared, sig)
 	x.junit3(n, sig, kw, fact)
 	kind := x.testKind(anns)
+	if kind == "Theory" && ctx.runWith != "Theories" {
+		kind = ""
+	}
 	if kind == "" {
 		return
 	}

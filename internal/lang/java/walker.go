@@ -28,6 +28,7 @@ type classCtx struct {
 	skip       bool
 	tags       []string
 	runnable   bool // JUnit runs it (directly or as @Nested)
+	runWith    string // simple name of its @RunWith runner
 	parameters bool // JUnit 4 @RunWith(Parameterized.class)
 }
 
@@ -259,6 +260,8 @@ func (x *fileWalker) walkClass(n *sitter.Node, outer *classCtx, depth int) {
 	}
 	fact.Skip, fact.Tags = ctx.skip, ctx.tags
 	fact.RunWith = runWith(anns, x.src)
+	ctx.runWith = fact.RunWith
+	fact.Member = outer != nil && concrete && kw["static"] && kw["public"]
 	ctx.parameters = fact.RunWith == "Parameterized"
 	fact.Parameterized = ctx.parameters
 
