@@ -53,7 +53,7 @@ type ClassFact struct {
 	// class: SuiteClasses are the classes it adds as written
 	// (addTestSuite(X.class), addTest(new JUnit4TestAdapter(X.class))),
 	// SuiteOther that its body does anything else as well.
-	Suite        bool     `json:"suite,omitempty"`
+	Suite bool `json:"suite,omitempty"`
 	// Member says the class is a public static concrete member class,
 	// one that its outer class's @RunWith(Enclosed.class) runs.
 	Member       bool     `json:"member,omitempty"`

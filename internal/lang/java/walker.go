@@ -14,7 +14,7 @@ import (
 // program, class bodies and method headers (no method bodies).
 type fileWalker struct {
 	src    []byte
-	filter string // "surefire" or "all"
+	filter string        // "surefire" or "all"
 	runs   []surefireRun // Surefire's runs when filter is "surefire"
 	facts  Facts
 	tests  []lang.Test
@@ -27,9 +27,9 @@ type classCtx struct {
 	params     typeParams
 	skip       bool
 	tags       []string
-	runnable   bool // JUnit runs it (directly or as @Nested)
+	runnable   bool   // JUnit runs it (directly or as @Nested)
 	runWith    string // simple name of its @RunWith runner
-	parameters bool // JUnit 4 @RunWith(Parameterized.class)
+	parameters bool   // JUnit 4 @RunWith(Parameterized.class)
 }
 
 func newFileWalker(src []byte, filter string) *fileWalker {
