@@ -1,6 +1,7 @@
 package java
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -51,5 +52,25 @@ func TestSurefireSelection(t *testing.T) {
 	}
 	if !(surefireRun{includes: []string{"**/Outer$Suite.java"}}).selects("p/Outer$Suite.java") {
 		t.Error("a <test> naming a nested class selects it")
+	}
+}
+
+func TestAntRegex(t *testing.T) {
+	for _, c := range []struct {
+		pat, class string
+		want       bool
+	}{
+		{"**/JUnit4SuiteTest.java", "org.x.JUnit4SuiteTest", true},
+		{"**/JUnit4SuiteTest.java", "JUnit4SuiteTest", true},
+		{"**/JUnit4SuiteTest.java", "org.x.JUnit4SuiteTests", false},
+		{"org/x/*Test.java", "org.x.FooTest", true},
+		{"org/x/*Test.java", "org.x.y.FooTest", false},
+		{"**/*$*", "a.Outer$Inner", true},
+		{"**/*$*", "a.Outer", false},
+		{"**/Outer$Suite.java", "p.Outer$Suite", true},
+	} {
+		if got := regexp.MustCompile(antRegex(c.pat)).MatchString(c.class); got != c.want {
+			t.Errorf("antRegex(%q) = %s on %q: %v", c.pat, antRegex(c.pat), c.class, got)
+		}
 	}
 }
