@@ -21,7 +21,7 @@ const (
 	SettingClassFilter = "classFilter"
 )
 
-// Extractor reads the JUnit 4 and JUnit 5 (Jupiter) tests of one Java file
+// Extractor reads the JUnit 3, JUnit 4 and JUnit 5 (Jupiter) tests of one Java file
 // with tree-sitter's Java grammar. It walks only the declarations (package,
 // imports, class bodies), never method bodies. Its zero value is ready to
 // use and safe for concurrent use.
@@ -36,7 +36,10 @@ const (
 // other parameter sources, @TestFactory, @TestTemplate and JUnit 4
 // Parameterized rows are one dynamic subtest each. Abstract classes and
 // interfaces give no records: their tests are carried in Result.Facts and
-// the Linker reports them under each concrete subclass.
+// the Linker reports them under each concrete subclass. JUnit 3 is the
+// Linker's too: a class is a junit.framework.TestCase only through its
+// supertypes, and a suite() (or @RunWith(Suite.class), Enclosed) makes
+// classes of other files run.
 type Extractor struct{}
 
 // Framework is testdex.JUnit.
