@@ -21,10 +21,11 @@ const (
 	SettingClassFilter = "classFilter"
 )
 
-// Extractor reads the JUnit 3, JUnit 4 and JUnit 5 (Jupiter) tests of one Java file
+// Extractor reads the JUnit 3, 4 and 5 (Jupiter) tests of one Java file
 // with tree-sitter's Java grammar. It walks only the declarations (package,
-// imports, class bodies), never method bodies. Its zero value is ready to
-// use and safe for concurrent use.
+// imports, class bodies), never method bodies but that of a JUnit 3
+// static suite(). Its zero value is ready to use and safe for concurrent
+// use.
 //
 // Records: a test class is a suite (Scope the package, Name the binary name
 // within it, Outer$Inner); a test method is a test (Scope the class's
