@@ -15,7 +15,8 @@ import (
 // JUnit 3 TestCase classes directly and through a project base class, a
 // class whose *TestCase base is in a jar (one dynamic record), a suite()
 // adding classes the includes leave out, and a suite() not read
-// statically (one dynamic record).
+// statically (one dynamic record); @RunWith(Enclosed.class) and
+// @RunWith(Suite.class) @SuiteClasses.
 func TestJUnit3(t *testing.T) {
 	ix, err := index.Build(t.Context(), index.Options{Root: "testdata/junit3"})
 	if err != nil {
@@ -30,9 +31,11 @@ func TestJUnit3(t *testing.T) {
 	}
 	sort.Strings(got)
 	want := []string{
+		"p.EnclosedCheck$Inner inner() p.EnclosedCheck$Inner#inner dynamic=false",
 		"p.J4 adapted() p.J4#adapted dynamic=false",
 		"p.Listed testListed() p.Listed#testListed dynamic=false",
 		"p.MoreCheck {suite()} p.MoreCheck dynamic=true",
+		"p.Other4 viaSuiteClasses() p.Other4#viaSuiteClasses dynamic=false",
 		"p.OneCheck testOne() p.OneCheck#testOne dynamic=false",
 		"p.OneCheck testTwo() p.OneCheck#testTwo dynamic=false",
 		"p.PlexusCheck {JUnit 3 tests? extends PlexusTestCase} p.PlexusCheck dynamic=true",
@@ -40,6 +43,7 @@ func TestJUnit3(t *testing.T) {
 		"p.TwoCheck testOwn() p.TwoCheck#testOwn dynamic=false",
 		"p.TwoCheck testShared() p.TwoCheck#testShared dynamic=false",
 	}
+	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("records:\n got  %s\n want %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
 	}
