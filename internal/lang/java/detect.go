@@ -33,8 +33,10 @@ import (
 // classes run through their outer class); Gradle's test task scans every
 // class of the test source set and has no name filter. Every .java file of
 // the test sources is extracted either way, so the Linker sees base classes
-// whatever their names. Gradle's sourceSets and Surefire's
-// <includes>/<excludes> overrides are not read.
+// whatever their names. Surefire's <includes>, <excludes> and <test>
+// are read from the module's POM, its parents in the project and their
+// <pluginManagement> when literal (surefireRuns); Gradle's sourceSets and
+// test filters are not read.
 var Detector lang.Detector = detector{}
 
 type detector struct{}

@@ -21,10 +21,11 @@ const (
 	SettingClassFilter = "classFilter"
 )
 
-// Extractor reads the JUnit 4 and JUnit 5 (Jupiter) tests of one Java file
+// Extractor reads the JUnit 3, 4 and 5 (Jupiter) tests of one Java file
 // with tree-sitter's Java grammar. It walks only the declarations (package,
-// imports, class bodies), never method bodies. Its zero value is ready to
-// use and safe for concurrent use.
+// imports, class bodies), never method bodies but that of a JUnit 3
+// static suite(). Its zero value is ready to use and safe for concurrent
+// use.
 //
 // Records: a test class is a suite (Scope the package, Name the binary name
 // within it, Outer$Inner); a test method is a test (Scope the class's
@@ -36,14 +37,17 @@ const (
 // other parameter sources, @TestFactory, @TestTemplate and JUnit 4
 // Parameterized rows are one dynamic subtest each. Abstract classes and
 // interfaces give no records: their tests are carried in Result.Facts and
-// the Linker reports them under each concrete subclass.
+// the Linker reports them under each concrete subclass. JUnit 3 is the
+// Linker's too: a class is a junit.framework.TestCase only through its
+// supertypes, and a suite() (or @RunWith(Suite.class), Enclosed) makes
+// classes of other files run.
 type Extractor struct{}
 
 // Framework is testdex.JUnit.
 func (Extractor) Framework() testdex.Framework { return testdex.JUnit }
 
 // CacheKey names the extractor's version.
-func (Extractor) CacheKey() string { return "java/2" }
+func (Extractor) CacheKey() string { return "java/3" }
 
 // Extract reads one file's tests. A file with a NUL byte is reported as
 // binary and not parsed; invalid UTF-8 and syntax errors are error
@@ -68,6 +72,9 @@ func (Extractor) Extract(f *lang.File) lang.Result {
 		res.Problems = append(res.Problems, syntaxProblem(root))
 	}
 	x := newFileWalker(f.Data, filterOf(f.Settings))
+	if runs := parseRuns(f.Settings[SettingSurefireRuns]); runs != nil {
+		x.runs = runs
+	}
 	x.walkProgram(root)
 	res.Tests = x.tests
 	res.Package = x.facts.Package

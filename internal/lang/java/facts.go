@@ -41,6 +41,24 @@ type ClassFact struct {
 	Declared []string `json:"decl,omitempty"`
 	// Methods are the class's own test methods.
 	Methods []MethodFact `json:"methods,omitempty"`
+	// RunWith is the simple name of the class's @RunWith runner, "" when none.
+	RunWith string `json:"runWith,omitempty"`
+	// Tests3 are the class's public void test*() no-argument instance
+	// methods: JUnit 3 tests when the class turns out to extend
+	// junit.framework.TestCase (the Linker decides, through the project's
+	// supertypes).
+	Tests3 []MethodFact `json:"tests3,omitempty"`
+	// Suite says the class declares a JUnit 3 static suite() method, which
+	// JUnit 4's runner (and Surefire's providers) run instead of the
+	// class: SuiteClasses are the classes it adds as written
+	// (addTestSuite(X.class), addTest(new JUnit4TestAdapter(X.class))),
+	// SuiteOther that its body does anything else as well.
+	Suite bool `json:"suite,omitempty"`
+	// Member says the class is a public static concrete member class,
+	// one that its outer class's @RunWith(Enclosed.class) runs.
+	Member       bool     `json:"member,omitempty"`
+	SuiteClasses []string `json:"suiteClasses,omitempty"`
+	SuiteOther   bool     `json:"suiteOther,omitempty"`
 }
 
 // MethodFact is one test method with its rows, keyed relative to the

@@ -51,16 +51,159 @@ func (linker) Link(_ *lang.Project, files []*lang.Linked) []testdex.Problem {
 			order = append(order, ref)
 		}
 	}
+	run := map[*classRef]bool{}
+	var queue []*classRef
 	for _, c := range order {
 		if c.fact.Runnable {
-			inherit(c, classes)
+			run[c] = true
+			queue = append(queue, c)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		c := queue[i]
+		fresh := !c.fact.Runnable // runs only because a suite() adds it
+		if c.fact.Suite && (c.fact.RunWith == "" || c.fact.RunWith == "Suite") {
+			dropOwn(c)
+			other := c.fact.SuiteOther
+			for _, name := range c.fact.SuiteClasses {
+				r := resolveIn(c, name, classes)
+				if r == nil {
+					other = true
+					continue
+				}
+				if !run[r] {
+					run[r] = true
+					queue = append(queue, r)
+				}
+			}
+			if other {
+				addRecords(c, []lang.Test{classDynamic(c, "{suite()}")})
+			}
+			continue
+		}
+		if c.fact.RunWith == "Enclosed" {
+			dropOwn(c)
+			for i := range c.facts.Classes {
+				r := classes[qualify(c.facts.Package, c.facts.Classes[i].Binary)]
+				if r == nil || !r.fact.Member || outerOf(r.fact.Binary) != c.fact.Binary {
+					continue
+				}
+				if !run[r] {
+					run[r] = true
+					queue = append(queue, r)
+				}
+			}
+			continue
+		}
+		kind := junit3No
+		if c.fact.RunWith == "" {
+			kind = testCase(c, classes)
+		}
+		switch kind {
+		case junit3Yes:
+			dropOwn(c)
+			addRecords(c, inherited(c, classes, true))
+		default:
+			var recs []lang.Test
+			if fresh {
+				recs = own(c)
+			}
+			recs = append(recs, inherited(c, classes, false)...)
+			if kind == junit3Unknown {
+				recs = append(recs, classDynamic(c, "{JUnit 3 tests? extends "+c.fact.Super+"}"))
+			}
+			addRecords(c, recs)
 		}
 	}
 	return probs
 }
 
-// inherit adds the tests class c inherits to its file's records.
-func inherit(c *classRef, classes map[string]*classRef) {
+// JUnit 3 kinds of a class: not a junit.framework.TestCase, one, or
+// maybe one (its superclass chain leaves the project at a class named
+// *TestCase, PlexusTestCase say, that may extend TestCase).
+const (
+	junit3No = iota
+	junit3Yes
+	junit3Unknown
+)
+
+// testCase follows c's superclass chain through the project's classes.
+func testCase(c *classRef, classes map[string]*classRef) int {
+	visited := map[*classRef]bool{}
+	for n := 0; n < maxSupers && !visited[c]; n++ {
+		visited[c] = true
+		s := c.fact.Super
+		if s == "" {
+			return junit3No
+		}
+		if r := resolveIn(c, s, classes); r != nil {
+			c = r
+			continue
+		}
+		if isJUnit3TestCase(c.facts, s) {
+			return junit3Yes
+		}
+		if strings.HasSuffix(lastSegment(s), "TestCase") {
+			return junit3Unknown
+		}
+		return junit3No
+	}
+	return junit3No
+}
+
+// isJUnit3TestCase reports whether a superclass name written in a file
+// that declares no such class denotes junit.framework.TestCase.
+func isJUnit3TestCase(f *Facts, name string) bool {
+	const tc = "junit.framework.TestCase"
+	switch {
+	case name == tc:
+		return true
+	case name != "TestCase":
+		return false
+	}
+	if imp, ok := f.Imports["TestCase"]; ok {
+		return imp == tc
+	}
+	return slices.Contains(f.Wildcards, "junit.framework")
+}
+
+// own places a class's own test methods (for a class that the extractor
+// did not list because only a suite() makes it run).
+func own(c *classRef) []lang.Test {
+	fqn := qualify(c.facts.Package, c.fact.Binary)
+	var out []lang.Test
+	for _, m := range c.fact.Methods {
+		for _, t := range m.Tests {
+			out = append(out, place(t, fqn, c.fact.Binary, c.fact.Skip, c.fact.Tags))
+		}
+	}
+	return out
+}
+
+// classDynamic is one dynamic record standing for the tests of class c
+// that cannot be named statically; it runs the whole class.
+func classDynamic(c *classRef, name string) lang.Test {
+	fqn := qualify(c.facts.Package, c.fact.Binary)
+	return lang.Test{Kind: testdex.KindTest, Name: name, Local: c.fact.Binary + "." + name, Parent: c.fact.Binary,
+		Scope: fqn, Run: fqn, Dynamic: true, Line: c.fact.Line, Skip: c.fact.Skip, Tags: c.fact.Tags}
+}
+
+// dropOwn removes the records the extractor listed for class c itself
+// (its suite and methods; nested classes keep theirs).
+func dropOwn(c *classRef) {
+	if !c.fact.Emitted {
+		return
+	}
+	c.file.Result.Tests = slices.DeleteFunc(c.file.Result.Tests, func(t lang.Test) bool {
+		return t.Key() == c.fact.Binary || strings.HasPrefix(t.Key(), c.fact.Binary+".")
+	})
+	c.fact.Emitted = false
+}
+
+// inherited returns the tests class c inherits, placed under c; junit3
+// takes the JUnit 3 test*() methods of c and its supertypes instead of
+// the annotated ones of its supertypes.
+func inherited(c *classRef, classes map[string]*classRef, junit3 bool) []lang.Test {
 	hidden := map[string]bool{}
 	for _, d := range c.fact.Declared {
 		hidden[d] = true
@@ -70,6 +213,18 @@ func inherit(c *classRef, classes map[string]*classRef) {
 	queue := supers(c, classes)
 	var added []lang.Test
 	tags := c.fact.Tags
+	if junit3 {
+		hidden = map[string]bool{}
+		for _, m := range c.fact.Tests3 {
+			hidden[m.Sig] = true
+			for _, t := range m.Tests {
+				added = append(added, place(t, fqn, c.fact.Binary, c.fact.Skip, tags))
+			}
+		}
+		for _, d := range c.fact.Declared {
+			hidden[d] = true
+		}
+	}
 	for n := 0; len(queue) > 0 && n < maxSupers; n++ {
 		b := queue[0]
 		queue = queue[1:]
@@ -79,7 +234,11 @@ func inherit(c *classRef, classes map[string]*classRef) {
 		}
 		visited[bfqn] = true
 		tags = appendNew(slices.Clone(tags), b.fact.Tags...)
-		for _, m := range b.fact.Methods {
+		methods := b.fact.Methods
+		if junit3 {
+			methods = b.fact.Tests3
+		}
+		for _, m := range methods {
 			if hidden[m.Sig] {
 				continue
 			}
@@ -95,6 +254,12 @@ func inherit(c *classRef, classes map[string]*classRef) {
 		}
 		queue = append(queue, supers(b, classes)...)
 	}
+	return added
+}
+
+// addRecords adds records of class c to its file's records, after the
+// class's own (with its suite record first when it had none).
+func addRecords(c *classRef, added []lang.Test) {
 	if len(added) == 0 {
 		return
 	}

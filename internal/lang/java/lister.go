@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -45,13 +47,77 @@ func (Lister) ListCommand(p *lang.Project, _ []string) (*lang.Command, error) {
 	jar := "${settings.localRepository}/org/junit/platform/junit-platform-console-standalone/" + ConsoleVersion +
 		"/junit-platform-console-standalone-" + ConsoleVersion + ".jar"
 	args := "-jar " + jar + " discover --disable-banner --disable-ansi-colors --details=verbose" +
-		" -cp %classpath --scan-classpath ${project.build.testOutputDirectory} --include-classname " + surefireClassRegex
+		" -cp %classpath --scan-classpath ${project.build.testOutputDirectory}" + classFilterArgs(p)
 	mvn := []string{"mvn", "-q", "-B", "-Dstyle.color=never"}
 	if p.Manifest != "pom.xml" {
 		mvn = append(mvn, "-f", p.Manifest) // a module whose POM has another name
 	}
 	return &lang.Command{Dir: p.Dir, Args: append(mvn, "test-compile", ExecPlugin+":exec",
 		"-Dexec.executable=java", "-Dexec.classpathScope=test", "-Dexec.args="+args)}, nil
+}
+
+// classFilterArgs restricts the launcher to the classes Surefire
+// includes: its defaults, or the POM's includes and excludes
+// (SettingSurefireRuns) as regular expressions over binary names. With
+// several runs, a class any run includes is taken and only the excludes
+// every run shares are applied.
+func classFilterArgs(p *lang.Project) string {
+	var runs []surefireRun
+	for _, fw := range p.Frameworks {
+		if fw.Framework == testdex.JUnit {
+			runs = parseRuns(fw.Settings[SettingSurefireRuns])
+		}
+	}
+	if runs == nil {
+		return " --include-classname " + surefireClassRegex
+	}
+	var inc []string
+	exc := runs[0].excludes
+	for _, r := range runs {
+		for _, p := range r.includes {
+			inc = appendNew(inc, antRegex(p))
+		}
+		exc = slices.DeleteFunc(slices.Clone(exc), func(e string) bool { return !slices.Contains(r.excludes, e) })
+	}
+	out := " --include-classname " + strings.Join(inc, "|")
+	if len(exc) > 0 {
+		var res []string
+		for _, e := range exc {
+			res = appendNew(res, antRegex(e))
+		}
+		out += " --exclude-classname " + strings.Join(res, "|")
+	}
+	return out
+}
+
+// antRegex turns an Ant pattern over class file paths (com/x/*Test.java)
+// into a regular expression over binary names (com.x.FooTest).
+func antRegex(p string) string {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".java"), ".class")
+	var b strings.Builder
+	b.WriteString("^")
+	for i, seg := range strings.Split(p, "/") {
+		last := i == len(strings.Split(p, "/"))-1
+		if seg == "**" {
+			b.WriteString(`(.*\.)?`)
+			continue
+		}
+		for _, r := range seg {
+			switch r {
+			case '*':
+				b.WriteString(`[^.]*`)
+			case '?':
+				b.WriteString(`[^.]`)
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+		if !last {
+			b.WriteString(`\.`)
+		}
+	}
+	b.WriteString("$")
+	return b.String()
 }
 
 // ParseList reads the launcher's verbose tree: every MethodSource line is

@@ -16,11 +16,19 @@ type pom struct {
 	GroupID    string `xml:"groupId"`
 	ArtifactID string `xml:"artifactId"`
 	Parent     struct {
-		GroupID string `xml:"groupId"`
+		GroupID      string  `xml:"groupId"`
+		ArtifactID   string  `xml:"artifactId"`
+		RelativePath *string `xml:"relativePath"`
 	} `xml:"parent"`
 	Build struct {
-		TestSourceDirectory string `xml:"testSourceDirectory"`
+		TestSourceDirectory string      `xml:"testSourceDirectory"`
+		Plugins             []pomPlugin `xml:"plugins>plugin"`
+		PluginManagement    []pomPlugin `xml:"pluginManagement>plugins>plugin"`
 	} `xml:"build"`
+	Dependencies []struct {
+		GroupID string `xml:"groupId"`
+		Scope   string `xml:"scope"`
+	} `xml:"dependencies>dependency"`
 	Modules        []string `xml:"modules>module"`
 	ProfileModules []string `xml:"profiles>profile>modules>module"`
 }
@@ -61,7 +69,17 @@ func mavenModule(env *lang.DetectEnv, dir, manifest string, seen map[string]bool
 		testDir = d
 	}
 	p := newProject(dir, manifest, pom.name(), testDir, "surefire")
-	var probs []testdex.Problem
+	runs, probs := surefireRuns(env, abs, pom)
+	if runs != nil {
+		p.Frameworks[0].Settings[SettingSurefireRuns] = runs
+	}
+	for _, d := range pom.Dependencies {
+		if strings.TrimSpace(d.GroupID) == "org.testng" {
+			probs = append(probs, testdex.Problem{Severity: testdex.SevWarning, Path: abs,
+				Message: "this module depends on TestNG: its TestNG tests are not listed (only JUnit's are)"})
+			break
+		}
+	}
 	for _, m := range pom.modules() {
 		mdir, mpom := moduleManifest(dir, m)
 		if mpom == "pom.xml" || seen[mdir] || !below(dir, mdir) || exists(env, filepath.Join(mdir, "pom.xml")) {

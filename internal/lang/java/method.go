@@ -13,7 +13,7 @@ import (
 // testAnnotations are the annotations that make a method a test, JUnit 4's
 // org.junit.Test and Jupiter's org.junit.jupiter.api.* alike.
 var testAnnotations = map[string]bool{
-	"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true,
+	"Test": true, "Theory": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true,
 }
 
 // maxRows caps the rows listed for one method; a larger literal count
@@ -28,11 +28,15 @@ func (x *fileWalker) method(n *sitter.Node, ctx *classCtx, fact *ClassFact) {
 	if name == nil {
 		return
 	}
-	anns, _ := modifiersOf(n, x.src)
+	anns, kw := modifiersOf(n, x.src)
 	params := ctx.params.with(n.ChildByFieldName("type_parameters"), x.src)
 	sig := name.Content(x.src) + "(" + params.params(n.ChildByFieldName("parameters"), x.src) + ")"
 	fact.Declared = append(fact.Declared, sig)
+	x.junit3(n, sig, kw, fact)
 	kind := x.testKind(anns)
+	if kind == "Theory" && ctx.runWith != "Theories" {
+		kind = ""
+	}
 	if kind == "" {
 		return
 	}
@@ -213,4 +217,87 @@ func numbered(n int) []lang.Test {
 // dynamic is a row whose name is the annotation that makes the rows.
 func dynamic(ann *sitter.Node, src []byte) lang.Test {
 	return lang.Test{Name: "{" + sourceText(ann, src) + "}", Dynamic: true}
+}
+
+// junit3 notes a method JUnit 3 would run, were the class a
+// junit.framework.TestCase (public void test*() of no arguments, not
+// static), and a static suite() method with the classes it adds.
+func (x *fileWalker) junit3(n *sitter.Node, sig string, kw map[string]bool, fact *ClassFact) {
+	void := false
+	if t := n.ChildByFieldName("type"); t != nil && t.Content(x.src) == "void" {
+		void = true
+	}
+	switch {
+	case sig == "suite()" && kw["static"] && kw["public"] && !void:
+		fact.Suite = true
+		x.suiteBody(n.ChildByFieldName("body"), fact)
+	case strings.HasPrefix(sig, "test") && strings.HasSuffix(sig, "()") && kw["public"] && !kw["static"] && !kw["abstract"] && void:
+		name := n.ChildByFieldName("name")
+		t := lang.Test{Kind: testdex.KindTest, Name: sig, Local: sig, Line: int(name.StartPoint().Row) + 1}
+		fact.Tests3 = append(fact.Tests3, MethodFact{Sig: sig, Tests: []lang.Test{t}})
+	}
+}
+
+// suiteBody reads a suite() method's body: the classes of
+// addTestSuite(X.class), new JUnit4TestAdapter(X.class) and new
+// TestSuite(X.class, ...) (added with addTest or returned); any other
+// call or statement shape that may add tests (a loop, a helper,
+// addTest(Y.suite())) sets SuiteOther.
+func (x *fileWalker) suiteBody(body *sitter.Node, fact *ClassFact) {
+	if body == nil {
+		fact.SuiteOther = true
+		return
+	}
+	var visit func(n *sitter.Node, depth int)
+	visit = func(n *sitter.Node, depth int) {
+		if depth > 200 {
+			fact.SuiteOther = true
+			return
+		}
+		switch n.Type() {
+		case "for_statement", "enhanced_for_statement", "while_statement", "do_statement", "if_statement", "lambda_expression":
+			fact.SuiteOther = true
+		case "object_creation_expression":
+			t, args := n.ChildByFieldName("type"), n.ChildByFieldName("arguments")
+			name := ""
+			if t != nil {
+				name = lastSegment(rawName(t, x.src))
+			}
+			if (name != "JUnit4TestAdapter" && name != "TestSuite") || args == nil {
+				fact.SuiteOther = true
+				return
+			}
+			for i := 0; i < int(args.NamedChildCount()); i++ {
+				if a := args.NamedChild(i); a.Type() == "class_literal" && a.NamedChildCount() > 0 {
+					fact.SuiteClasses = append(fact.SuiteClasses, rawName(a.NamedChild(0), x.src))
+				} else {
+					fact.SuiteOther = true
+				}
+			}
+			return
+		case "method_invocation":
+			nm, args := n.ChildByFieldName("name"), n.ChildByFieldName("arguments")
+			if nm == nil || args == nil {
+				fact.SuiteOther = true
+				return
+			}
+			switch name := nm.Content(x.src); {
+			case name == "addTestSuite" && args.NamedChildCount() == 1 && args.NamedChild(0).Type() == "class_literal":
+				if a := args.NamedChild(0); a.NamedChildCount() > 0 {
+					fact.SuiteClasses = append(fact.SuiteClasses, rawName(a.NamedChild(0), x.src))
+				}
+				return
+			case name == "addTest" || strings.HasPrefix(name, "set"):
+				visit(args, depth+1)
+				return
+			default:
+				fact.SuiteOther = true
+				return
+			}
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			visit(n.NamedChild(i), depth+1)
+		}
+	}
+	visit(body, 0)
 }

@@ -14,7 +14,8 @@ import (
 // program, class bodies and method headers (no method bodies).
 type fileWalker struct {
 	src    []byte
-	filter string // "surefire" or "all"
+	filter string        // "surefire" or "all"
+	runs   []surefireRun // Surefire's runs when filter is "surefire"
 	facts  Facts
 	tests  []lang.Test
 	nested map[string]string // simple name of a class declared in the file -> binary name
@@ -26,12 +27,32 @@ type classCtx struct {
 	params     typeParams
 	skip       bool
 	tags       []string
-	runnable   bool // JUnit runs it (directly or as @Nested)
-	parameters bool // JUnit 4 @RunWith(Parameterized.class)
+	runnable   bool   // JUnit runs it (directly or as @Nested)
+	runWith    string // simple name of its @RunWith runner
+	parameters bool   // JUnit 4 @RunWith(Parameterized.class)
 }
 
 func newFileWalker(src []byte, filter string) *fileWalker {
-	return &fileWalker{src: src, filter: filter, nested: map[string]string{}}
+	return &fileWalker{src: src, filter: filter, nested: map[string]string{}, runs: []surefireRun{{defaultIncludes, defaultExcludes}}}
+}
+
+// selected reports whether the class filter takes a class (binary name
+// within the file's package): any class for "all", a class one of
+// Surefire's runs includes otherwise.
+func (x *fileWalker) selected(binary string) bool {
+	if x.filter == "all" {
+		return true
+	}
+	rel := binary + ".java"
+	if x.facts.Package != "" {
+		rel = strings.ReplaceAll(x.facts.Package, ".", "/") + "/" + rel
+	}
+	for _, r := range x.runs {
+		if r.selects(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxDepth bounds class nesting so hostile input cannot recurse deeply.
@@ -77,7 +98,7 @@ func (x *fileWalker) recoverClass(n *sitter.Node) {
 		return
 	}
 	fact := ClassFact{Binary: name.Content(x.src), Line: int(name.StartPoint().Row) + 1}
-	ctx := &classCtx{binary: fact.Binary, params: typeParams{}, runnable: x.filter == "all" || surefireName(fact.Binary)}
+	ctx := &classCtx{binary: fact.Binary, params: typeParams{}, runnable: x.selected(fact.Binary)}
 	fact.Runnable = ctx.runnable
 	start := len(x.tests)
 	for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -223,12 +244,12 @@ func (x *fileWalker) walkClass(n *sitter.Node, outer *classCtx, depth int) {
 	nestedAnn := hasAnn(anns, "Nested")
 	switch {
 	case outer == nil:
-		ctx.runnable = concrete && (x.filter == "all" || surefireName(fact.Binary))
+		ctx.runnable = concrete && x.selected(fact.Binary)
 	case nestedAnn && !kw["static"]:
 		ctx.runnable = concrete && outer.runnable
 		fact.Parent = outer.binary
 	default:
-		ctx.runnable = concrete && x.filter == "all" && (kw["static"] || n.Type() != "class_declaration")
+		ctx.runnable = concrete && (kw["static"] || n.Type() != "class_declaration") && x.selected(fact.Binary)
 	}
 	fact.Runnable = ctx.runnable
 	ctx.skip = hasAnn(anns, "Disabled") || hasAnn(anns, "Ignore")
@@ -238,7 +259,10 @@ func (x *fileWalker) walkClass(n *sitter.Node, outer *classCtx, depth int) {
 		ctx.tags = appendNew(ctx.tags, outer.tags...)
 	}
 	fact.Skip, fact.Tags = ctx.skip, ctx.tags
-	ctx.parameters = runWith(anns, x.src) == "Parameterized"
+	fact.RunWith = runWith(anns, x.src)
+	ctx.runWith = fact.RunWith
+	fact.Member = outer != nil && concrete && kw["static"] && kw["public"]
+	ctx.parameters = fact.RunWith == "Parameterized"
 	fact.Parameterized = ctx.parameters
 
 	start := len(x.tests)
@@ -254,6 +278,9 @@ func (x *fileWalker) walkClass(n *sitter.Node, outer *classCtx, depth int) {
 				nestedDecls = append(nestedDecls, c)
 			}
 		}
+	}
+	if fact.RunWith == "Suite" {
+		x.suiteClasses(anns, &fact)
 	}
 	own := len(x.tests) - start - 1
 	fi := len(x.facts.Classes)
@@ -336,4 +363,23 @@ func surefireName(binary string) bool {
 	}
 	return strings.HasPrefix(binary, "Test") || strings.HasSuffix(binary, "Test") ||
 		strings.HasSuffix(binary, "Tests") || strings.HasSuffix(binary, "TestCase")
+}
+
+// suiteClasses reads the classes of JUnit 4's @RunWith(Suite.class)
+// @SuiteClasses({X.class, ...}), which replace a suite() method's.
+func (x *fileWalker) suiteClasses(anns []annotation, fact *ClassFact) {
+	fact.Suite, fact.SuiteClasses, fact.SuiteOther = true, nil, true
+	for i := range anns {
+		if anns[i].simpleName() != "SuiteClasses" {
+			continue
+		}
+		fact.SuiteOther = false
+		for _, e := range elements(anns[i].args["value"]) {
+			if e.Type() == "class_literal" && e.NamedChildCount() > 0 {
+				fact.SuiteClasses = append(fact.SuiteClasses, rawName(e.NamedChild(0), x.src))
+			} else {
+				fact.SuiteOther = true
+			}
+		}
+	}
 }
