@@ -18,8 +18,9 @@ import (
 //	    case_1  :15
 //	    {tc.name}  :18  dynamic
 func writeTree(w io.Writer, tests []testdex.Test) {
-	depth := map[string]int{}
-	keys := map[string]string{}
+	depth := make(map[string]int, len(tests))
+	keys := make(map[string]string, len(tests))
+	var line []byte // one test's line, built without fmt (GOROOT prints 35,000)
 	file := ""
 	var c counts
 	for _, t := range tests {
@@ -45,7 +46,14 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "%s%s  :%d%s\n", strings.Repeat("  ", d), label, t.Line, marks(t))
+		line = line[:0]
+		for range d {
+			line = append(line, "  "...)
+		}
+		line = append(append(line, label...), "  :"...)
+		line = strconv.AppendInt(line, int64(t.Line), 10)
+		line = append(append(line, marks(t)...), '\n')
+		w.Write(line)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, c.String())
