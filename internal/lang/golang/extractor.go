@@ -12,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -42,6 +43,10 @@ type Extractor struct {
 	// as if every platform were built at once. Files whose names start with
 	// "_" or "." are still skipped: go never builds them.
 	AllPlatforms bool
+
+	// key is CacheKey's answer, made once: the index asks for it per
+	// file. Set Context and AllPlatforms before the first use.
+	key atomic.Pointer[string]
 }
 
 // Default is the extractor with the zero configuration, the value the
@@ -67,6 +72,15 @@ func (e *Extractor) TestPathIgnorePatterns() []string {
 // a Result: GOOS, GOARCH, compiler, cgo, build, tool and release tags, and
 // AllPlatforms.
 func (e *Extractor) CacheKey() string {
+	if k := e.key.Load(); k != nil {
+		return *k
+	}
+	k := e.cacheKey()
+	e.key.Store(&k)
+	return k
+}
+
+func (e *Extractor) cacheKey() string {
 	c := e.context()
 	var b strings.Builder
 	b.WriteString(Version)
