@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/zeebo/xxh3"
@@ -28,19 +27,9 @@ var Spanner lang.Spanner = spanner{}
 
 type spanner struct{}
 
-var (
-	funcQueryOnce sync.Once
-	funcQuery     *sitter.Query
-	funcQueryErr  error
-)
-
-func functionQuery() (*sitter.Query, error) {
-	funcQueryOnce.Do(func() {
-		funcQuery, funcQueryErr = sitter.NewQuery([]byte(
-			"(method_declaration) @f (constructor_declaration) @f (compact_constructor_declaration) @f"), tsgrammars.Java)
-	})
-	return funcQuery, funcQueryErr
-}
+// functionQuery is compiled once and shared.
+var functionQuery = tsgrammars.QueryOnce(tsgrammars.Java,
+	"(method_declaration) @f (constructor_declaration) @f (compact_constructor_declaration) @f")
 
 // Spans returns the file's methods and constructors in source order. A
 // file that does not parse whole returns the ones read and an error
@@ -53,34 +42,21 @@ func (spanner) Spans(file string, src []byte) ([]lang.FuncSpan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("java method query: %w", err)
 	}
-	tree, err := tsgrammars.Parse(tsgrammars.Java, src)
-	if err != nil || tree == nil {
-		return nil, fmt.Errorf("%s: cannot parse: tree-sitter gave up", file)
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, root)
 	var out []lang.FuncSpan
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		for _, c := range m.Captures {
-			n := c.Node
-			end := int(n.EndPoint().Row) + 1
-			out = append(out, lang.FuncSpan{
-				Name:  qualifiedName(n, src),
-				Start: int(n.StartPoint().Row) + 1,
-				End:   end,
-				Hash:  canonicalHash(src[n.StartByte():n.EndByte()]),
-			})
-		}
+	syntax := false
+	err = tsgrammars.Captures(tsgrammars.Java, q, src, func(n *sitter.Node) {
+		out = append(out, lang.FuncSpan{
+			Name:  qualifiedName(n, src),
+			Start: int(n.StartPoint().Row) + 1,
+			End:   int(n.EndPoint().Row) + 1,
+			Hash:  canonicalHash(src[n.StartByte():n.EndByte()]),
+		})
+	}, func(*sitter.Node) { syntax = true })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	slices.SortStableFunc(out, func(a, b lang.FuncSpan) int { return a.Start - b.Start })
-	if root.HasError() {
+	if syntax {
 		return out, fmt.Errorf("%s: syntax error: methods near it may be cut wrong", file)
 	}
 	return out, nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/zeebo/xxh3"
@@ -29,20 +28,8 @@ var Spanner lang.Spanner = spanner{}
 
 type spanner struct{}
 
-var (
-	funcQueryOnce sync.Once
-	funcQuery     *sitter.Query
-	funcQueryErr  error
-)
-
-// functionQuery is compiled once and shared (a Query is read-only once
-// built; each call has its own cursor).
-func functionQuery() (*sitter.Query, error) {
-	funcQueryOnce.Do(func() {
-		funcQuery, funcQueryErr = sitter.NewQuery([]byte("(function_definition) @f"), tsgrammars.Python)
-	})
-	return funcQuery, funcQueryErr
-}
+// functionQuery is compiled once and shared.
+var functionQuery = tsgrammars.QueryOnce(tsgrammars.Python, "(function_definition) @f")
 
 // Spans returns the file's functions in source order. A file that does
 // not parse whole returns the functions read and an error naming the
@@ -55,31 +42,19 @@ func (spanner) Spans(file string, src []byte) ([]lang.FuncSpan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("python function query: %w", err)
 	}
-	tree, err := tsgrammars.Parse(tsgrammars.Python, src)
-	if err != nil || tree == nil {
-		return nil, fmt.Errorf("%s: cannot parse: tree-sitter gave up", file)
-	}
-	defer tree.Close()
-	root := tree.RootNode()
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, root)
 	var out []lang.FuncSpan
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		for _, c := range m.Captures {
-			out = append(out, funcSpan(c.Node, src))
-		}
+	var syntax error
+	err = tsgrammars.Captures(tsgrammars.Python, q, src, func(n *sitter.Node) {
+		out = append(out, funcSpan(n, src))
+	}, func(root *sitter.Node) {
+		line, what := firstError(root, 0)
+		syntax = fmt.Errorf("%s:%d: syntax error (%s): functions near it may be cut wrong", file, line, what)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	slices.SortStableFunc(out, func(a, b lang.FuncSpan) int { return a.Start - b.Start })
-	if root.HasError() {
-		line, what := firstError(root, 0)
-		return out, fmt.Errorf("%s:%d: syntax error (%s): functions near it may be cut wrong", file, line, what)
-	}
-	return out, nil
+	return out, syntax
 }
 
 // funcSpan is one function_definition node's span: from its first

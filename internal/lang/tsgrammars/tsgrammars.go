@@ -10,6 +10,7 @@ package tsgrammars
 import (
 	"bytes"
 	"context"
+	"errors"
 	"sync"
 	"unicode/utf8"
 
@@ -81,3 +82,40 @@ func InvalidUTF8(data []byte) (int, bool) {
 
 // Line is the 1-based line of byte offset off in data.
 func Line(data []byte, off int) int { return bytes.Count(data[:off], []byte{'\n'}) + 1 }
+
+// QueryOnce returns a function that compiles pattern for l on its first
+// call and returns the same Query from then on (a Query is read-only once
+// built; each use has its own cursor).
+func QueryOnce(l *Language, pattern string) func() (*sitter.Query, error) {
+	return sync.OnceValues(func() (*sitter.Query, error) { return sitter.NewQuery([]byte(pattern), l) })
+}
+
+// Captures parses src with l and calls each for every node q captures, in
+// match order. When the tree holds a syntax error, syntaxError is called
+// with its root (while the tree is open) after the captures. It fails
+// only when tree-sitter gives up on the parse. Trees and cursors are
+// closed before it returns.
+func Captures(l *Language, q *sitter.Query, src []byte, each func(*sitter.Node), syntaxError func(root *sitter.Node)) error {
+	tree, err := Parse(l, src)
+	if err != nil || tree == nil {
+		return errors.New("cannot parse: tree-sitter gave up")
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(q, root)
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		for _, c := range m.Captures {
+			each(c.Node)
+		}
+	}
+	if root.HasError() && syntaxError != nil {
+		syntaxError(root)
+	}
+	return nil
+}
