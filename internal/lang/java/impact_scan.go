@@ -232,52 +232,20 @@ func isIdentRune(r rune, first bool) bool {
 }
 
 // lexJava splits Java source into identifiers, string literals (text
-// blocks included) and punctuation; comments, whitespace, numbers and
-// character literals are dropped.
+// blocks included, their content) and punctuation; comments, whitespace,
+// numbers and character literals are dropped.
 func lexJava(src []byte) []token {
 	var toks []token
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
-			if end < 0 {
-				return toks
-			}
-			i += 2 + end + 2
-		case c == '"':
-			var s string
-			s, i = lexString(src, i)
-			toks = append(toks, token{'s', s})
-		case c == '\'':
-			for i++; i < len(src) && src[i] != '\'' && src[i] != '\n'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-			i++
-		case c >= '0' && c <= '9':
-			for i < len(src) && (isWordByte(src[i]) || src[i] == '.') {
-				i++
-			}
-		case isWordByte(c) || c >= utf8.RuneSelf:
-			j := i
-			for j < len(src) && (isWordByte(src[j]) || src[j] >= utf8.RuneSelf) {
-				j++
-			}
-			toks = append(toks, token{'i', string(src[i:j])})
-			i = j
-		default:
-			toks = append(toks, token{'p', string(c)})
-			i++
+	javaTokens(src, func(kind byte, b []byte, str string) {
+		switch kind {
+		case tokWord:
+			toks = append(toks, token{'i', string(b)})
+		case tokString:
+			toks = append(toks, token{'s', str})
+		case tokPunct:
+			toks = append(toks, token{'p', string(b)})
 		}
-	}
+	})
 	return toks
 }
 

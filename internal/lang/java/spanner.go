@@ -113,58 +113,10 @@ const (
 // not understand it hashes byte by byte.
 func canonicalHash(src []byte) uint64 {
 	h := xxh3.New()
-	write := func(kind byte, b []byte) {
+	javaTokens(src, func(kind byte, b []byte, _ string) {
 		n := len(b)
 		h.Write([]byte{kind, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)})
 		h.Write(b)
-	}
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
-			if end < 0 {
-				return h.Sum64()
-			}
-			i += 2 + end + 2
-		case c == '"':
-			_, j := lexString(src, i)
-			write(tokString, src[i:j])
-			i = j
-		case c == '\'':
-			j := i + 1
-			for ; j < len(src) && src[j] != '\'' && src[j] != '\n'; j++ {
-				if src[j] == '\\' {
-					j++
-				}
-			}
-			j = min(j+1, len(src))
-			write(tokChar, src[i:j])
-			i = j
-		case c >= '0' && c <= '9':
-			j := i
-			for j < len(src) && (isWordByte(src[j]) || src[j] == '.' || ((src[j] == '+' || src[j] == '-') && (src[j-1] == 'e' || src[j-1] == 'E' || src[j-1] == 'p' || src[j-1] == 'P'))) {
-				j++
-			}
-			write(tokNumber, src[i:j])
-			i = j
-		case isWordByte(c) || c >= 0x80:
-			j := i
-			for j < len(src) && (isWordByte(src[j]) || src[j] >= 0x80) {
-				j++
-			}
-			write(tokWord, src[i:j])
-			i = j
-		default:
-			write(tokPunct, src[i:i+1])
-			i++
-		}
-	}
+	})
 	return h.Sum64()
 }
