@@ -204,42 +204,39 @@ func (st *Store) Save(snap *Snapshot) error {
 }
 
 func encodeSnapshot(s *Snapshot) []byte {
-	var b bytes.Buffer
-	b.Write(magic)
-	w := &writer{b: &b}
-	w.uvarint(formatVersion)
-	w.varint(s.Written)
-	w.uvarint(uint64(len(s.Entries)))
-	var eb bytes.Buffer
+	w := &lang.Enc{B: append([]byte(nil), magic...)}
+	w.Uint(formatVersion)
+	w.Int64(s.Written)
+	w.Uint(uint64(len(s.Entries)))
+	ew := &lang.Enc{}
+	var sum [8]byte
 	for _, k := range sortedKeys(s.Entries) {
-		eb.Reset()
-		ew := &writer{b: &eb}
-		ew.str(k)
+		ew.B = ew.B[:0]
+		ew.Str(k)
 		encodeEntry(ew, s.Entries[k])
-		w.uvarint(uint64(eb.Len()))
-		b.Write(eb.Bytes())
-		var sum [8]byte
-		binary.LittleEndian.PutUint64(sum[:], xxh3.Hash(eb.Bytes()))
-		b.Write(sum[:])
+		w.Uint(uint64(len(ew.B)))
+		w.Raw(ew.B)
+		binary.LittleEndian.PutUint64(sum[:], xxh3.Hash(ew.B))
+		w.Raw(sum[:])
 	}
-	return b.Bytes()
+	return w.B
 }
 
 func decodeSnapshot(data []byte) (*Snapshot, error) {
 	if !bytes.HasPrefix(data, magic) {
 		return nil, errors.New("bad magic")
 	}
-	r := &reader{b: data[len(magic):]}
-	if v := r.uvarint(); v != formatVersion {
+	r := &lang.Dec{B: data[len(magic):]}
+	if v := r.Uint(); v != formatVersion {
 		return nil, fmt.Errorf("format %d, want %d", v, formatVersion)
 	}
-	s := &Snapshot{Written: r.varint(), Entries: map[string]*Entry{}}
-	n := r.uvarint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		size := r.uvarint()
-		body := r.bytes(size)
-		sum := r.bytes(8)
-		if r.err != nil {
+	s := &Snapshot{Written: r.Int64(), Entries: map[string]*Entry{}}
+	n := r.Uint()
+	for i := uint64(0); i < n && !r.Bad; i++ {
+		size := r.Uint()
+		body := r.Bytes(size)
+		sum := r.Bytes(8)
+		if r.Bad {
 			s.Dropped += int(n - i)
 			break
 		}
@@ -247,17 +244,17 @@ func decodeSnapshot(data []byte) (*Snapshot, error) {
 			s.Dropped++
 			continue
 		}
-		er := &reader{b: body}
-		key := er.str()
+		er := &lang.Dec{B: body}
+		key := er.Str()
 		e := decodeEntry(er)
-		if er.err != nil || len(er.b) != 0 {
+		if er.Bad || len(er.B) != 0 {
 			s.Dropped++
 			continue
 		}
 		s.Entries[key] = e
 	}
-	if r.err != nil && len(s.Entries) == 0 && n > 0 {
-		return nil, r.err
+	if r.Bad && len(s.Entries) == 0 && n > 0 {
+		return nil, errShort
 	}
 	return s, nil
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/testdex/testdex/internal/lang"
 )
 
 // ScanStore is the persistent lang.ScanCache of one root: the impact
@@ -250,31 +252,28 @@ func writeAtomic(path string, data []byte) error {
 // each entry as its length, its body (key, size, time, checked, hash,
 // data) and the xxh3 of the body.
 func (st *ScanStore) encode() []byte {
-	var b bytes.Buffer
-	b.Write(scanMagic)
-	w := &writer{b: &b}
-	w.uvarint(scanVersion)
-	w.uvarint(uint64(len(st.entries)))
-	var eb bytes.Buffer
-	ew := &writer{b: &eb}
+	w := &lang.Enc{B: append([]byte(nil), scanMagic...)}
+	w.Uint(scanVersion)
+	w.Uint(uint64(len(st.entries)))
+	ew := &lang.Enc{}
 	var sum [8]byte
 	for _, key := range slices.Sorted(maps.Keys(st.entries)) {
 		e := st.entries[key]
-		eb.Reset()
-		ew.str(key)
-		ew.varint(e.size)
-		ew.varint(e.mtime)
-		ew.varint(e.checked)
+		ew.B = ew.B[:0]
+		ew.Str(key)
+		ew.Int64(e.size)
+		ew.Int64(e.mtime)
+		ew.Int64(e.checked)
 		binary.LittleEndian.PutUint64(sum[:], e.hash)
-		eb.Write(sum[:])
-		ew.uvarint(uint64(len(e.data)))
-		eb.Write(e.data)
-		w.uvarint(uint64(eb.Len()))
-		b.Write(eb.Bytes())
-		binary.LittleEndian.PutUint64(sum[:], xxh3.Hash(eb.Bytes()))
-		b.Write(sum[:])
+		ew.Raw(sum[:])
+		ew.Uint(uint64(len(e.data)))
+		ew.Raw(e.data)
+		w.Uint(uint64(len(ew.B)))
+		w.Raw(ew.B)
+		binary.LittleEndian.PutUint64(sum[:], xxh3.Hash(ew.B))
+		w.Raw(sum[:])
 	}
-	return b.Bytes()
+	return w.B
 }
 
 // decode reads the entries; their data stay slices of data (the file's
@@ -283,15 +282,15 @@ func (st *ScanStore) decode(data []byte) error {
 	if !bytes.HasPrefix(data, scanMagic) {
 		return errors.New("bad magic")
 	}
-	r := &reader{b: data[len(scanMagic):]}
-	if v := r.uvarint(); v != scanVersion {
+	r := &lang.Dec{B: data[len(scanMagic):]}
+	if v := r.Uint(); v != scanVersion {
 		return fmt.Errorf("format %d, want %d", v, scanVersion)
 	}
-	n := r.uvarint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		body := r.bytes(r.uvarint())
-		sum := r.bytes(8)
-		if r.err != nil {
+	n := r.Uint()
+	for i := uint64(0); i < n && !r.Bad; i++ {
+		body := r.Bytes(r.Uint())
+		sum := r.Bytes(8)
+		if r.Bad {
 			st.Dropped += int(n - i)
 			break
 		}
@@ -299,21 +298,21 @@ func (st *ScanStore) decode(data []byte) error {
 			st.Dropped++
 			continue
 		}
-		er := &reader{b: body}
-		key := er.str()
-		e := &scanEntry{size: er.varint(), mtime: er.varint(), checked: er.varint()}
-		if h := er.bytes(8); len(h) == 8 {
+		er := &lang.Dec{B: body}
+		key := er.Str()
+		e := &scanEntry{size: er.Int64(), mtime: er.Int64(), checked: er.Int64()}
+		if h := er.Bytes(8); len(h) == 8 {
 			e.hash = binary.LittleEndian.Uint64(h)
 		}
-		e.data = er.bytes(er.uvarint())
-		if er.err != nil || len(er.b) != 0 {
+		e.data = er.Bytes(er.Uint())
+		if er.Bad || len(er.B) != 0 {
 			st.Dropped++
 			continue
 		}
 		st.entries[key] = e
 	}
-	if r.err != nil && len(st.entries) == 0 && n > 0 {
-		return r.err
+	if r.Bad && len(st.entries) == 0 && n > 0 {
+		return errShort
 	}
 	return nil
 }

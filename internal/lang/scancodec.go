@@ -21,6 +21,24 @@ func (e *Enc) Bool(v bool) {
 	}
 }
 
+// Int64 appends v.
+func (e *Enc) Int64(v int64) { e.B = binary.AppendVarint(e.B, v) }
+
+// Raw appends b as it is (a fixed-size field the reader takes with Bytes).
+func (e *Enc) Raw(b []byte) { e.B = append(e.B, b...) }
+
+// NilStrs appends ss so that nil and empty read back apart (NilStrs).
+func (e *Enc) NilStrs(ss []string) {
+	if ss == nil {
+		e.Uint(0)
+		return
+	}
+	e.Uint(uint64(len(ss)) + 1)
+	for _, s := range ss {
+		e.Str(s)
+	}
+}
+
 // Str appends s.
 func (e *Enc) Str(s string) {
 	e.Uint(uint64(len(s)))
@@ -51,7 +69,7 @@ func (d *Dec) Uint() uint64 {
 	}
 	v, n := binary.Uvarint(d.B)
 	if n <= 0 {
-		d.fail()
+		d.Fail()
 		return 0
 	}
 	d.B = d.B[n:]
@@ -62,17 +80,56 @@ func (d *Dec) Uint() uint64 {
 func (d *Dec) Int() int {
 	v, n := binary.Varint(d.B)
 	if n <= 0 {
-		d.fail()
+		d.Fail()
 		return 0
 	}
 	d.B = d.B[n:]
 	return int(v)
 }
 
+// Int64 reads a signed varint.
+func (d *Dec) Int64() int64 {
+	v, n := binary.Varint(d.B)
+	if n <= 0 {
+		d.Fail()
+		return 0
+	}
+	d.B = d.B[n:]
+	return v
+}
+
+// Bytes reads n bytes as they are, a slice of the input (not a copy).
+func (d *Dec) Bytes(n uint64) []byte {
+	if n > uint64(len(d.B)) {
+		d.Fail()
+		return nil
+	}
+	b := d.B[:n]
+	d.B = d.B[n:]
+	return b
+}
+
+// NilStrs reads what Enc.NilStrs wrote.
+func (d *Dec) NilStrs() []string {
+	n := d.Uint()
+	if n == 0 || d.Bad {
+		return nil
+	}
+	if n-1 > uint64(len(d.B)) { // each string takes at least one byte
+		d.Fail()
+		return nil
+	}
+	ss := make([]string, n-1)
+	for i := range ss {
+		ss[i] = d.Str()
+	}
+	return ss
+}
+
 // Bool reads a boolean.
 func (d *Dec) Bool() bool {
 	if len(d.B) == 0 || d.B[0] > 1 {
-		d.fail()
+		d.Fail()
 		return false
 	}
 	v := d.B[0] == 1
@@ -84,7 +141,7 @@ func (d *Dec) Bool() bool {
 func (d *Dec) Str() string {
 	n := d.Uint()
 	if n > uint64(len(d.B)) {
-		d.fail()
+		d.Fail()
 		return ""
 	}
 	s := string(d.B[:n])
@@ -97,7 +154,7 @@ func (d *Dec) Str() string {
 func (d *Dec) Len() int {
 	n := d.Uint()
 	if n > uint64(len(d.B)) {
-		d.fail()
+		d.Fail()
 		return 0
 	}
 	return int(n)
@@ -119,4 +176,6 @@ func (d *Dec) Strs() []string {
 // Done reports whether everything was read without error.
 func (d *Dec) Done() bool { return !d.Bad && len(d.B) == 0 }
 
-func (d *Dec) fail() { d.Bad, d.B = true, nil }
+// Fail marks the input as damaged: Bad is set, and every read from
+// then on returns zero values.
+func (d *Dec) Fail() { d.Bad, d.B = true, nil }
