@@ -73,6 +73,13 @@ type Event struct {
 	// Seen is ["runtime"] for a test the listing did not hold: the runner
 	// reported it and testdex named it by the listing's rules.
 	Seen []string `json:"seen,omitempty"`
+	// Occurrence tells apart the results a runner reports under one ID in
+	// one batch: 0 on a test's first run and result, n on its (n+1)th. A
+	// runner reports an ID more than once when tests share a full name
+	// (two its with one title, one title in several files a suite loads,
+	// duplicate parametrize IDs) or run more than once (go test -count=N):
+	// each is a result of its own, counted and kept apart, never merged.
+	Occurrence int `json:"occurrence,omitempty"`
 	// Elapsed is the duration in seconds, on pass, fail and skip.
 	Elapsed float64 `json:"elapsed,omitempty"`
 	Output  string  `json:"output,omitempty"`

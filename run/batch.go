@@ -22,7 +22,7 @@ import (
 // runBatch runs one batch's commands in order and records its events.
 func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer, out *batchOutput) {
 	fw := b.Setup.Framework
-	st := &batchState{b: b, o: o, names: names, out: out, started: map[string]bool{}, done: map[string]bool{}, parents: map[string]string{}}
+	st := &batchState{b: b, o: o, names: names, out: out, started: map[string]int{}, done: map[string]int{}, parents: map[string]string{}}
 	limit := o.Cap
 	if limit <= 0 {
 		limit = proc.DefaultCap
@@ -39,7 +39,7 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer
 			return
 		}
 		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
-		st.track(e)
+		st.track(&e)
 		add(e)
 		if o.Live != nil {
 			o.Live(e)
@@ -191,9 +191,13 @@ type batchState struct {
 	emitTo    func(e testdex.Event, add func(testdex.Event))
 	// mu guards what commands run in parallel share: the events' state,
 	// broken, leaked, timeout, cancelled and parents.
-	mu      sync.Mutex
-	started map[string]bool
-	done    map[string]bool
+	mu sync.Mutex
+	// started and done count each test's run events and final results:
+	// a runner may report one ID more than once (tests sharing a full
+	// name, go test -count=N), and each report is an occurrence of its
+	// own (testdex.Event.Occurrence).
+	started map[string]int
+	done    map[string]int
 	// parents maps a reported test's ID to its parent's, for the tests the
 	// listing does not hold (the listed ones have Parent).
 	parents map[string]string
@@ -210,15 +214,27 @@ type batchState struct {
 	tail          tailLines // the last lines of the batch's own output
 }
 
-func (st *batchState) track(e testdex.Event) {
+// track counts e and numbers its occurrence: a test's nth run event and
+// its nth final result are occurrence n-1 (runners report a test's
+// copies one after the other; where copies overlap, as parallel Go tests
+// with one name do, the numbering pairs them in order, which keeps every
+// result apart, the point of it).
+func (st *batchState) track(e *testdex.Event) {
 	switch e.Action {
 	case testdex.ActionRun:
-		st.started[e.ID] = true
-	case testdex.ActionPass, testdex.ActionSkip:
-		st.done[e.ID] = true
-	case testdex.ActionFail:
-		st.done[e.ID] = true
 		if e.ID != "" {
+			e.Occurrence = st.started[e.ID]
+			st.started[e.ID]++
+		}
+	case testdex.ActionPass, testdex.ActionSkip:
+		if e.ID != "" {
+			e.Occurrence = st.done[e.ID]
+			st.done[e.ID]++
+		}
+	case testdex.ActionFail:
+		if e.ID != "" {
+			e.Occurrence = st.done[e.ID]
+			st.done[e.ID]++
 			st.failed = true
 		}
 	case testdex.ActionError: // a runner's own error (a package that does not build)
@@ -317,9 +333,9 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 func (st *batchState) settle(exit int) {
 	limit := st.o.Timeout.Round(time.Second)
 	var cut []string
-	for id := range st.started {
-		if !st.done[id] {
-			cut = append(cut, id)
+	for id, n := range st.started {
+		for k := st.done[id]; k < n; k++ {
+			cut = append(cut, id) // each copy started and not ended
 		}
 	}
 	sort.Strings(cut)

@@ -96,7 +96,8 @@ func (c *coverRun) records(root string, sum *Summary, when time.Time) []coverage
 	var recs []coverage.Record
 	for _, id := range ids {
 		tc := c.tests[id]
-		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(sum.result[id].Action), Granularity: tc.granularity}
+		res, _ := sum.Outcome(id)
+		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(res.Action), Granularity: tc.granularity}
 		for abs, lines := range tc.files {
 			f := fileState(root, abs, tc.project, files)
 			if f == nil {

@@ -144,7 +144,7 @@ func unmatched(plan *index.Plan, sum *Summary) []string {
 			continue
 		}
 		for _, t := range b.Selection.Tests {
-			if e, ok := sum.result[t.ID]; (!ok || !reported(e)) && !under[t.ID] {
+			if e, ok := sum.Outcome(t.ID); (!ok || !reported(e)) && !under[t.ID] {
 				out = append(out, t.ID)
 			}
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/testdex/testdex/internal/proc"
 )
 
-// TestSummaryCountsAndFailures: counts are the final results (a retried
-// test counts once), a parent failed only through a row is left to the row
+// TestSummaryCountsAndFailures: counts are the final results (a test
+// reported again under the same occurrence, as a retry, counts once), a parent failed only through a row is left to the row
 // in Failures but counted, suites count only with a failure of their own,
 // unreported tests are neither passed nor failed, and a batch error fails
 // the run.
@@ -50,6 +50,33 @@ func TestSummaryCountsAndFailures(t *testing.T) {
 	ok.Event(testdex.Event{Action: testdex.ActionError, Batch: ". go", Cause: testdex.CauseTimeout, Message: "timed out after 1s"})
 	if ok.OK() || !ok.TimedOut || ExitCode(ok) != ExitTimeout || len(ok.Errors) != 1 {
 		t.Errorf("timeout: %+v", ok)
+	}
+}
+
+// TestSummaryKeepsOccurrences: tests reported under one ID (a shared full
+// title) are results of their own, whichever of them fails and in
+// whatever order: each is counted, the failing one is in Failures with its
+// own file and line, and Outcome says the ID failed.
+func TestSummaryKeepsOccurrences(t *testing.T) {
+	for failing := range 3 {
+		s := NewSummary()
+		for occ := range 3 {
+			e := testdex.Event{Action: testdex.ActionPass, ID: "t.js::same", Occurrence: occ, File: "t.js", Line: 10 * (occ + 1)}
+			if occ == failing {
+				e.Action, e.Message = testdex.ActionFail, "broken"
+			}
+			s.Event(e)
+		}
+		s.Finish()
+		if s.Passed != 2 || s.Failed != 1 || s.OK() || len(s.Results()) != 3 {
+			t.Errorf("copy %d fails: %d passed, %d failed, %d results", failing, s.Passed, s.Failed, len(s.Results()))
+		}
+		if len(s.Failures) != 1 || s.Failures[0].Line != 10*(failing+1) || s.Failures[0].Occurrence != failing {
+			t.Errorf("copy %d fails: failures %+v", failing, s.Failures)
+		}
+		if e, ok := s.Outcome("t.js::same"); !ok || e.Action != testdex.ActionFail {
+			t.Errorf("copy %d fails: outcome %v %v", failing, e.Action, ok)
+		}
 	}
 }
 

@@ -141,7 +141,12 @@ func (req Request) failedIDs(ix *index.Index) ([]string, error) {
 	}
 	n := ix.NewNamer()
 	var ids []string
+	seen := map[string]bool{}
 	for _, f := range fs {
+		if seen[f.ID] {
+			continue // another test reported under the same ID failed too: one rerun runs both
+		}
+		seen[f.ID] = true
 		if _, ok := n.ForID(f.ID); !ok {
 			if req.Warn != nil {
 				req.Warn(fmt.Sprintf("%s failed last time but its file is no longer listed; not rerun", f.ID))

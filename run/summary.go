@@ -47,17 +47,29 @@ type Summary struct {
 	// recorded (set by Session).
 	Covered int
 
-	result map[string]testdex.Event // final event per test ID
-	order  []string                 // test IDs in the order they ended
+	result map[resultKey]testdex.Event // final event per test ID and occurrence
+	order  []resultKey                 // the results in the order they ended
+}
+
+// resultKey names one result: a test's ID and which of the runner's
+// reports under that ID it is (testdex.Event.Occurrence). Results are
+// never merged across occurrences: two tests sharing a full name are two
+// results, each counted, and a failure of either fails the run.
+type resultKey struct {
+	id  string
+	occ int
 }
 
 // Failure is one failed test.
 type Failure struct {
 	ID        string            `json:"id"`
 	Framework testdex.Framework `json:"framework"`
-	File      string            `json:"file,omitempty"`
-	Line      int               `json:"line,omitempty"`
-	Message   string            `json:"message,omitempty"`
+	// Occurrence is the failed result's testdex.Event.Occurrence: which
+	// of the tests reported under one ID failed (0 for the first).
+	Occurrence int    `json:"occurrence,omitempty"`
+	File       string `json:"file,omitempty"`
+	Line       int    `json:"line,omitempty"`
+	Message    string `json:"message,omitempty"`
 }
 
 // BatchError is a batch that failed without per-test results.
@@ -75,13 +87,13 @@ type LeakedProcess struct {
 }
 
 // NewSummary returns an empty Summary, ready to receive events.
-func NewSummary() *Summary { return &Summary{result: map[string]testdex.Event{}} }
+func NewSummary() *Summary { return &Summary{result: map[resultKey]testdex.Event{}} }
 
 // Event implements Handler. It is not safe for concurrent use: Run
 // delivers events one at a time.
 func (s *Summary) Event(e testdex.Event) error {
 	if s.result == nil {
-		s.result = map[string]testdex.Event{}
+		s.result = map[resultKey]testdex.Event{}
 	}
 	if s.Start.IsZero() || e.Time.Before(s.Start) && !e.Time.IsZero() {
 		s.Start = e.Time
@@ -105,13 +117,14 @@ func (s *Summary) Event(e testdex.Event) error {
 			s.Leaked = append(s.Leaked, LeakedProcess{Batch: e.Batch, PID: l.PID, Command: l.Command})
 		}
 	case e.ID != "" && e.Action.Final():
-		old, ok := s.result[e.ID]
+		k := resultKey{e.ID, e.Occurrence}
+		old, ok := s.result[k]
 		if !ok {
-			s.order = append(s.order, e.ID)
+			s.order = append(s.order, k)
 		} else {
 			s.count(old, -1)
 		}
-		s.result[e.ID] = e // a later result replaces an earlier one (a retried test)
+		s.result[k] = e // the same occurrence reported again (a retried test): the later result is the one
 		s.count(e, 1)
 	}
 	return nil
@@ -149,10 +162,11 @@ func contains(list []string, s string) bool {
 // and the order of leaked processes.
 func (s *Summary) Finish() {
 	s.Failures = s.Failures[:0]
-	for _, id := range s.order {
-		e := s.result[id]
+	for _, k := range s.order {
+		e := s.result[k]
 		if e.Action == testdex.ActionFail && (e.Kind != testdex.KindSuite || e.Message != "") {
-			s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, File: e.File, Line: e.Line, Message: e.Message})
+			s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, Occurrence: e.Occurrence,
+				File: e.File, Line: e.Line, Message: e.Message})
 		}
 	}
 	s.pruneParents()
@@ -178,15 +192,15 @@ func (s *Summary) pruneParents() {
 // matching ok, following the events' Parent links.
 func (s *Summary) ancestorsOf(ok func(testdex.Event) bool) map[string]bool {
 	parent := make(map[string]string, len(s.result))
-	for id, e := range s.result {
-		parent[id] = e.Parent
+	for k, e := range s.result {
+		parent[k.id] = e.Parent
 	}
 	out := map[string]bool{}
-	for id, e := range s.result {
+	for k, e := range s.result {
 		if !ok(e) {
 			continue
 		}
-		for p := parent[id]; p != "" && !out[p]; p = parent[p] {
+		for p := parent[k.id]; p != "" && !out[p]; p = parent[p] {
 			out[p] = true
 		}
 	}
@@ -200,11 +214,30 @@ func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Errors) == 0 }
 // Ran is the number of tests the runners reported.
 func (s *Summary) Ran() int { return s.Passed + s.Failed + s.Skipped }
 
-// Results returns each test's final event, in the order the tests ended.
+// Results returns each result's final event, in the order the tests
+// ended: one per test and occurrence (tests sharing an ID each have
+// theirs).
 func (s *Summary) Results() []testdex.Event {
 	out := make([]testdex.Event, 0, len(s.order))
-	for _, id := range s.order {
-		out = append(out, s.result[id])
+	for _, k := range s.order {
+		out = append(out, s.result[k])
 	}
 	return out
+}
+
+// Outcome returns the result of the test id taken over its occurrences:
+// a failure if any failed, else the first occurrence's result; ok is
+// false when no result of id was received.
+func (s *Summary) Outcome(id string) (e testdex.Event, ok bool) {
+	e, ok = s.result[resultKey{id, 0}]
+	for occ := 1; ok && e.Action != testdex.ActionFail; occ++ {
+		next, more := s.result[resultKey{id, occ}]
+		if !more {
+			break
+		}
+		if next.Action == testdex.ActionFail {
+			e = next
+		}
+	}
+	return e, ok
 }

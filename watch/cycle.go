@@ -43,7 +43,7 @@ type outcome struct {
 	items   []item
 	sum     *run.Summary
 	err     error
-	results map[string]testdex.Event // final pass, fail or skip per test ID
+	results map[string]testdex.Event // final pass, fail or skip per test ID: a failure if any result under the ID failed
 	first   time.Duration            // from the save to the first result; 0 for a key
 	gone    []string                 // failing IDs whose tests the listing no longer holds
 }
@@ -92,7 +92,9 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 	sum, err := run.Session(ctx, ix, runReq, run.HandlerFunc(func(e testdex.Event) error {
 		if e.ID != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip) {
 			mu.Lock()
-			out.results[e.ID] = e
+			if prev, ok := out.results[e.ID]; !ok || prev.Action != testdex.ActionFail {
+				out.results[e.ID] = e // tests sharing an ID: any failure keeps it failing
+			}
 			mu.Unlock()
 		}
 		return prog.Around(func() error { return l.r.Event(e) })

@@ -44,12 +44,14 @@ type RunOutput struct {
 
 // TestResult is one test's final result: pass, fail or skip.
 type TestResult struct {
-	ID      string         `json:"id"`
-	Action  testdex.Action `json:"action" jsonschema:"pass, fail, skip or unreported (listed but the runner did not report it)"`
-	Elapsed float64        `json:"elapsed,omitempty" jsonschema:"seconds"`
-	Message string         `json:"message,omitempty" jsonschema:"the failure's or skip's reason"`
-	File    string         `json:"file,omitempty" jsonschema:"the failure's file, root-relative"`
-	Line    int            `json:"line,omitempty"`
+	ID     string         `json:"id"`
+	Action testdex.Action `json:"action" jsonschema:"pass, fail, skip or unreported (listed but the runner did not report it)"`
+	// Occurrence tells apart tests the runner reported under one ID.
+	Occurrence int     `json:"occurrence,omitempty" jsonschema:"which of the tests sharing this ID (same full name) the result is, 0 for the first; each is a result of its own"`
+	Elapsed    float64 `json:"elapsed,omitempty" jsonschema:"seconds"`
+	Message    string  `json:"message,omitempty" jsonschema:"the failure's or skip's reason"`
+	File       string  `json:"file,omitempty" jsonschema:"the failure's file, root-relative"`
+	Line       int     `json:"line,omitempty"`
 }
 
 func addRun(s *mcp.Server, c Config) {

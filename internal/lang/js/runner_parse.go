@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -174,6 +175,8 @@ func (ps *parser) event(l []byte) {
 		ev.Line = stackLine(e.Stack, e.File, scope)
 		if ev.Line > 0 {
 			ev.File = scope
+		} else if file, line := ps.testFrame(e.Stack); line > 0 {
+			ev.File, ev.Line = file, line // declared in a file the reported one loaded
 		}
 	}
 	ps.emit(ev)
@@ -228,4 +231,56 @@ func stackLine(stack, abs, rel string) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// frameRe matches a V8 stack frame's location: "at fn (PATH:LINE:COL)" or
+// "at PATH:LINE:COL", PATH possibly a file:// URL.
+var frameRe = regexp.MustCompile(`^\s*at (?:.*? \()?(?:file://)?([^()\s]+?):(\d+):\d+\)?\s*$`)
+
+// testFrame finds where a failure shows in the tests when the stack has
+// no frame in the file the framework reported (Mocha names a test by the
+// file it loaded, and a describe that requires other files makes their
+// tests its own): the outermost frame of the first run of the project's
+// own frames, the one the framework called, which is the test's body.
+// Frames in node_modules and Node's internals end such a run. It returns
+// a project-relative file and its line; 0 when the stack has no project
+// frame.
+func (ps *parser) testFrame(stack string) (string, int) {
+	file, line := "", 0
+	for _, l := range strings.Split(ansi.ReplaceAllString(stack, ""), "\n") {
+		m := frameRe.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		rel, ok := ps.projectFile(m[1])
+		if !ok {
+			if line > 0 {
+				break // past the project's frames: the framework called the last one
+			}
+			continue
+		}
+		file = rel
+		line, _ = strconv.Atoi(m[2])
+	}
+	return file, line
+}
+
+// projectFile returns path relative to the project folder when it is a
+// file of the project's own (not under node_modules, not Node's).
+func (ps *parser) projectFile(path string) (string, bool) {
+	if strings.HasPrefix(path, "node:") || strings.Contains(path, "/node_modules/") || strings.HasPrefix(path, "node_modules/") {
+		return "", false
+	}
+	if !filepath.IsAbs(path) {
+		if strings.HasPrefix(path, "../") || !strings.Contains(path, ".") {
+			return "", false
+		}
+		return filepath.ToSlash(filepath.Clean(path)), true // Mocha shortens paths to the working folder's
+	}
+	for _, dir := range []string{ps.dir, ps.cov.real} {
+		if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel), true
+		}
+	}
+	return "", false
 }

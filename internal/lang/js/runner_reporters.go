@@ -31,15 +31,16 @@ const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringif
 // jestReporter uses Jest's per-test hooks (onTestCaseStart, 29.6+;
 // onTestCaseResult, 27+), and each file's results for the tests those did
 // not report (skipped ones, older Jest), load errors and console output.
+// Reported results are counted per full title, not merely remembered:
+// tests sharing a title are each reported once.
 const jestReporter = jsEmit + `
 const status = {passed: 'pass', failed: 'fail'};
 const key = (file, r) => [file, ...r.ancestorTitles, r.title].join('\0');
 class TestdexReporter {
-  constructor() { this.seen = new Set(); }
+  constructor() { this.seen = new Map(); }
   onTestCaseStart(test, t) { testdexEmit({a: 'run', file: test.path, titles: [...t.ancestorTitles, t.title]}); }
-  onTestCaseResult(test, r) { this.result(test.path, r); }
+  onTestCaseResult(test, r) { this.seen.set(key(test.path, r), (this.seen.get(key(test.path, r)) || 0) + 1); this.result(test.path, r); }
   result(file, r) {
-    this.seen.add(key(file, r));
     const d = (r.failureDetails || [])[0] || {};
     const msg = d.message || (r.failureMessages || [])[0];
     const stack = d.stack || (r.failureMessages || []).join('\n');
@@ -47,7 +48,10 @@ class TestdexReporter {
   }
   onTestResult(test, res) {
     for (const c of res.console || []) testdexEmit({a: 'output', file: test.path, out: c.type + ': ' + c.message + '\n'});
-    for (const r of res.testResults || []) if (!this.seen.has(key(test.path, r))) this.result(test.path, r);
+    for (const r of res.testResults || []) { // each copy of a shared full title is a result of its own
+      const k = key(test.path, r), n = this.seen.get(k) || 0;
+      if (n > 0) this.seen.set(k, n - 1); else this.result(test.path, r);
+    }
     const e = res.testExecError;
     if (e) testdexEmit({a: 'error', file: test.path, msg: e.message, stack: e.stack});
   }
