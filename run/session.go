@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
 )
@@ -36,6 +37,12 @@ type Request struct {
 	// recording kept) end "unchanged" too, and the others run by ID. IDs
 	// must be empty. The fingerprints of the files that pass are saved.
 	Changed bool
+	// Chosen says IDs are testdex's own choice (the tests a change
+	// affects, a watch cycle's), not tests the user named. A chosen, a
+	// failed (Failed) or a changed (Changed) selection runs no benchmark
+	// unless Options.Bench asks, as a path never does: a benchmark runs
+	// when named by ID or with --bench.
+	Chosen bool
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
 	Options  Options
@@ -73,6 +80,12 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 			return nil, err
 		}
 		sel = ch.sel
+	}
+	if (req.Chosen || req.Failed || req.Changed) && !req.Options.Bench {
+		var dropped int
+		if sel.Tests, dropped = withoutBenchmarks(ix, sel.Tests); dropped > 0 && req.Warn != nil {
+			req.Warn(fmt.Sprintf("%d benchmark(s) of the selection not run (--bench runs them)", dropped))
+		}
 	}
 	plan := ix.Plan(sel)
 	if ch != nil {
@@ -185,4 +198,32 @@ func contained(root string, sel *index.Selection) error {
 		}
 	}
 	return nil
+}
+
+// withoutBenchmarks returns tests without the benchmarks and the records
+// under one (sub-benchmarks), and how many it left out.
+func withoutBenchmarks(ix *index.Index, tests []testdex.Test) ([]testdex.Test, int) {
+	n := ix.NewNamer()
+	kept := tests[:0:0]
+	for _, t := range tests {
+		if !underBenchmark(n, t) {
+			kept = append(kept, t)
+		}
+	}
+	return kept, len(tests) - len(kept)
+}
+
+// underBenchmark reports whether t is a benchmark or lies under one.
+func underBenchmark(n *index.Namer, t testdex.Test) bool {
+	for range 64 { // deeper than any listing nests
+		if t.Kind == testdex.KindBenchmark {
+			return true
+		}
+		p, ok := n.ForID(t.Parent)
+		if t.Parent == "" || !ok {
+			return false
+		}
+		t = p
+	}
+	return false
 }

@@ -87,7 +87,7 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 		prog.Live(e)
 	}
 	ids, paths := split(items)
-	runReq := run.Request{IDs: ids, Paths: paths, CacheDir: l.o.CacheDir, Options: o, Warn: l.warn}
+	runReq := run.Request{IDs: ids, Paths: paths, Chosen: true, CacheDir: l.o.CacheDir, Options: o, Warn: l.warn}
 	var mu sync.Mutex
 	sum, err := run.Session(ctx, ix, runReq, run.HandlerFunc(func(e testdex.Event) error {
 		if e.ID != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip) {

@@ -140,7 +140,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.changed && len(paths) == 0 {
 		paths = []string{"."}
 	}
-	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, CacheDir: cacheDir(env), Options: o,
+	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, CacheDir: cacheDir(env), Options: o,
 		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) }}
 	return execute(cmd, env, ix, req, f)
 }

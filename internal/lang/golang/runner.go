@@ -24,8 +24,9 @@ type runner struct{}
 // pattern ./dir/... ("." as ./..., as `go test ./...` does), a file as its
 // package with a -run pattern over the file's top-level tests (go test
 // selects packages, not files), and tests named by ID as before: their -run
-// patterns, one go test per set of packages sharing them. Benchmarks run
-// when named by ID (-bench, with -run '^$' when only benchmarks are named),
+// patterns, one go test per set of packages sharing them. Benchmarks and
+// sub-benchmarks run when named by ID (-bench, with -run '^$' when only
+// benchmarks are named),
 // or under paths when o.Bench is set (-bench .); `go test ./...` runs none.
 // Extra arguments go before the packages.
 func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
@@ -69,7 +70,7 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 			pat = runPattern(t.Name)
 		}
 		n := named(t.Scope)
-		if t.Kind == testdex.KindBenchmark {
+		if t.Kind == testdex.KindBenchmark || isBenchmark(t.Name) { // a sub-benchmark runs by -bench too
 			n.bench = append(n.bench, pat)
 		} else {
 			n.run = append(n.run, pat)
