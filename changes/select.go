@@ -391,11 +391,41 @@ func Summary(set Set, affected []Affected) string {
 	if len(affected) == 0 {
 		return "no test is affected by " + changed
 	}
-	n := 0
+	n, dynamic := 0, 0
 	for _, a := range affected {
-		n += len(a.Tests)
+		k, d := countTests(a.Tests)
+		n, dynamic = n+k, dynamic+d
 	}
-	return fmt.Sprintf("%d %s in %d test %s affected by %s", n, plural(n, "test", "tests"), len(affected), plural(len(affected), "file", "files"), changed)
+	tests := fmt.Sprintf("%d %s", n, plural(n, "test", "tests"))
+	if dynamic > 0 {
+		tests += fmt.Sprintf(" (and those of %d dynamic %s, known when they run)", dynamic, plural(dynamic, "record", "records"))
+	}
+	return fmt.Sprintf("%s in %d test %s affected by %s", tests, len(affected), plural(len(affected), "file", "files"), changed)
+}
+
+// countTests counts records as their runners count results: not suites
+// (a describe block, a test class), not a parent whose listed children
+// report in its place (a parametrized test's rows), except Go's, whose
+// parents report a result of their own as go test counts them; dynamic
+// records apart, as their tests are known only when they run.
+func countTests(tests []testdex.Test) (n, dynamic int) {
+	parents := map[string]bool{}
+	for _, t := range tests {
+		if !t.Dynamic {
+			parents[t.Parent] = true
+		}
+	}
+	for _, t := range tests {
+		switch {
+		case t.Dynamic:
+			dynamic++
+		case t.Kind == testdex.KindSuite:
+		case parents[t.ID] && t.Framework != testdex.Go:
+		default:
+			n++
+		}
+	}
+	return n, dynamic
 }
 
 func plural(n int, one, many string) string {

@@ -291,11 +291,11 @@ func TestSelectTests(t *testing.T) {
 		{Node: "go:m.TestGone", File: "b_test.go", Name: "TestGone"},
 	}})
 	ix := &index.Index{Tests: []testdex.Test{
-		{ID: "a_test.go::TestA", Name: "TestA", File: "a_test.go"},
-		{ID: "a_test.go::TestA/x", Name: "TestA/x", Parent: "a_test.go::TestA", File: "a_test.go"},
-		{ID: "a_test.go::TestA/x/y", Name: "TestA/x/y", Parent: "a_test.go::TestA/x", File: "a_test.go"},
-		{ID: "a_test.go::TestB", Name: "TestB", File: "a_test.go"},
-		{ID: "b_test.go::TestOther", Name: "TestOther", File: "b_test.go"},
+		{ID: "a_test.go::TestA", Name: "TestA", File: "a_test.go", Framework: testdex.Go},
+		{ID: "a_test.go::TestA/x", Name: "TestA/x", Parent: "a_test.go::TestA", File: "a_test.go", Framework: testdex.Go},
+		{ID: "a_test.go::TestA/x/y", Name: "TestA/x/y", Parent: "a_test.go::TestA/x", File: "a_test.go", Framework: testdex.Go},
+		{ID: "a_test.go::TestB", Name: "TestB", File: "a_test.go", Framework: testdex.Go},
+		{ID: "b_test.go::TestOther", Name: "TestOther", File: "b_test.go", Framework: testdex.Go},
 	}}
 	ids := func(set Set) map[string][]string {
 		out := map[string][]string{}
@@ -329,7 +329,29 @@ func TestSelectTests(t *testing.T) {
 		t.Errorf("h.go and f.go: want a_test.go whole, got %+v", all)
 	}
 	if s := Summary(Set{{Path: "f.go"}}, g.Select(ix, Set{{Path: "f.go", Status: Modified}})); s != "3 tests in 1 test file affected by 1 changed file" {
-		t.Errorf("summary %q", s)
+		t.Errorf("summary %q", s) // go test reports a parent and each subtest
+	}
+}
+
+// TestSummaryCountsAsRunners: the closing line counts what the runners
+// report: no describe blocks, no parametrized parent besides its rows,
+// dynamic records apart.
+func TestSummaryCountsAsRunners(t *testing.T) {
+	js := Affected{File: "t.test.js", Tests: []testdex.Test{
+		{ID: "t.test.js::d", Kind: testdex.KindSuite, Framework: testdex.Jest},
+		{ID: "t.test.js::d > a", Parent: "t.test.js::d", Kind: testdex.KindTest, Framework: testdex.Jest},
+		{ID: "t.test.js::d > b", Parent: "t.test.js::d", Kind: testdex.KindTest, Framework: testdex.Jest},
+		{ID: "t.test.js::d > {file}", Parent: "t.test.js::d", Kind: testdex.KindTest, Dynamic: true, Framework: testdex.Jest},
+	}}
+	py := Affected{File: "test_p.py", Tests: []testdex.Test{
+		{ID: "test_p.py::test_x", Kind: testdex.KindTest, Framework: testdex.Pytest},
+		{ID: "test_p.py::test_x[1]", Parent: "test_p.py::test_x", Kind: testdex.KindSubtest, Framework: testdex.Pytest},
+		{ID: "test_p.py::test_x[2]", Parent: "test_p.py::test_x", Kind: testdex.KindSubtest, Framework: testdex.Pytest},
+	}}
+	got := Summary(Set{{Path: "src.js"}}, []Affected{js, py})
+	want := "4 tests (and those of 1 dynamic record, known when they run) in 2 test files affected by 1 changed file"
+	if got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }
 

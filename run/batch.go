@@ -291,6 +291,12 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		}
 		emit(e)
 	})
+	if c.Note != "" {
+		emit(testdex.Event{Action: testdex.ActionOutput, Output: "testdex: note: " + c.Note + "\n"})
+		if st.o.warn != nil {
+			st.o.warn(st.b.Name + ": " + c.Note)
+		}
+	}
 	stderr := &lineWriter{emit: func(s string) { emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
 	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),

@@ -53,6 +53,9 @@ type Options struct {
 	Coverage bool
 
 	cover *coverRun // set by Session when Coverage is
+	// warn receives warnings from the batches, one at a time (set by
+	// Session from Request.Warn).
+	warn func(string)
 }
 
 // Handler receives a run's events in a stable order: the records testdex

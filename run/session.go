@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -100,6 +101,10 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 		} else if req.CacheDir != "" {
 			mans = changes.Build(ix).Manifests(ix.Root)
 		}
+	}
+	if req.Warn != nil {
+		var mu sync.Mutex
+		req.Options.warn = func(msg string) { mu.Lock(); defer mu.Unlock(); req.Warn(msg) }
 	}
 	sum, err := Run(ctx, ix, plan, req.Options, h)
 	if err != nil {

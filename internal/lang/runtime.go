@@ -34,6 +34,10 @@ type Command struct {
 	// different lanes at once. Each has its own Parser; their events are
 	// reported in command order. "" runs the command alone.
 	Lane string
+	// Note, when set, says how the run departs from the project's own
+	// test command (which runs the framework twice, where testdex runs
+	// it once); the core prints it in the batch's output first.
+	Note string
 }
 
 // Listed is one test as the framework reported it.

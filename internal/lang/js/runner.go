@@ -132,6 +132,9 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 			return nil, err
 		}
 		c.Env = script.Env
+		if script.Runs > 1 && i == 0 {
+			c.Note = fmt.Sprintf("package.json's test script runs %s %d times (each with its own options); testdex runs it once, with the first one's", r.fw, script.Runs)
+		}
 		cmds = append(cmds, c)
 	}
 	return cmds, nil

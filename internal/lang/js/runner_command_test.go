@@ -259,23 +259,25 @@ func TestReadTestScript(t *testing.T) {
 		want    testScript
 	}{
 		{testdex.Mocha, `{"test": "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/"}`,
-			testScript{Args: []string{"--require", "test/support/env", "--reporter", "spec", "--check-leaks", "test/", "test/acceptance/"}}},
+			testScript{Runs: 1, Args: []string{"--require", "test/support/env", "--reporter", "spec", "--check-leaks", "test/", "test/acceptance/"}}},
 		{testdex.Mocha, `{"test": "NODE_ENV=test nyc --reporter=lcov mocha -r ts-node/register 'test/**/*.ts' > out.log 2>&1"}`,
-			testScript{Env: []string{"NODE_ENV=test"}, Args: []string{"-r", "ts-node/register", "test/**/*.ts"}}},
+			testScript{Runs: 1, Env: []string{"NODE_ENV=test"}, Args: []string{"-r", "ts-node/register", "test/**/*.ts"}}},
 		{testdex.Jest, `{"test": "npm run lint && npm run test:unit", "test:unit": "cross-env TZ=UTC jest --ci", "lint": "eslint ."}`,
-			testScript{Env: []string{"TZ=UTC"}, Args: []string{"--ci"}}},
+			testScript{Runs: 1, Env: []string{"TZ=UTC"}, Args: []string{"--ci"}}},
 		{testdex.Jest, `{"test": "node --experimental-vm-modules node_modules/jest/bin/jest.js --runInBand"}`,
-			testScript{Node: []string{"--experimental-vm-modules"}, Args: []string{"--runInBand"}}},
-		{testdex.Jest, `{"test": "yarn jest", "jest": "npx jest \"__tests__/a b\""}`, testScript{Args: []string{"__tests__/a b"}}},
+			testScript{Runs: 1, Node: []string{"--experimental-vm-modules"}, Args: []string{"--runInBand"}}},
+		{testdex.Jest, `{"test": "yarn jest", "jest": "npx jest \"__tests__/a b\""}`, testScript{Runs: 1, Args: []string{"__tests__/a b"}}},
 		{testdex.Mocha, `{"test": "npm run eslint && nyc npm run test-spec", "eslint": "eslint index.js spec", "test-spec": "mocha spec -R spec"}`,
-			testScript{Args: []string{"spec", "-R", "spec"}}},
-		{testdex.Vitest, `{"test": "vitest run --globals"}`, testScript{Args: []string{"--globals"}}},
+			testScript{Runs: 1, Args: []string{"spec", "-R", "spec"}}},
+		{testdex.Vitest, `{"test": "vitest run --globals"}`, testScript{Runs: 1, Args: []string{"--globals"}}},
 		{testdex.Vitest, `{"test": "vitest bench"}`, testScript{}},
 		{testdex.NodeTest, `{"test": "tsc -p . && node --test test/*.test.js"}`,
-			testScript{Args: []string{"--test", "test/a.test.js", "test/b.test.js"}}},
+			testScript{Runs: 1, Args: []string{"--test", "test/a.test.js", "test/b.test.js"}}},
 		{testdex.NodeTest, `{"test": "node test/run.js"}`, testScript{}},
 		{testdex.Jest, `{"test": "echo \"Error: no test specified\" && exit 1"}`, testScript{}},
 		{testdex.Jest, `{"test": "npm run a", "a": "npm run b", "b": "npm run a"}`, testScript{}},
+		{testdex.Jest, `{"test": "jest --env=node && npm run jsdom", "jsdom": "jest --env=jsdom"}`,
+			testScript{Runs: 2, Args: []string{"--env=node"}}},
 	} {
 		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts": `+c.scripts+`}`), 0o644)
 		got := readTestScript(dir, c.fw)

@@ -30,6 +30,11 @@ type testScript struct {
 	Args []string
 
 	words []shellWord // Args before the globs' expansion
+
+	// Runs counts the commands of the script that run the framework (a
+	// project testing under two environments runs jest twice); testdex
+	// runs the first and says so when there are more.
+	Runs int
 }
 
 // frameworkCommands are the command names that run each framework: a
@@ -45,7 +50,7 @@ var frameworkCommands = map[testdex.Framework][]string{
 const maxScriptDepth = 4
 
 // readTestScript finds how package.json's scripts.test in dir runs fw: the
-// first command of the script that runs it, following `npm run X`, `yarn
+// first command of the script that runs it (Runs counts them all), following `npm run X`, `yarn
 // X` and `pnpm X` into the scripts they name. A missing or unreadable
 // package.json, or a script that does not run fw, gives the zero value.
 func readTestScript(dir string, fw testdex.Framework) testScript {
@@ -59,29 +64,33 @@ func readTestScript(dir string, fw testdex.Framework) testScript {
 	if json.Unmarshal(data, &pkg) != nil {
 		return testScript{}
 	}
-	ts, _ := findInScript(dir, fw, pkg.Scripts, "test", map[string]bool{})
-	return ts
+	all := findInScript(dir, fw, pkg.Scripts, "test", map[string]bool{})
+	if len(all) == 0 {
+		return testScript{}
+	}
+	all[0].Runs = len(all)
+	return all[0]
 }
 
-// findInScript looks for fw's command in the script named name.
-func findInScript(dir string, fw testdex.Framework, scripts map[string]string, name string, seen map[string]bool) (testScript, bool) {
+// findInScript returns fw's commands in the script named name, in order,
+// following the scripts it runs.
+func findInScript(dir string, fw testdex.Framework, scripts map[string]string, name string, seen map[string]bool) []testScript {
 	if seen[name] || len(seen) >= maxScriptDepth {
-		return testScript{}, false
+		return nil
 	}
 	seen[name] = true
+	var out []testScript
 	for _, cmd := range shellCommands(scripts[name]) {
 		if next := runsScript(cmd); scripts[next] != "" { // yarn runs a script before a command of that name
-			if ts, ok := findInScript(dir, fw, scripts, next, seen); ok {
-				return ts, true
-			}
+			out = append(out, findInScript(dir, fw, scripts, next, seen)...)
 			continue
 		}
 		if ts, ok := matchCommand(fw, cmd); ok {
 			ts.Args = expandGlobs(dir, ts.words)
-			return ts, true
+			out = append(out, ts)
 		}
 	}
-	return testScript{}, false
+	return out
 }
 
 // runsScript returns the script a command runs (`npm run X`, `npm
