@@ -39,3 +39,31 @@ func TestPolyglotCheck(t *testing.T) {
 	}
 	t.Log(stdout.String())
 }
+
+// TestReadmeListing: the README's first example is the listing of
+// examples/polyglot exactly as the binary prints it (from the repository's
+// root, as the README's command runs it). Regenerate the block with
+// `go run ./cmd/testdex list examples/polyglot` after a deliberate change.
+func TestReadmeListing(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start = "$ testdex list examples/polyglot\n"
+	_, block, ok := bytes.Cut(readme, []byte(start))
+	if !ok {
+		t.Fatalf("README.md has no %q example", start)
+	}
+	block, _, _ = bytes.Cut(block, []byte("```"))
+	var stdout, stderr bytes.Buffer
+	root, _ := filepath.Abs("../..")
+	code := cli.Main(context.Background(), []string{"list", "--no-cache", "examples/polyglot"}, cli.Env{
+		Stdout: &stdout, Stderr: &stderr, Getenv: os.Getenv, Environ: os.Environ(), Dir: root,
+	})
+	if code != cli.ExitOK || stderr.Len() > 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr.String())
+	}
+	if got := stdout.String(); got != string(block) {
+		t.Errorf("README.md's listing of examples/polyglot is stale; the binary prints:\n%s", got)
+	}
+}

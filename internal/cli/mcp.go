@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,12 +14,14 @@ import (
 func newMCPCmd(env *Env, g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the tools discover_tests, run_tests and last_test_failures to an AI agent over MCP on stdio",
+		Short: fmt.Sprintf("Serve %d tools (%s) to an AI agent over MCP on stdio", len(mcpserver.Tools), strings.Join(mcpserver.Tools, ", ")),
 		Long: `Mcp serves the Model Context Protocol over stdin and stdout, for coding
 agents. Its tools work in the root (the current folder, or --root):
-discover_tests lists tests, run_tests runs them as 'testdex run' does, and
+discover_tests lists tests, run_tests runs them as 'testdex run' does,
 last_test_failures returns the failures of the last run of the root (shared
-with 'testdex failures'). Paths outside the root are refused.
+with 'testdex failures'), affected_tests says which tests a change can
+affect ('testdex affected'), and tests_covering which tests executed a line
+('testdex covering'). Paths outside the root are refused.
 
 Stdin carries one JSON-RPC message per line. A line that is not one (not
 JSON, not UTF-8, a batch, longer than 4 MiB) gets a JSON-RPC error reply and

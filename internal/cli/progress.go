@@ -41,6 +41,7 @@ type progress struct {
 	total        int       // the tests the plan expects; 0 when unknown
 	current      string    // the test that last started (terminal)
 	last         time.Time // when the terminal line was last drawn
+	drawn        bool      // the terminal line is on the screen
 	running      map[string]started
 	batches      map[string]time.Time // batches running, since when
 
@@ -113,6 +114,7 @@ func (p *progress) event(e testdex.Event) {
 		line = line[:n] + "..."
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	p.drawn = true
 }
 
 // count follows the tests and batches, counting tests as run.Summary does
@@ -222,13 +224,23 @@ func (p *progress) finish() {
 		return
 	}
 	p.mu.Lock()
-	fmt.Fprint(p.w, "\r\x1b[K")
+	p.erase()
 	p.mu.Unlock()
 }
 
+// erase removes the terminal line if it is drawn: a run delivers
+// hundreds of events between two draws, and a terminal fed an erase for
+// each of them flickers (and a log of it fills with escapes).
+func (p *progress) erase() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drawn = false
+	}
+}
+
 // around runs f (which writes the results) holding the line: on a terminal
-// the line is erased, so results never interleave with it, and redrawn on
-// the next event; elsewhere no tick prints in the middle of f's output.
+// the line is erased if drawn, so results never interleave with it, and
+// redrawn by a later event once its tenth of a second is up; elsewhere no tick prints in the middle of f's output.
 func (p *progress) around(f func() error) error {
 	if p == nil {
 		return f()
@@ -236,8 +248,7 @@ func (p *progress) around(f func() error) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.live {
-		fmt.Fprint(p.w, "\r\x1b[K")
-		p.last = time.Time{}
+		p.erase() // redrawn by a later event, at most ten times a second
 	}
 	return f()
 }

@@ -141,3 +141,28 @@ func TestColorMode(t *testing.T) {
 		t.Errorf("--color blue: exit %d, stderr %q; want exit %d naming the values", code, stderr.String(), ExitUsage)
 	}
 }
+
+// TestProgressLiveLineIsQuiet: on a terminal, the events delivered between
+// two draws of the line (hundreds of output lines) do not each erase it:
+// the escape is written only when the line is on the screen, and the line
+// is drawn at most ten times a second.
+func TestProgressLiveLineIsQuiet(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, live: true, now: time.Now}
+	start := time.Now()
+	for i := range 500 {
+		id := "t.go::TestX"
+		p.event(testdex.Event{Action: testdex.ActionRun, ID: id})
+		p.around(func() error { b.WriteString("output line\n"); return nil })
+		p.event(testdex.Event{Action: testdex.ActionPass, ID: id, Occurrence: i})
+	}
+	p.finish()
+	draws := strings.Count(b.String(), "\r\x1b[K")
+	// Each draw writes one escape and is erased by at most one more.
+	if limit := 2 * (int(time.Since(start)/(100*time.Millisecond)) + 2); draws > limit {
+		t.Errorf("%d erase sequences for 500 events in %v, want at most %d", draws, time.Since(start), limit)
+	}
+	if !strings.Contains(b.String(), "output line") {
+		t.Errorf("the output was lost")
+	}
+}

@@ -38,6 +38,8 @@ each test executes, and tests_covering {file, line} then names the tests that ra
 
 // New returns a server with its five tools registered; connect it to a
 // transport with its Run or Connect method.
+//
+// Its tools are Tools, in that order.
 func New(c Config) *mcp.Server {
 	if c.Version == "" {
 		c.Version = "(devel)"
@@ -53,6 +55,10 @@ func New(c Config) *mcp.Server {
 	addCovering(s, c)
 	return s
 }
+
+// Tools names the server's tools, in the order tools/list gives them
+// (TestToolsList holds it to what New serves).
+var Tools = []string{"discover_tests", "run_tests", "last_test_failures", "affected_tests", "tests_covering"}
 
 // Serve runs the server over r and w (newline-delimited JSON-RPC, as the
 // stdio transport speaks) until r ends or ctx ends. A bad line (not JSON,

@@ -89,8 +89,13 @@ func TestToolsList(t *testing.T) {
 		"affected_tests":     {"files", "since"},
 		"tests_covering":     {"end_line", "file", "line"},
 	}
-	if len(res.Tools) != len(want) {
-		t.Errorf("%d tools, want %d", len(res.Tools), len(want))
+	if len(res.Tools) != len(want) || len(mcpserver.Tools) != len(want) {
+		t.Errorf("%d tools, want %d; Tools names %d", len(res.Tools), len(want), len(mcpserver.Tools))
+	}
+	for _, name := range mcpserver.Tools {
+		if _, ok := want[name]; !ok {
+			t.Errorf("Tools names %s, which the server does not serve", name)
+		}
 	}
 	for _, tool := range res.Tools {
 		props, ok := want[tool.Name]
