@@ -29,11 +29,13 @@ type RunInput struct {
 type RunOutput struct {
 	// Exit is 0 when every selected test passed or was skipped, 1 when one
 	// failed, 124 when the run timed out (seed 004's codes).
-	Exit     int  `json:"exit" jsonschema:"0 all passed, 1 a test failed, 124 the run timed out"`
+	Exit     int  `json:"exit" jsonschema:"0 all passed, 1 a test failed, 124 the run timed out, 130 the run was cancelled (the server is stopping)"`
 	TimedOut bool `json:"timed_out"`
-	Passed   int  `json:"passed"`
-	Failed   int  `json:"failed"`
-	Skipped  int  `json:"skipped"`
+	// Cancelled is true when the server stopped (SIGTERM) during the run.
+	Cancelled bool `json:"cancelled,omitempty"`
+	Passed    int  `json:"passed"`
+	Failed    int  `json:"failed"`
+	Skipped   int  `json:"skipped"`
 	// Unreported counts listed tests the runner never reported; Errors the
 	// batches whose runner failed without per-test results.
 	Unreported int `json:"unreported"`
@@ -74,6 +76,9 @@ func (c Config) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunInp
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if c.stopping != nil {
+		defer context.AfterFunc(c.stopping, cancel)() // the server is stopping: end the run, answer with what ran
+	}
 	return c.runTests(ctx, req, in)
 }
 
@@ -98,10 +103,17 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	o.Live, o.Planned = prog.live(), prog.planned()
 	sum, err := run.Session(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, CacheDir: c.CacheDir, Options: o,
 		Warn: func(msg string) { fmt.Fprintln(stderr, "testdex: warning: "+msg) }}, text)
-	if err != nil {
+	cancelled := errors.Is(err, context.Canceled) && sum != nil
+	if err != nil && !cancelled {
 		return nil, RunOutput{}, selectionError(err)
 	}
 	report.Summary(stdout, sum, limit)
+	if cancelled {
+		out := RunOutput{Exit: ExitCancelled, Cancelled: true, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
+			Unreported: sum.Unreported, Errors: len(sum.Errors), Results: results(sum)}
+		fmt.Fprintln(stdout, "cancelled: testdex mcp is stopping; the results are those of the tests that ended")
+		return textResult(format(stdout, stderr, false, limit, out.Exit)), out, nil
+	}
 	if len(sum.Missing) > 0 {
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
@@ -109,6 +121,10 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 		Unreported: sum.Unreported, Errors: len(sum.Errors), Results: results(sum)}
 	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
 }
+
+// ExitCancelled is run_tests' exit when the server stopped during the
+// run (128 + SIGINT, as a shell reports an interrupted command).
+const ExitCancelled = 130
 
 // checkTimeout refuses a timeout outside 0 to run.MaxTimeout seconds
 // (negative, NaN, infinite or too large) with the allowed range, rather

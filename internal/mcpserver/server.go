@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,6 +28,8 @@ type Config struct {
 	// Version is the server version the initialize reply reports; ""
 	// means "(devel)".
 	Version string
+
+	stopping context.Context // ends when Serve is stopping; nil never ends
 }
 
 const instructions = `testdex finds and runs the tests of every language in the workspace root.
@@ -65,6 +68,33 @@ var Tools = []string{"discover_tests", "run_tests", "last_test_failures", "affec
 // not UTF-8, a batch, over 4 MiB) is answered with a JSON-RPC error and
 // the server goes on reading (see lineTransport). Neither r nor w is
 // closed.
+//
+// When ctx ends (testdex mcp got SIGTERM or SIGINT), Serve stops as a
+// server should: the running tools are cancelled (a run stops its test
+// processes and answers with what ran), every request read is answered
+// or shutdownGrace passes, and it returns nil.
 func Serve(ctx context.Context, c Config, r io.Reader, w io.Writer) error {
-	return New(c).Run(ctx, &lineTransport{r: r, w: w})
+	stopping, stop := context.WithCancel(context.Background())
+	defer stop()
+	c.stopping = stopping
+	t := &lineTransport{r: r, w: w}
+	serving, end := context.WithCancel(context.Background())
+	defer end()
+	done := make(chan error, 1)
+	go func() { done <- New(c).Run(serving, t) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	stop()
+	t.drain(shutdownGrace)
+	end()
+	<-done
+	return nil
 }
+
+// shutdownGrace bounds how long a stopping server waits for its answers:
+// a run's test processes get proc's grace (2 s) between SIGTERM and
+// SIGKILL, then the answer is written.
+const shutdownGrace = 5 * time.Second

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -39,6 +41,28 @@ type lineTransport struct {
 	r   io.Reader
 	w   io.Writer
 	max int // bytes per line; <= 0 means maxRequest
+
+	mu   sync.Mutex
+	conn *lineConn // the connection, once connected
+}
+
+// drain waits until every request read has been answered, or until
+// timeout; it reports whether none is left unanswered.
+func (t *lineTransport) drain(timeout time.Duration) bool {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return true
+	}
+	deadline := time.Now().Add(timeout)
+	for c.pending.Load() > 0 {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
 }
 
 // Connect starts reading lines.
@@ -48,6 +72,9 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		limit = maxRequest
 	}
 	c := &lineConn{w: t.w, incoming: make(chan readResult), closed: make(chan struct{})}
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
 	go c.readLoop(bufio.NewReaderSize(t.r, 64<<10), limit)
 	return c, nil
 }
@@ -62,6 +89,10 @@ type lineConn struct {
 	incoming  chan readResult
 	closed    chan struct{}
 	closeOnce sync.Once
+
+	// pending counts the requests read and not yet answered, for a
+	// shutdown that answers them first (lineTransport.drain).
+	pending atomic.Int64
 }
 
 type readResult struct {
@@ -113,6 +144,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case r := <-c.incoming:
+		if req, ok := r.msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			c.pending.Add(1)
+		}
 		return r.msg, r.err
 	case <-c.closed:
 		return nil, io.EOF
@@ -128,7 +162,11 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode JSON-RPC message: %w", err)
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		c.pending.Add(-1)
+	}
+	return err
 }
 
 func (c *lineConn) writeLine(data []byte) error {

@@ -118,8 +118,15 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	// WaitDelay bounds the wait for pipes held open by processes that outlive
 	// the child (a daemon that left its group); finish kills them next.
 	cmd.WaitDelay = grace + time.Second
+	keep, child, shim := shimmed(cmd) // everything the child starts dies with testdex (shim_linux.go)
+	if shim {
+		defer keep.Close() // after the wait: the shim has exited by then
+	}
 	start := time.Now()
 	b, err := startTracked(cmd)
+	if shim {
+		child.Close()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", s.Args[0], err)
 	}
