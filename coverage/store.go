@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
 
+	"github.com/zeebo/xxh3"
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/zeebo/xxh3"
+	"github.com/testdex/testdex/internal/state"
 )
 
 // The bbolt layout, inverted so that a query reads one file's entries:
@@ -88,12 +90,24 @@ func Open(path string, o Options) (*Index, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	if o.ReadOnly {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			return nil, ErrNoData
+	// bbolt opens and maps what it is given: a FIFO would block it and a
+	// link to a device feed it endlessly, so the file is checked first.
+	var odd *state.OddError
+	switch err := state.Usable(path); {
+	case errors.Is(err, fs.ErrNotExist) && o.ReadOnly:
+		return nil, ErrNoData
+	case errors.As(err, &odd) && o.ReadOnly:
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	case errors.As(err, &odd):
+		warn(fmt.Sprintf("%v; rebuilding it", err))
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("remove the coverage index: %w", err)
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create the coverage index: %w", err)
+	}
+	if !o.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("create the coverage index: %w", err)
+		}
 	}
 	db, err := open(path, o)
 	if errors.Is(err, ErrDamaged) && !o.ReadOnly {

@@ -2,17 +2,12 @@ package run
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"time"
-
-	"github.com/zeebo/xxh3"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/internal/state"
 )
 
 // The coverage baselines of `run --changed`: per root, for each test file
@@ -29,9 +24,7 @@ import (
 const keptBaselines = 4
 
 // BaselinesFile is where the coverage baselines of root are kept under dir.
-func BaselinesFile(dir, root string) string {
-	return filepath.Join(dir, "baselines", strconv.FormatUint(xxh3.HashString(root), 16)+".json")
-}
+func BaselinesFile(dir, root string) string { return state.Path(dir, "baselines", root, "json") }
 
 type baselinesDoc struct {
 	Root  string                        `json:"root"`
@@ -39,10 +32,10 @@ type baselinesDoc struct {
 }
 
 // LoadBaselines returns the coverage baselines of root; none when there
-// are none or the file is damaged (nothing is then vouched for).
+// are none or the file cannot be trusted (nothing is then vouched for).
 func LoadBaselines(dir, root string) map[string][]changes.Baseline {
 	var doc baselinesDoc
-	data, err := os.ReadFile(BaselinesFile(dir, root))
+	data, err := state.Read(BaselinesFile(dir, root))
 	if err != nil || json.Unmarshal(data, &doc) != nil || doc.Files == nil {
 		return map[string][]changes.Baseline{}
 	}
@@ -71,28 +64,13 @@ func updateBaselines(dir, root string, recorded []string, mans map[string]change
 	return writeJSON(BaselinesFile(dir, root), baselinesDoc{Root: root, Files: files})
 }
 
-// writeJSON writes v to path atomically.
+// writeJSON writes v to the state file path.
 func writeJSON(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return state.Write(path, append(data, '\n'))
 }
 
 // recordedFiles are the test files of the tests a coverage run recorded.

@@ -29,17 +29,14 @@ type changedRun struct {
 // their recorded coverage vouches for (vouched) are unchanged too, and
 // the others run by ID; a file none of whose tests is vouched for runs
 // whole, by path.
-func newChangedRun(ix *index.Index, sel *index.Selection, cacheDir string) (*changedRun, error) {
+func newChangedRun(ix *index.Index, sel *index.Selection, cacheDir string, warn func(string)) (*changedRun, error) {
 	if len(sel.Tests) > 0 {
 		return nil, errors.New("--changed takes paths, not test IDs")
 	}
 	if cacheDir == "" {
 		return nil, errors.New("--changed needs the cache folder to keep its state (TESTDEX_CACHE_DIR is off)")
 	}
-	passing, err := LoadPassing(cacheDir, ix.Root)
-	if err != nil {
-		return nil, err
-	}
+	passing := LoadPassing(cacheDir, ix.Root, warn)
 	g := changes.Build(ix)
 	mans := g.Manifests(ix.Root)
 	ch := &changedRun{root: ix.Root, cacheDir: cacheDir, sel: &index.Selection{}, fingerprints: map[string]string{},

@@ -3,12 +3,9 @@ package run
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
+	"io/fs"
 
-	"github.com/zeebo/xxh3"
+	"github.com/testdex/testdex/internal/state"
 )
 
 // The last run's failures are kept per root folder, in a small JSON file
@@ -17,9 +14,7 @@ import (
 // in a session-scoped slot, lost when the process ended).
 
 // FailuresFile is where the failures of root are kept under dir.
-func FailuresFile(dir, root string) string {
-	return filepath.Join(dir, "failures", strconv.FormatUint(xxh3.HashString(root), 16)+".json")
-}
+func FailuresFile(dir, root string) string { return state.Path(dir, "failures", root, "json") }
 
 type failuresDoc struct {
 	Root     string    `json:"root"`
@@ -29,10 +24,6 @@ type failuresDoc struct {
 // SaveFailures records the failures of a run of root (an empty list
 // clears them).
 func SaveFailures(dir, root string, fs []Failure) error {
-	path := FailuresFile(dir, root)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save failures: %w", err)
-	}
 	if fs == nil {
 		fs = []Failure{}
 	}
@@ -40,34 +31,28 @@ func SaveFailures(dir, root string, fs []Failure) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".failures-*")
-	if err != nil {
-		return fmt.Errorf("save failures: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save failures: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save failures: %w", err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return state.Write(FailuresFile(dir, root), append(data, '\n'))
 }
 
 // LoadFailures returns the failures of the last run of root; none when
-// there was no run yet.
-func LoadFailures(dir, root string) ([]Failure, error) {
-	data, err := os.ReadFile(FailuresFile(dir, root))
-	if errors.Is(err, os.ErrNotExist) {
+// there was no run yet. A state file testdex cannot trust (not a regular
+// file, too large, unreadable, not JSON) counts as no run, and warn (when
+// not nil) says so.
+func LoadFailures(dir, root string, warn func(string)) ([]Failure, error) {
+	path := FailuresFile(dir, root)
+	data, err := state.Read(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read failures: %w", err)
-	}
 	var doc failuresDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("read failures %s: %w (run the tests again to rewrite it)", FailuresFile(dir, root), err)
+	if err == nil && json.Unmarshal(data, &doc) != nil {
+		err = &state.OddError{Path: path, Why: "is not a failures file testdex wrote"}
+	}
+	if err != nil {
+		if warn != nil {
+			warn(err.Error())
+		}
+		return nil, nil
 	}
 	return doc.Failures, nil
 }

@@ -3,12 +3,9 @@ package run
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
+	"io/fs"
 
-	"github.com/zeebo/xxh3"
+	"github.com/testdex/testdex/internal/state"
 )
 
 // The state of `testdex run --changed`: per root, for each test file whose
@@ -19,9 +16,7 @@ import (
 // process only).
 
 // PassingFile is where the passing fingerprints of root are kept under dir.
-func PassingFile(dir, root string) string {
-	return filepath.Join(dir, "passing", strconv.FormatUint(xxh3.HashString(root), 16)+".json")
-}
+func PassingFile(dir, root string) string { return state.Path(dir, "passing", root, "json") }
 
 type passingDoc struct {
 	Root  string            `json:"root"`
@@ -29,43 +24,32 @@ type passingDoc struct {
 }
 
 // LoadPassing returns the fingerprints of the test files that last passed
-// under root; none when there was no run yet.
-func LoadPassing(dir, root string) (map[string]string, error) {
-	data, err := os.ReadFile(PassingFile(dir, root))
-	if errors.Is(err, os.ErrNotExist) {
-		return map[string]string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the passing state: %w", err)
+// under root; none when there was no run yet. A state file testdex cannot
+// trust vouches for nothing (everything runs), and warn says so.
+func LoadPassing(dir, root string, warn func(string)) map[string]string {
+	path := PassingFile(dir, root)
+	data, err := state.Read(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}
 	}
 	var doc passingDoc
-	if err := json.Unmarshal(data, &doc); err != nil || doc.Files == nil {
-		return map[string]string{}, nil // a damaged state vouches for nothing: everything runs
+	if err == nil && (json.Unmarshal(data, &doc) != nil || doc.Files == nil) {
+		err = &state.OddError{Path: path, Why: "is not a passing state testdex wrote"}
 	}
-	return doc.Files, nil
+	if err != nil {
+		if warn != nil {
+			warn(err.Error())
+		}
+		return map[string]string{}
+	}
+	return doc.Files
 }
 
 // SavePassing records the fingerprints of the test files that passed.
 func SavePassing(dir, root string, files map[string]string) error {
-	path := PassingFile(dir, root)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("save the passing state: %w", err)
-	}
 	data, err := json.MarshalIndent(passingDoc{Root: root, Files: files}, "", " ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".passing-*")
-	if err != nil {
-		return fmt.Errorf("save the passing state: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save the passing state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save the passing state: %w", err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return state.Write(PassingFile(dir, root), append(data, '\n'))
 }

@@ -77,7 +77,7 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 	}
 	var ch *changedRun
 	if req.Changed {
-		if ch, err = newChangedRun(ix, sel, req.CacheDir); err != nil {
+		if ch, err = newChangedRun(ix, sel, req.CacheDir, req.Warn); err != nil {
 			return nil, err
 		}
 		sel = ch.sel
@@ -150,7 +150,7 @@ func ExitCode(sum *Summary) int {
 
 // failedIDs returns the last run's failures still named by the listing.
 func (req Request) failedIDs(ix *index.Index) ([]string, error) {
-	fs, err := LoadFailures(req.CacheDir, ix.Root)
+	fs, err := LoadFailures(req.CacheDir, ix.Root, req.Warn)
 	if err != nil {
 		return nil, err
 	}

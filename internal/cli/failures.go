@@ -28,7 +28,7 @@ func newFailuresCmd(env *Env, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fs, err := run.LoadFailures(cacheDir(env), abs)
+			fs, err := run.LoadFailures(cacheDir(env), abs, func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) })
 			if err != nil {
 				return err
 			}

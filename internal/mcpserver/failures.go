@@ -26,10 +26,11 @@ type FailuresOutput struct {
 
 // Failure is one failed test of the last run.
 type Failure struct {
-	ID      string `json:"id" jsonschema:"the test ID, as run_tests takes it"`
-	File    string `json:"file,omitempty" jsonschema:"root-relative"`
-	Line    int    `json:"line,omitempty"`
-	Message string `json:"message,omitempty"`
+	ID         string `json:"id" jsonschema:"the test ID, as run_tests takes it"`
+	Occurrence int    `json:"occurrence,omitempty" jsonschema:"which of the tests sharing this ID failed, 0 for the first"`
+	File       string `json:"file,omitempty" jsonschema:"root-relative"`
+	Line       int    `json:"line,omitempty"`
+	Message    string `json:"message,omitempty"`
 }
 
 func addFailures(s *mcp.Server, c Config) {
@@ -57,14 +58,18 @@ func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresIn
 	if _, err := os.Stat(run.FailuresFile(c.CacheDir, root)); errors.Is(err, os.ErrNotExist) {
 		return textResult("no run yet for this workspace root (call run_tests first)"), out, nil
 	}
-	fs, err := run.LoadFailures(c.CacheDir, root)
+	var odd []string
+	fs, err := run.LoadFailures(c.CacheDir, root, func(msg string) { odd = append(odd, msg) })
 	if err != nil {
 		return nil, FailuresOutput{}, err
+	}
+	if len(odd) > 0 {
+		return textResult(strings.Join(odd, "\n") + "\n(call run_tests to record the failures again)"), out, nil
 	}
 	out.Ran = true
 	var b strings.Builder
 	for _, f := range fs {
-		out.Failures = append(out.Failures, Failure{ID: f.ID, File: f.File, Line: f.Line, Message: f.Message})
+		out.Failures = append(out.Failures, Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message})
 		loc := f.File
 		if f.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
