@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -32,6 +34,11 @@ type Index struct {
 	// CacheDir is the cache folder the listing used (Options.CacheDir),
 	// "" when caching is off; the impact graph keeps its scans there too.
 	CacheDir string
+	// Escapes are the symbolic links the walk did not follow because
+	// their real target lies outside the root, sorted by path: a runner
+	// collecting tests by itself would follow them (pytest, Vitest, Mocha
+	// and node:test do), so a run keeps it from doing so, or refuses.
+	Escapes []Escape
 
 	groups []*group // per (project, framework), for the runtime method
 	cfg    *config.Config
@@ -44,6 +51,12 @@ func (ix *Index) Config() *config.Config {
 		return &config.Config{Frameworks: map[string]config.Framework{}}
 	}
 	return ix.cfg
+}
+
+// Escape is a symbolic link leaving the root.
+type Escape struct {
+	Path string // root-relative
+	Dir  bool   // it points to a folder
 }
 
 // File is one candidate file of the listing: the unit of the metadata
@@ -183,10 +196,17 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) {
 	l1 := newLevel1()
 	wo := walkOptions(b.cfg, b.workers)
+	wo.Escaped = func(rel string, dir bool) {
+		l1.mu.Lock()
+		defer l1.mu.Unlock()
+		ix.Escapes = append(ix.Escapes, Escape{Path: rel, Dir: dir})
+	}
+	defer func() { slices.SortFunc(ix.Escapes, func(a, b Escape) int { return strings.Compare(a.Path, b.Path) }) }()
 	if len(b.opts.Paths) == 0 {
 		// Only an unrestricted listing sees every entry: a --framework
 		// listing must not drop the other frameworks' cache entries.
 		if b.opts.Files != nil {
+			ix.Escapes = append(ix.Escapes, b.opts.Escapes...)
 			l1.known(b.opts.Files, detectors)
 			return l1, b.opts.Frameworks == nil, nil
 		}

@@ -28,6 +28,9 @@ type Options struct {
 	// instead of walking the tree again. Used only for a listing of the
 	// whole root (Paths empty).
 	Files []string
+	// Escapes go with Files: the symbolic links leaving the root that the
+	// caller's walk did not follow (walk.Options.Escaped), for Index.Escapes.
+	Escapes []Escape
 	// Config is the configuration; nil means Root/testdex.toml if present,
 	// or ConfigPath when set.
 	Config     *config.Config

@@ -23,6 +23,10 @@ type Batch struct {
 	// included): the runner should report each of them or a descendant. A
 	// record it does not report is "unreported", never a failure.
 	Expected []*testdex.Test
+	// Outside are the symbolic links leaving the root (Index.Escapes)
+	// under the selection's paths, project-relative: the framework must
+	// not follow them (lang.LinkGuard).
+	Outside []lang.Link
 
 	paths []string // the selection's paths, root-relative
 }
@@ -94,6 +98,7 @@ func (ix *Index) Plan(sel *Selection) *Plan {
 	plan := &Plan{}
 	for _, b := range batches {
 		b.Expected = ix.expected(b, byID)
+		b.Outside = ix.outside(b)
 		if b.Setup.Runner == nil {
 			for _, t := range b.Expected {
 				plan.Unrunnable = append(plan.Unrunnable, *t)
@@ -105,6 +110,25 @@ func (ix *Index) Plan(sel *Selection) *Plan {
 	sort.Slice(plan.Batches, func(i, j int) bool { return plan.Batches[i].Name < plan.Batches[j].Name })
 	sort.SliceStable(plan.Unrunnable, func(i, j int) bool { return plan.Unrunnable[i].ID < plan.Unrunnable[j].ID })
 	return plan
+}
+
+// outside returns the links leaving the root (Index.Escapes) that the
+// batch's framework could reach: inside its project and under one of the
+// batch's paths. A batch of IDs alone has none (each ID is checked apart).
+func (ix *Index) outside(b *Batch) []lang.Link {
+	var out []lang.Link
+	for _, e := range ix.Escapes {
+		inPaths := false
+		for _, p := range b.paths {
+			inPaths = inPaths || under(e.Path, p)
+		}
+		rel, err := filepath.Rel(b.Project.Dir, filepath.Join(ix.Root, filepath.FromSlash(e.Path)))
+		if !inPaths || err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		out = append(out, lang.Link{Path: filepath.ToSlash(rel), Dir: e.Dir})
+	}
+	return out
 }
 
 // pathSelection is the part of a root-relative path p in group g's

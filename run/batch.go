@@ -67,9 +67,13 @@ func (st *batchState) runAll(ctx context.Context) int {
 		return 1
 	}
 	defer os.RemoveAll(scratch)
+	if msg := st.unguarded(); msg != "" {
+		st.broke(msg, testdex.CauseRunner)
+		return 1
+	}
 	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, &st.b.Selection,
 		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench,
-			Coverage: st.o.cover.enabled(st.b)})
+			Coverage: st.o.cover.enabled(st.b), Outside: st.b.Outside})
 	switch {
 	case errors.Is(err, lang.ErrNotInstalled):
 		st.broke(err.Error(), testdex.CauseToolchain)
@@ -94,6 +98,32 @@ func (st *batchState) runAll(ctx context.Context) int {
 		i = j
 	}
 	return exit
+}
+
+// unguarded says why the batch cannot run when its selection holds
+// symbolic links leaving the root that its framework would follow to
+// collect tests there (lang.LinkGuard), "" when it can run.
+func (st *batchState) unguarded() string {
+	links := st.b.Outside
+	if len(links) == 0 {
+		return ""
+	}
+	if g, ok := st.b.Setup.Runner.(lang.LinkGuard); ok && g.GuardsLinks(links) {
+		return ""
+	}
+	names := make([]string, len(links))
+	for i, l := range links {
+		names[i] = joinRel(st.b.Dir, l.Path)
+	}
+	return fmt.Sprintf("not run: %s %s a symbolic link leaving the root, which %s would follow to collect tests outside it "+
+		"(remove the link, or run the tests by ID or by the paths beside it)", strings.Join(names, ", "), plural(len(names), "is", "are each"), st.b.Setup.Framework)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // runGroup runs one command, or adjacent commands with lanes: one

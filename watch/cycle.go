@@ -34,7 +34,8 @@ type request struct {
 	retry   []item            // the selection of a cycle whose batch failed without results
 	last    []item
 	filters filters
-	files   []string // the root's files, as the watcher holds them (index.Options.Files)
+	files   []string       // the root's files, as the watcher holds them (index.Options.Files)
+	escapes []index.Escape // the links leaving the root its walks did not follow
 }
 
 // outcome is what a cycle did, for the loop to merge into its state.
@@ -56,6 +57,7 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 	out := outcome{req: req, results: map[string]testdex.Event{}}
 	opts := l.o.Index
 	opts.Files = req.files // listed from memory: the watcher follows every file the walk keeps
+	opts.Escapes = req.escapes
 	ix, err := index.Build(ctx, opts)
 	if err != nil {
 		out.err = err

@@ -259,7 +259,7 @@ func (l *loop) start(ctx context.Context, req request) {
 		req.failing[id] = f
 	}
 	req.retry, req.last, req.filters = l.retry, l.last, l.filters
-	req.files = l.watcher.Files()
+	req.files, req.escapes = l.watcher.Files(), l.watcher.Escapes()
 	cctx, cancel := context.WithCancel(ctx)
 	l.running = cancel
 	go func() {

@@ -8,11 +8,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/walk"
 )
 
@@ -36,7 +38,8 @@ type Watcher struct {
 	mu      sync.Mutex // the walk's callbacks run concurrently
 	dirs    map[string]bool
 	files   map[string]bool
-	limited bool // a watch could not be added; said once
+	escapes map[string]bool // links leaving the root -> whether to a folder
+	limited bool            // a watch could not be added; said once
 }
 
 // NewWatcher walks root with opts, watching every folder the walk enters.
@@ -49,7 +52,7 @@ func NewWatcher(ctx context.Context, root string, opts walk.Options, warn func(s
 	if warn == nil {
 		warn = func(string) {}
 	}
-	w := &Watcher{root: root, opts: opts, fsw: fsw, warn: warn, dirs: map[string]bool{}, files: map[string]bool{}}
+	w := &Watcher{root: root, opts: opts, fsw: fsw, warn: warn, dirs: map[string]bool{}, files: map[string]bool{}, escapes: map[string]bool{}}
 	if _, err := w.addTree(ctx, ""); err != nil {
 		fsw.Close()
 		return nil, err
@@ -80,6 +83,19 @@ func (w *Watcher) Files() []string {
 	return out
 }
 
+// Escapes returns the symbolic links leaving the root that the walks
+// did not follow (what index.Options.Escapes takes), sorted.
+func (w *Watcher) Escapes() []index.Escape {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]index.Escape, 0, len(w.escapes))
+	for p, dir := range w.escapes {
+		out = append(out, index.Escape{Path: p, Dir: dir})
+	}
+	slices.SortFunc(out, func(a, b index.Escape) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
 // Folders returns the number of folders watched.
 func (w *Watcher) Folders() int {
 	w.mu.Lock()
@@ -96,6 +112,11 @@ func (w *Watcher) addTree(ctx context.Context, rel string) ([]fileEvent, error) 
 	}
 	var out []fileEvent
 	opts.Dirs = func(dir string) { w.watch(dir) }
+	opts.Escaped = func(link string, dir bool) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.escapes[link] = dir
+	}
 	_, err := walk.Walk(ctx, w.root, opts, func(f string, _ fs.DirEntry) error {
 		w.mu.Lock()
 		out = append(out, fileEvent{Path: f, Existed: w.files[f]})

@@ -85,6 +85,28 @@ type RunOptions struct {
 	// Coverage asks a Coverer to record what each test executes (see
 	// Coverer); other Runners never see it set.
 	Coverage bool
+	// Outside are the symbolic links under the selection whose real
+	// target lies outside the root, project-relative. The core hands them
+	// only to a LinkGuard that said it can keep the framework from
+	// following them, and refuses the batch otherwise.
+	Outside []Link
+}
+
+// Link is a symbolic link leaving the root.
+type Link struct {
+	Path string // project-relative, slash-separated
+	Dir  bool   // it points to a folder
+}
+
+// LinkGuard is an optional Runner method. GuardsLinks reports whether the
+// framework, run by RunCommands with RunOptions.Outside set to links,
+// collects no test through them: it does not follow such links (go test
+// and Jest do not enter a linked folder), or RunCommands tells it not to
+// (pytest --ignore, Vitest --exclude, Mocha --ignore). A Runner without it
+// is assumed to follow every link, and a batch whose selection holds one
+// is refused: testdex runs only the tree under its root.
+type LinkGuard interface {
+	GuardsLinks(links []Link) bool
 }
 
 // Getenv looks a variable up in o.Env.

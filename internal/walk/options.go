@@ -31,6 +31,11 @@ type Options struct {
 	// the root) before any of its entries is visited, concurrently like
 	// visit: a watcher then watches exactly the folders a walk reads.
 	Dirs func(rel string)
+	// Escaped, when set, is called with every symlink the walk does not
+	// follow because its real target lies outside the root (dir says it
+	// points to a folder), concurrently like visit: test runners follow
+	// such links on their own, and the run tells them not to.
+	Escaped func(rel string, dir bool)
 }
 
 // scope says how a root-relative folder relates to opts.Within.

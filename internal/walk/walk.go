@@ -48,7 +48,8 @@ type walker struct {
 // into a folder that is already one of their ancestors and to a folder whose
 // real path (every symlink resolved, the root's included) lies outside the
 // root: a link to "/" would otherwise walk the whole machine. Symlinks to
-// files are visited wherever they point.
+// files are visited when their real file lies inside the root too (a link
+// to /etc/passwd is not read).
 //
 // Problems (unreadable folders, broken symlinks, symlink loops, symlinks
 // leaving the root, unusable ignore lines) come back as data with root-relative paths, sorted by path,
@@ -206,6 +207,13 @@ func (w *walker) onLink(parent *dirState, p, name, rel string, d fs.DirEntry) er
 		return nil
 	}
 	if fi.Mode().IsRegular() {
+		if msg := w.escape(p); msg != "" && w.opts.within(rel) == scopeInside {
+			w.report(testdex.Problem{Severity: testdex.SevWarning, Path: rel, Message: strings.Replace(msg, "not followed", "not read", 1)})
+			if w.opts.Escaped != nil {
+				w.opts.Escaped(rel, false)
+			}
+			return nil
+		}
 		return w.onFile(parent, name, rel, d)
 	}
 	if !fi.IsDir() {
@@ -221,6 +229,9 @@ func (w *walker) onLink(parent *dirState, p, name, rel string, d fs.DirEntry) er
 	}
 	if msg := w.escape(p); msg != "" {
 		w.report(testdex.Problem{Severity: testdex.SevWarning, Path: rel, Message: msg})
+		if w.opts.Escaped != nil {
+			w.opts.Escaped(rel, true)
+		}
 		return nil
 	}
 	if anc := w.ancestor(parent, fi); anc != nil {

@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,11 +182,13 @@ func TestWalkSymlinkLeavingTheRoot(t *testing.T) {
 		"repo/sub/inner":       "->../pkg",
 		"repo/pkg/p_test.go":   "",
 		"repo/pkg/via/outside": "->../../beside",
+		"repo/passwd_test.go":  "->../outside/o_test.go",
 		"link":                 "->repo",
 	})
 	want := []string{"a_test.go", "pkg/p_test.go", "sub/inner/p_test.go"}
 	wantProbs := []string{
 		"beside: symlink to " + filepath.Join(realBase(t, base), "outside") + " leaves the root; not followed",
+		"passwd_test.go: symlink to " + filepath.Join(realBase(t, base), "outside", "o_test.go") + " leaves the root; not read",
 		"pkg/via/outside: symlink to " + filepath.Join(realBase(t, base), "outside") + " leaves the root; not followed",
 		"slash: symlink to / leaves the root; not followed",
 		"sub/inner/via/outside: symlink to " + filepath.Join(realBase(t, base), "outside") + " leaves the root; not followed",
@@ -193,8 +196,13 @@ func TestWalkSymlinkLeavingTheRoot(t *testing.T) {
 	for _, r := range []string{root, filepath.Join(base, "link")} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		var mu sync.Mutex
-		var got []string
-		probs, err := Walk(ctx, r, Options{}, func(rel string, d fs.DirEntry) error {
+		var got, escaped []string
+		o := Options{Escaped: func(rel string, dir bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			escaped = append(escaped, fmt.Sprintf("%s %v", rel, dir))
+		}}
+		probs, err := Walk(ctx, r, o, func(rel string, d fs.DirEntry) error {
 			mu.Lock()
 			got = append(got, rel)
 			mu.Unlock()
@@ -217,6 +225,10 @@ func TestWalkSymlinkLeavingTheRoot(t *testing.T) {
 		}
 		if !slices.Equal(saw, wantProbs) {
 			t.Errorf("walk %s: problems\n%q\nwant\n%q", r, saw, wantProbs)
+		}
+		slices.Sort(escaped)
+		if want := []string{"beside true", "passwd_test.go false", "pkg/via/outside true", "slash true", "sub/inner/via/outside true"}; !slices.Equal(escaped, want) {
+			t.Errorf("walk %s: Escaped got %q, want %q", r, escaped, want)
 		}
 	}
 	skipped, reason, err := Explain(root, "slash/etc", Options{})

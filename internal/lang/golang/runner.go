@@ -86,6 +86,18 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 	return goCommands(p, groups, o), nil
 }
 
+// GuardsLinks implements lang.LinkGuard: go test's package patterns
+// (./...) never enter a linked folder, but a linked file in a package is
+// compiled with it.
+func (runner) GuardsLinks(links []lang.Link) bool {
+	for _, l := range links {
+		if !l.Dir {
+			return false
+		}
+	}
+	return true
+}
+
 // goPats are the -run and -bench patterns of one package.
 type goPats struct{ run, bench []string }
 

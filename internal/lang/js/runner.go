@@ -140,6 +140,25 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 	return cmds, nil
 }
 
+// GuardsLinks implements lang.LinkGuard. Vitest and Mocha follow linked
+// folders: the wrapper excludes the links (wrapperSpec.Outside). Jest's
+// crawler enters no linked folder (a linked file it may read: refused).
+// node --test follows them and has no option to exclude one: refused.
+func (r runner) GuardsLinks(links []lang.Link) bool {
+	switch r.fw {
+	case testdex.Vitest, testdex.Mocha:
+		return true
+	case testdex.Jest:
+		for _, l := range links {
+			if !l.Dir {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // splitSelection turns a selection into the commands' runs: the whole
 // project; or the paths (with the files of named tests that have no
 // pattern), then the named tests by their files and patterns.

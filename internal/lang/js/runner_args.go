@@ -34,6 +34,10 @@ type wrapperSpec struct {
 	// Coverage is the coverage recorder the wrapper starts before the
 	// framework loads (see runner_coverage.go); "" without coverage.
 	Coverage string `json:"coverage,omitempty"`
+	// Outside are the symbolic links leaving the root under the
+	// selection, which Vitest and Mocha follow: the wrapper excludes them
+	// (lang.RunOptions.Outside).
+	Outside []specPath `json:"outside,omitempty"`
 }
 
 type specPath struct {
@@ -51,6 +55,9 @@ func (r runner) wrapped(p *lang.Project, in install, script testScript, run batc
 	own := append(append([]string{}, script.Args...), o.Extra...)
 	spec := wrapperSpec{Framework: r.fw, Pkg: in.Pkg, Bin: in.Bin, Argv: own, Args: own, Set: map[string]any{}, Events: events,
 		Coverage: cov}
+	for _, l := range o.Outside {
+		spec.Outside = append(spec.Outside, specPath{Path: l.Path, Dir: l.Dir})
+	}
 	if !run.whole {
 		spec.Paths = []specPath{}
 		for _, ps := range run.paths {

@@ -63,6 +63,7 @@ async function vitest() {
     options.cliExclude = [].concat(options.exclude);
     delete options.exclude;
   }
+  if (spec.outside) options.cliExclude = [...(options.cliExclude || []), ...outsideGlobs()];
   if (filters.some((f) => f.includes(':'))) options.includeTaskLocation ??= true;
   try {
     const ctx = await startVitest('test', filters, options);
@@ -72,6 +73,18 @@ async function vitest() {
     if (process.exitCode == null) process.exitCode = 1;
     process.exit();
   }
+}
+
+// outsideGlobs are the globs excluding the symbolic links that leave the
+// root (spec.outside): a folder's files, or the file.
+function outsideGlobs() {
+  return spec.outside.map((l) => (l.dir ? l.path + '/**' : l.path));
+}
+
+// isOutside reports whether a file lies under a link that leaves the root.
+function isOutside(f) {
+  const abs = path.resolve(f);
+  return (spec.outside || []).some((l) => abs === path.resolve(l.path) || abs.startsWith(path.resolve(l.path) + path.sep));
 }
 
 // mochaDrop are the options of the project's command that change only the
@@ -93,7 +106,8 @@ async function mocha() {
   if (spec.set.grep !== undefined) for (const k of mochaGrep) delete opts[k];
   if (spec.set.timeout !== undefined) for (const k of mochaTimeout) delete opts[k];
   Object.assign(opts, spec.set);
-  if (spec.paths) opts._ = mochaSpec(cli, opts, spec.paths);
+  if (spec.outside) opts.ignore = [...[].concat(opts.ignore || []), ...outsideGlobs()];
+  if (spec.paths) opts._ = mochaSpec(cli, opts, spec.paths).filter((f) => !isOutside(f));
   const nodeKeys = Object.keys(opts).filter((k) => k !== '_' && flags.isNodeFlag(k));
   if (!mochaChild && (nodeKeys.length || opts['node-option'])) return mochaInChild(flags, opts, nodeKeys);
   for (const k of nodeKeys) delete opts[k];

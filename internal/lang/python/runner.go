@@ -66,7 +66,11 @@ func (r pytestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.R
 	if err != nil {
 		return nil, err
 	}
-	plan := pytestPlan{Options: pytestOptions, Extra: o.Extra, Select: pytestArgs(relTo(root, p.Dir), sel),
+	opts := pytestOptions
+	for _, l := range o.Outside { // pytest follows a linked folder: never into one that leaves the root
+		opts = append(opts[:len(opts):len(opts)], "--ignore="+path.Join(relTo(root, p.Dir), l.Path))
+	}
+	plan := pytestPlan{Options: opts, Extra: o.Extra, Select: pytestArgs(relTo(root, p.Dir), sel),
 		Timeout: o.TestTimeout.Seconds(), Coverage: cov}
 	args, err := writeDriver(o.Dir, "testdex_pytest.py", pytestDriver, plan)
 	if err != nil {
@@ -74,6 +78,10 @@ func (r pytestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.R
 	}
 	return []*lang.Command{{Args: append([]string{python}, args...), Dir: root}}, nil
 }
+
+// GuardsLinks implements lang.LinkGuard: RunCommands passes each link
+// leaving the root to --ignore, file or folder.
+func (pytestRunner) GuardsLinks([]lang.Link) bool { return true }
 
 // pytestPlan is runner_pytest.py's configuration file.
 type pytestPlan struct {
