@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,24 +45,34 @@ func Write(dir string, rep *coverage.Report, o Options) (int, error) {
 		return 0, err
 	}
 	s := newSite(rep, o)
-	if err := s.writePage(dir, "index.html", tmplIndex, s.index()); err != nil {
+	var written []string
+	page := func(rel string, t *template.Template, data any) error {
+		written = append(written, rel)
+		return s.writePage(dir, rel, t, data)
+	}
+	if err := page("index.html", tmplIndex, s.index()); err != nil {
 		return 0, err
 	}
 	for i := range rep.Files {
-		if err := s.writePage(dir, s.fileHref[rep.Files[i].Path], tmplFile, s.filePage(&rep.Files[i])); err != nil {
+		if err := page(s.fileHref[rep.Files[i].Path], tmplFile, s.filePage(&rep.Files[i])); err != nil {
 			return 0, err
 		}
 	}
 	for _, t := range rep.Tests {
-		if err := s.writePage(dir, s.testHref[t.ID], tmplTest, s.testPage(t)); err != nil {
+		if err := page(s.testHref[t.ID], tmplTest, s.testPage(t)); err != nil {
 			return 0, err
 		}
 	}
-	return len(rep.Tests), nil
+	return len(rep.Tests), writeMarker(dir, written)
 }
 
-// prepare makes dir ready: a new or empty folder gets the marker; a site
-// written before loses its pages.
+// markerHead is the marker's first line; the pages written follow, one
+// root-relative path a line.
+const markerHead = "written by testdex coverage --html; the next run replaces the pages listed below, and only those"
+
+// prepare makes dir ready: a new or empty folder is created; in a site
+// written before, the pages its marker lists are removed (a file someone
+// else put there stays, as does anything a marker does not name).
 func prepare(dir string) error {
 	entries, err := os.ReadDir(dir)
 	switch {
@@ -72,12 +83,19 @@ func prepare(dir string) error {
 	case err != nil:
 		return err
 	case len(entries) > 0:
-		if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+		data, err := os.ReadFile(filepath.Join(dir, marker))
+		if err != nil {
 			return fmt.Errorf("%w: %s (name a new or empty folder)", ErrNotSite, dir)
 		}
-		for _, sub := range []string{"files", "tests", "index.html"} {
-			if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
-				return err
+		for _, rel := range strings.Split(string(data), "\n")[1:] {
+			if !fs.ValidPath(rel) || rel == "." || rel == marker {
+				continue // not a page this package names
+			}
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+				if err := os.Remove(p); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -86,7 +104,12 @@ func prepare(dir string) error {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, marker), []byte("written by testdex coverage --html; the next run replaces this folder's pages\n"), 0o644)
+	return writeMarker(dir, nil)
+}
+
+// writeMarker marks dir as a site holding the pages written.
+func writeMarker(dir string, written []string) error {
+	return os.WriteFile(filepath.Join(dir, marker), []byte(strings.Join(append([]string{markerHead}, written...), "\n")+"\n"), 0o644)
 }
 
 func (s *site) writePage(dir, rel string, t *template.Template, data any) error {

@@ -114,3 +114,27 @@ func TestWriteRefusesAFolderOfSomeoneElse(t *testing.T) {
 		t.Errorf("an old page survived: %v", err)
 	}
 }
+
+// TestWriteReplacesOnlyItsPages: writing over a site removes the pages it
+// wrote before and nothing else: files someone put beside them, in its
+// folders too, stay.
+func TestWriteReplacesOnlyItsPages(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site")
+	writeSample(t, site)
+	mine := []string{"notes.txt", "files/keep.html", "tests/keep.css"}
+	for _, f := range mine {
+		os.WriteFile(filepath.Join(site, filepath.FromSlash(f)), []byte("mine"), 0o644)
+	}
+	writeSample(t, site)
+	if _, err := Write(site, &coverage.Report{}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range mine {
+		if data, err := os.ReadFile(filepath.Join(site, filepath.FromSlash(f))); err != nil || string(data) != "mine" {
+			t.Errorf("%s was touched: %q, %v", f, data, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
+		t.Errorf("the new index is missing: %v", err)
+	}
+}
