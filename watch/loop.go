@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -103,7 +104,8 @@ type loop struct {
 }
 
 // Run watches the root of o.Index and runs cycles until ctx is cancelled
-// or q is pressed. The error is non-nil only when watching cannot begin.
+// or q is pressed. The error is non-nil only when watching cannot begin,
+// or cannot go on: the root was removed (ErrRootGone).
 func Run(ctx context.Context, o Options) (*Result, error) {
 	ix, err := index.Build(ctx, o.Index)
 	var nt *index.NoTestsError
@@ -188,6 +190,10 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 			if !ok {
 				return l.result(), nil
 			}
+			if err := rootGone(root, ev); err != nil {
+				l.stop()
+				return l.result(), err
+			}
 			for _, fe := range l.watcher.Handle(ctx, ev) {
 				if !l.ignored(fe.Path) {
 					l.deb.Add(fe)
@@ -214,6 +220,23 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 			l.next(ctx)
 		}
 	}
+}
+
+// ErrRootGone is returned by Run when the watched root is removed or
+// moved away: its watches are gone with it, and nothing there can be
+// watched again without a new walk.
+var ErrRootGone = errors.New("the watched root is gone")
+
+// rootGone returns an ErrRootGone error when ev says the root itself was
+// removed or renamed.
+func rootGone(root string, ev fsnotify.Event) error {
+	if filepath.Clean(ev.Name) != root || !ev.Has(fsnotify.Remove) && !ev.Has(fsnotify.Rename) {
+		return nil
+	}
+	if _, err := os.Stat(root); err == nil {
+		return fmt.Errorf("%w: %s was replaced by another folder (start watch again to watch the new one)", ErrRootGone, root)
+	}
+	return fmt.Errorf("%w: %s was removed or moved away (start watch again when it is back)", ErrRootGone, root)
 }
 
 // ignored reports whether an event is the loop's own doing.

@@ -391,3 +391,42 @@ func TestWatchJSON(t *testing.T) {
 		t.Fatal("watch did not stop when its context was cancelled")
 	}
 }
+
+// TestWatchRootGone: watch says so and stops when its root is removed,
+// rather than going on watching nothing (issue 17, case 9).
+func TestWatchRootGone(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo")
+	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/gone\n\ngo 1.22\n"), 0o644)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Main(context.Background(), []string{"watch", "--json"}, Env{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr,
+			Getenv: func(k string) string { return map[string]string{"TESTDEX_CACHE_DIR": "off"}[k] }, Environ: os.Environ(), Dir: root})
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	if !sc.Scan() { // the first cycle: watching has begun
+		t.Fatalf("no first cycle; stderr:\n%s", stderr.String())
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		if c == ExitOK || !strings.Contains(stderr.String(), "watched root is gone") {
+			t.Errorf("exit %d, stderr %q; want a failure saying the root is gone", c, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("watch still runs 10 s after its root was removed")
+	}
+}
