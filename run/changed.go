@@ -169,7 +169,7 @@ func (ch *changedRun) save(sum *Summary) error {
 			bad[file] = true
 		}
 	}
-	for _, id := range sum.Unmatched {
+	for _, id := range append(sum.Unmatched[:len(sum.Unmatched):len(sum.Unmatched)], sum.Lost...) {
 		file, _ := testdex.SplitID(id)
 		bad[file] = true
 	}

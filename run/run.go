@@ -112,7 +112,7 @@ func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Ha
 		return nil, herr
 	}
 	sum.Finish()
-	sum.Unmatched = unmatched(plan, sum)
+	sum.Unmatched, sum.Lost = unmatched(plan, sum)
 	if err := parent.Err(); err != nil {
 		return sum, err
 	}
@@ -134,25 +134,30 @@ func MultiHandler(hs ...Handler) Handler {
 
 // unmatched lists the IDs the plan named that nothing answered: neither
 // the test nor one under it was reported, and its batch did not fail.
-func unmatched(plan *index.Plan, sum *Summary) []string {
+// Those the listing holds (lost) are apart from those it made by the ID
+// rules alone (unmatched): a listed ID is right, its result went missing.
+func unmatched(plan *index.Plan, sum *Summary) (unmatched, lost []string) {
 	failed := map[string]bool{}
 	for _, e := range sum.Errors {
 		failed[e.Batch] = true
 	}
 	reported := func(e testdex.Event) bool { return e.Action != testdex.ActionUnreported }
 	under := sum.ancestorsOf(reported)
-	var out []string
 	for _, b := range plan.Batches {
 		if failed[b.Name] {
 			continue
 		}
 		for _, t := range b.Selection.Tests {
 			if e, ok := sum.Outcome(t.ID); (!ok || !reported(e)) && !under[t.ID] {
-				out = append(out, t.ID)
+				if len(t.Seen) == 1 && t.Seen[0] == "runtime" {
+					unmatched = append(unmatched, t.ID)
+				} else {
+					lost = append(lost, t.ID)
+				}
 			}
 		}
 	}
-	return out
+	return unmatched, lost
 }
 
 // deliver hands the events to h: the unrunnable records first, then each

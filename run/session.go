@@ -142,7 +142,7 @@ func ExitCode(sum *Summary) int {
 		return ExitTimeout
 	case !sum.OK():
 		return ExitFailed
-	case len(sum.Unmatched) > 0:
+	case len(sum.Unmatched)+len(sum.Lost) > 0:
 		return ExitNoMatch
 	}
 	return ExitPassed

@@ -38,9 +38,14 @@ type Summary struct {
 	// Missing lists the toolchains a batch could not start, in the
 	// words of the error ("go not found in PATH (...)").
 	Missing []string
-	// Unmatched are IDs named by the run that no runner reported, nor any
-	// test under them: they match no test (set by Run, not by the events).
+	// Unmatched are IDs named by the run that the listing does not hold
+	// and that no runner reported, nor any test under them: they match no
+	// test (set by Run, not by the events).
 	Unmatched []string
+	// Lost are IDs named by the run that the listing holds but no runner
+	// reported, nor any test under them: the ID is right, its result is
+	// missing (set by Run).
+	Lost []string
 	Start     time.Time
 	End       time.Time
 	// Covered is the number of tests whose coverage `run --coverage`

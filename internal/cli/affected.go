@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/internal/config"
 )
 
@@ -80,7 +81,7 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 	}
 	for _, a := range affected {
 		for _, line := range a.Lines() {
-			fmt.Fprintln(w, line)
+			fmt.Fprintln(w, report.Escape(line))
 		}
 	}
 	if len(affected) > 0 {
@@ -115,7 +116,7 @@ func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, 
 	// is the user's own line and is always said.
 	for _, p := range graph.Problems {
 		if p.Severity != testdex.SevWarning || p.Path == config.FileName {
-			fmt.Fprintln(env.Stderr, "testdex: "+p.String())
+			fmt.Fprintln(env.Stderr, "testdex: "+report.Escape(p.String()))
 		}
 	}
 	affected := selectAffected(env, ix, graph, set, useCoverage)
@@ -193,13 +194,13 @@ func explainAffected(w io.Writer, ix *index.Index, affected []changes.Affected, 
 			continue
 		}
 		if a.Whole() {
-			fmt.Fprintf(w, "%s is affected: %s\n", id, a.Reason)
+			fmt.Fprintf(w, "%s is affected: %s\n", report.Escape(id), report.Escape(a.Reason.String()))
 			return nil
 		}
 		for n := t; ; {
 			for i, s := range a.Tests {
 				if s.ID == n.ID {
-					fmt.Fprintf(w, "%s is affected: %s\n", id, a.ReasonOf(i))
+					fmt.Fprintf(w, "%s is affected: %s\n", report.Escape(id), report.Escape(a.ReasonOf(i).String()))
 					return nil
 				}
 			}
@@ -213,9 +214,9 @@ func explainAffected(w io.Writer, ix *index.Index, affected []changes.Affected, 
 		for _, i := range a.Top() {
 			others = append(others, a.Tests[i].Name)
 		}
-		fmt.Fprintf(w, "%s is not affected: the change reaches other tests of %s only (%s)\n", id, t.File, strings.Join(others, ", "))
+		fmt.Fprintf(w, "%s is not affected: the change reaches other tests of %s only (%s)\n", report.Escape(id), report.Escape(t.File), report.Escape(strings.Join(others, ", ")))
 		return nil
 	}
-	fmt.Fprintf(w, "%s is not affected: no change reaches %s\n", id, t.File)
+	fmt.Fprintf(w, "%s is not affected: no change reaches %s\n", report.Escape(id), report.Escape(t.File))
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/run"
 )
 
@@ -128,10 +129,10 @@ func writeCovering(w io.Writer, a *coverage.Answer) {
 		if h.Granularity == "file" {
 			line += "  (recorded per test file: its file's tests share these lines)"
 		}
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, report.Escape(line))
 	}
 	for _, s := range a.Stale {
-		fmt.Fprintf(w, "stale: %s  %s  recorded %s: %s\n", s.ID, outcome(s.Outcome), s.Recorded.Local().Format(stamp), s.Reason)
+		fmt.Fprintf(w, "stale: %s  %s  recorded %s: %s\n", report.Escape(s.ID), outcome(s.Outcome), s.Recorded.Local().Format(stamp), report.Escape(s.Reason))
 	}
 }
 

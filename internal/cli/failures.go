@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/run"
 )
 
@@ -44,7 +45,7 @@ func newFailuresCmd(env *Env, g *globals) *cobra.Command {
 				if f.Line > 0 {
 					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 				}
-				fmt.Fprintf(w, "%s  %s  %s\n", f.ID, loc, f.Message)
+				fmt.Fprintf(w, "%s  %s  %s\n", report.Escape(f.ID), report.Escape(loc), report.Escape(f.Message))
 			}
 			return nil
 		},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/report"
 )
 
 type listFlags struct {
@@ -174,7 +175,7 @@ func printProblems(w io.Writer, ps []testdex.Problem, quiet bool) {
 		if quiet && p.Severity == testdex.SevWarning {
 			continue
 		}
-		fmt.Fprintln(w, "testdex: "+p.String())
+		fmt.Fprintln(w, "testdex: "+report.Escape(p.String()))
 	}
 }
 

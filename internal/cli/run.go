@@ -222,6 +222,9 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 	case run.ExitPassed:
 		return nil
 	case run.ExitNoMatch:
+		if len(sum.Unmatched) == 0 {
+			return &ExitError{Code: code, Err: fmt.Errorf("no result for %s: listed, but the runner reported nothing under it (see its output with --verbose or --json)", strings.Join(sum.Lost, ", "))}
+		}
 		return &ExitError{Code: code, Err: fmt.Errorf("no test matches %s (run 'testdex list' to see test IDs)", strings.Join(sum.Unmatched, ", "))}
 	default:
 		return &ExitError{Code: code}

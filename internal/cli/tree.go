@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/report"
 )
 
 // writeTree prints the human view: a header line per file naming its
 // framework and scope, the tests indented under their parents, markers for
-// the unusual, and a count line.
+// the unusual, and a count line. What a terminal would act on (ESC, C0
+// and C1 controls, bidirectional marks) is shown escaped (report.Escape);
+// --json holds the exact bytes.
 //
 //	pkg/foo_test.go  go example.com/m/pkg
 //	  TestFoo  :12
@@ -27,7 +30,7 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 		if t.File != file {
 			file = t.File
 			c.files++
-			fmt.Fprintf(w, "%s  %s%s\n", t.File, t.Framework, scopeSuffix(t))
+			fmt.Fprintf(w, "%s  %s%s\n", report.Escape(t.File), t.Framework, report.Escape(scopeSuffix(t)))
 		}
 		key := t.ID
 		if t.File != "" {
@@ -42,7 +45,7 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 		c.count(t)
 		if t.Kind == testdex.KindSpec {
 			if len(t.Tags) > 0 {
-				fmt.Fprintf(w, "  [%s]\n", strings.Join(t.Tags, ", "))
+				fmt.Fprintf(w, "  [%s]\n", report.Escape(strings.Join(t.Tags, ", ")))
 			}
 			continue
 		}
@@ -50,9 +53,9 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 		for range d {
 			line = append(line, "  "...)
 		}
-		line = append(append(line, label...), "  :"...)
+		line = append(append(line, report.Escape(label)...), "  :"...)
 		line = strconv.AppendInt(line, int64(t.Line), 10)
-		line = append(append(line, marks(t)...), '\n')
+		line = append(append(line, report.Escape(marks(t))...), '\n')
 		w.Write(line)
 	}
 	fmt.Fprintln(w)

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/report"
 )
 
 func newWhyCmd(env *Env, g *globals) *cobra.Command {
@@ -20,7 +21,7 @@ func newWhyCmd(env *Env, g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(env.Stdout, s)
+				fmt.Fprintln(env.Stdout, report.Escape(s))
 			}
 			return nil
 		},

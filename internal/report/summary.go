@@ -35,6 +35,9 @@ func summary(w io.Writer, p palette, s *run.Summary, timeout time.Duration) {
 	for _, id := range s.Unmatched {
 		fmt.Fprintf(w, "no test matches %s: the runner ran nothing under it\n", Escape(id))
 	}
+	for _, id := range s.Lost {
+		fmt.Fprintf(w, "no result for %s: it is listed, but the runner reported neither it nor a test under it\n", Escape(id))
+	}
 	fmt.Fprintf(w, "ran %d tests in %.1fs\n", s.Ran(), s.End.Sub(s.Start).Seconds())
 	counts := []string{
 		count(p.pass, s.Passed, "passed"),

@@ -560,15 +560,18 @@ func (w *walker) fixture(n, d *sitter.Node, method bool) (string, fixtureFact, b
 }
 
 // maxClassDepth bounds the nesting of classes read (a class at module
-// level is at depth 0).
-const maxClassDepth = 20
+// level is at depth 0). It is CPython's own bound: its tokenizer refuses
+// more than 100 levels of indentation (MAXINDENT, "too many levels of
+// indentation"), so every class Python can run is read, and the bound
+// only keeps a hostile file from driving the walk arbitrarily deep.
+const maxClassDepth = 98
 
 // class records a class and its candidate methods in the facts. A class
 // nested deeper than maxClassDepth is left out, with a warning; the
 // classes around it are kept.
 func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	if depth > maxClassDepth {
-		w.warnOnce(line(d), fmt.Sprintf("classes nested more than %d deep are not read; this class and the tests in it are not listed (flatten the nesting)", maxClassDepth))
+		w.warnOnce(line(d), fmt.Sprintf("classes nested more than %d deep are not read (Python refuses as many levels of indentation); this class and the tests in it are not listed", maxClassDepth))
 		return
 	}
 	c := classFact{Name: w.text(d.ChildByFieldName("name")), Line: line(d), Outer: outer}
