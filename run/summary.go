@@ -45,9 +45,9 @@ type Summary struct {
 	// Lost are IDs named by the run that the listing holds but no runner
 	// reported, nor any test under them: the ID is right, its result is
 	// missing (set by Run).
-	Lost []string
-	Start     time.Time
-	End       time.Time
+	Lost  []string
+	Start time.Time
+	End   time.Time
 	// Covered is the number of tests whose coverage `run --coverage`
 	// recorded (set by Session).
 	Covered int

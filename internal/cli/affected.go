@@ -15,8 +15,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/report"
 )
 
 type affectedFlags struct {
