@@ -31,15 +31,17 @@ const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringif
 // jestReporter uses Jest's per-test hooks (onTestCaseStart, 29.6+;
 // onTestCaseResult, 27+), and each file's results for the tests those did
 // not report (skipped ones, older Jest), load errors and console output.
+// seen counts the results reported per name: two tests of one name are
+// two results.
 const jestReporter = jsEmit + `
 const status = {passed: 'pass', failed: 'fail'};
 const key = (file, r) => [file, ...r.ancestorTitles, r.title].join('\0');
 class TestdexReporter {
-  constructor() { this.seen = new Set(); }
+  constructor() { this.seen = new Map(); }
   onTestCaseStart(test, t) { testdexEmit({a: 'run', file: test.path, titles: [...t.ancestorTitles, t.title]}); }
   onTestCaseResult(test, r) { this.result(test.path, r); }
   result(file, r) {
-    this.seen.add(key(file, r));
+    this.seen.set(key(file, r), (this.seen.get(key(file, r)) || 0) + 1);
     const d = (r.failureDetails || [])[0] || {};
     const msg = d.message || (r.failureMessages || [])[0];
     const stack = d.stack || (r.failureMessages || []).join('\n');
@@ -47,7 +49,12 @@ class TestdexReporter {
   }
   onTestResult(test, res) {
     for (const c of res.console || []) testdexEmit({a: 'output', file: test.path, out: c.type + ': ' + c.message + '\n'});
-    for (const r of res.testResults || []) if (!this.seen.has(key(test.path, r))) this.result(test.path, r);
+    const done = new Map(this.seen);
+    for (const r of res.testResults || []) {
+      const n = done.get(key(test.path, r)) || 0;
+      if (n > 0) done.set(key(test.path, r), n - 1);
+      else this.result(test.path, r);
+    }
     const e = res.testExecError;
     if (e) testdexEmit({a: 'error', file: test.path, msg: e.message, stack: e.stack});
   }
