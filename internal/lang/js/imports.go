@@ -39,6 +39,9 @@ type importRef struct {
 type importFacts struct {
 	Imports []importRef `json:"imports,omitempty"`
 	Loads   []loadFact  `json:"loads,omitempty"`
+	// Hidden says that a file read in the loaded mode declares tests in
+	// functions, which whoever calls them declares.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -154,14 +157,14 @@ func (w *walker) imported(name string) (value, bool) {
 // facts encodes the file's relative imports when a title needed one
 // (until the linker supplied them), and its load sites.
 func (w *walker) facts() []byte {
-	f := importFacts{Loads: w.loads}
+	f := importFacts{Loads: w.loads, Hidden: w.hidden}
 	if w.needImports && w.importValues == nil {
 		for _, r := range w.imports {
 			f.Imports = append(f.Imports, r)
 		}
 		sort.Slice(f.Imports, func(i, j int) bool { return f.Imports[i].Local < f.Imports[j].Local })
 	}
-	if len(f.Imports) == 0 && len(f.Loads) == 0 {
+	if len(f.Imports) == 0 && len(f.Loads) == 0 && !f.Hidden {
 		return nil
 	}
 	b, err := json.Marshal(f)

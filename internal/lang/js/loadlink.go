@@ -72,11 +72,15 @@ func newLoadLinker(fw testdex.Framework, p *lang.Project, files []*lang.Linked) 
 
 // loadsOf decodes the load sites of a result's Facts.
 func loadsOf(facts []byte) []loadFact {
+	return factsOf(facts).Loads
+}
+
+func factsOf(facts []byte) importFacts {
 	var f importFacts
 	if len(facts) == 0 || json.Unmarshal(facts, &f) != nil {
-		return nil
+		return importFacts{}
 	}
-	return f.Loads
+	return f
 }
 
 // link replaces the dynamic records of a test file's load sites.
@@ -189,6 +193,9 @@ func (ll *loadLinker) graft(lf loadFact, files []string, depth int, visited map[
 		res, err := ll.load(file, base)
 		if err != nil {
 			return nil, fmt.Sprintf("tests registered by %s: cannot read it: %v", ll.rootRel(file), err), nil
+		}
+		if lf.Uses && factsOf(res.Facts).Hidden {
+			return nil, fmt.Sprintf("tests declared by functions %s exports, which the loading file may call: cannot be listed without running them", ll.rootRel(file)), nil
 		}
 		for _, p := range res.Problems {
 			p.Path = file

@@ -48,6 +48,10 @@ type loadFact struct {
 	Dir    string   `json:"dir,omitempty"`
 	Filter *pred    `json:"filter,omitempty"`
 	Why    string   `json:"why,omitempty"`
+	// Uses is true when the loading file uses what the file exports
+	// (require('./x')(), const f = require('./x')): it may call functions
+	// that declare tests.
+	Uses bool `json:"uses,omitempty"`
 }
 
 // The reasons a load site's files are not known.
@@ -113,11 +117,13 @@ func (w *walker) loadSite(c *sitter.Node, parent *frame, at int) bool {
 		parents = parent.instances
 	}
 	facts := make([]loadFact, 0, len(parents))
+	uses := !w.effectOnly(c)
 	for _, p := range parents {
 		f, site := w.resolveLoad(c, arg, dyn, bars, at, p, len(parents))
 		if !site {
 			return true
 		}
+		f.Uses = uses
 		facts = append(facts, f)
 	}
 	for i, p := range parents {

@@ -49,6 +49,7 @@ type walker struct {
 	base          *instance              // the parent of top-level calls in a loaded file (see loadedExtractor)
 	loaded        bool                   // list only what runs when the file is loaded (see loadedExtractor)
 	loads         []loadFact             // the load sites (see loads.go)
+	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
 	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
 }
 
@@ -200,6 +201,7 @@ func (w *walker) call(c *sitter.Node) {
 		return
 	}
 	if w.loaded && !w.runsOnLoad(at) {
+		w.hidden = true
 		return // declared in a function another file may call: not when this one is loaded
 	}
 	fr := &frame{node: c, at: len(w.lin.path) - 1, end: c.EndByte(), test: !sp.suite, params: w.params(sp.fn)}
