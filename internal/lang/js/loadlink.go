@@ -285,8 +285,8 @@ func (ll *loadLinker) resolveUncached(dir string, lf loadFact) resolvedLoad {
 		switch {
 		case found == "" && ll.inProject(abs):
 			return resolvedLoad{why: fmt.Sprintf("tests registered by %s: no such file", ll.rootRel(abs))}
-		case found != "" && ll.inProject(found):
-			out.files = append(out.files, found)
+		case found != "" && ll.inProject(found) && jsExtensions[extname(found)]:
+			out.files = append(out.files, found) // not data, styles, images: they declare nothing
 		}
 	}
 	if lf.Dir == "" {
