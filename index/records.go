@@ -82,7 +82,7 @@ func assemble(ix *Index, r *resolver, results []fileResult) {
 		ix.Files = append(ix.Files, f)
 		for _, t := range fr.res.Tests {
 			rec := record(fr.cand.rel, fr.cand.setup.Framework, project, t)
-			if ids[rec.ID] {
+			if ids[rec.ID] && !(fr.cand.setup.Duplicates && !rec.Dynamic && rec.Kind != testdex.KindSuite) {
 				ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: rec.File, Line: rec.Line,
 					Message: "duplicate test " + rec.Name + " (only the first is listed)"})
 				continue

@@ -67,10 +67,11 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 		o.Timeout = 5 * time.Minute
 	}
 	cmp := &Comparison{}
-	byKey := map[string]int{}
+	byKey := map[string][]int{} // several for the tests of one name a JavaScript file declares
 	for i := range ix.Tests {
 		ix.Tests[i].Seen = []string{SeenStatic}
-		byKey[runtimeKey(ix.Tests[i].Project, ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)] = i
+		k := runtimeKey(ix.Tests[i].Project, ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)
+		byKey[k] = append(byKey[k], i)
 	}
 	reported := map[int]bool{}
 	var extra []testdex.Test
@@ -86,8 +87,10 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 			continue
 		}
 		for _, l := range listed {
-			if i, ok := byKey[runtimeKey(displayRel(ix.Root, g.proj.Dir), g.setup.Framework, l.Scope, l.Name)]; ok {
-				reported[i] = true
+			if is, ok := byKey[runtimeKey(displayRel(ix.Root, g.proj.Dir), g.setup.Framework, l.Scope, l.Name)]; ok {
+				for _, i := range is {
+					reported[i] = true
+				}
 				continue
 			}
 			extra = append(extra, ix.runtimeRecord(n, g, l))

@@ -110,6 +110,11 @@ type Setup struct {
 	Runner Runner
 	// Patterns describes Match for messages ("**/*_test.go").
 	Patterns []string
+	// Duplicates says that the framework runs every test declared under
+	// a name its file already declared (the JavaScript runners do): such
+	// records, but suites and dynamic ones, are all listed, with one ID,
+	// the extractor warning of them. Otherwise only the first is listed.
+	Duplicates bool
 	// Lenient lists suffixes of files that are listed when named
 	// explicitly even though Match rejects them (semtest: ".md"), with a
 	// warning; a named file of no lenient suffix is skipped with a warning.

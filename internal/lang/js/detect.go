@@ -205,18 +205,24 @@ func (pr *project) setup(fw testdex.Framework) *lang.Setup {
 		return nil
 	}
 	s.Framework, s.Extractor, s.Lister, s.Linker, s.Runner = fw, ExtractorFor(fw), listerFor(fw), linker{fw}, runnerFor(fw)
+	s.Duplicates = true // each runner registers and runs both tests of one name
 	return s
 }
 
 // linker sets every record's Scope to its file's path relative to the
 // project folder, as the runners report it, after filling in the titles
-// that need a local module's tables (linkImports).
+// that need a local module's tables (linkImports) and the tests of the
+// files a test file loads (see loadLinker).
 type linker struct{ fw testdex.Framework }
 
 func (l linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	var problems []testdex.Problem
 	for _, f := range files {
 		problems = append(problems, linkImports(l.fw, p, f)...)
+	}
+	ll := newLoadLinker(l.fw, p, files)
+	for _, f := range files {
+		problems = append(problems, ll.link(f)...)
 		for i := range f.Result.Tests {
 			f.Result.Tests[i].Scope = f.Rel
 		}

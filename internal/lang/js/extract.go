@@ -3,6 +3,7 @@ package js
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"path"
 	"sync"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-4"
+const version = "js-5"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -32,6 +33,11 @@ const version = "js-4"
 type Extractor struct {
 	fw       testdex.Framework
 	deepPath int // when not 0, replaces the constant deepPath (tests)
+	// loaded makes it read a file another test file loads (see
+	// loads.go): only what runs when the file is loaded is listed, under
+	// base (nil: at the top level).
+	loaded bool
+	base   *instance
 }
 
 // ExtractorFor returns the extractor producing records of framework fw
@@ -42,7 +48,17 @@ func ExtractorFor(fw testdex.Framework) *Extractor { return &Extractor{fw: fw} }
 func (x *Extractor) Framework() testdex.Framework { return x.fw }
 
 // CacheKey names the extractor version and framework.
-func (x *Extractor) CacheKey() string { return version + "/" + string(x.fw) }
+func (x *Extractor) CacheKey() string {
+	k := version + "/" + string(x.fw)
+	if x.loaded {
+		h := fnv.New64a()
+		if b := x.base; b != nil {
+			fmt.Fprintf(h, "%q %q %q %t %t", b.key, b.spaced, b.run, b.skip, b.cond)
+		}
+		k += fmt.Sprintf("/loaded-%016x", h.Sum64())
+	}
+	return k
+}
 
 // grammar picks the tree-sitter grammar by file extension: typescript for
 // .ts/.mts/.cts, tsx for .tsx, javascript (which reads JSX) otherwise.
@@ -156,6 +172,8 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 	if x.deepPath != 0 {
 		w.deepPath = x.deepPath
 	}
+	w.file, w.loaded, w.base = f.Rel, x.loaded, x.base
+	w.bareImports()
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)

@@ -26,6 +26,10 @@ func FuzzExtract(f *testing.F) {
 		"function s(x) { describe(x, () => { [1, 2].forEach((k) => it(`${x}${k}`, () => {})) }) }\ns('a'); (function (y) { s(y) })('b')",
 		"const t = c ? test.skip : test; (0, t)(String([1, {}]) + JSON.stringify({2: 1, a: [null]}), () => {})",
 		"import { rows } from './rows'; for (const r in {b: 1, 1: 2}) test(r + (rows || 'x') + 2 ** 3 % 5, () => {})",
+		"var path = require('path'), fs = require('fs');\ndescribe('U', function () { var d = path.resolve(__dirname, 'u');\n" +
+			"fs.readdirSync(d).filter(f => /\\.js$/i.test(f)).sort().forEach(function (f) { if (path.extname(f) !== '.js') return; require(path.join(d, f)) }) })",
+		"import './x.js'; import { join } from 'node:path'; await import(`./${y}`);\nfor (const f of require('fs').readdirSync(join(import.meta.dirname, 'a'))) { if (!f.endsWith('.js') && f !== 'b') continue; require(`./a/${f}`) }",
+		"describe('d', () => { ['a', 'b'].forEach(n => require('./' + n + '.js')); it('x', () => { require(process.env.X) }); it('x') })",
 	} {
 		f.Add(s, uint8(0))
 	}
@@ -37,6 +41,14 @@ func FuzzExtract(f *testing.F) {
 		res := ExtractorFor(fw).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw})
 		if walk := (&Extractor{fw: fw, deepPath: 1}).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw}); !reflect.DeepEqual(walk, res) {
 			t.Fatalf("the walk lists\n%+v\nthe query\n%+v", walk, res)
+		}
+		// A file other test files load is read under a describe.
+		base := &instance{key: "L", spaced: "L", record: true, run: "^L( |$)"}
+		loaded := (&Extractor{fw: fw, loaded: true, base: base}).Extract(&lang.File{Rel: name, Data: []byte(src), Framework: fw})
+		for _, r := range loaded.Tests {
+			if r.Parent == "" || r.Name[:1] != "L" {
+				t.Fatalf("loaded record %q is not under its describe", r.Name)
+			}
 		}
 		keys := map[string]bool{}
 		for _, p := range res.Problems {

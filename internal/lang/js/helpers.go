@@ -197,7 +197,7 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 			return // recursion: the outer call lists the body
 		}
 	}
-	parents := []instance{{}}
+	parents := w.topInstances()
 	if parent != nil {
 		parents = parent.instances
 	}
@@ -216,6 +216,7 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	w.tests = append(w.tests, cw.tests...)
 	w.needImports = w.needImports || cw.needImports
 	w.problems = append(w.problems, cw.problems...)
+	w.loads = append(w.loads, cw.loads...)
 }
 
 // helperFor finds the helper name refers to at c: the one declared in
@@ -307,7 +308,7 @@ func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32
 func (w *walker) child(fn *sitter.Node) *walker {
 	cw := *w
 	cw.lin = newLineage(w.root)
-	cw.stack, cw.tests, cw.problems, cw.env = nil, nil, nil, nil
+	cw.stack, cw.tests, cw.problems, cw.env, cw.loads = nil, nil, nil, nil, nil
 	cw.inlining = append(append([]uint32(nil), w.inlining...), fn.StartByte())
 	cw.limit = fn.EndByte()
 	cw.evaluating = map[string]bool{}

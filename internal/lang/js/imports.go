@@ -35,9 +35,13 @@ type importRef struct {
 }
 
 // importFacts are a test file's Facts: the relative imports a title
-// needed.
+// needed, and the load sites (see loads.go).
 type importFacts struct {
-	Imports []importRef `json:"imports"`
+	Imports []importRef `json:"imports,omitempty"`
+	Loads   []loadFact  `json:"loads,omitempty"`
+	// Hidden says that a file read in the loaded mode declares tests in
+	// functions, which whoever calls them declares.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -150,16 +154,19 @@ func (w *walker) imported(name string) (value, bool) {
 	return value{}, false
 }
 
-// facts encodes the file's relative imports when a title needed one.
+// facts encodes the file's relative imports when a title needed one
+// (until the linker supplied them), and its load sites.
 func (w *walker) facts() []byte {
-	if !w.needImports || w.importValues != nil {
+	f := importFacts{Loads: w.loads, Hidden: w.hidden}
+	if w.needImports && w.importValues == nil {
+		for _, r := range w.imports {
+			f.Imports = append(f.Imports, r)
+		}
+		sort.Slice(f.Imports, func(i, j int) bool { return f.Imports[i].Local < f.Imports[j].Local })
+	}
+	if len(f.Imports) == 0 && len(f.Loads) == 0 && !f.Hidden {
 		return nil
 	}
-	var f importFacts
-	for _, r := range w.imports {
-		f.Imports = append(f.Imports, r)
-	}
-	sort.Slice(f.Imports, func(i, j int) bool { return f.Imports[i].Local < f.Imports[j].Local })
 	b, err := json.Marshal(f)
 	if err != nil {
 		return nil
@@ -345,7 +352,7 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testde
 			Message: fmt.Sprintf("cannot read the file again to fill in its imported tables: %v", err)}}
 	}
 	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw}, values)
-	f.Result.Tests = res.Tests
+	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
 }
 

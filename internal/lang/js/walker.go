@@ -35,16 +35,22 @@ type walker struct {
 	stack         []*frame
 	tests         []lang.Test
 	problems      []testdex.Problem
-	tooDeep       bool // the maxNesting warning is given
-	seen          map[string]bool
+	tooDeep       bool           // the maxNesting warning is given
+	seen          map[string]int // the records listed, by key: the line of the first
 	q             *sitter.Query
 	calls         map[sitter.Symbol]bool
-	helpers       *helperSet           // local functions that declare tests; nil until asked
-	inlining      []uint32             // the helpers being inlined, by first byte (recursion)
-	limit         uint32               // when not 0, calls from this byte on are not this walker's (a helper's end)
-	imports       map[string]importRef // module-level bindings of relative imports
-	importValues  map[string]value     // their values, when the linker read the modules
-	needImports   bool                 // a title needed an import's value
+	helpers       *helperSet             // local functions that declare tests; nil until asked
+	inlining      []uint32               // the helpers being inlined, by first byte (recursion)
+	limit         uint32                 // when not 0, calls from this byte on are not this walker's (a helper's end)
+	imports       map[string]importRef   // module-level bindings of relative imports
+	importValues  map[string]value       // their values, when the linker read the modules
+	needImports   bool                   // a title needed an import's value
+	file          string                 // the file's path (for __filename); "" when not known
+	base          *instance              // the parent of top-level calls in a loaded file (see loadedExtractor)
+	loaded        bool                   // list only what runs when the file is loaded (see loadedExtractor)
+	loads         []loadFact             // the load sites (see loads.go)
+	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
+	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -81,7 +87,7 @@ type instance struct {
 func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
 	w := &walker{fw: fw, lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
 		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{}, calleeAliases: map[string]*sitter.Node{},
-		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]bool{},
+		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]int{},
 		memo: map[memoKey]value{}, lin: newLineage(root), deepPath: deepPath}
 	w.scanModule()
 	return w
@@ -186,14 +192,20 @@ func (w *walker) call(c *sitter.Node) {
 	}
 	sp, ok := w.classify(c)
 	if !ok {
-		w.inline(c, parent, at)
+		if !w.loadSite(c, parent, at) {
+			w.inline(c, parent, at)
+		}
 		return
 	}
 	if sp.subtest && (parent == nil || !parent.test || !contains(parent.params, sp.base)) {
 		return
 	}
+	if w.loaded && !w.runsOnLoad(at) {
+		w.hidden = true
+		return // declared in a function another file may call: not when this one is loaded
+	}
 	fr := &frame{node: c, at: len(w.lin.path) - 1, end: c.EndByte(), test: !sp.suite, params: w.params(sp.fn)}
-	parents := []instance{{}}
+	parents := w.topInstances()
 	if parent != nil {
 		parents = parent.instances
 	}
@@ -286,11 +298,16 @@ func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn boo
 	case sp.subtest:
 		kind = testdex.KindSubtest
 	}
-	if w.seen[in.key] {
-		return in
+	line := int(c.StartPoint().Row) + 1
+	if first, dup := w.seen[in.key]; dup {
+		if in.dynamic || kind == testdex.KindSuite {
+			return in // one record stands for them all
+		}
+		w.problems = append(w.problems, duplicateProblem(in.key, first, line))
+	} else {
+		w.seen[in.key] = line
 	}
-	w.seen[in.key] = true
-	t := lang.Test{Kind: kind, Name: in.key, Parent: p.key, Line: int(c.StartPoint().Row) + 1,
+	t := lang.Test{Kind: kind, Name: in.key, Parent: p.key, Line: line,
 		Dynamic: in.dynamic, Skip: in.skip, Run: in.run}
 	if in.cond && !in.skip {
 		t.Tags = []string{condTag}
@@ -339,4 +356,29 @@ func (w *walker) params(fn *sitter.Node) []string {
 		}
 	}
 	return out
+}
+
+// duplicateProblem warns of a test declared again under a name already
+// listed: the runners run and report both, so both are listed, under one
+// ID (the name is the ID's key).
+func duplicateProblem(key string, first, line int) testdex.Problem {
+	where := fmt.Sprintf("lines %d and %d", first, line)
+	if first == line {
+		where = fmt.Sprintf("line %d, twice", line)
+	}
+	return testdex.Problem{Severity: testdex.SevWarning, Line: line,
+		Message: fmt.Sprintf("duplicate test name %q (%s): both are listed, with one ID, and running it runs both (give them distinct titles)", key, where)}
+}
+
+// runsOnLoad reports whether the call being visited runs when its file
+// is loaded, under the parent at lineage index at: no function stands
+// between them but loop callbacks and functions called where they are
+// written.
+func (w *walker) runsOnLoad(at int) bool {
+	for _, b := range w.lin.barriersBelow(at) {
+		if !w.iterationBarrier(b) {
+			return false
+		}
+	}
+	return true
 }

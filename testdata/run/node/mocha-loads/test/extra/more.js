@@ -1,0 +1,3 @@
+'use strict';
+
+it('known only at run time', () => {});

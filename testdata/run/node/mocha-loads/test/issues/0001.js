@@ -1,0 +1,4 @@
+'use strict';
+
+it('issue 1', () => {});
+it('regression', () => {});

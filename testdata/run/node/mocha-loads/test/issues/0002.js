@@ -1,0 +1,6 @@
+'use strict';
+
+describe('issue 2', () => {
+  it('parses', () => {});
+});
+it('regression', () => {});
