@@ -159,6 +159,20 @@ func TestRunMochaLoads(t *testing.T) {
 	if g, w := resultLines(ran), resultLines(native); g != w {
 		t.Errorf("testdex run reported:\n%s\nMocha:\n%s", g, w)
 	}
+	var counts nodeCounts // Mocha's own, from its report: the duplicate pair is one pass and one failure
+	for _, r := range native {
+		switch r.action {
+		case "pass":
+			counts.Passed++
+		case "fail":
+			counts.Failed++
+		case "skip":
+			counts.Skipped++
+		}
+	}
+	if got := summaryOf(t, out); got != counts || counts.Failed == 0 {
+		t.Errorf("counted %+v, Mocha %+v", got, counts)
+	}
 	checkMochaLoadsSelections(t, dir, td, byID)
 }
 
