@@ -181,18 +181,28 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 	l.prev = newPrevious(ctx, root, l.o.Run.Env, set)
 	l.prev.keep(set)
 	l.start(ctx, request{trigger: onStart, set: set})
+	rootInfo, _ := os.Stat(root)
+	check := time.NewTicker(rootCheckEvery)
+	defer check.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			l.stop()
 			return l.result(), nil
+		case <-check.C:
+			if err := rootGone(root, rootInfo); err != nil {
+				l.stop()
+				return l.result(), err
+			}
 		case ev, ok := <-l.watcher.Events():
 			if !ok {
 				return l.result(), nil
 			}
-			if err := rootGone(root, ev); err != nil {
-				l.stop()
-				return l.result(), err
+			if filepath.Clean(ev.Name) == root || ev.Has(fsnotify.Remove) && filepath.Dir(ev.Name) == root {
+				if err := rootGone(root, rootInfo); err != nil {
+					l.stop()
+					return l.result(), err
+				}
 			}
 			for _, fe := range l.watcher.Handle(ctx, ev) {
 				if !l.ignored(fe.Path) {
@@ -227,16 +237,23 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 // watched again without a new walk.
 var ErrRootGone = errors.New("the watched root is gone")
 
-// rootGone returns an ErrRootGone error when ev says the root itself was
-// removed or renamed.
-func rootGone(root string, ev fsnotify.Event) error {
-	if filepath.Clean(ev.Name) != root || !ev.Has(fsnotify.Remove) && !ev.Has(fsnotify.Rename) {
-		return nil
-	}
-	if _, err := os.Stat(root); err == nil {
+// rootCheckEvery is how often the loop checks that its root is still
+// there. The root's own removal event does not come while a process has
+// the folder as its working folder (the kernel keeps the folder until the
+// last reference goes, and says so only then): testdex itself often does.
+const rootCheckEvery = time.Second
+
+// rootGone returns an ErrRootGone error when root no longer is the folder
+// it was when watching began (was: its file info then).
+func rootGone(root string, was os.FileInfo) error {
+	now, err := os.Stat(root)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s was removed or moved away (start watch again when it is back)", ErrRootGone, root)
+	case was != nil && !os.SameFile(was, now):
 		return fmt.Errorf("%w: %s was replaced by another folder (start watch again to watch the new one)", ErrRootGone, root)
 	}
-	return fmt.Errorf("%w: %s was removed or moved away (start watch again when it is back)", ErrRootGone, root)
+	return nil
 }
 
 // ignored reports whether an event is the loop's own doing.

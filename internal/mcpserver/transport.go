@@ -56,7 +56,7 @@ func (t *lineTransport) drain(timeout time.Duration) bool {
 		return true
 	}
 	deadline := time.Now().Add(timeout)
-	for c.pending.Load() > 0 {
+	for c.pending.Load() > 0 && !c.ended.Load() { // after the input's end the SDK cancels what runs and answers nothing
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -91,8 +91,10 @@ type lineConn struct {
 	closeOnce sync.Once
 
 	// pending counts the requests read and not yet answered, for a
-	// shutdown that answers them first (lineTransport.drain).
+	// shutdown that answers them first (lineTransport.drain); ended is
+	// set when the input ended.
 	pending atomic.Int64
+	ended   atomic.Bool
 }
 
 type readResult struct {
@@ -107,6 +109,7 @@ func (c *lineConn) readLoop(r *bufio.Reader, limit int) {
 	for {
 		line, long, err := readLine(r, limit)
 		if err != nil {
+			c.ended.Store(true)
 			c.deliver(readResult{err: err})
 			return
 		}
