@@ -270,7 +270,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		e := st.event(r)
 		st.mu.Unlock()
 		if r.Action == lang.ActionCovered { // kept for the coverage index, never an event
-			st.o.cover.add(e.ID, st.b, r.Covered)
+			st.o.cover.add(e.ID, st.b, r)
 			return
 		}
 		emit(e)

@@ -23,6 +23,9 @@
 // loading, its beforeAll and afterAll hooks), which the parser gives every
 // test of the file; without file, that of the whole process. cov maps an
 // absolute file to its executed line spans [[start, end], ...], 1-based.
+// {a: 'covnote', msg} says why coverage is missing or partial;
+// {a: 'covnote', nomap: file}, that a file of the project ran as code
+// transformed without a source map, whose lines are therefore dropped.
 const inspector = require('node:inspector');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -71,6 +74,10 @@ class Recorder {
         const src = post(this.session, 'Debugger.getScriptSource', { scriptId: sc.scriptId }).scriptSource;
         s = { file, src, lines: lineStarts(src), map: sourceMap(src, file) };
         if (!s.map && !inProject(file)) s = null;
+        else if (!s.map && !sameLines(src, file)) {
+          emit({ a: 'covnote', nomap: file }); // its lines cannot be told: never guessed
+          s = null;
+        }
       } catch (e) {
         s = null;
       }
@@ -96,6 +103,9 @@ class Recorder {
     if (!this.files.has(file)) this.files.set(file, new Map());
     this.add(this.files.get(file), lines);
   }
+
+  // note says why coverage is missing or partial (see lang.ActionCovered).
+  note(msg) { emit({ a: 'covnote', msg }); }
 
   // test writes what ran since the previous take as one test's coverage.
   test(file, titles) { emit({ a: 'cov', file, titles, cov: spans(this.take()) }); }
@@ -129,6 +139,28 @@ function fileOf(url) {
     }
   }
   return path.isAbsolute(url) ? url : '';
+}
+
+// sameLines reports whether the source V8 ran keeps the lines of the
+// file on disk where they are: the file itself, behind a runner's wrapper
+// on its first line (Jest's, vite-node's), or changed within its lines
+// only (types blanked out). Code a transformer rewrote without a source
+// map has no way back to the file's lines: its lines are not recorded.
+function sameLines(src, file) {
+  let disk;
+  try {
+    disk = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    return false;
+  }
+  if (disk.charCodeAt(0) === 0xfeff) disk = disk.slice(1); // node drops the BOM
+  const w = wrappers.map((re) => re.exec(src)).find(Boolean);
+  const body = w ? src.slice(w[0].length) : src;
+  if (body.length < disk.length) return false;
+  for (let i = 0; i < disk.length; i++) {
+    if ((disk.charCodeAt(i) === 10) !== (body.charCodeAt(i) === 10)) return false;
+  }
+  return true;
 }
 
 function lineStarts(src) {

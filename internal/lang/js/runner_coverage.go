@@ -170,7 +170,7 @@ const rec = require(testdexCoverage).recorder();
 const cp = require('node:child_process');
 const fork = cp.fork;
 cp.fork = function (file, args, options) {
-  if (typeof file === 'string' && /jest-worker[\\/]build[\\/]workers[\\/]processChild\.js$/.test(file)) {
+  if (typeof file === 'string' && /jest-worker[\\/]build[\\/](workers[\\/])?processChild\.js$/.test(file)) {
     if (!Array.isArray(args)) { options = args; args = []; }
     options = { ...options, execArgv: [...((options && options.execArgv) || process.execArgv), testdexArg] };
     return fork.call(this, file, args, options);
@@ -180,7 +180,7 @@ cp.fork = function (file, args, options) {
 const load = testdexModule._load;
 testdexModule._load = function (request) {
   const m = load.apply(this, arguments);
-  if (/jestAdapter(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
+  if (/jestAdapter(\.js)?$|jest-circus[\\/](build[\\/])?runner(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
     const adapter = m.default;
     m.default = async function (globalConfig, config, environment, runtime, testPath, send) {
       rec.outside(testPath);

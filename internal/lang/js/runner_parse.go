@@ -27,6 +27,11 @@ type parser struct {
 	stdout     lines
 	events     lines
 	cov        coverage
+	// fw and covering say, for a coverage run, whose recorder ran, and
+	// covNotes what it said of its gaps (see coverageNotes).
+	fw       testdex.Framework
+	covering bool
+	covNotes covNotes
 }
 
 func newParser(dir string, emit func(lang.RunEvent)) *parser {
@@ -86,6 +91,11 @@ func (ps *parser) Close(int) error {
 		cov.flush()
 	}
 	ps.cov.flush(ps.emit)
+	if ps.covering {
+		for _, msg := range ps.covNotes.messages(ps.fw, len(ps.cov.tests) > 0) {
+			ps.emit(lang.RunEvent{Action: lang.ActionCovered, Message: msg})
+		}
+	}
 	return nil
 }
 
@@ -127,6 +137,9 @@ type jsEvent struct {
 	// Cov is what ran, on a "cov" event: file -> line spans (see
 	// runner_coverage.cjs).
 	Cov map[string][][2]int `json:"cov"`
+	// Nomap is, on a "covnote" event, a file that ran transformed without
+	// a source map; Msg is the note otherwise.
+	Nomap string `json:"nomap"`
 }
 
 func (ps *parser) event(l []byte) {
@@ -141,7 +154,11 @@ func (ps *parser) event(l []byte) {
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: e.Out})
 		return
 	case "cov":
+		ps.covNotes.events++
 		ps.covered(scope, name, e)
+		return
+	case "covnote":
+		ps.covNotes.add(relTo(ps.dir, e.Nomap), e.Msg)
 		return
 	case "error":
 		if scope == "" { // an error of the whole run (Vitest's unhandled errors)
