@@ -21,7 +21,8 @@ import (
 // recorded something clears its gap, unless the runner left notes: then
 // coverage is partial, warned about and kept as a partial gap. A batch that could not record at all
 // (newCoverRun's warning, said before the run) keeps that reason as its
-// gap. None of it changes the exit code: coverage is no test result.
+// gap. A batch that recorded nothing keeps no record either (see gaps).
+// None of it changes the exit code: coverage is no test result.
 
 // batchWarning is a warning about one batch, given after the run.
 type batchWarning struct {
@@ -30,7 +31,9 @@ type batchWarning struct {
 }
 
 // gaps returns the gap to put or clear for each batch of plan whose tests
-// ran, and the warnings to give.
+// ran, and the warnings to give. It drops what a batch that recorded
+// nothing gathered (tests with no line under the root): such records would
+// vouch that its tests executed nothing, when the recording failed.
 func (c *coverRun) gaps(plan *index.Plan, root string, sum *Summary, when time.Time) ([]coverage.Gap, []batchWarning) {
 	if c == nil {
 		return nil, nil
@@ -76,6 +79,11 @@ func (c *coverRun) gaps(plan *index.Plan, root string, sum *Summary, when time.T
 			}
 			warns = append(warns, batchWarning{b, fmt.Sprintf("%s: no coverage recorded for the %d %s that ran: %s",
 				batchLabel(b), n, plural(n, "test", "tests"), g.Reason)})
+			for id, tc := range c.tests {
+				if tc.batch == b {
+					delete(c.tests, id)
+				}
+			}
 		}
 		gaps = append(gaps, g)
 	}

@@ -90,12 +90,12 @@ func TestCoverageRuns(t *testing.T) {
 	}
 }
 
-// TestCoverageNotes runs fixtures whose coverage cannot be recorded whole,
-// and checks the recorder says why (a note: lang.ActionCovered without a
-// test) and records no line of what it cannot map: a Jest transform that
-// moves lines without a source map (the lines V8 counts are not the
-// file's: never recorded as the file's), and Mocha's --parallel (the
-// tests run in workers the recorder is not in).
+// TestCoverageNotes runs fixtures whose coverage cannot be recorded, and
+// checks the recorder says why (a note: lang.ActionCovered without a
+// test) and records nothing for their tests: a Jest transform that moves
+// lines without a source map (the lines V8 counts are not the file's, and
+// a test short of them would claim less than it executed), and Mocha's
+// --parallel (the tests run in workers the recorder is not in).
 func TestCoverageNotes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the frameworks (a second or two each)")
@@ -111,10 +111,9 @@ func TestCoverageNotes(t *testing.T) {
 		fw             testdex.Framework
 		dir, installed string
 		note           string
-		unrecorded     []string // files no test may have lines of
 	}{
-		{testdex.Jest, "jest-nomap", "jest", "2 files ran as code transformed without a source map, so the lines that ran cannot be told and are not recorded (", []string{"lib.js", "lib.test.js"}},
-		{testdex.Mocha, "mocha-parallel", "mocha", "Mocha's --parallel runs the tests in worker processes", []string{"lib.js", "test/lib.spec.js"}},
+		{testdex.Jest, "jest-nomap", "jest", "2 files ran as code transformed without a source map (lib.test.js, lib.js), so what ran of them cannot be told"},
+		{testdex.Mocha, "mocha-parallel", "mocha", "Mocha's --parallel runs the tests in worker processes"},
 	} {
 		t.Run(f.dir, func(t *testing.T) {
 			t.Parallel()
@@ -126,11 +125,7 @@ func TestCoverageNotes(t *testing.T) {
 				case e.Action == lang.ActionCovered && e.Name == "":
 					notes = append(notes, e.Message)
 				case e.Action == lang.ActionCovered:
-					for _, file := range f.unrecorded {
-						if lines := linesOf(e.Covered, filepath.Join(dir, file)); len(lines) > 0 {
-							t.Errorf("%s: recorded %s lines %v", e.Name, file, lines)
-						}
-					}
+					t.Errorf("%s: recorded %+v", e.Name, e.Covered)
 				case e.Action == testdex.ActionPass:
 					ran++
 				}
@@ -255,5 +250,55 @@ func TestParserCoverage(t *testing.T) {
 	}
 	if !reflect.DeepEqual(evs, want) {
 		t.Errorf("covered:\n got %+v\nwant %+v", evs, want)
+	}
+}
+
+// TestParserUnmapped: a test whose window ran code transformed without a
+// source map, or whose file's shared code did, records nothing; the other
+// tests record as usual; the recorder's notes come out once each, with
+// the generic one only when it wrote no coverage while tests ran.
+func TestParserUnmapped(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events-1.jsonl")
+	os.WriteFile(recorderOf(events), nil, 0o644) // a coverage run
+	os.WriteFile(events, []byte(`{"a":"pass","file":"/p/a.js","titles":["t"]}
+{"a":"pass","file":"/p/a.js","titles":["u"]}
+{"a":"pass","file":"/p/b.js","titles":["v"]}
+{"a":"pass","file":"/p/c.js","titles":["w"]}
+`), 0o644)
+	os.WriteFile(covFileOf(events), []byte(`{"a":"covnote","nomap":"/p/gen.js"}
+{"a":"covnote","nomap":"/p/gen.js"}
+{"a":"cov","file":"/p/a.js","titles":["t"],"cov":{"/p/lib.js":[[1,1]]},"unmapped":true}
+{"a":"cov","file":"/p/a.js","titles":["u"],"cov":{"/p/lib.js":[[2,2]]}}
+{"a":"cov","file":"/p/b.js","titles":["v"],"cov":{"/p/lib.js":[[3,3]]}}
+{"a":"cov","file":"/p/b.js","cov":{},"unmapped":true}
+{"a":"cov","file":"/p/c.js","titles":["w"],"cov":{"/p/lib.js":[[4,4]]}}
+`), 0o644)
+	var got []string
+	ps := newParser("/p", func(e lang.RunEvent) {
+		if e.Action == lang.ActionCovered {
+			got = append(got, e.Scope+"::"+e.Name+" "+e.Message)
+		}
+	})
+	ps.eventsFile, ps.fw, ps.covering = events, testdex.Jest, true
+	ps.Close(0)
+	want := []string{"a.js::u ", "c.js::w ",
+		":: 1 file ran as code transformed without a source map (gen.js), so what ran of it cannot be told, and the tests that ran it record nothing: have the transformer emit source maps (inline, or a .map file named by a sourceMappingURL comment)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("covered:\n got %q\nwant %q", got, want)
+	}
+
+	// No coverage at all while tests ran: the framework's reason.
+	os.WriteFile(covFileOf(events), nil, 0o644)
+	got = nil
+	ps = newParser("/p", func(e lang.RunEvent) {
+		if e.Action == lang.ActionCovered {
+			got = append(got, e.Message)
+		}
+	})
+	ps.eventsFile, ps.fw, ps.covering = events, testdex.Jest, true
+	ps.Close(0)
+	if len(got) != 1 || got[0] != unreached[testdex.Jest] {
+		t.Errorf("notes without coverage: %q", got)
 	}
 }

@@ -44,8 +44,8 @@ func (n *covNotes) messages(fw testdex.Framework, ran bool) []string {
 		if len(n.nomap) > len(shown) {
 			list += fmt.Sprintf(" and %d more", len(n.nomap)-len(shown))
 		}
-		out = append(out, fmt.Sprintf("%d %s ran as code transformed without a source map, so the lines that ran cannot be told and are not recorded (%s): have the transformer emit source maps (inline, or a .map file named by a sourceMappingURL comment)",
-			len(n.nomap), plural(len(n.nomap), "file", "files"), list))
+		out = append(out, fmt.Sprintf("%d %s ran as code transformed without a source map (%s), so what ran of %s cannot be told, and the tests that ran %s record nothing: have the transformer emit source maps (inline, or a .map file named by a sourceMappingURL comment)",
+			len(n.nomap), plural(len(n.nomap), "file", "files"), list, plural(len(n.nomap), "it", "them"), plural(len(n.nomap), "it", "them")))
 	}
 	if ran && n.events == 0 && len(out) == 0 {
 		out = append(out, unreached[fw])

@@ -138,8 +138,10 @@ type jsEvent struct {
 	// runner_coverage.cjs).
 	Cov map[string][][2]int `json:"cov"`
 	// Nomap is, on a "covnote" event, a file that ran transformed without
-	// a source map; Msg is the note otherwise.
-	Nomap string `json:"nomap"`
+	// a source map; Msg is the note otherwise. Unmapped marks a "cov"
+	// event whose window ran such a file.
+	Nomap    string `json:"nomap"`
+	Unmapped bool   `json:"unmapped"`
 }
 
 func (ps *parser) event(l []byte) {
@@ -196,15 +198,21 @@ func (ps *parser) event(l []byte) {
 	ps.emit(ev)
 }
 
-// covered emits a test's coverage, or keeps that of the code run outside
-// the tests of a file (no titles) or of the process (no file) for Close.
+// covered keeps a test's coverage, or that of the code run outside the
+// tests of a file (no titles) or of the process (no file), for Close.
 func (ps *parser) covered(scope, name string, e jsEvent) {
+	if e.Unmapped {
+		if len(e.Titles) == 0 {
+			name = ""
+		}
+		ps.cov.markUnmapped(scope, name)
+	}
 	files := ps.cov.files(e.Cov)
 	if len(files) == 0 {
 		return
 	}
 	if len(e.Titles) > 0 {
-		ps.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: files})
+		ps.cov.own = append(ps.cov.own, lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: files})
 		return
 	}
 	if ps.cov.shared == nil {
