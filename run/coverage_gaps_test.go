@@ -3,9 +3,9 @@ package run
 import (
 	"errors"
 	"maps"
-	"slices"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
