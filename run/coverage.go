@@ -51,7 +51,7 @@ func newCoverRun(plan *index.Plan, o Options, warn func(b *index.Batch, msg stri
 		if cv, ok := b.Setup.Runner.(lang.Coverer); !ok {
 			why = fmt.Sprintf("%s has no coverage in testdex yet", fw)
 		} else if err := cv.CoverageCheck(b.Project, lang.RunOptions{Env: o.Env}); err != nil {
-			why = "no coverage: " + err.Error()
+			why = "no coverage: " + strings.TrimPrefix(err.Error(), lang.ErrNotInstalled.Error()+": ")
 		} else {
 			c.on[b] = true
 			continue

@@ -31,7 +31,7 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 		return j
 	}
 	c := &coverParser{jsonParser: j, dir: p.Dir, pkg: cmd.Args[3], prefix: cmd.Args[len(cmd.Args)-1]}
-	c.named = strings.Contains(cmd.Args[6], "-test.coverprofile=$prof")
+	c.named = strings.Contains(cmd.Args[6], `prof="$1.`) // packageScript's line before a named test
 	emit := j.emit
 	j.emit = func(e lang.RunEvent) {
 		if e.Name != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail) {
