@@ -289,3 +289,19 @@ func gapsOf(cix *coverage.Index, projects []index.ProjectFiles, file string) []c
 	}
 	return out
 }
+
+// CoverageGaps returns the gaps the root's coverage index keeps: the
+// batches whose last coverage run recorded nothing, or only part (see
+// coverage.Gap); none without an index.
+func CoverageGaps(cacheDir, root string) []coverage.Gap {
+	if cacheDir == "" {
+		return nil
+	}
+	cix, err := coverage.Open(coverage.Path(cacheDir, root), coverage.Options{ReadOnly: true})
+	if err != nil {
+		return nil
+	}
+	defer cix.Close()
+	gaps, _ := cix.Gaps()
+	return gaps
+}
