@@ -198,6 +198,9 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 		prog = newProgress(env.Stderr)
 		req.Options.Live, req.Options.Planned = prog.event, prog.planned
 	}
+	if warn := req.Warn; warn != nil { // a warning clears the live line first, as events do
+		req.Warn = func(msg string) { prog.around(func() error { warn(msg); return nil }) }
+	}
 	all := run.MultiHandler(handlers...)
 	sum, err := run.Session(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {
 		return prog.around(func() error {
