@@ -33,6 +33,12 @@ const (
 	// unchanged since its last passing run. Not a pass (JUnit never counts
 	// it as one): a result carried over, said so.
 	ActionUnchanged Action = "unchanged"
+	// ActionWarning is a warning of the run, Message in testdex's words
+	// (a batch whose coverage recorded nothing, a framework that cannot
+	// record it, a failure no longer listed); Batch and Framework name the
+	// batch it is about, when it is about one. It is no test result and
+	// fails nothing; the CLI prints it on stderr too.
+	ActionWarning Action = "warning"
 )
 
 // Final reports whether a is a test's final result: pass, fail, skip,

@@ -17,7 +17,8 @@ type Record struct {
 	Outcome string
 	// Granularity is the unit the runner attributed the lines to (the
 	// runner's lang.Coverer.Granularity): "test", or "file" when the
-	// tests of a file share their file's lines (node:test).
+	// tests of a file share their file's lines (no runner does now:
+	// node:test's are per test too; older indexes may hold it).
 	Granularity string
 	// Files are what it executed, one entry per file.
 	Files []File

@@ -25,6 +25,7 @@ import (
 //	         't' + ID          → content hash when recorded, executed lines
 //	         'f' + hash(8 LE)  → the functions of that version of the file
 //	         'c' + hash(8 LE)  → that version's content (with its functions)
+//	gaps   PROJECT NUL FRAMEWORK → a Gap as JSON (see gaps.go)
 //
 // A file's functions are kept once per content hash, however many tests
 // recorded that version.
@@ -169,7 +170,7 @@ func (ix *Index) init() error {
 			return err
 		}
 		if v := meta.Get(keyVersion); v != nil && string(v) != formatVersion {
-			for _, b := range [][]byte{bucketTests, bucketFiles} {
+			for _, b := range [][]byte{bucketTests, bucketFiles, bucketGaps} {
 				if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 					return err
 				}
@@ -178,7 +179,7 @@ func (ix *Index) init() error {
 		if err := meta.Put(keyVersion, []byte(formatVersion)); err != nil {
 			return err
 		}
-		for _, b := range [][]byte{bucketTests, bucketFiles} {
+		for _, b := range [][]byte{bucketTests, bucketFiles, bucketGaps} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}

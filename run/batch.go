@@ -119,13 +119,6 @@ func (st *batchState) unguarded() string {
 		"(remove the link, or run the tests by ID or by the paths beside it)", strings.Join(names, ", "), plural(len(names), "is", "are each"), st.b.Setup.Framework)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // runGroup runs one command, or adjacent commands with lanes: one
 // goroutine per lane runs its commands in order, up to -j lanes at once,
 // each command into its own buffer, reported in command order. It returns
@@ -316,16 +309,13 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		e := st.event(r)
 		st.mu.Unlock()
 		if r.Action == lang.ActionCovered { // kept for the coverage index, never an event
-			st.o.cover.add(e.ID, st.b, r.Covered)
+			st.o.cover.add(e.ID, st.b, r)
 			return
 		}
 		emit(e)
 	})
-	if c.Note != "" {
-		emit(testdex.Event{Action: testdex.ActionOutput, Output: "testdex: note: " + c.Note + "\n"})
-		if st.o.warn != nil {
-			st.o.warn(st.b.Name + ": " + c.Note)
-		}
+	if c.Note != "" && st.o.warn != nil {
+		st.o.warn(st.b, st.b.Name+": "+c.Note)
 	}
 	stderr := &lineWriter{emit: func(s string) { emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)

@@ -1,9 +1,11 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,67 +21,81 @@ import (
 // coverRun is one `run --coverage`: which batches record coverage, and
 // what each test executed, gathered from the runners' ActionCovered
 // events (never forwarded to the handlers) and written to the coverage
-// index when the run ends.
+// index when the run ends, with the batches that recorded nothing (see
+// gaps.go).
 type coverRun struct {
 	on    map[*index.Batch]bool
+	off   map[*index.Batch]string // the batches that cannot record: why (said before the run)
 	mu    sync.Mutex
 	tests map[string]*testCover
+	notes map[*index.Batch][]string // the runners' notes (ActionCovered without a test), in order
 }
 
 // testCover is what one test executed, per absolute file.
 type testCover struct {
+	batch       *index.Batch
 	project     *lang.Project
 	granularity string
 	files       map[string][]lang.Span
 }
 
 // newCoverRun decides per batch: a Coverer whose CoverageCheck passes
-// records; the others run as usual, with one warning per framework
-// (and per distinct reason).
-func newCoverRun(plan *index.Plan, o Options, warn func(string)) *coverRun {
-	c := &coverRun{on: map[*index.Batch]bool{}, tests: map[string]*testCover{}}
+// records; the others run as usual, with one warning per batch (each
+// distinct message once).
+func newCoverRun(plan *index.Plan, o Options, warn func(b *index.Batch, msg string)) *coverRun {
+	c := &coverRun{on: map[*index.Batch]bool{}, off: map[*index.Batch]string{}, tests: map[string]*testCover{}, notes: map[*index.Batch][]string{}}
 	said := map[string]bool{}
-	say := func(msg string) {
-		if !said[msg] && warn != nil {
-			said[msg] = true
-			warn(msg)
-		}
-	}
 	for _, b := range plan.Batches {
 		fw := b.Setup.Framework
-		cv, ok := b.Setup.Runner.(lang.Coverer)
-		if !ok {
-			say(fmt.Sprintf("%s has no coverage in testdex yet; its tests run without it", fw))
+		why := ""
+		if cv, ok := b.Setup.Runner.(lang.Coverer); !ok {
+			why = fmt.Sprintf("%s has no coverage in testdex yet", fw)
+		} else if err := cv.CoverageCheck(b.Project, lang.RunOptions{Env: o.Env}); err != nil {
+			why = "no coverage: " + strings.TrimPrefix(err.Error(), lang.ErrNotInstalled.Error()+": ")
+		} else {
+			c.on[b] = true
 			continue
 		}
-		if err := cv.CoverageCheck(b.Project, lang.RunOptions{Env: o.Env}); err != nil {
-			say(fmt.Sprintf("%s: no coverage: %v; its tests run without it", fw, err))
-			continue
+		c.off[b] = why
+		if msg := fmt.Sprintf("%s: %s; its tests run without it", batchLabel(b), why); !said[msg] && warn != nil {
+			said[msg] = true
+			warn(b, msg)
 		}
-		c.on[b] = true
 	}
 	return c
+}
+
+// batchLabel names a batch in warnings: "project DIR (FRAMEWORK)".
+func batchLabel(b *index.Batch) string {
+	return fmt.Sprintf("project %s (%s)", label(b.Dir), b.Setup.Framework)
 }
 
 // enabled reports whether batch b records coverage.
 func (c *coverRun) enabled(b *index.Batch) bool { return c != nil && c.on[b] }
 
-// add files one ActionCovered event under the test's ID (several add up).
-func (c *coverRun) add(id string, b *index.Batch, files []lang.CoveredFile) {
-	if c == nil || id == "" {
+// add files one ActionCovered event of batch b under the test's ID
+// (several add up); one without a test (id "") is a note of the batch.
+func (c *coverRun) add(id string, b *index.Batch, r lang.RunEvent) {
+	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if id == "" {
+		if r.Message != "" && !slices.Contains(c.notes[b], r.Message) {
+			c.notes[b] = append(c.notes[b], r.Message)
+		}
+		return
+	}
 	tc := c.tests[id]
 	if tc == nil {
-		tc = &testCover{project: b.Project, files: map[string][]lang.Span{}}
+		tc = &testCover{batch: b, project: b.Project, files: map[string][]lang.Span{}}
 		if cv, ok := b.Setup.Runner.(lang.Coverer); ok {
 			tc.granularity = cv.Granularity()
 		}
 		c.tests[id] = tc
 	}
-	for _, f := range files {
+	for _, f := range r.Covered {
 		tc.files[f.File] = lang.MergeSpans(append(tc.files[f.File], f.Lines...))
 	}
 }
@@ -156,13 +172,22 @@ func FuncsOf(sp lang.Spanner, abs string, src []byte) []coverage.Func {
 	return out
 }
 
-// save writes the run's coverage to the root's index; it returns how
-// many tests were recorded.
-func (c *coverRun) save(cacheDir, root string, sum *Summary, when time.Time, warn func(string)) (int, error) {
-	if c == nil || len(c.tests) == 0 {
+// save writes the run's coverage and gaps to the root's index; it
+// returns how many tests were recorded.
+func (c *coverRun) save(cacheDir, root string, sum *Summary, when time.Time, gaps []coverage.Gap, warn func(string)) (int, error) {
+	if c == nil {
 		return 0, nil
 	}
+	put := slices.ContainsFunc(gaps, func(g coverage.Gap) bool { return g.Reason != "" })
+	if len(c.tests) == 0 && !put {
+		if _, err := os.Stat(coverage.Path(cacheDir, root)); cacheDir == "" || err != nil {
+			return 0, nil // nothing to say, and no index whose gaps to clear
+		}
+	}
 	if cacheDir == "" {
+		if len(c.tests) == 0 {
+			return 0, nil // the warnings said it; nowhere to keep it
+		}
 		return 0, fmt.Errorf("coverage not saved: no cache folder (TESTDEX_CACHE_DIR is off)")
 	}
 	ix, err := coverage.Open(coverage.Path(cacheDir, root), coverage.Options{Warn: warn})
@@ -171,8 +196,15 @@ func (c *coverRun) save(cacheDir, root string, sum *Summary, when time.Time, war
 	}
 	defer ix.Close()
 	recs := c.records(root, sum, when)
-	if err := ix.Replace(recs); err != nil {
-		return 0, fmt.Errorf("coverage not saved: %w", err)
+	if len(recs) > 0 {
+		if err := ix.Replace(recs); err != nil {
+			return 0, fmt.Errorf("coverage not saved: %w", err)
+		}
+	}
+	if len(gaps) > 0 {
+		if err := ix.SetGaps(gaps); err != nil {
+			return len(recs), fmt.Errorf("coverage gaps not saved: %w", err)
+		}
 	}
 	return len(recs), nil
 }
@@ -192,7 +224,9 @@ type CoveringRequest struct {
 // Covering answers from the root's coverage index, with the file's
 // functions as they are now (its project's Spanner) so that an edited
 // file is answered through its unchanged functions. No index is
-// coverage.ErrNoData.
+// coverage.ErrNoData. A file the index holds no record of, whose project's
+// last run with coverage recorded nothing, is a *coverage.GapError saying
+// why (an ErrNoData too).
 func Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
 	if req.CacheDir == "" {
 		return nil, coverage.ErrNoData
@@ -204,11 +238,71 @@ func Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
 	defer cix.Close()
 	abs := filepath.Join(ix.Root, filepath.FromSlash(req.File))
 	q := coverage.Query{File: req.File, Start: req.Start, End: req.End}
+	projects := ix.ProjectFiles()
 	if src, err := os.ReadFile(abs); err == nil {
 		q.Current = src
-		if p := index.InnermostProject(ix.ProjectFiles(), req.File); p != nil {
+		if p := index.InnermostProject(projects, req.File); p != nil {
 			q.Funcs = FuncsOf(p.Spanner, abs, src)
 		}
 	}
-	return cix.Covering(q)
+	ans, err := cix.Covering(q)
+	if (err == nil && ans.Recordings == 0) || errors.Is(err, coverage.ErrNoData) {
+		if gaps := gapsOf(cix, projects, req.File); len(gaps) > 0 {
+			return nil, &coverage.GapError{File: req.File, Gaps: gaps}
+		}
+	}
+	return ans, err
+}
+
+// gapsOf are the index's gaps of the innermost project holding file (of
+// the deepest gap folder holding it, when the listing has no project
+// there).
+func gapsOf(cix *coverage.Index, projects []index.ProjectFiles, file string) []coverage.Gap {
+	all, err := cix.Gaps()
+	if err != nil || len(all) == 0 {
+		return nil
+	}
+	holds := func(dir string) bool { return dir == "." || file == dir || strings.HasPrefix(file, dir+"/") }
+	depth := func(dir string) int { // the longest folder holding the file is the innermost
+		if dir == "." {
+			return 0
+		}
+		return len(dir) + 1
+	}
+	dir := ""
+	for _, pf := range projects {
+		if holds(pf.Dir) && (dir == "" || depth(pf.Dir) > depth(dir)) {
+			dir = pf.Dir
+		}
+	}
+	if dir == "" {
+		for _, g := range all {
+			if holds(g.Project) && (dir == "" || depth(g.Project) > depth(dir)) {
+				dir = g.Project
+			}
+		}
+	}
+	var out []coverage.Gap
+	for _, g := range all {
+		if g.Project == dir {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// CoverageGaps returns the gaps the root's coverage index keeps: the
+// batches whose last coverage run recorded nothing, or only part (see
+// coverage.Gap); none without an index.
+func CoverageGaps(cacheDir, root string) []coverage.Gap {
+	if cacheDir == "" {
+		return nil
+	}
+	cix, err := coverage.Open(coverage.Path(cacheDir, root), coverage.Options{ReadOnly: true})
+	if err != nil {
+		return nil
+	}
+	defer cix.Close()
+	gaps, _ := cix.Gaps()
+	return gaps
 }

@@ -34,19 +34,19 @@ func (fakeSpanner) Spans(string, []byte) ([]lang.FuncSpan, error) {
 // each said once.
 func TestCoverRunChoosesBatches(t *testing.T) {
 	batch := func(fw testdex.Framework, r lang.Runner) *index.Batch {
-		return &index.Batch{Name: "x " + string(fw), Setup: &lang.Setup{Framework: fw, Runner: r}, Project: &lang.Project{}}
+		return &index.Batch{Name: "x " + string(fw), Dir: "x", Setup: &lang.Setup{Framework: fw, Runner: r}, Project: &lang.Project{}}
 	}
 	ok := batch(testdex.Go, fakeCoverer{})
 	missing := batch(testdex.Pytest, fakeCoverer{err: errors.New("coverage.py is not installed in .venv")})
 	plain, plain2 := batch(testdex.Jest, plainRunner{}), batch(testdex.Jest, plainRunner{})
 	var warned []string
-	c := newCoverRun(&index.Plan{Batches: []*index.Batch{ok, missing, plain, plain2}}, Options{}, func(s string) { warned = append(warned, s) })
+	c := newCoverRun(&index.Plan{Batches: []*index.Batch{ok, missing, plain, plain2}}, Options{}, func(_ *index.Batch, s string) { warned = append(warned, s) })
 	if !c.enabled(ok) || c.enabled(missing) || c.enabled(plain) {
 		t.Errorf("enabled: ok %v, missing %v, plain %v", c.enabled(ok), c.enabled(missing), c.enabled(plain))
 	}
 	want := []string{
-		"pytest: no coverage: coverage.py is not installed in .venv; its tests run without it",
-		"jest has no coverage in testdex yet; its tests run without it",
+		"project x (pytest): no coverage: coverage.py is not installed in .venv; its tests run without it",
+		"project x (jest): jest has no coverage in testdex yet; its tests run without it",
 	}
 	if strings.Join(warned, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings:\n%s", strings.Join(warned, "\n"))
@@ -66,8 +66,8 @@ func TestCoverRunRecords(t *testing.T) {
 	p := &lang.Project{Dir: root, Spanner: fakeSpanner{}}
 	b := &index.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
 	c := &coverRun{on: map[*index.Batch]bool{b: true}, tests: map[string]*testCover{}}
-	c.add("a_test.go::TestA", b, []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 2, End: 2}}}})
-	c.add("a_test.go::TestA", b, []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 3, End: 3}}}, {File: "/elsewhere/x.go", Lines: []lang.Span{{Start: 1, End: 1}}}})
+	c.add("a_test.go::TestA", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 2, End: 2}}}}})
+	c.add("a_test.go::TestA", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 3, End: 3}}}, {File: "/elsewhere/x.go", Lines: []lang.Span{{Start: 1, End: 1}}}}})
 	sum := NewSummary()
 	sum.Event(testdex.Event{Action: testdex.ActionFail, ID: "a_test.go::TestA"})
 	when := time.Unix(1700000000, 0)

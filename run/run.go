@@ -53,9 +53,9 @@ type Options struct {
 	Coverage bool
 
 	cover *coverRun // set by Session when Coverage is
-	// warn receives warnings from the batches, one at a time (set by
-	// Session from Request.Warn).
-	warn func(string)
+	// warn receives warnings about a batch, from its goroutine (set by
+	// Session, which says them once the events are delivered).
+	warn func(b *index.Batch, msg string)
 }
 
 // Handler receives a run's events in a stable order: the records testdex

@@ -47,7 +47,9 @@ type Request struct {
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
 	Options  Options
-	// Warn receives warnings (a failure no longer listed); nil drops them.
+	// Warn receives warnings (a failure no longer listed, a batch whose
+	// coverage recorded nothing); nil drops them. Each is also an
+	// ActionWarning event for the handler.
 	Warn func(string)
 }
 
@@ -58,8 +60,21 @@ var ErrNoFailures = errors.New("no failures recorded")
 // lies outside the root, plan, run, and keep the failures for
 // `testdex failures`, `run --failed` and last_test_failures. A selection
 // that matches nothing is an *index.NoMatchError or *index.NoTestsError,
-// for the caller to word with its hint.
+// for the caller to word with its hint. Warnings go to req.Warn and, as
+// testdex.ActionWarning events, to h: before the batches' events for those
+// known before the run, after them for the others.
 func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Summary, error) {
+	w := &warner{warn: req.Warn, h: h, now: req.Options.withDefaults().Now}
+	req.Warn = func(msg string) { w.say(nil, msg) }
+	sum, err := session(ctx, ix, req, h, w)
+	if err == nil {
+		err = w.err
+	}
+	return sum, err
+}
+
+// session is Session with its warnings going through w.
+func session(ctx context.Context, ix *index.Index, req Request, h Handler, w *warner) (*Summary, error) {
 	ids, paths := req.IDs, req.Paths
 	if req.Failed {
 		var err error
@@ -95,22 +110,32 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 	var began time.Time
 	var mans map[string]changes.Manifest // the test files' manifests as the run begins, for the coverage baselines
 	if req.Options.Coverage {
-		req.Options.cover, began = newCoverRun(plan, req.Options, req.Warn), req.Options.withDefaults().Now()
+		req.Options.cover, began = newCoverRun(plan, req.Options, w.say), req.Options.withDefaults().Now()
 		if ch != nil {
 			mans = ch.manifests
 		} else if req.CacheDir != "" {
 			mans = changes.Build(ix).Manifests(ix.Root)
 		}
 	}
-	if req.Warn != nil {
-		var mu sync.Mutex
-		req.Options.warn = func(msg string) { mu.Lock(); defer mu.Unlock(); req.Warn(msg) }
+	var mu sync.Mutex
+	var notes []batchWarning // the batches' own, said after their events as the handler takes one event at a time
+	req.Options.warn = func(b *index.Batch, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, batchWarning{b, msg})
 	}
 	sum, err := Run(ctx, ix, plan, req.Options, h)
+	for _, n := range notes {
+		w.say(n.b, n.msg)
+	}
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
 	}
-	if n, err := req.Options.cover.save(req.CacheDir, ix.Root, sum, began, req.Warn); err != nil && req.Warn != nil {
+	gaps, warns := req.Options.cover.gaps(plan, ix.Root, sum, began)
+	for _, bw := range warns {
+		w.say(bw.b, bw.msg)
+	}
+	if n, err := req.Options.cover.save(req.CacheDir, ix.Root, sum, began, gaps, req.Warn); err != nil {
 		req.Warn(err.Error())
 	} else {
 		sum.Covered = n
@@ -119,16 +144,16 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 	if sum.Covered > 0 {
 		recorded = req.Options.cover.recordedFiles()
 	}
-	if err := updateBaselines(req.CacheDir, ix.Root, recorded, mans, began, sum.Failures); err != nil && req.Warn != nil {
+	if err := updateBaselines(req.CacheDir, ix.Root, recorded, mans, began, sum.Failures); err != nil {
 		req.Warn(err.Error())
 	}
 	if ch != nil {
-		if err := ch.save(sum); err != nil && req.Warn != nil {
+		if err := ch.save(sum); err != nil {
 			req.Warn(err.Error())
 		}
 	}
 	if req.CacheDir != "" {
-		if err := SaveFailures(req.CacheDir, ix.Root, sum.Failures); err != nil && req.Warn != nil {
+		if err := SaveFailures(req.CacheDir, ix.Root, sum.Failures); err != nil {
 			req.Warn(err.Error())
 		}
 	}
@@ -231,4 +256,29 @@ func underBenchmark(n *index.Namer, t testdex.Test) bool {
 		t = p
 	}
 	return false
+}
+
+// warner gives a run's warnings to Request.Warn and, as
+// testdex.ActionWarning events, to the handler; the first error of the
+// handler is kept for Session to return.
+type warner struct {
+	warn func(string)
+	h    Handler
+	now  func() time.Time
+	err  error
+}
+
+// say gives one warning, about batch b when b is not nil.
+func (w *warner) say(b *index.Batch, msg string) {
+	if w.warn != nil {
+		w.warn(msg)
+	}
+	if w.h == nil || w.err != nil {
+		return
+	}
+	e := testdex.Event{Time: w.now(), Action: testdex.ActionWarning, Message: msg}
+	if b != nil {
+		e.Framework, e.Batch = b.Setup.Framework, b.Name
+	}
+	w.err = w.h.Event(e)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/coverage/htmlreport"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/run"
 )
 
 func newCoverageCmd(env *Env, g *globals) *cobra.Command {
@@ -56,13 +57,19 @@ func runCoverage(cmd *cobra.Command, env *Env, g *globals, args []string, asJSON
 		return err
 	}
 	rep, err := coverageReport(cmd, ix, cacheDir(env), within)
+	gaps := gapsWithin(run.CoverageGaps(cacheDir(env), ix.Root), within)
 	switch {
+	case errors.Is(err, coverage.ErrNoData) && len(gaps) > 0:
+		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no coverage recorded for %s: %s", ix.Root, joinGaps(gaps))}
 	case errors.Is(err, coverage.ErrNoData):
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no coverage recorded for %s (run 'testdex run --coverage' first)", ix.Root)}
 	case errors.Is(err, coverage.ErrDamaged):
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("%v (run 'testdex run --coverage' to rebuild it)", err)}
 	case err != nil:
 		return err
+	}
+	for _, g := range gaps { // their files are not in the report: say why
+		fmt.Fprintln(env.Stderr, "testdex: warning: "+g.String())
 	}
 	if len(rep.Files) == 0 {
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no recorded or source file under %s (run 'testdex coverage' to see them all)", strings.Join(args, " "))}
@@ -179,4 +186,32 @@ func writeCoverageJSON(w io.Writer, rep *coverage.Report) error {
 func readFile(root, rel string) ([]byte, bool) {
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	return src, err == nil
+}
+
+// gapsWithin are the gaps of projects under or holding one of within
+// (root-relative, "" for the root); all of them when within is empty.
+func gapsWithin(gaps []coverage.Gap, within []string) []coverage.Gap {
+	if len(within) == 0 {
+		return gaps
+	}
+	under := func(p, dir string) bool { return dir == "" || dir == "." || p == dir || strings.HasPrefix(p, dir+"/") }
+	var out []coverage.Gap
+	for _, g := range gaps {
+		for _, w := range within {
+			if under(g.Project, w) || under(w, g.Project) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// joinGaps words gaps for one error message.
+func joinGaps(gaps []coverage.Gap) string {
+	parts := make([]string, len(gaps))
+	for i, g := range gaps {
+		parts[i] = g.String()
+	}
+	return strings.Join(parts, "; ")
 }

@@ -29,6 +29,10 @@ it was recorded and its outcome then. A file changed since is answered
 through its functions whose canonical hash did not change ("by function
 hash"); other tests recorded on it are listed as stale.
 
+When nothing is recorded for the file because the last 'run --coverage'
+of its project recorded nothing (the coverage tool is missing, the
+recorder never reached the tests), it says so, with the reason.
+
 Exit status: 0 when a test executed the lines, 2 when none is known to
 (or nothing was recorded), 3 for a usage error.`,
 		Args: cobra.ExactArgs(1),
@@ -73,7 +77,10 @@ func runCovering(cmd *cobra.Command, env *Env, g *globals, arg string, asJSON bo
 	}
 	rel = filepath.ToSlash(rel)
 	ans, err := run.Covering(ix, run.CoveringRequest{File: rel, Start: start, End: end, CacheDir: cacheDir(env)})
+	var gap *coverage.GapError
 	switch {
+	case errors.As(err, &gap): // the project's last coverage run recorded nothing: why
+		return &ExitError{Code: ExitNoTests, Err: gap}
 	case errors.Is(err, coverage.ErrNoData):
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no coverage recorded for %s (run 'testdex run --coverage' first)", ix.Root)}
 	case errors.Is(err, coverage.ErrDamaged):

@@ -50,6 +50,14 @@ runs each project as its own test command would); IDs, as 'testdex list'
 prints them, are handed over as names. Arguments after -- go to the native
 runner.
 
+With --coverage, each test's executed lines are recorded per test, every
+framework above included (node:test too: a test's lines are those run
+between its start and its end, its subtests' with it). A project and
+framework whose tests ran and recorded nothing (the coverage tool is
+missing, code transformed without a source map, the recorder never reached
+the tests) gets one warning saying why and what to do, on stderr and, with
+--json, as a "warning" event; coverage never changes the exit status.
+
 Exit status: 0 when every test that ran passed or was skipped, 1 when one
 failed or a runner failed without results, 2 when nothing matched, 3 for a
 usage error, 124 when the run timed out.`,
@@ -68,7 +76,7 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.affected, "affected", false, "run the tests the change can affect ('testdex affected'): the work tree against --since")
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
 	fl.BoolVar(&f.noCover, "no-coverage", false, "with --affected: ignore the recorded coverage, select by the static evidence alone")
-	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha, junit under Maven, cargo; node:test per file)")
+	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha, node:test, junit under Maven, cargo); a project that records nothing gets a warning saying why")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	return cmd
@@ -189,6 +197,9 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 	if !f.json {
 		prog = newProgress(env.Stderr)
 		req.Options.Live, req.Options.Planned = prog.event, prog.planned
+	}
+	if warn := req.Warn; warn != nil { // a warning clears the live line first, as events do
+		req.Warn = func(msg string) { prog.around(func() error { warn(msg); return nil }) }
 	}
 	all := run.MultiHandler(handlers...)
 	sum, err := run.Session(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {

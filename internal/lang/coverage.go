@@ -23,6 +23,14 @@ import (
 // records that the test executed nothing measurable; a test that gets no
 // event (its process died before writing its data) keeps what the index
 // held for it. Files outside the root are dropped.
+//
+// An ActionCovered event without a Name is a note: Message says why the
+// command's coverage is missing or partial, in words a person can act on
+// ("pytest-xdist runs the tests in worker processes (run with -n 0 to
+// record them)"). The core gives it as the reason when the batch records
+// nothing (and warns with it when it records part), and keeps it for
+// `testdex covering`. A runner says what it knows this way; a batch that
+// records nothing without a note is reported all the same.
 const ActionCovered testdex.Action = "covered"
 
 // CoveredFile is what one test executed in one file.

@@ -26,6 +26,10 @@ type CoveringOutput struct {
 	Recorded bool             `json:"recorded" jsonschema:"whether coverage was recorded for the workspace root; false means run_tests with coverage first, not 'no test covers it'"`
 	Tests    []coverage.Hit   `json:"tests" jsonschema:"the tests that executed the lines, with when that was recorded and the outcome then; by is line (file unchanged) or function (the file changed, the function's hash did not)"`
 	Stale    []coverage.Stale `json:"stale" jsonschema:"tests recorded on an older version of the file that cannot be matched to the lines: they may or may not execute them now"`
+	// Unrecorded are the batches of the file's project whose last run
+	// with coverage recorded nothing, when the index holds no record of
+	// the file.
+	Unrecorded []coverage.Gap `json:"unrecorded,omitempty" jsonschema:"when nothing is recorded for the file: the batches (project and framework) of its project whose last run with coverage recorded nothing, with the reason (coverage missing there, not 'no test executes it')"`
 }
 
 func addCovering(s *mcp.Server, c Config) {
@@ -66,7 +70,11 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 		end = in.Line
 	}
 	ans, err := run.Covering(ix, run.CoveringRequest{File: rel, Start: in.Line, End: end, CacheDir: c.CacheDir})
+	var gap *coverage.GapError
 	switch {
+	case errors.As(err, &gap):
+		out.Unrecorded = gap.Gaps
+		return textResult(gap.Error()), out, nil
 	case errors.Is(err, coverage.ErrNoData), errors.Is(err, coverage.ErrDamaged):
 		return textResult("no coverage recorded for this workspace root (call run_tests with coverage: true first)"), out, nil
 	case err != nil:

@@ -53,3 +53,37 @@ func TestTestsCovering(t *testing.T) {
 		t.Errorf("outside the root: error %v, %q", isErr, text)
 	}
 }
+
+// TestRunTestsCoverageWarning: run_tests with coverage on a module whose
+// tests execute no measured line answers with the warning, in its
+// structured warnings and in its text's stderr part, and passes;
+// tests_covering then gives the reason, with the batch as unrecorded.
+func TestRunTestsCoverageWarning(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not installed")
+	}
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":    "module example.com/none\n\ngo 1.22\n",
+		"a.go":      "package none\n\n// N has no statement for coverage to count.\nconst N = 2\n",
+		"a_test.go": "package none\n\nimport \"testing\"\n\nfunc TestN(t *testing.T) {\n\tif N+N != 4 {\n\t\tt.Fatal(N)\n\t}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, root, t.TempDir())
+	var ran mcpserver.RunOutput
+	text, isErr := call(t, cs, "run_tests", map[string]any{"coverage": true}, &ran)
+	want := "project . (go): no coverage recorded for the 1 test that ran: "
+	if isErr || ran.Exit != 0 || len(ran.Warnings) != 1 || !strings.HasPrefix(ran.Warnings[0], want) ||
+		!strings.Contains(text, "--- stderr ---\ntestdex: warning: "+ran.Warnings[0]+"\n") {
+		t.Fatalf("run_tests: error %v, %+v\n%s", isErr, ran, text)
+	}
+	var out mcpserver.CoveringOutput
+	text, isErr = call(t, cs, "tests_covering", map[string]any{"file": "a.go", "line": 4}, &out)
+	if isErr || out.Recorded || len(out.Unrecorded) != 1 || out.Unrecorded[0].Project != "." || out.Unrecorded[0].Framework != "go" ||
+		!strings.Contains(text, "recorded nothing for project . (go): ") {
+		t.Errorf("tests_covering: error %v, %+v, %q", isErr, out, text)
+	}
+}

@@ -40,6 +40,9 @@ type RunOutput struct {
 	// batches whose runner failed without per-test results.
 	Unreported int `json:"unreported"`
 	Errors     int `json:"errors"`
+	// Warnings are the run's warnings, as the text's stderr part has them
+	// (a batch whose coverage recorded nothing, with the reason).
+	Warnings []string `json:"warnings,omitempty" jsonschema:"the run's warnings, such as a project whose coverage recorded nothing and why; they fail nothing"`
 	// Results hold each test's final result, in the order they ended.
 	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended"`
 }
@@ -61,7 +64,7 @@ func addRun(s *mcp.Server, c Config) {
 		Name: "run_tests",
 		Description: "Run tests through their native runners (go test, pytest, jest, cargo, maven...) and report every test " +
 			"under its ID. The text is testdex's terminal view (failures with location, message and output; a count line), " +
-			"then '--- stderr ---' with discovery problems when there are any, 'timed out after Ns' on a timeout, and " +
+			"then '--- stderr ---' with discovery problems and warnings (a project whose coverage recorded nothing, and why) when there are any, 'timed out after Ns' on a timeout, and " +
 			"'exit: N' (0 passed, 1 a test failed, 124 timed out). Failing tests are a normal result, not an error.",
 		InputSchema: inputSchema[RunInput](),
 	}, c.runTool)
@@ -101,8 +104,12 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Coverage: in.Coverage}
 	prog := progressFor(ctx, req, 0)
 	o.Live, o.Planned = prog.live(), prog.planned()
+	var warnings []string
 	sum, err := run.Session(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, CacheDir: c.CacheDir, Options: o,
-		Warn: func(msg string) { fmt.Fprintln(stderr, "testdex: warning: "+msg) }}, text)
+		Warn: func(msg string) {
+			warnings = append(warnings, msg)
+			fmt.Fprintln(stderr, "testdex: warning: "+msg)
+		}}, text)
 	cancelled := errors.Is(err, context.Canceled) && sum != nil
 	if err != nil && !cancelled {
 		return nil, RunOutput{}, selectionError(err)
@@ -110,7 +117,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	report.Summary(stdout, sum, limit)
 	if cancelled {
 		out := RunOutput{Exit: ExitCancelled, Cancelled: true, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
-			Unreported: sum.Unreported, Errors: len(sum.Errors), Results: results(sum)}
+			Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
 		fmt.Fprintln(stdout, "cancelled: testdex mcp is stopping; the results are those of the tests that ended")
 		return textResult(format(stdout, stderr, false, limit, out.Exit)), out, nil
 	}
@@ -118,7 +125,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
 	out := RunOutput{Exit: run.ExitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
-		Unreported: sum.Unreported, Errors: len(sum.Errors), Results: results(sum)}
+		Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
 	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
 }
 

@@ -3,6 +3,7 @@ package golang
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -28,7 +30,16 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 	if filepath.Base(cmd.Args[0]) != "test2json" || len(cmd.Args) < 9 || cmd.Args[4] != "sh" {
 		return j
 	}
-	return &coverParser{jsonParser: j, dir: p.Dir, pkg: cmd.Args[3], prefix: cmd.Args[len(cmd.Args)-1]}
+	c := &coverParser{jsonParser: j, dir: p.Dir, pkg: cmd.Args[3], prefix: cmd.Args[len(cmd.Args)-1]}
+	c.named = strings.Contains(cmd.Args[6], `prof="$1.`) // packageScript's line before a named test
+	emit := j.emit
+	j.emit = func(e lang.RunEvent) {
+		if e.Name != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail) {
+			c.ran++
+		}
+		emit(e)
+	}
+	return c
 }
 
 // coverParser reads one package's processes: their events, then their
@@ -36,11 +47,14 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 type coverParser struct {
 	*jsonParser
 	dir, pkg, prefix string
+	named            bool // the script runs named tests, each writing a profile
+	ran              int  // tests (and subtests) that passed or failed
 }
 
 // Close emits each test's coverage, in the order the tests ran, when its
 // process wrote a profile (one that died before writing records nothing,
-// rather than nothing executed).
+// rather than nothing executed); when none did while tests ran, a note
+// says so (lang.ActionCovered without a test).
 func (c *coverParser) Close(exitCode int) error {
 	if err := c.jsonParser.Close(exitCode); err != nil {
 		return err
@@ -55,6 +69,10 @@ func (c *coverParser) Close(exitCode int) error {
 			continue
 		}
 		c.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: c.pkg, Name: name, Covered: profileFiles(data, c.module, c.dir)})
+	}
+	if len(profiles) == 0 && c.named && c.ran > 0 {
+		c.emit(lang.RunEvent{Action: lang.ActionCovered, Message: fmt.Sprintf(
+			"no test process of %s wrote its coverage profile (-test.coverprofile), which the testing package writes when m.Run returns: a TestMain or test that exits the process first (os.Exit, log.Fatal) keeps it from being written", c.pkg)})
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ import (
 // probes sit after the instructions they vouch for; tests run in parallel
 // in one JVM (JUnit's parallel mode) share their data; a project whose
 // pom sets Surefire's <argLine> without @{argLine} drops the agent (the
-// reader says so, and the tests run without coverage); Surefire's JUnit 4
+// reader says so in a note, and the tests run without coverage); Surefire's JUnit 4
 // provider (a project with junit:junit and no JUnit Platform) loads no
 // launcher listener, so its tests record nothing.
 //
@@ -68,6 +68,7 @@ var jacocoSources embed.FS
 const (
 	listenerClass = "testdex.TestdexCoverageListener"
 	readerMarker  = "testdex-covered\t"
+	noteMarker    = "testdex-covnote\t" // why coverage is missing: a note (lang.ActionCovered)
 )
 
 // CoverageCheck reports, wrapping lang.ErrNotInstalled, a missing mvn,
@@ -131,7 +132,7 @@ func coverageCommands(p *lang.Project, o lang.RunOptions, mvn []string) ([]*lang
 		DependencyPlugin + ":copy", "-Dartifact=org.jacoco:org.jacoco.cli:" + JacocoVersion + ":jar:nodeps", "-DoutputDirectory=" + o.Dir,
 		"-Djacoco.destFile=" + filepath.Join(o.Dir, "jacoco.exec"), "-Djacoco.dumpOnExit=false",
 		"-Dmaven.test.additionalClasspath=" + listener}, mvn...)}
-	read := []string{"sh", "-c", `[ -f "$1" ] || { echo "testdex: no coverage read: mvn did not copy JaCoCo's CLI ($1)"; exit 0; }; exec java -XX:TieredStopAtLevel=1 -cp "$@"`, "sh",
+	read := []string{"sh", "-c", `[ -f "$1" ] || { printf '` + noteMarker + `%s\n' "mvn did not copy JaCoCo's CLI ($1), which reads the coverage: see mvn's output"; exit 0; }; exec java -XX:TieredStopAtLevel=1 -cp "$@"`, "sh",
 		cli, filepath.Join(src, "TestdexCoverageReader.java"), filepath.Join(o.Dir, "exec"), p.Dir}
 	if g, ok := p.Grapher.(Grapher); ok && g.TestDir != defaultTestDir {
 		read = append(read, filepath.Join(p.Dir, filepath.FromSlash(g.TestDir)))
@@ -153,7 +154,8 @@ func isReader(cmd *lang.Command) bool { return len(cmd.Args) > 0 && cmd.Args[0] 
 func isJavac(cmd *lang.Command) bool  { return len(cmd.Args) > 0 && cmd.Args[0] == "javac" }
 
 // coverParser reads the reader's (or javac's) output: each
-// readerMarker line is one test's coverage, the rest batch output.
+// readerMarker line is one test's coverage, each noteMarker line a note,
+// the rest batch output.
 type coverParser struct {
 	emit    func(lang.RunEvent)
 	partial []byte
@@ -190,6 +192,10 @@ type covered struct {
 }
 
 func (cp *coverParser) line(l []byte) {
+	if note, ok := bytes.CutPrefix(l, []byte(noteMarker)); ok {
+		cp.emit(lang.RunEvent{Action: lang.ActionCovered, Message: string(bytes.TrimSpace(note))})
+		return
+	}
 	rest, ok := bytes.CutPrefix(l, []byte(readerMarker))
 	var c covered
 	if !ok || json.Unmarshal(rest, &c) != nil {

@@ -34,6 +34,11 @@ func TestCoverageRecordsPerTest(t *testing.T) {
 			cov[e.Scope+" "+e.Name] = e
 		}
 	}
+	for _, e := range covered {
+		if e.Action == lang.ActionCovered && e.Name == "" {
+			t.Errorf("note: %s", e.Message)
+		}
+	}
 	for name, c := range map[string]struct{ ran, not int }{"testA()": {aBody, bBody}, "testB()": {bBody, aBody}} {
 		e, ok := cov["cov.CalcTest "+name]
 		if !ok {
@@ -43,6 +48,38 @@ func TestCoverageRecordsPerTest(t *testing.T) {
 		if !executed(e, calc, c.ran) || !executed(e, calc, c.ran+1) || executed(e, calc, c.not) {
 			t.Errorf("%s: executed %+v; want Calc.java:%d-%d and not :%d", name, e.Covered, c.ran, c.ran+1, c.not)
 		}
+	}
+}
+
+// TestCoverageNoAgent: a pom whose Surefire <argLine> leaves out
+// @{argLine} drops JaCoCo's agent; the tests run as usual, record
+// nothing, and the reader says why and what to write (a note:
+// lang.ActionCovered without a test).
+func TestCoverageNoAgent(t *testing.T) {
+	dir := coverCopy(t)
+	pom := filepath.Join(dir, "pom.xml")
+	data, _ := os.ReadFile(pom)
+	surefire := "<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.2.5</version>"
+	if !bytes.Contains(data, []byte(surefire)) {
+		t.Fatalf("%s has no %q", pom, surefire)
+	}
+	data = bytes.Replace(data, []byte(surefire), []byte(surefire+"\n        <configuration><argLine>-Xmx256m</argLine></configuration>"), 1)
+	os.WriteFile(pom, data, 0o644)
+	evs := runEvents(t, dir, true)
+	if got, want := results(evs), []string{"cov.CalcTest testA() pass", "cov.CalcTest testB() fail"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("results %q, want %q", got, want)
+	}
+	var notes []string
+	for _, e := range evs {
+		switch {
+		case e.Action == lang.ActionCovered && e.Name == "":
+			notes = append(notes, e.Message)
+		case e.Action == lang.ActionCovered:
+			t.Errorf("%s recorded %+v without the agent", e.Name, e.Covered)
+		}
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "JaCoCo's agent is not in the test JVM") || !strings.Contains(notes[0], "<argLine>@{argLine} ...</argLine>") {
+		t.Errorf("notes %q; want one saying the agent is missing and how to keep it", notes)
 	}
 }
 

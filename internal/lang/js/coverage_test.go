@@ -16,23 +16,30 @@ import (
 )
 
 // coverageFixtures are testdata/coverage.txtar's projects: the framework,
-// and the lines of the bodies of a and b in their lib file.
+// and the lines of the bodies of a and b in their lib file; extra are
+// arguments for the runner (a second run of a project, by another name).
 var coverageFixtures = []struct {
 	fw           testdex.Framework
 	dir, lib     string
 	bodyA, bodyB int
 	name         map[string]string // test -> its Name in events
+	extra        []string
+	label        string
 }{
-	{testdex.Mocha, "mocha", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
-	{testdex.NodeTest, "node-test", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
-	{testdex.Jest, "jest", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
-	{testdex.Vitest, "vitest", "lib.ts", 6, 12, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}},
+	{testdex.Mocha, "mocha", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}, nil, ""},
+	{testdex.NodeTest, "node-test", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}, nil, ""},
+	{testdex.Jest, "jest", "lib.js", 4, 10, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}, nil, ""},
+	{testdex.Vitest, "vitest", "lib.ts", 6, 12, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}, nil, ""},
+	// Jest 30 with ts-jest: in band, and in jest-worker's processes.
+	{testdex.Jest, "jest30-ts", "src/lib.ts", 6, 12, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}, []string{"--runInBand"}, "jest30-ts"},
+	{testdex.Jest, "jest30-ts", "src/lib.ts", 6, 12, map[string]string{"test_a": "lib > test_a", "test_b": "lib > test_b"}, []string{"--maxWorkers=2"}, "jest30-ts-workers"},
 }
 
 // TestCoverageRuns runs each framework on its coverage fixture, with and
 // without coverage: the results are the same, and test_a's coverage holds
 // the body of a and not that of b, test_b's the reverse (node:test's
-// test_b runs b in a subtest: a parent executed what its subtests did).
+// test_b runs b in a subtest: a parent executed what its subtests did),
+// and the recorder leaves no note (nothing is missing).
 //
 // It needs node and the frameworks of testdata/run/node (scripts/setup/node.sh).
 func TestCoverageRuns(t *testing.T) {
@@ -47,14 +54,21 @@ func TestCoverageRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range coverageFixtures {
-		t.Run(f.dir, func(t *testing.T) {
+		label := f.label
+		if label == "" {
+			label = f.dir
+		}
+		t.Run(label, func(t *testing.T) {
 			t.Parallel()
-			dir := coverageProject(t, ar, f.dir)
-			plain := runFixture(t, f.fw, dir, false)
-			withCov := runFixture(t, f.fw, dir, true)
+			dir := coverageProject(t, ar, f.dir, f.dir)
+			plain := runFixture(t, f.fw, dir, false, f.extra...)
+			withCov := runFixture(t, f.fw, dir, true, f.extra...)
 			var results []lang.RunEvent
 			covered := map[string][]lang.CoveredFile{}
 			for _, e := range withCov {
+				if e.Action == lang.ActionCovered && e.Name == "" {
+					t.Errorf("note: %s", e.Message)
+				}
 				if e.Action == lang.ActionCovered {
 					covered[e.Name] = append(covered[e.Name], e.Covered...)
 					continue
@@ -76,9 +90,57 @@ func TestCoverageRuns(t *testing.T) {
 	}
 }
 
+// TestCoverageNotes runs fixtures whose coverage cannot be recorded, and
+// checks the recorder says why (a note: lang.ActionCovered without a
+// test) and records nothing for their tests: a Jest transform that moves
+// lines without a source map (the lines V8 counts are not the file's, and
+// a test short of them would claim less than it executed), and Mocha's
+// --parallel (the tests run in workers the recorder is not in).
+func TestCoverageNotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the frameworks (a second or two each)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	ar, err := txtar.ParseFile("testdata/coverage.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		fw             testdex.Framework
+		dir, installed string
+		note           string
+	}{
+		{testdex.Jest, "jest-nomap", "jest", "2 files ran as code transformed without a source map (lib.test.js, lib.js), so what ran of them cannot be told"},
+		{testdex.Mocha, "mocha-parallel", "mocha", "Mocha's --parallel runs the tests in worker processes"},
+	} {
+		t.Run(f.dir, func(t *testing.T) {
+			t.Parallel()
+			dir := coverageProject(t, ar, f.dir, f.installed)
+			var notes []string
+			ran := 0
+			for _, e := range runFixture(t, f.fw, dir, true) {
+				switch {
+				case e.Action == lang.ActionCovered && e.Name == "":
+					notes = append(notes, e.Message)
+				case e.Action == lang.ActionCovered:
+					t.Errorf("%s: recorded %+v", e.Name, e.Covered)
+				case e.Action == testdex.ActionPass:
+					ran++
+				}
+			}
+			if ran == 0 || len(notes) != 1 || !strings.HasPrefix(notes[0], f.note) {
+				t.Errorf("%d passed, notes %q; want one starting %q", ran, notes, f.note)
+			}
+		})
+	}
+}
+
 // coverageProject writes a fixture's files to a temporary folder, with the
-// framework installed for the run fixtures as its node_modules.
-func coverageProject(t *testing.T, ar *txtar.Archive, name string) string {
+// framework installed in testdata/run/node/<installed> as its
+// node_modules.
+func coverageProject(t *testing.T, ar *txtar.Archive, name, installed string) string {
 	dir := t.TempDir()
 	for _, f := range ar.Files {
 		rel, ok := strings.CutPrefix(f.Name, name+"/")
@@ -92,7 +154,7 @@ func coverageProject(t *testing.T, ar *txtar.Archive, name string) string {
 		}
 	}
 	if name != "node-test" {
-		modules, _ := filepath.Abs(filepath.Join("../../../testdata/run/node", name, "node_modules"))
+		modules, _ := filepath.Abs(filepath.Join("../../../testdata/run/node", installed, "node_modules"))
 		if _, err := os.Stat(modules); err != nil {
 			t.Skipf("%s is not installed: run scripts/setup/node.sh", modules)
 		}
@@ -103,11 +165,12 @@ func coverageProject(t *testing.T, ar *txtar.Archive, name string) string {
 	return dir
 }
 
-// runFixture runs a project whole and returns its events.
-func runFixture(t *testing.T, fw testdex.Framework, dir string, cover bool) []lang.RunEvent {
+// runFixture runs a project whole, with extra arguments for its runner,
+// and returns its events.
+func runFixture(t *testing.T, fw testdex.Framework, dir string, cover bool, extra ...string) []lang.RunEvent {
 	t.Helper()
 	p := &lang.Project{Dir: dir}
-	cmds, err := runnerFor(fw).RunCommands(p, wholeProject, lang.RunOptions{Dir: t.TempDir(), Coverage: cover})
+	cmds, err := runnerFor(fw).RunCommands(p, wholeProject, lang.RunOptions{Dir: t.TempDir(), Coverage: cover, Extra: extra})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,5 +250,55 @@ func TestParserCoverage(t *testing.T) {
 	}
 	if !reflect.DeepEqual(evs, want) {
 		t.Errorf("covered:\n got %+v\nwant %+v", evs, want)
+	}
+}
+
+// TestParserUnmapped: a test whose window ran code transformed without a
+// source map, or whose file's shared code did, records nothing; the other
+// tests record as usual; the recorder's notes come out once each, with
+// the generic one only when it wrote no coverage while tests ran.
+func TestParserUnmapped(t *testing.T) {
+	dir := t.TempDir()
+	events := filepath.Join(dir, "events-1.jsonl")
+	os.WriteFile(recorderOf(events), nil, 0o644) // a coverage run
+	os.WriteFile(events, []byte(`{"a":"pass","file":"/p/a.js","titles":["t"]}
+{"a":"pass","file":"/p/a.js","titles":["u"]}
+{"a":"pass","file":"/p/b.js","titles":["v"]}
+{"a":"pass","file":"/p/c.js","titles":["w"]}
+`), 0o644)
+	os.WriteFile(covFileOf(events), []byte(`{"a":"covnote","nomap":"/p/gen.js"}
+{"a":"covnote","nomap":"/p/gen.js"}
+{"a":"cov","file":"/p/a.js","titles":["t"],"cov":{"/p/lib.js":[[1,1]]},"unmapped":true}
+{"a":"cov","file":"/p/a.js","titles":["u"],"cov":{"/p/lib.js":[[2,2]]}}
+{"a":"cov","file":"/p/b.js","titles":["v"],"cov":{"/p/lib.js":[[3,3]]}}
+{"a":"cov","file":"/p/b.js","cov":{},"unmapped":true}
+{"a":"cov","file":"/p/c.js","titles":["w"],"cov":{"/p/lib.js":[[4,4]]}}
+`), 0o644)
+	var got []string
+	ps := newParser("/p", func(e lang.RunEvent) {
+		if e.Action == lang.ActionCovered {
+			got = append(got, e.Scope+"::"+e.Name+" "+e.Message)
+		}
+	})
+	ps.eventsFile, ps.fw, ps.covering = events, testdex.Jest, true
+	ps.Close(0)
+	want := []string{"a.js::u ", "c.js::w ",
+		":: 1 file ran as code transformed without a source map (gen.js), so what ran of it cannot be told, and the tests that ran it record nothing: have the transformer emit source maps (inline, or a .map file named by a sourceMappingURL comment)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("covered:\n got %q\nwant %q", got, want)
+	}
+
+	// No coverage at all while tests ran: the framework's reason.
+	os.WriteFile(covFileOf(events), nil, 0o644)
+	got = nil
+	ps = newParser("/p", func(e lang.RunEvent) {
+		if e.Action == lang.ActionCovered {
+			got = append(got, e.Message)
+		}
+	})
+	ps.eventsFile, ps.fw, ps.covering = events, testdex.Jest, true
+	ps.Close(0)
+	if len(got) != 1 || got[0] != unreached[testdex.Jest] {
+		t.Errorf("notes without coverage: %q", got)
 	}
 }

@@ -221,6 +221,7 @@ func millis(o lang.RunOptions) string { return strconv.FormatInt(o.TestTimeout.M
 func (r runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
 	ps := newParser(p.Dir, emit)
 	ps.eventsFile = eventsFileOf(cmd)
+	ps.fw, ps.covering = r.fw, ps.eventsFile != "" && isFile(recorderOf(ps.eventsFile))
 	return ps
 }
 

@@ -23,12 +23,23 @@
 // loading, its beforeAll and afterAll hooks), which the parser gives every
 // test of the file; without file, that of the whole process. cov maps an
 // absolute file to its executed line spans [[start, end], ...], 1-based.
+// {a: 'covnote', msg} says why coverage is missing or partial;
+// {a: 'covnote', nomap: file}, that a file of the project ran as code
+// transformed without a source map, whose lines cannot be told: a cov
+// event whose window ran such code says unmapped: true, and the parser
+// records nothing for its tests.
 const inspector = require('node:inspector');
 const fs = require('node:fs');
 const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 
 const key = Symbol.for('testdex.coverage');
+
+// unmapped stands for a script of the project whose lines cannot be told
+// (transformed without a source map): what ran of it is dropped, and the
+// take that ran it is marked unmapped, so that no test claims to have
+// executed all it did when it did not.
+const unmapped = { unmapped: true };
 
 function post(session, method, params) {
   let out, err;
@@ -56,7 +67,8 @@ class Recorder {
     for (const sc of result) {
       if (!sc.functions.some((f) => f.ranges[0].count > 0)) continue;
       const s = this.script(sc);
-      if (s) addLines(out, s, sc.functions);
+      if (s === unmapped) out.unmapped = true;
+      else if (s) addLines(out, s, sc.functions);
     }
     return out;
   }
@@ -71,6 +83,10 @@ class Recorder {
         const src = post(this.session, 'Debugger.getScriptSource', { scriptId: sc.scriptId }).scriptSource;
         s = { file, src, lines: lineStarts(src), map: sourceMap(src, file) };
         if (!s.map && !inProject(file)) s = null;
+        else if (!s.map && !sameLines(src, file)) {
+          emit({ a: 'covnote', nomap: file }); // its lines cannot be told: never guessed
+          s = unmapped;
+        }
       } catch (e) {
         s = null;
       }
@@ -81,6 +97,7 @@ class Recorder {
 
   // add adds lines taken to a bucket.
   add(bucket, lines) {
+    if (lines.unmapped) bucket.unmapped = true;
     for (const [file, set] of lines) {
       const have = bucket.get(file);
       if (have) for (const l of set) have.add(l);
@@ -97,18 +114,21 @@ class Recorder {
     this.add(this.files.get(file), lines);
   }
 
+  // note says why coverage is missing or partial (see lang.ActionCovered).
+  note(msg) { emit({ a: 'covnote', msg }); }
+
   // test writes what ran since the previous take as one test's coverage.
-  test(file, titles) { emit({ a: 'cov', file, titles, cov: spans(this.take()) }); }
+  test(file, titles) { this.emitTest(file, titles, this.take()); }
 
   // emitTest writes a bucket as one test's coverage.
-  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, cov: spans(bucket) }); }
+  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, cov: spans(bucket), unmapped: bucket.unmapped }); }
 
   // flush writes the buckets of code run outside the tests.
   flush() {
-    for (const [file, b] of this.files) if (b.size) emit({ a: 'cov', file, cov: spans(b) });
-    if (this.process.size) emit({ a: 'cov', cov: spans(this.process) });
+    for (const [file, b] of this.files) if (b.size || b.unmapped) emit({ a: 'cov', file, cov: spans(b), unmapped: b.unmapped });
+    if (this.process.size || this.process.unmapped) emit({ a: 'cov', cov: spans(this.process), unmapped: this.process.unmapped });
     this.files.clear();
-    this.process.clear();
+    this.process = new Map();
   }
 }
 
@@ -129,6 +149,28 @@ function fileOf(url) {
     }
   }
   return path.isAbsolute(url) ? url : '';
+}
+
+// sameLines reports whether the source V8 ran keeps the lines of the
+// file on disk where they are: the file itself, behind a runner's wrapper
+// on its first line (Jest's, vite-node's), or changed within its lines
+// only (types blanked out). Code a transformer rewrote without a source
+// map has no way back to the file's lines: its lines are not recorded.
+function sameLines(src, file) {
+  let disk;
+  try {
+    disk = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    return false;
+  }
+  if (disk.charCodeAt(0) === 0xfeff) disk = disk.slice(1); // node drops the BOM
+  const w = wrappers.map((re) => re.exec(src)).find(Boolean);
+  const body = w ? src.slice(w[0].length) : src;
+  if (body.length < disk.length) return false;
+  for (let i = 0; i < disk.length; i++) {
+    if ((disk.charCodeAt(i) === 10) !== (body.charCodeAt(i) === 10)) return false;
+  }
+  return true;
 }
 
 function lineStarts(src) {

@@ -170,7 +170,7 @@ const rec = require(testdexCoverage).recorder();
 const cp = require('node:child_process');
 const fork = cp.fork;
 cp.fork = function (file, args, options) {
-  if (typeof file === 'string' && /jest-worker[\\/]build[\\/]workers[\\/]processChild\.js$/.test(file)) {
+  if (typeof file === 'string' && /jest-worker[\\/]build[\\/](workers[\\/])?processChild\.js$/.test(file)) {
     if (!Array.isArray(args)) { options = args; args = []; }
     options = { ...options, execArgv: [...((options && options.execArgv) || process.execArgv), testdexArg] };
     return fork.call(this, file, args, options);
@@ -180,7 +180,7 @@ cp.fork = function (file, args, options) {
 const load = testdexModule._load;
 testdexModule._load = function (request) {
   const m = load.apply(this, arguments);
-  if (/jestAdapter(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
+  if (/jestAdapter(\.js)?$|jest-circus[\\/](build[\\/])?runner(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
     const adapter = m.default;
     m.default = async function (globalConfig, config, environment, runtime, testPath, send) {
       rec.outside(testPath);
@@ -223,14 +223,19 @@ func writeNodePreload(dir, coverage string, n int) (string, error) {
 	return file, nil
 }
 
-// coverage collects a command's coverage events: a test's own emitted at
-// once, and what ran outside the tests, of a file or of the whole process,
-// given at Close to each test the run reported as run in it.
+// coverage collects a command's coverage events, given at Close: each
+// test's own, and what ran outside the tests, of a file or of the whole
+// process, to each test the run reported as run in it. A test whose window
+// ran code whose lines cannot be told (unmapped: transformed without a
+// source map), or whose file's or process's shared code did, gets none:
+// it records nothing rather than less than it executed.
 type coverage struct {
 	dir, real string // the project folder, and as the processes see it
 	tests     []testKey
 	seen      map[testKey]bool
 	shared    map[string][]lang.CoveredFile // by scope; "" for all
+	own       []lang.RunEvent               // the tests' own events, in order
+	unmapped  map[testKey]bool              // tests, scopes (name "") and all ({"", ""}) that ran unmapped code
 }
 
 type testKey struct{ scope, name string }
@@ -285,9 +290,32 @@ func (c *coverage) inProject(file string) string {
 	return ""
 }
 
-// flush gives the coverage run outside tests to the tests of its file.
+// markUnmapped notes that a test (or, with no name, the tests of a scope;
+// with neither, all) ran code whose lines cannot be told.
+func (c *coverage) markUnmapped(scope, name string) {
+	if c.unmapped == nil {
+		c.unmapped = map[testKey]bool{}
+	}
+	c.unmapped[testKey{scope, name}] = true
+}
+
+// complete reports whether a test's coverage holds all it executed.
+func (c *coverage) complete(k testKey) bool {
+	return !c.unmapped[k] && !c.unmapped[testKey{k.scope, ""}] && !c.unmapped[testKey{}]
+}
+
+// flush emits the tests' own coverage, then gives the coverage run
+// outside tests to the tests of its file; nothing for an incomplete test.
 func (c *coverage) flush(emit func(lang.RunEvent)) {
+	for _, e := range c.own {
+		if c.complete(testKey{e.Scope, e.Name}) {
+			emit(e)
+		}
+	}
 	for _, k := range c.tests {
+		if !c.complete(k) {
+			continue
+		}
 		var all []lang.CoveredFile
 		all = append(all, c.shared[k.scope]...)
 		all = append(all, c.shared[""]...)
@@ -295,7 +323,7 @@ func (c *coverage) flush(emit func(lang.RunEvent)) {
 			emit(lang.RunEvent{Action: lang.ActionCovered, Scope: k.scope, Name: k.name, Covered: mergeCovered(all)})
 		}
 	}
-	c.shared = nil
+	c.shared, c.own, c.unmapped = nil, nil, nil
 }
 
 // mergeCovered merges the spans of the same file.

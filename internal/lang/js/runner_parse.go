@@ -28,6 +28,11 @@ type parser struct {
 	stdout     lines
 	events     lines
 	cov        coverage
+	// fw and covering say, for a coverage run, whose recorder ran, and
+	// covNotes what it said of its gaps (see coverageNotes).
+	fw       testdex.Framework
+	covering bool
+	covNotes covNotes
 }
 
 func newParser(dir string, emit func(lang.RunEvent)) *parser {
@@ -87,6 +92,11 @@ func (ps *parser) Close(int) error {
 		cov.flush()
 	}
 	ps.cov.flush(ps.emit)
+	if ps.covering {
+		for _, msg := range ps.covNotes.messages(ps.fw, len(ps.cov.tests) > 0) {
+			ps.emit(lang.RunEvent{Action: lang.ActionCovered, Message: msg})
+		}
+	}
 	return nil
 }
 
@@ -128,6 +138,11 @@ type jsEvent struct {
 	// Cov is what ran, on a "cov" event: file -> line spans (see
 	// runner_coverage.cjs).
 	Cov map[string][][2]int `json:"cov"`
+	// Nomap is, on a "covnote" event, a file that ran transformed without
+	// a source map; Msg is the note otherwise. Unmapped marks a "cov"
+	// event whose window ran such a file.
+	Nomap    string `json:"nomap"`
+	Unmapped bool   `json:"unmapped"`
 }
 
 func (ps *parser) event(l []byte) {
@@ -142,7 +157,11 @@ func (ps *parser) event(l []byte) {
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: e.Out})
 		return
 	case "cov":
+		ps.covNotes.events++
 		ps.covered(scope, name, e)
+		return
+	case "covnote":
+		ps.covNotes.add(relTo(ps.dir, e.Nomap), e.Msg)
 		return
 	case "error":
 		if scope == "" { // an error of the whole run (Vitest's unhandled errors)
@@ -182,15 +201,21 @@ func (ps *parser) event(l []byte) {
 	ps.emit(ev)
 }
 
-// covered emits a test's coverage, or keeps that of the code run outside
-// the tests of a file (no titles) or of the process (no file) for Close.
+// covered keeps a test's coverage, or that of the code run outside the
+// tests of a file (no titles) or of the process (no file), for Close.
 func (ps *parser) covered(scope, name string, e jsEvent) {
+	if e.Unmapped {
+		if len(e.Titles) == 0 {
+			name = ""
+		}
+		ps.cov.markUnmapped(scope, name)
+	}
 	files := ps.cov.files(e.Cov)
 	if len(files) == 0 {
 		return
 	}
 	if len(e.Titles) > 0 {
-		ps.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: files})
+		ps.cov.own = append(ps.cov.own, lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: files})
 		return
 	}
 	if ps.cov.shared == nil {

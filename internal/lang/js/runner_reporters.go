@@ -117,8 +117,11 @@ class TestdexReporter extends Base {
 // cover cuts the coverage at each event: what ran since the previous one
 // goes to the test running (its beforeEach and afterEach hooks included),
 // else to the file whose suite or hook ran, else (loading, root hooks) to
-// the run.
+// the run. Under --parallel the tests run in workers: it only says so.
 function cover(runner, rec) {
+  if (runner.isParallelMode && runner.isParallelMode()) {
+    return rec.note("Mocha's --parallel runs the tests in worker processes, where testdex's recorder is not: run them without --parallel to record their coverage");
+  }
   let cur = {file: ''};
   const at = (next) => {
     if (cur.titles) rec.test(cur.file, cur.titles);

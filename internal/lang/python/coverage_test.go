@@ -286,9 +286,11 @@ func TestCoverageNotInstalled(t *testing.T) {
 }
 
 // TestParserCovered: the process's shared lines (an empty nodeid) join
-// each test's, merged, files sorted; a unittest event keeps its Decl.
+// each test's, merged, files sorted; a unittest event keeps its Decl; an
+// empty nodeid with a message is a note, leaving the shared lines alone.
 func TestParserCovered(t *testing.T) {
 	stream := `{"action":"covered","nodeid":"","files":{"/p/m.py":[[1,1],[4,4]],"/p/t.py":[[1,2]]}}
+{"action":"covered","nodeid":"","message":"pytest-xdist runs the tests in worker processes"}
 {"action":"covered","nodeid":"t.T.test_a","decl":"t.py","files":{"/p/m.py":[[5,5]],"/p/x.py":[[0,0]]}}
 {"action":"covered","nodeid":"t.T.test_b","decl":"t.py","files":{}}
 `
@@ -300,6 +302,7 @@ func TestParserCovered(t *testing.T) {
 	ps.Close(0)
 	shared := []lang.CoveredFile{{File: "/p/m.py", Lines: []lang.Span{{Start: 1, End: 1}, {Start: 4, End: 4}}}, {File: "/p/t.py", Lines: []lang.Span{{Start: 1, End: 2}}}}
 	want := []lang.RunEvent{
+		{Action: lang.ActionCovered, Message: "pytest-xdist runs the tests in worker processes"},
 		{Action: lang.ActionCovered, Name: "t.T.test_a", Decl: "t.py", Covered: []lang.CoveredFile{
 			{File: "/p/m.py", Lines: []lang.Span{{Start: 1, End: 1}, {Start: 4, End: 5}}}, {File: "/p/t.py", Lines: []lang.Span{{Start: 1, End: 2}}}}},
 		{Action: lang.ActionCovered, Name: "t.T.test_b", Decl: "t.py", Covered: shared},

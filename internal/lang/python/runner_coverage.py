@@ -102,10 +102,11 @@ class Recorder:
         self.cov.start()
 
     def disable(self, why):
-        """Records nothing for the tests of this run, and says why once."""
+        """Records nothing for the tests of this run, and says why once (a
+        covered event without a test is a note: lang.ActionCovered)."""
         if not self.disabled:
             self.disabled = why
-            self.emit(action="output", nodeid="", output="testdex: no per-test coverage: %s\n" % why)
+            self.emit(action="covered", nodeid="", message=why)
 
     def switch(self, context):
         """Switches to context; returns the previous one."""
@@ -143,7 +144,7 @@ class Recorder:
             saved.loads(data.dumps())  # for a person to look at with coverage's tools
             self.report(data)
         except Exception as e:  # the results stand without coverage
-            self.emit(action="output", nodeid="", output="testdex: reading the coverage data: %r\n" % (e,))
+            self.emit(action="covered", nodeid="", message="reading coverage.py's data failed: %r" % (e,))
 
     def report(self, data):
         """Sends the shared lines, then each test's (see the doc string)."""

@@ -115,8 +115,13 @@ func (e *eventParser) projectRel(file string) string {
 
 // covered handles a covered event: the process's shared lines (an empty
 // nodeid, sent first) are kept and added to each test's, which is emitted
-// as one lang.ActionCovered event named as the test's other events.
+// as one lang.ActionCovered event named as the test's other events; one
+// with an empty nodeid and a message is a note (lang.ActionCovered).
 func (e *eventParser) covered(d *driverEvent) {
+	if d.NodeID == "" && d.Message != "" { // a note: why coverage is missing
+		e.emit(lang.RunEvent{Action: lang.ActionCovered, Message: d.Message})
+		return
+	}
 	if d.NodeID == "" {
 		e.shared = map[string][]lang.Span{}
 		for file, spans := range d.Files {

@@ -144,6 +144,9 @@ func (r Runner) coverCommands(p *lang.Project, plain []*lang.Command, o lang.Run
 		"CARGO_TARGET_DIR=" + r.coverTargetDir(o),
 		"RUSTFLAGS=" + strings.TrimSpace(o.Getenv("RUSTFLAGS")+" -C instrument-coverage"),
 	}
+	if enc, ok := lookupEnv(o.Env, "CARGO_ENCODED_RUSTFLAGS"); ok { // it outranks RUSTFLAGS
+		env = append(env, "CARGO_ENCODED_RUSTFLAGS="+strings.TrimPrefix(enc+"\x1f-C\x1finstrument-coverage", "\x1f"))
+	}
 	var out []*lang.Command
 	for i, c := range plain {
 		cargoArgs, libtestArgs := splitExtra(c.Args[2:])
@@ -200,9 +203,11 @@ func coverScript(cargoArgs, libtestArgs, testExtra []string, profdata, cov strin
 	w(`    f="$p.$b.$j"`)
 	w(`    LLVM_PROFILE_FILE="$f.profraw" "$bin" --exact "$t" `, quoteAll(testExtra), ` </dev/null || rc=101`)
 	w(`    if [ -f "$f.profraw" ]; then`)
-	w(`      `, shellQuote(profdata), ` merge -sparse -o "$f.profdata" "$f.profraw" && `,
-		shellQuote(cov), ` export -format=lcov -instr-profile="$f.profdata" -ignore-filename-regex='/\.cargo/registry/|/\.cargo/git/|^/rustc/|/\.rustup/' "$bin" >"$f.lcov.tmp" && mv "$f.lcov.tmp" "$f.lcov"`)
+	w(`      `, shellQuote(profdata), ` merge -sparse -o "$f.profdata" "$f.profraw" 2>"$f.err" && `,
+		shellQuote(cov), ` export -format=lcov -instr-profile="$f.profdata" -ignore-filename-regex='/\.cargo/registry/|/\.cargo/git/|^/rustc/|/\.rustup/' "$bin" 2>"$f.err" >"$f.lcov.tmp" && mv "$f.lcov.tmp" "$f.lcov"`)
 	w(`      rm -f "$f.profraw" "$f.profdata"`)
+	w(`    else`)
+	w(`      : >"$f.noprofile"`)
 	w(`    fi`)
 	w(`    j=$((j+1))`)
 	w(`  done 4<"$p.$b.names"`)
@@ -223,3 +228,14 @@ func quoteAll(args []string) string {
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 var _ lang.Coverer = Runner{}
+
+// lookupEnv looks a variable up in env, the last setting winning; ok
+// tells a variable set empty from one not set.
+func lookupEnv(env []string, key string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}

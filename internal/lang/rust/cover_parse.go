@@ -3,6 +3,7 @@ package rust
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,7 +57,9 @@ func (c *coverParser) line(raw string) {
 
 // Close ends the results, then emits each test's coverage in the order
 // the tests ran; a test whose process wrote no profile (it died first)
-// records nothing rather than nothing executed.
+// records nothing rather than nothing executed. What kept tests from
+// recording (the LLVM tools failed, no binary wrote a profile) becomes
+// notes (lang.ActionCovered without a test).
 func (c *coverParser) Close(exitCode int) error {
 	if len(c.partial) > 0 {
 		c.line(string(c.partial))
@@ -65,23 +68,60 @@ func (c *coverParser) Close(exitCode int) error {
 	if err := c.lp.Close(exitCode); err != nil {
 		return err
 	}
+	var failed, noProfile, tests int
+	toolErr := ""
 	for b := 0; ; b++ {
 		names, err := os.ReadFile(c.prefix + "." + strconv.Itoa(b) + ".names")
 		if err != nil {
-			return nil
+			break
 		}
 		scope := ""
 		if b < len(c.lp.roots) {
 			scope = c.lp.roots[b]
 		}
 		for j, name := range strings.Split(strings.TrimRight(string(names), "\n"), "\n") {
-			data, err := os.ReadFile(c.prefix + "." + strconv.Itoa(b) + "." + strconv.Itoa(j) + ".lcov")
-			if err != nil || name == "" {
+			f := c.prefix + "." + strconv.Itoa(b) + "." + strconv.Itoa(j)
+			if name == "" {
 				continue
 			}
-			c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: lcovFiles(data, c.root)})
+			tests++
+			data, err := os.ReadFile(f + ".lcov")
+			if err == nil {
+				c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: lcovFiles(data, c.root)})
+				continue
+			}
+			if _, err := os.Stat(f + ".noprofile"); err == nil {
+				noProfile++
+			} else if msg, err := os.ReadFile(f + ".err"); err == nil {
+				failed++
+				if toolErr == "" {
+					toolErr, _, _ = strings.Cut(strings.TrimSpace(string(msg)), "\n")
+				}
+			}
 		}
 	}
+	for _, note := range coverNotes(tests, failed, noProfile, toolErr) {
+		c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Message: note})
+	}
+	return nil
+}
+
+// coverNotes say why tests of a coverage script recorded nothing: the
+// LLVM tools failed on their profiles, or every test that ran wrote none
+// (a test that died writes none, and says so by failing).
+func coverNotes(tests, failed, noProfile int, toolErr string) []string {
+	var out []string
+	if failed > 0 {
+		if toolErr == "" {
+			toolErr = "no message"
+		}
+		out = append(out, fmt.Sprintf("llvm-profdata or llvm-cov failed on the profiles of %d of %d tests (%s): they must be of LLVM %d or later, as rustc's own (set LLVM_PROFDATA and LLVM_COV, rustup component add llvm-tools, or apt-get install llvm-19)",
+			failed, tests, toolErr, minLLVM))
+	}
+	if noProfile > 0 && noProfile == tests {
+		out = append(out, "no test binary wrote a coverage profile: they were built without -C instrument-coverage, which testdex adds to RUSTFLAGS and CARGO_ENCODED_RUSTFLAGS (a rustc wrapper that drops it?)")
+	}
+	return out
 }
 
 // lcovFiles reads llvm-cov's lcov export ("SF:FILE", "DA:LINE,COUNT" per

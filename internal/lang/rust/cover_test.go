@@ -63,6 +63,9 @@ func TestCoverage(t *testing.T) {
 		if e.Kind == testdex.KindDoctest {
 			t.Errorf("doc test %s has coverage", e.Name)
 		}
+		if e.Name == "" {
+			t.Errorf("note: %s", e.Message)
+		}
 	}
 	check := func(test string, has, hasNot []int) {
 		t.Helper()
@@ -131,4 +134,52 @@ func results(evs []lang.RunEvent) []lang.RunEvent {
 	}
 	slices.SortStableFunc(out, func(a, b lang.RunEvent) int { return strings.Compare(a.Scope+" "+a.Name, b.Scope+" "+b.Name) })
 	return out
+}
+
+// TestCoverageNotes: LLVM tools that fail on the profiles (an
+// llvm-profdata too old for rustc's format) record nothing and say why
+// with the tool's own words (a note: lang.ActionCovered without a test);
+// CARGO_ENCODED_RUSTFLAGS, which outranks RUSTFLAGS, still gets -C
+// instrument-coverage, so its run records.
+func TestCoverageNotes(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
+	}
+	dir := t.TempDir()
+	copySources(t, "testdata/cover", dir)
+	p, _ := rust.Detector.Detect(&lang.DetectEnv{Root: dir, ReadFile: os.ReadFile}, dir, []string{"Cargo.toml"})
+	r := p.Frameworks[0].Runner.(lang.Coverer)
+	target := "CARGO_TARGET_DIR=" + filepath.Join(t.TempDir(), "target")
+	if err := r.CoverageCheck(p, lang.RunOptions{Env: append(os.Environ(), target)}); err != nil {
+		t.Skip(err)
+	}
+	old := filepath.Join(t.TempDir(), "llvm-profdata")
+	os.WriteFile(old, []byte("#!/bin/sh\necho 'error: unsupported instrumentation profile format version' >&2\nexit 1\n"), 0o755)
+	env := append(os.Environ(), target, "LLVM_PROFDATA="+old, "LLVM_COV=/bin/true")
+	var notes []string
+	for _, e := range runCargo(t, r, p, env, true) {
+		switch {
+		case e.Action == lang.ActionCovered && e.Name == "":
+			notes = append(notes, e.Message)
+		case e.Action == lang.ActionCovered:
+			t.Errorf("%s recorded %+v with a failing llvm-profdata", e.Name, e.Covered)
+		}
+	}
+	want := "llvm-profdata or llvm-cov failed on the profiles of 5 of 5 tests (error: unsupported instrumentation profile format version): "
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], want) {
+		t.Errorf("notes %q; want one starting %q", notes, want)
+	}
+
+	env = append(os.Environ(), target, "CARGO_ENCODED_RUSTFLAGS=")
+	recorded := 0
+	for _, e := range runCargo(t, r, p, env, true) {
+		if e.Action == lang.ActionCovered && e.Name == "" {
+			t.Errorf("note with CARGO_ENCODED_RUSTFLAGS set: %s", e.Message)
+		} else if e.Action == lang.ActionCovered && len(e.Covered) > 0 {
+			recorded++
+		}
+	}
+	if recorded == 0 {
+		t.Error("nothing recorded with CARGO_ENCODED_RUSTFLAGS set")
+	}
 }

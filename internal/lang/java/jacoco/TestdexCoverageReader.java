@@ -24,7 +24,8 @@ import org.jacoco.cli.internal.core.data.ExecutionDataStore;
  * TestdexCoverageReader turns the records TestdexCoverageListener wrote
  * into each test's executed lines per source file, one line per test on
  * stdout: "testdex-covered\t" and a JSON object {scope, name, files:
- * [{file, lines: [[start, end], ...]}]}. Run in Java's source-file mode
+ * [{file, lines: [[start, end], ...]}]}; "testdex-covnote\t" and a line
+ * says why coverage is missing (no listener ran, no agent). Run in Java's source-file mode
  * with JaCoCo's CLI jar (its shaded core: Analyzer, CoverageBuilder) on
  * the class path:
  *
@@ -71,14 +72,21 @@ public class TestdexCoverageReader {
         List<Rec> recs = new ArrayList<Rec>();
         File[] files = execDir.listFiles();
         if (files == null || files.length == 0) {
-            out.println("testdex: no coverage recorded: no test JVM loaded testdex's JUnit Platform listener"
-                    + " (Surefire's JUnit 4 provider loads none; JUnit 5 or junit-vintage-engine runs through the Platform)");
+            out.println("testdex-covnote\tno test JVM loaded testdex's JUnit Platform listener, through which it records JaCoCo's"
+                    + " coverage per test: Surefire's JUnit 4 provider loads none (add junit-vintage-engine, or move to JUnit 5,"
+                    + " to run the tests through the JUnit Platform)");
             return;
         }
         Arrays.sort(files);
+        boolean noagent = false;
         for (File f : files) {
             if (f.getName().endsWith(".noagent")) {
-                System.err.println("testdex: no coverage: " + new String(Files.readAllBytes(f.toPath()), "UTF-8"));
+                if (!noagent) {
+                    out.println("testdex-covnote\t" + new String(Files.readAllBytes(f.toPath()), "UTF-8")
+                            + " (JaCoCo's prepare-agent puts the agent in Surefire's argLine: a pom whose <argLine> leaves out"
+                            + " @{argLine} drops it; write <argLine>@{argLine} ...</argLine>)");
+                }
+                noagent = true;
             } else if (f.getName().endsWith(".bin")) {
                 read(f, recs);
             }
