@@ -240,4 +240,5 @@ func init() {
 		javaKeywords[k] = true
 	}
 }
+
 var _ lang.BuildChecker = Grapher{}
