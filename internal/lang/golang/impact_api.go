@@ -79,6 +79,9 @@ type apiChange struct {
 	names map[string]bool
 	objs  map[types.Object]bool
 	all   bool
+	// pkgName is the changed package's name, which an import of it
+	// declares unless it names another.
+	pkgName string
 }
 
 func (a *apiChange) empty() bool { return a == nil || !a.all && len(a.names) == 0 }
@@ -90,7 +93,7 @@ func (a *apiChange) empty() bool { return a == nil || !a.all && len(a.names) == 
 // changed: a function returning a type whose field was removed changed
 // too, since a user reaches the field through it without naming the type.
 func apiDiff(old, cur *types.Package) *apiChange {
-	a := &apiChange{names: map[string]bool{}, objs: map[types.Object]bool{}}
+	a := &apiChange{names: map[string]bool{}, objs: map[types.Object]bool{}, pkgName: cur.Name()}
 	oldDesc, _ := describe(old)
 	curDesc, curRefs := describe(cur)
 	for n, d := range curDesc {
@@ -272,7 +275,7 @@ func walkType(t types.Type, seen map[types.Type]bool, visit func(*types.TypeName
 // constants and variables whose values use a changed object (their type
 // or value follows it: var V = dep.F()).
 func derivedChange(pkg *types.Package, files []*ast.File, info *types.Info, changed map[types.Object]bool) *apiChange {
-	a := &apiChange{names: map[string]bool{}, objs: map[types.Object]bool{}}
+	a := &apiChange{names: map[string]bool{}, objs: map[types.Object]bool{}, pkgName: pkg.Name()}
 	mark := func(obj types.Object) {
 		if obj != nil && !a.objs[obj] {
 			a.objs[obj], a.names[obj.Name()] = true, true
@@ -337,10 +340,54 @@ func usesAny(gd *ast.GenDecl, info *types.Info, changed map[types.Object]bool) b
 	return found
 }
 
-// mentionsAny reports whether files name any of names (an identifier
-// anywhere: a use, a selector, a field): a package whose files name none
-// of a dependency's changed objects type-checks as it did, since each
-// value of a changed type reaches it through a named object.
+// namesFrom reports whether files name a changed object of the package
+// path through an import of it: pkg.Name (pkg the import's name), or Name
+// alone through a dot import. A package whose files name none of a
+// dependency's changed objects type-checks as it did: each value of a
+// changed type reaches it through an object it names (the function that
+// returns it, the variable that holds it), and apiDiff and derivedChange
+// count those as changed too.
+func namesFrom(files []*ast.File, path string, a *apiChange) bool {
+	for _, f := range files {
+		for _, spec := range f.Imports {
+			if strings.Trim(spec.Path.Value, "`\"") != path {
+				continue
+			}
+			local := a.pkgName
+			if spec.Name != nil {
+				local = spec.Name.Name
+			}
+			switch {
+			case local == "_":
+			case local == "." || a.all:
+				if mentionsAny([]*ast.File{f}, a) {
+					return true
+				}
+			case selects(f, local, a):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selects reports whether f has a selector local.Name of a changed name.
+func selects(f *ast.File, local string, a *apiChange) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if se, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := se.X.(*ast.Ident); ok && id.Name == local && a.names[se.Sel.Name] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsAny reports whether files name any of a change's names, as an
+// identifier anywhere (a package's own files, which name its objects
+// bare).
 func mentionsAny(files []*ast.File, a *apiChange) bool {
 	if a.all {
 		return true

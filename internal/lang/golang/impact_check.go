@@ -144,15 +144,15 @@ func (c *checker) verdictOf(p *pkg, k variant) *verdict {
 	case pf.err != "":
 		v = &verdict{errs: nil, unchecked: pf.err}
 	case k == vPlain:
-		v = c.checkFiles(u, p.path, pf.plain, pf.cgo, false)
+		v = c.checkFiles(u, p.path, pf.plain, pf.cgo, mode{})
 	default:
-		v = c.checkFiles(u, p.path, append(slices.Clip(pf.plain), pf.internal...), pf.cgo, false)
+		v = c.checkFiles(u, p.path, append(slices.Clip(pf.plain), pf.internal...), pf.cgo, mode{})
 		if k == vExternal && v.ok() {
 			if len(pf.external) == 0 {
 				break
 			}
 			u.add(p.path, v.pkg)
-			v = c.checkFiles(u, p.path+"_test", pf.external, false, false)
+			v = c.checkFiles(u, p.path+"_test", pf.external, false, mode{})
 		}
 	}
 	c.mu.Lock()
@@ -167,7 +167,7 @@ func (c *checker) verdictOf(p *pkg, k variant) *verdict {
 func (c *checker) apiBreaks(p *pkg, file string, old []byte) []lang.Break {
 	pf := c.parsed(p)
 	u := c.world(nil)
-	cur := c.checkFiles(u, p.path, pf.plain, pf.cgo, false)
+	cur := c.checkFiles(u, p.path, pf.plain, pf.cgo, mode{})
 	if !cur.ok() {
 		return []lang.Break{c.breakOf(p, vPlain, file, cur)}
 	}
@@ -181,7 +181,7 @@ func (c *checker) apiBreaks(p *pkg, file string, old []byte) []lang.Break {
 	u.add(p.path, cur.pkg)
 	changed := map[*pkg]*apiChange{p: change}
 	var out []lang.Break
-	if mentionsAny(append(slices.Clip(pf.internal), pf.external...), change) {
+	if mentionsAny(pf.internal, change) || namesFrom(pf.external, p.path, change) {
 		out = append(out, c.testBreaks(p, file)...)
 	}
 	importers, reach := c.b.importers(p)
@@ -199,7 +199,7 @@ func (c *checker) apiBreaks(p *pkg, file string, old []byte) []lang.Break {
 			continue
 		}
 		if reach[q] && c.triggered(q, qf.plain, false, changed) {
-			v := u.source(q)
+			v := u.source(q, true)
 			if !v.ok() {
 				out = append(out, c.breakOf(q, vPlain, file, v))
 				broken[q] = true
@@ -241,39 +241,25 @@ func (c *checker) previous(u *world, p *pkg, pf *pkgFiles, file string, old []by
 	if !replaced {
 		return nil // a file this build did not include before (added, or renamed into it)
 	}
-	return c.checkFiles(u, p.path, files, pf.cgo, false)
+	return c.checkFiles(u, p.path, files, pf.cgo, mode{})
 }
 
 // triggered reports whether files of q (its non-test files, or its test
-// files) import a changed package (or are q's own tests, when q's
-// declarations changed) and name one of its changed objects.
+// files) name one of a changed package's changed objects: q's own tests
+// by the bare name, other packages as import.Name through an import of
+// it (or bare, through a dot import).
 func (c *checker) triggered(q *pkg, files []*ast.File, tests bool, changed map[*pkg]*apiChange) bool {
 	for dep, ch := range changed {
-		if dep == q && !tests {
-			continue
-		}
-		if dep != q && !importsPath(files, dep.path) {
-			continue
-		}
-		if mentionsAny(files, ch) {
+		switch {
+		case dep == q && !tests:
+		case dep == q && mentionsAny(files, ch):
+			return true
+		case dep != q && namesFrom(files, dep.path, ch):
 			return true
 		}
 	}
 	return false
 }
-
-// importsPath reports whether one of files imports path.
-func importsPath(files []*ast.File, path string) bool {
-	for _, f := range files {
-		for _, spec := range f.Imports {
-			if strings.Trim(spec.Path.Value, "`\"") == path {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // localDeps returns the packages of the graph that q's non-test files
 // (or its test files) import, q itself aside.
 func (b *builder) localDeps(q *pkg, tests bool) []*pkg {

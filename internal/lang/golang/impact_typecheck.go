@@ -213,8 +213,12 @@ func (u *world) add(path string, p *types.Package) {
 	u.imports[path] = p
 }
 
-// source checks a package of the graph from source in u, once.
-func (u *world) source(q *pkg) *verdict {
+// source checks a package of the graph from source in u, once: whole,
+// with the uses of its identifiers (a package whose own check counts),
+// or its declarations only (one imported on the way, whose errors do not
+// count: what it declares is all its importers see, and a body costs
+// most of a check).
+func (u *world) source(q *pkg, whole bool) *verdict {
 	if v, ok := u.verdicts[q.path]; ok {
 		return v
 	}
@@ -222,7 +226,7 @@ func (u *world) source(q *pkg) *verdict {
 	pf := u.c.parsed(q)
 	v := &verdict{unchecked: pf.err}
 	if pf.err == "" {
-		v = u.c.checkFiles(u, q.path, pf.plain, pf.cgo, true)
+		v = u.c.checkFiles(u, q.path, pf.plain, pf.cgo, mode{info: whole, declsOnly: !whole})
 	}
 	u.verdicts[q.path] = v
 	if v.pkg != nil {
@@ -232,7 +236,12 @@ func (u *world) source(q *pkg) *verdict {
 }
 
 // Import implements types.Importer.
-func (u *world) Import(path string) (*types.Package, error) {
+func (u *world) Import(path string) (*types.Package, error) { return u.ImportFrom(path, "", 0) }
+
+// ImportFrom implements types.ImporterFrom: dir is the importing
+// package's folder (root-relative, as the checker names files), whose
+// module says where a vendored path resolves.
+func (u *world) ImportFrom(path, dir string, _ types.ImportMode) (*types.Package, error) {
 	if path == "unsafe" {
 		return types.Unsafe, nil
 	}
@@ -240,7 +249,7 @@ func (u *world) Import(path string) (*types.Package, error) {
 		return p, nil
 	}
 	if q := u.lazy[path]; q != nil {
-		if v := u.source(q); v.pkg != nil && v.unchecked == "" {
+		if v := u.source(q, false); v.pkg != nil && v.unchecked == "" {
 			return v.pkg, nil
 		}
 		err := fmt.Errorf("%s could not be checked: %s", path, u.verdicts[path].unchecked)
@@ -249,7 +258,7 @@ func (u *world) Import(path string) (*types.Package, error) {
 		}
 		return nil, err
 	}
-	ip, l, err := u.c.export(path)
+	ip, l, err := u.c.export(path, u.c.moduleOf(dir))
 	if err != nil {
 		if u.err == "" {
 			u.err = err.Error()
@@ -280,16 +289,16 @@ func (u *world) Import(path string) (*types.Package, error) {
 // export returns the listed path and export data of an import path,
 // asking `go list` when it is not known yet. A vendored standard library
 // path ("golang.org/x/net/...") is listed as "vendor/golang.org/x/net/...".
-func (c *checker) export(path string) (string, listed, error) {
+func (c *checker) export(path string, mod *module) (string, listed, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if ip, l, ok := c.lookup(path); ok {
+	if ip, l, ok := c.lookup(path, mod); ok && l.export != "" {
 		return ip, l, nil
 	}
-	if err := c.list([]string{path}); err != nil {
+	if err := c.list([]string{c.listName(path, mod)}); err != nil {
 		return "", listed{}, err
 	}
-	ip, l, ok := c.lookup(path)
+	ip, l, ok := c.lookup(path, mod)
 	switch {
 	case !ok:
 		return "", listed{}, fmt.Errorf("go list does not know %s", path)
@@ -301,13 +310,38 @@ func (c *checker) export(path string) (string, listed, error) {
 	return ip, l, nil
 }
 
-func (c *checker) lookup(path string) (string, listed, bool) {
-	for _, ip := range []string{path, "vendor/" + path, "cmd/vendor/" + path} {
+// lookup finds what go list printed for an import path from a package
+// of module mod: one GOROOT's std (or cmd) module vendors under its
+// vendor/ path first, as other packages' export data names it.
+func (c *checker) lookup(path string, mod *module) (string, listed, bool) {
+	for _, ip := range []string{vendored(path, mod), path} {
 		if l, ok := c.exports[ip]; ok {
 			return ip, l, true
 		}
 	}
 	return "", listed{}, false
+}
+
+// moduleOf returns the module of the package in a root-relative folder;
+// nil when the graph has none there.
+func (c *checker) moduleOf(dir string) *module {
+	abs := filepath.Join(c.b.in.Root, filepath.FromSlash(dir))
+	p := c.b.pkgs[abs]
+	if p == nil || p.mod == nil || p.mod.path != "" {
+		if p == nil {
+			return nil
+		}
+		return p.mod
+	}
+	// A vendored package: its imports resolve as those of the module
+	// whose vendor folder holds it (GOROOT's std and cmd name them
+	// vendor/... and cmd/vendor/...).
+	for _, m := range []*module{c.b.ws.main, c.b.ws.std} {
+		if m != nil && m.vendor != "" && strings.HasPrefix(abs, m.vendor+string(filepath.Separator)) {
+			return m
+		}
+	}
+	return p.mod
 }
 
 // prefetch lists, in one go command, the imports of files not known yet.
@@ -316,12 +350,15 @@ func (c *checker) prefetch(files []*ast.File, skip map[string]*types.Package) er
 	defer c.mu.Unlock()
 	var want []string
 	for _, af := range files {
+		mod := c.moduleOf(filepath.Dir(c.fset().Position(af.Package).Filename))
 		for _, spec := range af.Imports {
 			ip := strings.Trim(spec.Path.Value, "`\"")
-			if _, known, ok := c.lookup(ip); ip == "C" || ip == "unsafe" || skip[ip] != nil || ok && known.export != "" || slices.Contains(want, ip) {
+			if _, known, ok := c.lookup(ip, mod); ip == "C" || ip == "unsafe" || skip[ip] != nil || ok && known.export != "" {
 				continue
 			}
-			want = append(want, ip)
+			if ip = c.listName(ip, mod); !slices.Contains(want, ip) {
+				want = append(want, ip)
+			}
 		}
 	}
 	if len(want) == 0 {
@@ -342,6 +379,48 @@ func (c *checker) prefetchPkgs(pkgs []*pkg, skip map[string]*types.Package) {
 	_ = c.prefetch(files, skip) // a failure shows again where the import is needed
 }
 
+// listName is the name go list knows an import of a package of module
+// mod by.
+func (c *checker) listName(path string, mod *module) string {
+	if v := vendored(path, mod); v != path && mod.vendor != "" {
+		if fi, err := os.Stat(filepath.Join(mod.vendor, filepath.FromSlash(path))); err == nil && fi.IsDir() {
+			return v
+		}
+	}
+	return path
+}
+
+// vendored is the path GOROOT's std module ("vendor/golang.org/x/net/...")
+// or cmd module ("cmd/vendor/...") gives a package it vendors, for an
+// import by one of its packages; path otherwise.
+func vendored(path string, mod *module) string {
+	switch {
+	case mod == nil:
+	case mod.path == "std":
+		return "vendor/" + path
+	case mod.path == "cmd":
+		return "cmd/vendor/" + path
+	}
+	return path
+}
+
+// listDir is where go list runs: the project's module, so that go.work,
+// replace and vendor resolve as they do for its tests; for GOROOT's std
+// and cmd modules (or a copy of them) the GOROOT/src of the go command
+// (a copy is no GOROOT: go would not resolve the standard library there).
+func (c *checker) listDir() string {
+	switch c.b.ws.main.path {
+	case "std", "cmd":
+		if src := gorootSrc(); src != "" {
+			if c.b.ws.main.path == "cmd" {
+				return filepath.Join(src, "cmd")
+			}
+			return src
+		}
+	}
+	return c.b.ws.main.dir
+}
+
 // goListTimeout bounds one `go list -export`: a cold build cache compiles
 // the dependencies, a warm one answers in a tenth of a second.
 const goListTimeout = 5 * time.Minute
@@ -351,7 +430,7 @@ const goListTimeout = 5 * time.Minute
 // tests), and records what it printed. c.mu is held.
 func (c *checker) list(paths []string) error {
 	args := append([]string{"go", "list", "-e", "-export", "-deps", "-json=ImportPath,Export,Error"}, paths...)
-	res, err := proc.Run(context.Background(), proc.Spec{Args: args, Dir: c.b.ws.main.dir, Env: c.b.in.Env, Timeout: goListTimeout, Cap: 256 << 20})
+	res, err := proc.Run(context.Background(), proc.Spec{Args: args, Dir: c.listDir(), Env: c.b.in.Env, Timeout: goListTimeout, Cap: 256 << 20})
 	if err != nil {
 		return fmt.Errorf("go list: %w", err)
 	}
@@ -375,8 +454,8 @@ func (c *checker) list(paths []string) error {
 		}
 		c.exports[p.ImportPath] = l
 	}
-	for _, ip := range paths {
-		if _, _, ok := c.lookup(ip); !ok {
+	for _, ip := range paths { // the names listed, as asked
+		if _, ok := c.exports[ip]; !ok {
 			c.exports[ip] = listed{err: "not listed by go list: " + firstLine(res.Stderr)}
 		}
 	}
@@ -391,8 +470,12 @@ func firstLine(b []byte) string {
 	return s
 }
 
+// mode says what a check computes: the uses of identifiers (info), or
+// the declarations alone (declsOnly: function bodies are not checked).
+type mode struct{ info, declsOnly bool }
+
 // checkFiles type-checks files as the package path in world u.
-func (c *checker) checkFiles(u *world, path string, files []*ast.File, cgo bool, withInfo bool) *verdict {
+func (c *checker) checkFiles(u *world, path string, files []*ast.File, cgo bool, m mode) *verdict {
 	v := &verdict{}
 	skip := maps.Clone(u.src)
 	for path := range u.lazy {
@@ -406,17 +489,18 @@ func (c *checker) checkFiles(u *world, path string, files []*ast.File, cgo bool,
 	u.err = ""
 	defer func() { u.err = outer }()
 	conf := types.Config{
-		Importer:    u,
-		FakeImportC: cgo,
-		GoVersion:   c.goVersion(),
-		Sizes:       types.SizesFor("gc", c.ctxt.GOARCH),
+		Importer:         u,
+		IgnoreFuncBodies: m.declsOnly,
+		FakeImportC:      cgo,
+		GoVersion:        c.goVersion(),
+		Sizes:            types.SizesFor("gc", c.ctxt.GOARCH),
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok && len(v.errs) < 10 {
 				v.errs = append(v.errs, te)
 			}
 		},
 	}
-	if withInfo {
+	if m.info {
 		v.info = &types.Info{Uses: map[*ast.Ident]types.Object{}}
 	}
 	v.pkg, _ = conf.Check(path, c.fset(), files, v.info)
