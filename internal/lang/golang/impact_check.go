@@ -260,6 +260,7 @@ func (c *checker) triggered(q *pkg, files []*ast.File, tests bool, changed map[*
 	}
 	return false
 }
+
 // localDeps returns the packages of the graph that q's non-test files
 // (or its test files) import, q itself aside.
 func (b *builder) localDeps(q *pkg, tests bool) []*pkg {
