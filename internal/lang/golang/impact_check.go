@@ -129,7 +129,7 @@ func (c *checker) testBreaks(p *pkg, file string) []lang.Break {
 
 // verdictOf checks p's variant k as it is now, once, each check in a
 // world of its own (the external test package in its internal
-// variant's).
+// variant's). The verdict keeps the errors, not the package.
 func (c *checker) verdictOf(p *pkg, k variant) *verdict {
 	key := fmt.Sprint(p.dir, "\x00", k)
 	c.mu.Lock()
@@ -139,10 +139,10 @@ func (c *checker) verdictOf(p *pkg, k variant) *verdict {
 		return v
 	}
 	pf := c.parsed(p)
-	u := c.world(nil)
+	u := c.world()
 	switch {
 	case pf.err != "":
-		v = &verdict{errs: nil, unchecked: pf.err}
+		v = &verdict{unchecked: pf.err}
 	case k == vPlain:
 		v = c.checkFiles(u, p.path, pf.plain, pf.cgo, mode{})
 	default:
@@ -155,6 +155,7 @@ func (c *checker) verdictOf(p *pkg, k variant) *verdict {
 			v = c.checkFiles(u, p.path+"_test", pf.external, false, mode{})
 		}
 	}
+	v = &verdict{errs: v.errs, unchecked: v.unchecked} // the verdict, not the types (memory)
 	c.mu.Lock()
 	c.verdicts[key] = v
 	c.mu.Unlock()
@@ -166,7 +167,7 @@ func (c *checker) verdictOf(p *pkg, k variant) *verdict {
 // comment of Broken says. p type-checks as it is now.
 func (c *checker) apiBreaks(p *pkg, file string, old []byte) []lang.Break {
 	pf := c.parsed(p)
-	u := c.world(nil)
+	u := c.world()
 	cur := c.checkFiles(u, p.path, pf.plain, pf.cgo, mode{})
 	if !cur.ok() {
 		return []lang.Break{c.breakOf(p, vPlain, file, cur)}

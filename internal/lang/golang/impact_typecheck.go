@@ -87,7 +87,6 @@ func (v *verdict) ok() bool { return v.unchecked == "" && len(v.errs) == 0 }
 type pkgFiles struct {
 	plain, internal, external []*ast.File
 	cgo                       bool
-	name                      string // the package clause of the non-test files
 	err                       string // a file could not be read or parsed
 }
 
@@ -150,8 +149,7 @@ func (c *checker) parsed(p *pkg) *pkgFiles {
 		switch {
 		case !gf.test:
 			pf.plain = append(pf.plain, af)
-			pf.name = af.Name.Name
-		case strings.HasSuffix(af.Name.Name, "_test") && af.Name.Name != pf.name:
+		case gf.external:
 			pf.external = append(pf.external, af)
 		default:
 			pf.internal = append(pf.internal, af)
@@ -198,13 +196,10 @@ type world struct {
 	err string
 }
 
-func (c *checker) world(src map[string]*types.Package) *world {
-	u := &world{c: c, src: map[string]*types.Package{}, imports: map[string]*types.Package{},
+// world returns a new, empty world.
+func (c *checker) world() *world {
+	return &world{c: c, src: map[string]*types.Package{}, imports: map[string]*types.Package{},
 		lazy: map[string]*pkg{}, verdicts: map[string]*verdict{}}
-	for path, p := range src {
-		u.add(path, p)
-	}
-	return u
 }
 
 // add makes a source package the one its path names.
@@ -292,13 +287,13 @@ func (u *world) ImportFrom(path, dir string, _ types.ImportMode) (*types.Package
 func (c *checker) export(path string, mod *module) (string, listed, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if ip, l, ok := c.lookup(path, mod); ok && l.export != "" {
-		return ip, l, nil
-	}
-	if err := c.list([]string{c.listName(path, mod)}); err != nil {
-		return "", listed{}, err
-	}
 	ip, l, ok := c.lookup(path, mod)
+	if !ok {
+		if err := c.list([]string{c.listName(path, mod)}); err != nil {
+			return "", listed{}, err
+		}
+		ip, l, ok = c.lookup(path, mod)
+	}
 	switch {
 	case !ok:
 		return "", listed{}, fmt.Errorf("go list does not know %s", path)
@@ -327,10 +322,10 @@ func (c *checker) lookup(path string, mod *module) (string, listed, bool) {
 func (c *checker) moduleOf(dir string) *module {
 	abs := filepath.Join(c.b.in.Root, filepath.FromSlash(dir))
 	p := c.b.pkgs[abs]
-	if p == nil || p.mod == nil || p.mod.path != "" {
-		if p == nil {
-			return nil
-		}
+	switch {
+	case p == nil:
+		return nil
+	case p.mod == nil || p.mod.path != "":
 		return p.mod
 	}
 	// A vendored package: its imports resolve as those of the module
