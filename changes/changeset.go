@@ -80,6 +80,11 @@ type GitOptions struct {
 // ErrNotGit is returned when the root is not inside a git work tree.
 var ErrNotGit = errors.New("not a git work tree")
 
+// ErrBadRevision is returned when Since names no commit of the
+// repository (a typo, a branch not fetched): the user's mistake, with the
+// next step in its text.
+var ErrBadRevision = errors.New("bad revision")
+
 // FromGit returns what changed in the work tree against Since: staged,
 // unstaged and untracked (not ignored) files, deleted and renamed ones,
 // under the root. It runs git (never repository code) through proc.
@@ -89,10 +94,16 @@ func FromGit(ctx context.Context, o GitOptions) (Set, error) {
 		since = "HEAD"
 	}
 	if strings.HasPrefix(since, "-") {
-		return nil, fmt.Errorf("bad revision %q", since)
+		return nil, fmt.Errorf("%w %q: a revision cannot start with '-'", ErrBadRevision, since)
 	}
 	if _, err := git(ctx, o, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return nil, err
+	}
+	if _, err := git(ctx, o, "rev-parse", "--verify", "--quiet", since+"^{commit}"); err != nil {
+		if o.Since == "" {
+			return nil, fmt.Errorf("%w HEAD: the repository has no commit yet (commit once, or name the changed files with --files)", ErrBadRevision)
+		}
+		return nil, fmt.Errorf("%w %q: no such commit in this repository (fetch it first, e.g. 'git fetch origin main', or name another: HEAD~1, a tag, a commit hash)", ErrBadRevision, since)
 	}
 	diff, err := git(ctx, o, "diff", "--name-status", "-z", "-M", "--relative", since, "--", ".")
 	if err != nil {

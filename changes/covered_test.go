@@ -164,6 +164,11 @@ func TestSelectCovered(t *testing.T) {
 		{"a failed test's record keeps the static evidence", map[string]string{"TestF": "pass", "TestG": "fail"}, true, "n := len(s)", "n := len(s) + 1", map[string]string{
 			"v/v_test.go::TestF": "covered: TestF executed F",
 			"v/v_test.go::TestG": "(same package) go:example.com/m/v → (changed) v/v.go"}},
+		// A build failure runs nothing: whatever each test executed, every
+		// test of the package fails (lang.BuildChecker).
+		{"a type error inside F selects every test of the package", both, true, "n := len(s)", "n := len(s) + undefinedLen(s)", map[string]string{
+			"v/v_test.go::TestF": "v/v.go does not type-check: v/v.go:6:16: undefined: undefinedLen; every test of example.com/m/v and its importers",
+			"v/v_test.go::TestG": "v/v.go does not type-check"}},
 		{"a stale record whose text was not kept keeps the static evidence", both, false, "ok := n < limit", "ok := n <= limit", map[string]string{
 			"v/v_test.go::TestF": "that version's text was not kept",
 			"v/v_test.go::TestG": "that version's text was not kept"}},

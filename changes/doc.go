@@ -8,6 +8,12 @@
 //	               one per ecosystem, reading sources, never running them)
 //	select.go      the join: a walk from each changed file over the reversed
 //	               edges to the test files, keeping the chain that explains it
+//	narrow.go      a modified file's change narrowed to what changed in it
+//	               (lang.Differ: Go's declarations)
+//	broken.go      a changed file that breaks a build (lang.BuildChecker: it
+//	               does not parse or type-check): every test that uses the
+//	               unit that no longer builds, whole, whatever narrowing or
+//	               recorded coverage say
 //
 //	git / --files ──► Set ─┐
 //	                       ├──► Select ──► []Affected{File, Tests, Reason}

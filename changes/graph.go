@@ -39,6 +39,8 @@ type Graph struct {
 	// scans keeps the Graphers' per-file scans between runs; nil when
 	// the listing's cache is off.
 	scans *cache.ScanStore
+	// memo keeps the build checks and the files' base contents.
+	memo brokenMemo
 }
 
 // suffixOwner owns the files of a folder whose names end with suffix.

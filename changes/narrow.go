@@ -1,7 +1,6 @@
 package changes
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
@@ -32,12 +31,9 @@ func (g *Graph) narrow(root string, set Set) map[string][]string {
 		if len(users) == 0 {
 			continue
 		}
-		old := c.Prev
+		old := g.oldContent(root, c)
 		if old == nil {
-			var err error
-			if old, err = showFile(context.Background(), root, c.Base, c.Path); err != nil {
-				continue
-			}
+			continue
 		}
 		var diffs []*lang.Diff
 		for _, diff := range g.diffs(users, c.Path, old) {

@@ -81,8 +81,13 @@ type Reason struct {
 	// Rule names what selected the file without a chain: "changed" (the
 	// test file itself), "global" (a file every test of the project
 	// depends on), "no evidence" (a project testdex has no graph for),
-	// "declared" (a rule of testdex.toml's [affected]).
+	// "declared" (a rule of testdex.toml's [affected]); or, with the
+	// chain from the test file to the unit that does not build, "build"
+	// (a changed file breaks the build of a unit the test uses).
 	Rule string `json:"rule,omitempty"`
+	// Build, for Rule "build", says what does not build and what that
+	// selects (lang.Break's Why).
+	Build string `json:"build,omitempty"`
 	// Declared is the [affected] rule that selected the file, as it
 	// reads in testdex.toml.
 	Declared string `json:"declared,omitempty"`
@@ -118,6 +123,8 @@ func (r Reason) static() string {
 			name = name[i+2:]
 		}
 		return "covered: " + name + " executed " + strings.Join(r.Functions, ", ") + " (changed) in " + r.Changed
+	case "build":
+		return r.Build
 	case "changed":
 		return "changed"
 	case "global":
@@ -143,7 +150,9 @@ func (r Reason) static() string {
 // Select returns the test files of the listing that the change set can
 // affect, by path, each with one shortest reason. A test file is affected
 // when it changed itself, when a file its project declares global
-// changed, when its project has no evidence and anything in it changed, or
+// changed, when its project has no evidence and anything in it changed,
+// when a changed file breaks the build of a unit it reaches (a
+// lang.BuildChecker's Break: whole, whatever narrowing says), or
 // when a walk over the graph's uses leads from a changed file to it. A
 // walk that reaches a test file only through nodes a Grapher names as
 // its tests (a narrowed Go change: lang.Graph.Tests) selects those tests
@@ -175,6 +184,7 @@ func (g *Graph) Select(ix *index.Index, set Set) []Affected {
 		}
 	}
 	narrowed := g.narrow(ix.Root, set)
+	g.walkBroken(g.broken(ix.Root, set), tests, pick)
 	for _, c := range set {
 		if _, ok := narrowed[c.Path]; tests[c.Path] && c.Status != Deleted && !ok {
 			pick(c.Path, "", Reason{Changed: c.Path, Rule: "changed"})

@@ -133,6 +133,11 @@ func TestFromGit(t *testing.T) {
 	if _, err := FromGit(context.Background(), GitOptions{Root: t.TempDir(), Env: os.Environ()}); !errors.Is(err, ErrNotGit) {
 		t.Errorf("outside a work tree: %v", err)
 	}
+	for _, since := range []string{"nosuchref", "-p", "HEAD~9"} {
+		if _, err := FromGit(context.Background(), GitOptions{Root: dir, Since: since, Env: os.Environ()}); !errors.Is(err, ErrBadRevision) {
+			t.Errorf("--since %s: %v, want ErrBadRevision", since, err)
+		}
+	}
 }
 
 // TestFingerprints: a test file's fingerprint changes with any file its

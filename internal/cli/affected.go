@@ -103,7 +103,7 @@ func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, 
 	} else {
 		var err error
 		set, err = changes.FromGit(cmd.Context(), changes.GitOptions{Root: ix.Root, Since: since, Env: env.Environ})
-		if errors.Is(err, changes.ErrNotGit) {
+		if errors.Is(err, changes.ErrNotGit) || errors.Is(err, changes.ErrBadRevision) {
 			return nil, nil, usageErr("%v", err)
 		}
 		if err != nil {

@@ -61,6 +61,9 @@ type GraphInput struct {
 	// Cache keeps the Graphers' per-file scan results between runs (see
 	// ScanCache and Scan); nil keeps none.
 	Cache ScanCache
+	// Env is the environment of the toolchain commands a BuildChecker
+	// runs (the go command, for export data); nil inherits testdex's.
+	Env []string
 }
 
 // Graph is what a project's files depend on.
@@ -123,3 +126,38 @@ const (
 	// to a new one (or did resolve to a deleted one).
 	UnresolvedNode = "?"
 )
+
+// A BuildChecker is a Grapher that can tell whether a changed file, as it
+// is now, breaks the build of the units that compile it: a syntax error,
+// a NUL byte, a call to a name that is declared nowhere, a Go package
+// that no longer type-checks. A unit that does not build fails every test
+// that uses it, whatever the narrowing (lang.Differ) or the recorded
+// coverage say of the change: those reason about code that runs, and a
+// build failure runs nothing. So the selection walks from each Break's
+// node over the project's graph and selects whole test files.
+//
+// Safety before savings: a check that cannot be done (no toolchain, an
+// import it cannot load) reports the unit as possibly broken, and says
+// so in the Break's Why.
+type BuildChecker interface {
+	// Broken checks the changed file (root-relative, a file of the
+	// project, present on disk). old is its content at the base revision,
+	// nil when unknown (an added file, a change named with --files): it
+	// tells whether the file's interface changed, which decides whether
+	// the units that use the file's unit need checking too. None when
+	// everything builds, as far as the checker can tell.
+	Broken(in *GraphInput, file string, old []byte) []Break
+}
+
+// Break says the build of a unit fails with a change.
+type Break struct {
+	// Node is the unit's node in the project's Graph (a Go package's
+	// "go:example.com/m/a", its test binary's "go:example.com/m/a.test",
+	// a Maven module's "module:core"): every test file that reaches it
+	// over the graph's edges is affected, whole.
+	Node string
+	// Why says what fails and what it selects, in words: "a/a.go does
+	// not type-check: a/a.go:5:14: undefined: undefined; every test of
+	// example.com/m/a and its importers".
+	Why string
+}

@@ -167,6 +167,10 @@ type builder struct {
 	// computed once.
 	scope     *methodScope
 	scopeOnce sync.Once
+	// check type-checks its packages for Broken (impact_typecheck.go),
+	// made once.
+	check     *checker
+	checkOnce sync.Once
 }
 
 // load finds the packages: the folders of the test files, then, breadth

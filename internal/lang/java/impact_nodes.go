@@ -22,8 +22,10 @@ func (jg *javaGraph) modules(mods []*module, testDir string) {
 			}
 		}
 	}
+	ownTests := testsNode(jg.rel(own.dir))
 	for _, f := range jg.in.Files {
 		jg.edge(f, ownNode, "module")
+		jg.edge(f, ownTests, "same test sources") // reached by a test source that does not compile (Broken)
 		for _, u := range uses {
 			jg.edge(f, u[0], u[1])
 		}

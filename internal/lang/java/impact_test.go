@@ -3,6 +3,7 @@ package java_test
 import (
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
@@ -189,4 +190,56 @@ func TestGraphGenerated(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n  %q\nwant\n  %q", got, want)
 	}
+}
+
+// TestBrokenMaven: a changed source javac would refuse fails every test
+// of its module (Maven compiles a module's sources together), and a main
+// source's failure every test of the modules that depend on it; one
+// that compiles keeps the class graph's selection.
+func TestBrokenMaven(t *testing.T) {
+	const tax = "core/src/main/java/com/shop/core/Tax.java"
+	core := []string{priceTest, taxTest, stringsTest, genTest}
+	app := []string{cartTest, reflectTest, qualifiedTest}
+	classLevel := []string{taxTest, qualifiedTest, genTest} // TestGraphMaven's selection for Tax.java
+	cases := []struct {
+		name, file, content string
+		want                []string
+		reason              string // the reason of TaxTest.java, when a build rule selects it
+	}{
+		{"stray brace", tax, "package com.shop.core;\n\npublic class Tax {\n  String label = \"Money\";\n}\n}\n",
+			append(core, app...), tax + " does not compile (line 6: syntax error); every test of module core and of the modules that depend on it"},
+		{"NUL byte in code", tax, "package com.shop.core;\n\npublic class Tax {\n  String label = \"Money\"; \x00\n}\n", append(core, app...), "does not compile (line 4"},
+		{"NUL byte in a comment", tax, "package com.shop.core;\n\npublic class Tax {\n  String label = \"Money\"; // \x00\n}\n", classLevel, ""},
+		{"invalid UTF-8", tax, "package com.shop.core;\n\npublic class Tax {\n  String label = \"Mon\xffey\";\n}\n", append(core, app...), "(line 4: invalid UTF-8)"},
+		{"undefined call", tax, "package com.shop.core;\n\npublic class Tax {\n  String label = \"Money\";\n  int rate() { return undefinedRate(); }\n}\n",
+			append(core, app...), "(it calls undefinedRate(), which no class it can see declares)"},
+		{"a call to its own method", tax, "package com.shop.core;\n\npublic class Tax {\n  String label = \"Money\";\n  int rate() { return base() + 1; }\n  int base() { return 1; }\n}\n",
+			classLevel, ""},
+		{"a call an extended class may declare", tax, "package com.shop.core;\n\npublic class Tax extends Base {\n  int rate() { return inherited(); }\n}\n",
+			classLevel, ""},
+		{"a test source", taxTest, "package com.shop.core;\n\n" + junit + "\nclass TaxTest {\n  @Test void t() { new Tax(); }\n}}\n",
+			core, taxTest + " does not compile (line 7: syntax error); every test of module core"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tree := map[string]string{}
+			for k, v := range mavenTree {
+				tree[k] = v
+			}
+			tree[c.file] = c.content
+			root := writeTree(t, tree)
+			got := affected(t, root, c.file)
+			if want := append([]string{}, c.want...); !reflect.DeepEqual(files(got), sorted(want)) {
+				t.Errorf("selected\n  %q\nwant\n  %q", files(got), sorted(want))
+			}
+			if c.reason != "" && !strings.Contains(got[taxTest], c.reason) {
+				t.Errorf("TaxTest's reason %q does not say %q", got[taxTest], c.reason)
+			}
+		})
+	}
+}
+
+func sorted(s []string) []string {
+	sort.Strings(s)
+	return s
 }

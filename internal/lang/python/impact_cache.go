@@ -10,8 +10,8 @@ import (
 // modImports or importUse change (TestImportsCodecFields fails when a
 // field is added).
 const (
-	importsKind = "py.imports.1"
-	namedKind   = "py.named.1"
+	importsKind = "py.imports.2"
+	namedKind   = "py.named.2"
 )
 
 // imports returns readImports' facts of the file abs, whose content is

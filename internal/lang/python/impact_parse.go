@@ -519,6 +519,9 @@ func (r *importReader) dynamicCall(name string, call *sitter.Node) {
 				return
 			}
 		}
+		if r.execLocal(call, first) {
+			return // code its caller builds from its own literals (impact_exec.go)
+		}
 	}
 	r.f.dynamic = append(r.f.dynamic, why)
 }

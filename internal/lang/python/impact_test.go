@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -363,6 +364,51 @@ self.executor.exec(x)  # a method named exec is not exec
 	wantEdges(t, g, "test_d.py", append(base, `* (__import__(f"mod{n}"))`)...)
 	wantEdges(t, g, "test_e.py", append(base, "* (pytest_plugins = PLUGINS)")...)
 	wantEdges(t, g, "test_f.py", base...)
+}
+
+// TestImpactExecLocal: an exec of code its caller assembles from its own
+// literals (a code generator) imports nothing, so it adds no edge; code
+// from elsewhere (a parameter, a loop variable), a template that imports,
+// or one that is nothing but a slot stays a dynamic import.
+func TestImpactExecLocal(t *testing.T) {
+	local := map[string]string{
+		"mock.py": "def make(name, ctx):\n    src = \"def %s(*args):\\n    return mock(*args)\" % name\n    exec(src, ctx)\n",
+		"lines.py": "def make(name, fields, ns):\n    lines = []\n    lines.append(f\"def {name}(self):\")\n" +
+			"    for f in fields:\n        lines.append(f\"    self.{f} = None\")\n    exec(\"\\n\".join(lines), ns)\n",
+		"compiled.py": "import textwrap\ndef make(name, g):\n    src = textwrap.dedent(\"\"\"\n        def {0}():\n            return 1\n    \"\"\".format(name))\n" +
+			"    exec(compile(src, \"<gen>\", \"exec\"), g)\n",
+		"module.py": "CODE = \"x = 1\\n\" + \"y = 2\"\nexec(CODE)\n",
+		"cond.py":   "def make(fast, ns):\n    body = \"return 1\" if fast else \"return 2\"\n    exec(f\"def f():\\n    {body}\", ns)\n",
+	}
+	dynamic := map[string]string{
+		"param.py":     "def run(code):\n    exec(code)\n",
+		"imports.py":   "def load(mod):\n    src = \"import %s\" % mod\n    exec(src)\n",
+		"slot.py":      "def run(code):\n    exec(\"%s\" % code)\n",
+		"localslot.py": "def make():\n    body = \"import os\"\n    src = f\"def f():\\n    {body}\"\n    exec(src)\n",
+		"rebound.py":   "def run(x):\n    src = \"a = 1\"\n    src = x\n    exec(src)\n",
+		"loop.py":      "def run(sources):\n    for src in sources:\n        exec(src)\n",
+		"opened.py":    "def run(path):\n    src = \"a = 1\\n\" + open(path).read()\n    exec(src)\n",
+		"global.py":    "SRC = load()\ndef run():\n    exec(SRC)\n",
+	}
+	tree := pyproject
+	var tests []string
+	for _, files := range []map[string]string{local, dynamic} {
+		for name, src := range files {
+			test := "test_" + name
+			tree += "-- " + name + " --\n" + src + "-- " + test + " --\nimport " + strings.TrimSuffix(name, ".py") + "\n"
+			tests = append(tests, test)
+		}
+	}
+	g := impactOf(t, tree, tests...)
+	for name := range local {
+		wantEdges(t, g, name, "__init__.py (package __init__)")
+	}
+	for name := range dynamic {
+		edges := edgesFrom(g, name)
+		if len(edges) == 0 || !slices.ContainsFunc(edges, func(e string) bool { return strings.HasPrefix(e, "* (exec(") }) {
+			t.Errorf("%s: no dynamic edge: %q", name, edges)
+		}
+	}
 }
 
 func TestImpactUnparsable(t *testing.T) {

@@ -1,6 +1,8 @@
 package rust_test
 
 import (
+	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/impacttest"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
@@ -164,5 +168,44 @@ func TestGraphUnlinked(t *testing.T) {
 	}
 	if !slices.Contains(g.Global, "build.rs") || !slices.Contains(g.Global, "Cargo.lock") {
 		t.Errorf("global = %v", g.Global)
+	}
+}
+
+// TestBrokenRust: cargo compiles a crate target as a whole, and the graph
+// is at crate level, so a change of a crate source that breaks its build
+// (a stray brace, a NUL byte, a call to a function declared nowhere)
+// already selects every test of the crate and of the crates that depend
+// on it; a broken integration test fails its own target only (testdex
+// runs cargo test --no-fail-fast, which builds the other targets).
+func TestBrokenRust(t *testing.T) {
+	aAll := []string{"a/src/lib.rs", "a/src/parse.rs", "a/tests/it.rs", "a/tests/other.rs"}
+	dependents := []string{"b/src/lib.rs", "d/src/lib.rs", "e/src/lib.rs"}
+	for _, c := range []struct {
+		name, file, content string
+		want                []string
+	}{
+		{"stray brace", "a/src/parse.rs", "pub fn parse() {}\n}\n\n#[test]\nfn parses() {}\n", append(aAll, dependents...)},
+		{"NUL byte", "a/src/parse.rs", "pub fn parse() {}\x00\n\n#[test]\nfn parses() {}\n", append(aAll, dependents...)},
+		{"undefined call", "a/src/parse.rs", "pub fn parse() { undefined() }\n\n#[test]\nfn parses() {}\n", append(aAll, dependents...)},
+		{"a broken crate root", "a/src/lib.rs", "mod parse;\n}\n", append(aAll, dependents...)},
+		{"a broken integration test", "a/tests/other.rs", "#[test]\nfn other() { undefined() }}\n", []string{"a/tests/other.rs"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tree := maps.Clone(workspaceTree)
+			tree[c.file] = c.content
+			root := writeTree(t, tree)
+			ix, err := index.Build(context.Background(), index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Cargo}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range changes.Build(ix).Select(ix, changes.Set{{Path: c.file, Status: changes.Modified}}) {
+				got = append(got, a.File)
+			}
+			want := slices.Sorted(slices.Values(c.want))
+			if !slices.Equal(got, want) {
+				t.Errorf("selected\n  %q\nwant\n  %q", got, want)
+			}
+		})
 	}
 }
