@@ -31,6 +31,7 @@ type breakStart struct {
 // file is asked (its folder's, and those whose edges reach it: a Maven
 // module compiles the modules it depends on).
 func (g *Graph) broken(root string, set Set) []breakStart {
+	g.prefetch(root, set)
 	var out []breakStart
 	for _, c := range set {
 		if c.Status == Deleted {
@@ -75,6 +76,36 @@ func (g *Graph) breaksOf(root string, c Change) []lang.Break {
 	g.memo.byCh[key] = out
 	g.memo.mu.Unlock()
 	return out
+}
+
+// prefetch reads the base content of every modified file of set that has
+// no Prev, through one git process per base revision (showFiles), into
+// the memo oldContent answers from.
+func (g *Graph) prefetch(root string, set Set) {
+	byBase := map[string][]string{}
+	g.memo.mu.Lock()
+	for _, c := range set {
+		if c.Status == Modified && c.Prev == nil && c.Base != "" {
+			if _, ok := g.memo.old[c.Base+"\x00"+c.Path]; !ok {
+				byBase[c.Base] = append(byBase[c.Base], c.Path)
+			}
+		}
+	}
+	g.memo.mu.Unlock()
+	for base, files := range byBase {
+		got, err := showFiles(context.Background(), root, base, files)
+		if err != nil {
+			continue // each file is asked for alone, as before
+		}
+		g.memo.mu.Lock()
+		if g.memo.old == nil {
+			g.memo.old = map[string][]byte{}
+		}
+		for _, f := range files {
+			g.memo.old[base+"\x00"+f] = got[f] // nil: not at base
+		}
+		g.memo.mu.Unlock()
+	}
 }
 
 // oldContent returns a modified file's content at its base: Prev, or

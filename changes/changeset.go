@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -177,6 +178,71 @@ func git(ctx context.Context, o GitOptions, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
 	return res.Stdout, nil
+}
+
+// showFiles returns the content at rev of each root-relative file that
+// exists there, through one `git cat-file --batch` for all of them (one
+// `git show` a file cost 90 s for 10,000 changed files). A file absent at
+// rev is absent from the map; a path git's batch protocol cannot carry
+// (a newline in it) is asked for alone.
+func showFiles(ctx context.Context, root, rev string, files []string) (map[string][]byte, error) {
+	prefix, err := git(ctx, GitOptions{Root: root}, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	top := strings.TrimSuffix(string(prefix), "\n")
+	var in bytes.Buffer
+	var asked []string
+	out := map[string][]byte{}
+	for _, f := range files {
+		if strings.ContainsAny(f, "\n\r") {
+			if data, err := showFile(ctx, root, rev, f); err == nil {
+				out[f] = data
+			}
+			continue
+		}
+		asked = append(asked, f)
+		in.WriteString(rev + ":" + top + f + "\n")
+	}
+	if len(asked) == 0 {
+		return out, nil
+	}
+	var stdout bytes.Buffer
+	res, err := proc.Run(ctx, proc.Spec{Args: []string{"git", "cat-file", "--batch"}, Dir: root, Timeout: 10 * time.Minute,
+		Cap: 4 << 10, Stdin: &in, Stdout: &stdout})
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	if res.ExitCode != 0 {
+		return nil, fmt.Errorf("git cat-file --batch: %s", strings.TrimSpace(string(res.Stderr)))
+	}
+	return out, parseBatch(stdout.Bytes(), asked, out)
+}
+
+// parseBatch reads `git cat-file --batch`'s answers to asked, in order:
+// "OID TYPE SIZE\n" then SIZE bytes and "\n", or "NAME missing\n" (also
+// "ambiguous"), and puts each blob's content in out.
+func parseBatch(data []byte, asked []string, out map[string][]byte) error {
+	for _, f := range asked {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return fmt.Errorf("git cat-file --batch: the answer for %s is cut short", f)
+		}
+		head := strings.Fields(string(data[:nl]))
+		data = data[nl+1:]
+		if len(head) != 3 {
+			continue // missing or ambiguous
+		}
+		size, err := strconv.Atoi(head[2])
+		if err != nil || size < 0 || size+1 > len(data) {
+			return fmt.Errorf("git cat-file --batch: bad answer for %s", f)
+		}
+		if head[1] == "blob" {
+			out[f] = data[:size:size]
+		}
+		data = data[size+1:]
+	}
+	return nil
 }
 
 // showFile returns a root-relative file's content at a revision, through

@@ -2,6 +2,7 @@ package changes
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/testdex/testdex"
@@ -16,19 +17,31 @@ import (
 // project that uses it (its folder, or an edge to it: GOROOT's cmd
 // module uses the standard library's files) narrows it; otherwise it
 // counts whole, for all: safety before savings.
+//
+// A project with more than maxNarrowed modified files is not narrowed:
+// its Differ answers file by file, each answer weighing the file's whole
+// package, and a change that wide (a rename across a tree, a generated
+// folder) saves little by it. Its files count whole: more is selected,
+// never less.
 func (g *Graph) narrow(root string, set Set) map[string][]string {
-	out := map[string][]string{}
+	g.prefetch(root, set)
+	usersOf := map[string][]*project{}
+	modified := map[*project]int{}
 	for _, c := range set {
 		if c.Status != Modified || c.Base == "" && c.Prev == nil {
 			continue
 		}
-		var users []*project
 		for _, p := range g.projects {
 			if p.evidence && (p.in(c.Path) || p.mentions[c.Path]) {
-				users = append(users, p)
+				usersOf[c.Path] = append(usersOf[c.Path], p)
+				modified[p]++
 			}
 		}
-		if len(users) == 0 {
+	}
+	out := map[string][]string{}
+	for _, c := range set {
+		users := usersOf[c.Path]
+		if len(users) == 0 || slices.ContainsFunc(users, func(p *project) bool { return modified[p] > maxNarrowed }) {
 			continue
 		}
 		old := g.oldContent(root, c)
@@ -60,6 +73,10 @@ func (g *Graph) narrow(root string, set Set) map[string][]string {
 	}
 	return out
 }
+
+// maxNarrowed bounds the modified files of one project that narrow asks
+// its Differ about.
+const maxNarrowed = 256
 
 // projectDiff is one project's answer to a Diff.
 type projectDiff struct {

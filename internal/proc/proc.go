@@ -54,6 +54,9 @@ type Spec struct {
 	// Stdout and Stderr, when set, also receive everything the child
 	// writes, uncapped and as it is written (a streaming parser).
 	Stdout, Stderr io.Writer
+	// Stdin, when set, is the child's standard input; nil gives it none
+	// (the null device).
+	Stdin io.Reader
 }
 
 // Result is what a child did. ExitCode is -1 when it did not exit by itself
@@ -112,6 +115,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	cmd := exec.CommandContext(ctx, path, s.Args[1:]...)
 	cmd.Dir, cmd.Env = s.Dir, s.Env
 	cmd.Stdout, cmd.Stderr = tee(stdout, s.Stdout), tee(stderr, s.Stderr)
+	cmd.Stdin = s.Stdin
 	cmd.SysProcAttr = sysProcAttr()
 	armed := &killTimer{}
 	cmd.Cancel = func() error { return terminate(cmd, grace, armed) }
