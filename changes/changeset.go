@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,6 +69,37 @@ func FromFiles(files []string, exists func(string) bool) Set {
 	return s
 }
 
+// OutsideError is a named changed file that lies outside the root.
+type OutsideError struct{ File, Root string }
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("%s is outside the root %s (name files under it)", e.File, e.Root)
+}
+
+// RootFiles turns named changed files (root-relative, or absolute) into
+// the root-relative, slash-separated paths FromFiles takes, refusing one
+// outside the root with an *OutsideError. A file need not exist: a
+// deleted file is a change too.
+func RootFiles(root string, files []string) ([]string, error) {
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		rel := f
+		if filepath.IsAbs(f) {
+			r, err := filepath.Rel(root, f)
+			if err != nil {
+				return nil, &OutsideError{File: f, Root: root}
+			}
+			rel = r
+		}
+		rel = filepath.ToSlash(filepath.Clean(rel))
+		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+			return nil, &OutsideError{File: f, Root: root}
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}
+
 // GitOptions configure FromGit.
 type GitOptions struct {
 	// Root is the absolute root; paths are relative to it (it may be a
@@ -102,7 +135,10 @@ func FromGit(ctx context.Context, o GitOptions) (Set, error) {
 	}
 	if _, err := git(ctx, o, "rev-parse", "--verify", "--quiet", since+"^{commit}"); err != nil {
 		if o.Since == "" {
-			return nil, fmt.Errorf("%w HEAD: the repository has no commit yet (commit once, or name the changed files with --files)", ErrBadRevision)
+			return nil, fmt.Errorf("%w HEAD: the repository has no commit yet (commit once, name the changed files with --files, or use 'testdex run --changed')", ErrBadRevision)
+		}
+		if out, _ := git(ctx, o, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(out)) == "true" {
+			return nil, fmt.Errorf("%w %q: not in this shallow clone's history (fetch more history: 'git fetch --deepen=50', or 'git fetch --unshallow')", ErrBadRevision, since)
 		}
 		return nil, fmt.Errorf("%w %q: no such commit in this repository (fetch it first, e.g. 'git fetch origin main', or name another: HEAD~1, a tag, a commit hash)", ErrBadRevision, since)
 	}
@@ -125,8 +161,72 @@ func FromGit(ctx context.Context, o GitOptions) (Set, error) {
 			s = append(s, Change{Path: string(f), Status: Added})
 		}
 	}
+	if s, err = submoduleChanges(ctx, o, since, s); err != nil {
+		return nil, err
+	}
 	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
 	return s, nil
+}
+
+// submoduleChanges replaces each changed submodule of s (a gitlink, which
+// git's diff reports as one changed path) by the changes inside it: its
+// files against the commit the superproject recorded at since (every
+// file, added, for a submodule that was not there), its own submodules
+// included. The listing lists a submodule's tests as the root's, so a
+// change there affects them like any other. Changes inside a submodule
+// carry no Base (the superproject cannot show their old content): they
+// count whole, never narrowed.
+func submoduleChanges(ctx context.Context, o GitOptions, since string, s Set) (Set, error) {
+	links, err := git(ctx, o, "ls-files", "-z", "--stage", "--", ".")
+	if err != nil {
+		return nil, err
+	}
+	subs := map[string]bool{}
+	for _, e := range bytes.Split(links, []byte{0}) { // "MODE OID STAGE\tPATH"
+		if meta, p, ok := bytes.Cut(e, []byte{'\t'}); ok && bytes.HasPrefix(meta, []byte("160000 ")) {
+			subs[string(p)] = true
+		}
+	}
+	if len(subs) == 0 {
+		return s, nil
+	}
+	var out Set
+	for _, c := range s {
+		if !subs[c.Path] || c.Status == Deleted {
+			out = append(out, c)
+			continue
+		}
+		inner := GitOptions{Root: filepath.Join(o.Root, filepath.FromSlash(c.Path)), Env: o.Env}
+		if _, err := os.Stat(filepath.Join(inner.Root, ".git")); err != nil {
+			out = append(out, c) // not checked out: the gitlink is all there is
+			continue
+		}
+		var in Set
+		if base, err := git(ctx, o, "rev-parse", since+":./"+c.Path); err == nil {
+			inner.Since = strings.TrimSpace(string(base))
+			if in, err = FromGit(ctx, inner); err != nil {
+				return nil, fmt.Errorf("submodule %s: %w", c.Path, err)
+			}
+		} else { // added since: every file of it is new
+			files, err := git(ctx, inner, "ls-files", "-z", "--", ".")
+			if err != nil {
+				return nil, fmt.Errorf("submodule %s: %w", c.Path, err)
+			}
+			for _, f := range bytes.Split(files, []byte{0}) {
+				if len(f) > 0 {
+					in = append(in, Change{Path: string(f), Status: Added})
+				}
+			}
+		}
+		for _, ic := range in {
+			ic.Path, ic.Base = c.Path+"/"+ic.Path, ""
+			if ic.Old != "" {
+				ic.Old = c.Path + "/" + ic.Old
+			}
+			out = append(out, ic)
+		}
+	}
+	return out, nil
 }
 
 // parseNameStatus reads `git diff --name-status -z`: a status (M, A, D,

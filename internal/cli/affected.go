@@ -96,8 +96,22 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, files []string, useCoverage bool) (changes.Set, []changes.Affected, error) {
 	var set changes.Set
 	if len(files) > 0 {
-		set = changes.FromFiles(files, func(rel string) bool {
+		named := make([]string, len(files))
+		for i, f := range files { // root-relative as the help says; absolute ones are taken too
+			named[i] = f
+			if !filepath.IsAbs(f) {
+				named[i] = filepath.Join(ix.Root, f)
+			}
+		}
+		rel, err := changes.RootFiles(ix.Root, named)
+		if err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+		set = changes.FromFiles(rel, func(rel string) bool {
 			_, err := os.Lstat(filepath.Join(ix.Root, filepath.FromSlash(rel)))
+			if err != nil {
+				fmt.Fprintf(env.Stderr, "testdex: note: %s does not exist; taken as deleted\n", report.Escape(rel))
+			}
 			return err == nil
 		})
 	} else {

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,19 +66,9 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 	if err != nil {
 		return nil, AffectedOutput{}, err
 	}
-	var files []string
-	for _, f := range in.Files { // a deleted file is a change too: it need not exist
-		rel := f
-		if filepath.IsAbs(f) {
-			if rel, err = filepath.Rel(ix.Root, f); err != nil {
-				rel = f
-			}
-		}
-		rel = filepath.ToSlash(filepath.Clean(rel))
-		if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
-			return nil, AffectedOutput{}, fmt.Errorf("%s is outside the workspace root %s", f, ix.Root)
-		}
-		files = append(files, rel)
+	files, err := changes.RootFiles(ix.Root, in.Files) // a deleted file is a change too: it need not exist
+	if err != nil {
+		return nil, AffectedOutput{}, err
 	}
 	var set changes.Set
 	if len(in.Files) > 0 {
