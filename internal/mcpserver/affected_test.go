@@ -18,7 +18,7 @@ func TestAffectedTests(t *testing.T) {
 	if isErr || !strings.Contains(text, "affected by 1 changed file") {
 		t.Errorf("a deleted file: error %v, text %q", isErr, text)
 	}
-	if text, isErr := call(t, cs, "affected_tests", map[string]any{"files": []string{"../x.go"}}, nil); !isErr || !strings.Contains(text, "outside the workspace root") {
+	if text, isErr := call(t, cs, "affected_tests", map[string]any{"files": []string{"../x.go"}}, nil); !isErr || !strings.Contains(text, "is outside the root") {
 		t.Errorf("outside the root: error %v, text %q", isErr, text)
 	}
 }
