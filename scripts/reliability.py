@@ -183,6 +183,73 @@ def odd_state(tmp):
     return "PASS", "failures and passing state as /dev/zero, /dev/urandom, a FIFO and a folder: a warning each, no hang"
 
 
+def git(cwd, *args):
+    return run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always"] + list(args), cwd)
+
+
+@case(5, "a change inside a git submodule affects its tests (TestFromGitSubmodules)", ("git", "go"))
+def submodule(tmp):
+    lib = os.path.join(tmp, "lib")
+    write(lib, {"go.mod": "module example.com/lib\n\ngo 1.22\n", "lib.go": "package lib\n\nfunc F() int { return 1 }\n",
+                "lib_test.go": 'package lib\n\nimport "testing"\n\nfunc TestF(t *testing.T) { _ = F() }\n'})
+    git(lib, "init", "-q"); git(lib, "add", "."); git(lib, "commit", "-q", "-m", "lib")
+    root = os.path.join(tmp, "repo")
+    write(root, {"README": "x\n"})
+    git(root, "init", "-q"); git(root, "submodule", "add", "-q", lib, "lib"); git(root, "add", "."); git(root, "commit", "-q", "-m", "one")
+    write(root, {"lib/lib.go": "package lib\n\nfunc F() int { return 2 }\n"})
+    r = run([BIN, "affected"], root, {"TESTDEX_CACHE_DIR": os.path.join(tmp, "cache")})
+    if r.returncode != 0 or "lib/lib_test.go" not in r.stdout:
+        return "FAIL", f"exit {r.returncode}: {r.stdout}{r.stderr}"
+    return "PASS", r.stdout.strip().splitlines()[-1]
+
+
+@case(6, "10,000 changed files are read in one git process", ("git", "go"))
+def many(tmp):
+    write(tmp, {"go.mod": "module example.com/many\n\ngo 1.22\n"})
+    for p in range(10):
+        files = {f"p{p}/f{i}.go": f"package p{p}\n\nfunc F{i}() int {{ return {i} }}\n" for i in range(1000)}
+        files[f"p{p}/p_test.go"] = f'package p{p}\n\nimport "testing"\n\nfunc TestP(t *testing.T) {{ _ = F1() }}\n'
+        write(tmp, files)
+    git(tmp, "init", "-q"); git(tmp, "add", "."); git(tmp, "commit", "-q", "-m", "one")
+    for p in range(10):
+        for i in range(1000):
+            write(tmp, {f"p{p}/f{i}.go": f"package p{p}\n\nfunc F{i}() int {{ return {i} + 0 }}\n"})
+    began = time.time()
+    r = run([BIN, "affected"], tmp, {"TESTDEX_CACHE_DIR": tmp + ".cache"}, timeout=300)
+    shutil.rmtree(tmp + ".cache", ignore_errors=True)
+    took = time.time() - began
+    if r.returncode != 0 or "affected by 10000 changed files" not in r.stdout or took > 30:
+        return "FAIL", f"exit {r.returncode} after {took:.1f}s: {r.stdout[-200:]}{r.stderr[-200:]}"
+    return "PASS", f"{took:.1f}s: {r.stdout.strip().splitlines()[-1]}"
+
+
+@case(7, "odd git states are usage errors with a hint (exit 3)", ("git",))
+def git_states(tmp):
+    empty = os.path.join(tmp, "empty")
+    write(empty, {"a_test.go": "package a\n"})
+    git(empty, "init", "-q")
+    r = run([BIN, "affected"], empty, {"TESTDEX_CACHE_DIR": "off"})
+    if r.returncode != 3 or "no commit yet" not in r.stderr:
+        return "FAIL", f"no commit: exit {r.returncode}: {r.stderr}"
+    full = os.path.join(tmp, "full")
+    write(full, {"a_test.go": "package a\n"})
+    git(full, "init", "-q")
+    for i in range(4):
+        write(full, {"n.txt": str(i)}); git(full, "add", "."); git(full, "commit", "-q", "-m", str(i))
+    shallow = os.path.join(tmp, "shallow")
+    git(tmp, "clone", "-q", "--depth", "1", "file://" + full, shallow)
+    r = run([BIN, "affected", "--since", "HEAD~3"], shallow, {"TESTDEX_CACHE_DIR": "off"})
+    if r.returncode != 3 or "shallow" not in r.stderr:
+        return "FAIL", f"shallow: exit {r.returncode}: {r.stderr}"
+    r = run([BIN, "affected", "--since", "nosuchref"], full, {"TESTDEX_CACHE_DIR": "off"})
+    if r.returncode != 3:
+        return "FAIL", f"bad --since: exit {r.returncode}: {r.stderr}"
+    r = run([BIN, "affected", "--files", "/etc/passwd"], full, {"TESTDEX_CACHE_DIR": "off"})
+    if r.returncode != 3:
+        return "FAIL", f"--files outside the root: exit {r.returncode}: {r.stderr}"
+    return "PASS", "no commit, a shallow clone, a bad --since and --files outside the root: exit 3 with the next step"
+
+
 @case(8, "coverage --html over a site keeps files it did not write (TestWriteReplacesOnlyItsPages)")
 def html_site(tmp):
     return "PASS", "covered by the regular test named"
@@ -218,7 +285,7 @@ def controls(tmp):
     return "PASS", "ESC shown as \\x1b in the tree; the JSON keeps the exact bytes"
 
 
-CASES = [links, killed, mcp_term, odd_state, html_site, watch_gone, controls]
+CASES = [links, killed, mcp_term, odd_state, submodule, many, git_states, html_site, watch_gone, controls]
 
 
 def main():
