@@ -35,7 +35,7 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 	}
 	groups := map[string][]string{} // run \x00 bench (each "|"-joined) -> packages
 	add := func(run, bench []string, pkg string) {
-		k := strings.Join(run, "|") + "\x00" + strings.Join(bench, "|")
+		k := joinPatterns(run) + "\x00" + joinPatterns(bench)
 		if !slices.Contains(groups[k], pkg) {
 			groups[k] = append(groups[k], pkg)
 		}
@@ -116,6 +116,9 @@ func fileSelection(ps lang.PathSelection, bench bool, named func(string) *goPats
 }
 
 // goCommands renders the groups as go test commands, in a stable order.
+// Commands without benchmarks run side by side (lanes, up to -j), as one
+// go test runs its packages; a command with benchmarks runs alone, so
+// that nothing else skews its figures.
 func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) []*lang.Command {
 	keys := make([]string, 0, len(groups))
 	for k := range groups {
@@ -139,7 +142,11 @@ func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) 
 		pkgs := groups[k]
 		sort.Strings(pkgs)
 		args = append(args, pkgs...)
-		cmds = append(cmds, &lang.Command{Args: args, Dir: p.Dir})
+		c := &lang.Command{Args: args, Dir: p.Dir}
+		if len(keys) > 1 && bench == "" {
+			c.Lane = "go test " + strconv.Itoa(len(cmds)) // packages with different patterns at once, as go test runs packages
+		}
+		cmds = append(cmds, c)
 	}
 	return cmds
 }

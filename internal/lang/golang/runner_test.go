@@ -158,3 +158,24 @@ func TestParserBenchmarks(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinPatterns: patterns that differ in their last level share one
+// element, so go test sees few top-level alternatives (each of which it
+// recompiles per test); other shapes are kept.
+func TestJoinPatterns(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"^TestA$"}, "^TestA$"},
+		{[]string{"^TestA$", "^TestB$", "^TestA$"}, "^(?:TestA|TestB)$"},
+		{[]string{"^TestA$/^x$", "^TestA$/^y$", "^TestB$", "^TestC$/^d$/^e$"}, "^TestA$/^(?:x|y)$|^TestB$|^TestC$/^d$/^e$"},
+		{[]string{"^$"}, "^$"},
+		{[]string{`^Test\|Pipe$`, "^TestB$"}, `^(?:Test\|Pipe|TestB)$`},
+		{nil, ""},
+	} {
+		if got := joinPatterns(c.in); got != c.want {
+			t.Errorf("joinPatterns(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
