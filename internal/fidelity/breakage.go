@@ -197,3 +197,26 @@ var nodeBreakage = &Breakage{
 		{"node", "test/fidelity-hidden.test.js", "fidelity rows > squares 2"},
 	},
 }
+
+// gotomlBreakage breaks a test the listing holds (TestMarshalFloats) and a
+// subtest that a helper of the test files starts four levels down
+// (testWithFlags, called through testWithAllFlags from TestMarshal's table
+// loop): go test fails it and each of its ancestors.
+var gotomlBreakage = &Breakage{
+	Edits: []Edit{
+		{File: "marshaler_test.go", Old: "\texpected := `'+inf' = inf\n", New: "\texpected := `'+inf' = " + "broken\n"},
+		{File: "marshaler_test.go", Old: "\tif len(setters) == 0 {\n\t\ttestfn(t, flags)\n",
+			New: "\tif len(setters) == 0 {\n\t\tif t.Name() == \"" + gotomlHelperMade + "\" {\n\t\t\tt.Error(\"" + broken + "\")\n\t\t}\n\t\ttestfn(t, flags)\n"},
+	},
+	Want: []Key{
+		{"go", "github.com/pelletier/go-toml/v2", "TestMarshalFloats"},
+		{"go", "github.com/pelletier/go-toml/v2", gotomlHelperMade},
+		{"go", "github.com/pelletier/go-toml/v2", "TestMarshal/simple_map_and_string/arrays-multiline=true/tables-inline=true"},
+		{"go", "github.com/pelletier/go-toml/v2", "TestMarshal/simple_map_and_string/arrays-multiline=true"},
+		{"go", "github.com/pelletier/go-toml/v2", "TestMarshal/simple_map_and_string"},
+		{"go", "github.com/pelletier/go-toml/v2", "TestMarshal"},
+	},
+}
+
+// gotomlHelperMade is the subtest gotomlBreakage breaks.
+const gotomlHelperMade = "TestMarshal/simple_map_and_string/arrays-multiline=true/tables-inline=true/indent-tables=true"

@@ -19,11 +19,15 @@ import (
 func ParseGoJSON(r io.Reader) (Results, error) {
 	res := Results{}
 	dec := json.NewDecoder(r)
+	testFailed := map[string]bool{} // packages with a failing test: their own failure is the tests'
 	for {
 		var ev struct {
 			Action, Package, Test string
 		}
 		if err := dec.Decode(&ev); err == io.EOF {
+			for pkg := range testFailed {
+				delete(res, Key{"go", pkg, ""})
+			}
 			return res, nil
 		} else if err != nil {
 			return res, fmt.Errorf("go test -json: %w", err)
@@ -34,6 +38,9 @@ func ParseGoJSON(r io.Reader) (Results, error) {
 		}
 		if ev.Test == "" && o != Fail {
 			continue
+		}
+		if ev.Test != "" && o == Fail {
+			testFailed[ev.Package] = true
 		}
 		res.Add(Key{"go", ev.Package, ev.Test}, o)
 	}

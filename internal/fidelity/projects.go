@@ -55,6 +55,17 @@ var Projects = []Project{
 		},
 	},
 	{
+		Name: "go-toml", Version: "github.com/pelletier/go-toml/v2 v2.4.3", Framework: "go", Tool: "go",
+		Native: func(c *Cmd) (Results, error) {
+			out, err := c.Output("go", "test", "-json", "-count=1", "./...")
+			if err != nil {
+				return nil, err
+			}
+			return ParseGoJSON(bytes.NewReader(out))
+		},
+		Breakage: gotomlBreakage,
+	},
+	{
 		Name: "itsdangerous", Version: "itsdangerous 2.2.0 (PyPI sdist)", Framework: "pytest", Tool: "python3",
 		Native: func(c *Cmd) (Results, error) {
 			c.Env = append(c.Env, "PYTHONPATH="+c.Recorders)

@@ -99,6 +99,16 @@ go_cmp() {
 	step "go test -run ^$ (go-cmp)" go test -count=1 -run '^$' ./...
 }
 
+go_toml() {
+	local dir
+	dir=$(cd / && GOFLAGS=-mod=mod go mod download -json github.com/pelletier/go-toml/v2@v2.4.3 |
+		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+	[ -n "$dir" ] || { echo "fidelity.sh: go mod download github.com/pelletier/go-toml/v2@v2.4.3 failed" >&2; return 1; }
+	cp -r "$dir"/. .
+	chmod -R u+w .
+	step "go test -run ^$ (go-toml)" go test -count=1 -run '^$' ./...
+}
+
 itsdangerous() {
 	pip_sdist itsdangerous==2.2.0
 	# The project's own pinned test requirements, then the package itself.
@@ -184,7 +194,10 @@ venv_coverage() {
 }
 
 status=0
-if have go; then install go-cmp go_cmp || status=1; fi
+if have go; then
+	install go-cmp go_cmp || status=1
+	install go-toml go_toml || status=1
+fi
 if have python3; then
 	install itsdangerous itsdangerous || status=1
 	install pyasn1 pyasn1 || status=1
