@@ -1,0 +1,212 @@
+package golang
+
+import (
+	"bytes"
+	"go/ast"
+	"go/token"
+	"slices"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// facts are what one file tells the Linker about helpers across files
+// (pkgctx.go). They travel in lang.Result.Facts, varint-encoded.
+type facts struct {
+	// Calls are the names the file's tests call with a *testing.T that
+	// are not functions of the file: helpers of other files, or of the
+	// package under test, or closures.
+	Calls []string
+	// Runners are the file's helpers that start subtests (runnerNames).
+	Runners []string
+	// Relays are the file's other functions that take a T and pass it
+	// to names not declared in the file: helpers if one of those is.
+	Relays []relay
+	// Hash is the file's xxh3 hash when it declares Runners or Relays:
+	// part of the cache key of a file whose listing follows them.
+	Hash uint64
+}
+
+// relay is a function that passes its T to Via, names of other files.
+type relay struct {
+	Name string
+	Via  []string
+}
+
+// facts collects the file's facts, nil when there are none.
+func (x *fileCtx) facts() []byte {
+	var f facts
+	for n := range x.tcalls {
+		f.Calls = append(f.Calls, n)
+	}
+	runners := x.runnerNames(x.main)
+	for n := range runners {
+		f.Runners = append(f.Runners, n)
+	}
+	for _, d := range x.main.file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || fn.Name == nil || x.main.funcs[fn.Name.Name] != fn || runners[fn.Name.Name] || isTestName(fn.Name.Name) {
+			continue
+		}
+		if via := x.unresolvedTCallees(fn); len(via) > 0 {
+			f.Relays = append(f.Relays, relay{Name: fn.Name.Name, Via: via})
+		}
+	}
+	if len(f.Calls)+len(f.Runners)+len(f.Relays) == 0 {
+		return nil
+	}
+	slices.Sort(f.Calls)
+	slices.Sort(f.Runners)
+	if len(f.Runners)+len(f.Relays) > 0 {
+		f.Hash = xxh3.Hash(x.main.src)
+	}
+	return encodeFacts(f)
+}
+
+// unresolvedTCallees lists, from its text, the names fn passes one of its
+// T parameters to that are not functions of its file.
+func (x *fileCtx) unresolvedTCallees(fn *ast.FuncDecl) []string {
+	ps := testingParams(fn.Type, fn.Type.TypeParams)
+	if len(ps) == 0 {
+		return nil
+	}
+	body := x.text(x.main, fn.Body)
+	var out []string
+	for _, p := range ps {
+		for _, n := range tCallees(body, p) {
+			if x.main.funcs[n] == nil && !builtins[n] && !token.IsKeyword(n) && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// passesT reports whether one of a call's arguments is a name that holds
+// a T in this file (tnames).
+func (x *fileCtx) passesT(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if id, ok := a.(*ast.Ident); ok && x.tnames[id.Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// tCallees lists, from text, the names of the functions called with the
+// identifier p as an argument: name(p, …), name(…, p, …), name(p).
+func tCallees(text []byte, p string) []string {
+	var out []string
+	pat := []byte(p)
+	for off := 0; off < len(text); {
+		i := bytes.Index(text[off:], pat)
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + len(pat)
+		if i > 0 && (isIdentByte(text[i-1]) || text[i-1] == '.') {
+			continue
+		}
+		j := off
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != ',' && text[j] != ')' {
+			continue
+		}
+		k := i - 1
+		for k >= 0 && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r') {
+			k--
+		}
+		if k < 0 {
+			continue
+		}
+		open := -1
+		switch text[k] {
+		case '(':
+			open = k
+		case ',':
+			open = openParen(text, k)
+		}
+		if name := identBefore(text, open); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// openParen finds, going back from the comma at k, the "(" that opens the
+// argument list it separates; -1 when it lies in a literal or an index,
+// or too far back.
+func openParen(text []byte, k int) int {
+	depth := 0
+	for i := k - 1; i >= 0 && k-i < 2048; i-- {
+		switch text[i] {
+		case ')', ']', '}':
+			depth++
+		case '[', '{':
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case '(':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// identBefore is the name right before the "(" at open, "" when there is
+// none or it is qualified (x.f, pkg.F).
+func identBefore(text []byte, open int) string {
+	if open <= 0 {
+		return ""
+	}
+	i := open
+	for i > 0 && isIdentByte(text[i-1]) {
+		i--
+	}
+	if i == open || i > 0 && text[i-1] == '.' || text[i] >= '0' && text[i] <= '9' {
+		return ""
+	}
+	return string(text[i:open])
+}
+
+func encodeFacts(f facts) []byte {
+	var e lang.Enc
+	e.Strs(f.Calls)
+	e.Strs(f.Runners)
+	e.Uint(uint64(len(f.Relays)))
+	for _, r := range f.Relays {
+		e.Str(r.Name)
+		e.Strs(r.Via)
+	}
+	e.Uint(f.Hash)
+	return e.B
+}
+
+// decodeFacts reads Facts; bad or empty data gives none.
+func decodeFacts(b []byte) facts {
+	if len(b) == 0 {
+		return facts{}
+	}
+	d := lang.Dec{B: b}
+	var f facts
+	f.Calls = d.Strs()
+	f.Runners = d.Strs()
+	n := d.Len()
+	for i := 0; i < n && !d.Bad; i++ {
+		f.Relays = append(f.Relays, relay{Name: d.Str(), Via: d.Strs()})
+	}
+	f.Hash = d.Uint()
+	if d.Bad {
+		return facts{}
+	}
+	return f
+}
