@@ -132,11 +132,16 @@ func (e *Extractor) extract(f *lang.File, ctx *pkgCtx) (res lang.Result) {
 	if bytes.Contains(f.Data, []byte("Example")) {
 		mode |= parser.ParseComments // go/doc.Examples reads the output comments
 	}
-	fset := token.NewFileSet()
+	var fset *token.FileSet
+	var file *ast.File
+	var err error
 	if ctx != nil {
 		fset = ctx.fset
+		file, err = ctx.ex.parseMain(f, name, mode)
+	} else {
+		fset = token.NewFileSet()
+		file, err = parser.ParseFile(fset, name, f.Data, mode)
 	}
-	file, err := parser.ParseFile(fset, name, f.Data, mode)
 	res = lang.Result{Problems: cons.problems}
 	res.Problems = append(res.Problems, syntaxProblems(err)...)
 	if file == nil || file.Name == nil {

@@ -26,6 +26,9 @@ type facts struct {
 	// Hash is the file's xxh3 hash when it declares Runners or Relays:
 	// part of the cache key of a file whose listing follows them.
 	Hash uint64
+	// Decls are then its package-level constants, variables and types,
+	// sorted: where a helper's walk finds the names its file lacks.
+	Decls []string
 }
 
 // relay is a function that passes its T to Via, names of other files.
@@ -60,8 +63,33 @@ func (x *fileCtx) facts() []byte {
 	slices.Sort(f.Runners)
 	if len(f.Runners)+len(f.Relays) > 0 {
 		f.Hash = xxh3.Hash(x.main.src)
+		f.Decls = packageNames(x.main.file)
 	}
 	return encodeFacts(f)
+}
+
+// packageNames lists a file's package-level constants, variables and
+// types, sorted.
+func packageNames(file *ast.File) []string {
+	var out []string
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, sp := range g.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				out = append(out, sp.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					out = append(out, n.Name)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // unresolvedTCallees lists, from its text, the names fn passes one of its
@@ -188,6 +216,7 @@ func encodeFacts(f facts) []byte {
 		e.Strs(r.Via)
 	}
 	e.Uint(f.Hash)
+	e.Strs(f.Decls)
 	return e.B
 }
 
@@ -205,6 +234,7 @@ func decodeFacts(b []byte) facts {
 		f.Relays = append(f.Relays, relay{Name: d.Str(), Via: d.Strs()})
 	}
 	f.Hash = d.Uint()
+	f.Decls = d.Strs()
 	if d.Bad {
 		return facts{}
 	}

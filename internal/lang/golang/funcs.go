@@ -27,7 +27,7 @@ type fileCtx struct {
 	out      []lang.Test
 	problems []testdex.Problem
 	names    *namer
-	seen     map[string]bool // names of the records in out
+	seen     map[string]int // index in out of each record, by name
 	memo     map[*comp]memoElems
 	runs     map[*ast.BlockStmt]uint8    // which loop bodies may start tests
 	callees  map[*ast.BlockStmt][]string // the names a body calls that are not functions of its file (calls)
@@ -52,6 +52,9 @@ type srcFile struct {
 	// runners are the names of funcs that may start subtests of a
 	// *testing.T they receive (runnerNames); nil until first asked.
 	runners map[string]bool
+	// funcValues are the names that may hold function values
+	// (funcValueNames); nil until first asked.
+	funcValues map[string]bool
 	// others are, in an extraction with its package's other files
 	// (pkgctx.go), where names its package scope lacks are looked up.
 	others *pkgCtx
@@ -62,15 +65,19 @@ type srcFile struct {
 const maxSteps = 1 << 16
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]bool{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
+	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]int{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
 	x.main = newSrcFile(file, src)
 	x.cur = x.main
 	x.tfile = fset.File(file.Package)
 	x.tnames, x.tcalls, x.textRunsMemo = map[string]bool{}, map[string]bool{}, map[*ast.FuncDecl]bool{}
 	for _, d := range file.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Type != nil {
-			for _, p := range testingParams(fn.Type, fn.Type.TypeParams) {
-				x.tnames[p] = true
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Type != nil && fn.Type.Params != nil {
+			for _, p := range fn.Type.Params.List {
+				if testingType(p.Type, fn.Type.TypeParams) {
+					for _, n := range p.Names {
+						x.tnames[n.Name] = true
+					}
+				}
 			}
 		}
 	}
@@ -79,7 +86,7 @@ func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
 
 // newSrcFile indexes a parsed file's declarations.
 func newSrcFile(file *ast.File, src []byte) *srcFile {
-	f := &srcFile{file: file, src: src, imports: importNames(file), funcs: map[string]*ast.FuncDecl{}}
+	f := &srcFile{file: file, src: src, imports: importNames(file), funcs: make(map[string]*ast.FuncDecl, len(file.Decls))}
 	f.pkg = packageScope(file)
 	f.pkg.file = f
 	for _, d := range file.Decls {
@@ -118,7 +125,7 @@ func (x *fileCtx) tests() []lang.Test {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), err))
 			continue
 		}
-		if x.seen[name] {
+		if _, dup := x.seen[name]; dup {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), name+" redeclared in this block"))
 			continue
 		}
@@ -134,10 +141,10 @@ func (x *fileCtx) tests() []lang.Test {
 // function, or a constant subtest name that looks like a placeholder) and
 // reports whether it did.
 func (x *fileCtx) add(r lang.Test) bool {
-	if x.seen[r.Name] {
+	if _, dup := x.seen[r.Name]; dup {
 		return false
 	}
-	x.seen[r.Name] = true
+	x.seen[r.Name] = len(x.out)
 	x.out = append(x.out, r)
 	return true
 }

@@ -123,6 +123,18 @@ func (x *fileCtx) callsClosure(body *ast.BlockStmt, env *scope, visiting map[*as
 	return false
 }
 
+// mayBeHelper reports whether a call by name in the current file may
+// call a helper: a function of the file that may start subtests or holds
+// a Run call, a runner of the package's other files, or a name that may
+// hold a function value.
+func (x *fileCtx) mayBeHelper(name string) bool {
+	file := x.cur
+	if fn := file.funcs[name]; fn != nil {
+		return x.runnerNames(file)[name] || x.holdsRun(file, fn)
+	}
+	return x.pkgCtx != nil && x.pkgCtx.runners[name] || x.funcValueNames(file)[name]
+}
+
 // helperCall inlines call when it calls a helper, and reports whether it
 // did (or recorded that it could not): then scan must not look into it.
 func (x *fileCtx) helperCall(call *ast.CallExpr, env *scope, fr *frame) bool {

@@ -51,32 +51,48 @@ func (x *fileCtx) runnerNames(file *srcFile) map[string]bool {
 }
 
 // relays adds to file.runners the candidates that call a runner by name,
-// until no more do.
+// until no more do. Each candidate's text is read once.
 func relays(x *fileCtx, file *srcFile, cands []*ast.FuncDecl, pkgRunners map[string]bool) {
-	for changed := len(file.runners)+len(pkgRunners) > 0; changed; {
+	if len(file.runners)+len(pkgRunners) == 0 {
+		return
+	}
+	called := make([][]string, len(cands))
+	for i, fn := range cands {
+		called[i] = calledNames(x.text(file, fn.Body))
+	}
+	for changed := true; changed; {
 		changed = false
 		for i, fn := range cands {
 			if fn == nil {
 				continue
 			}
-			body := x.text(file, fn.Body)
-			if callsAny(body, file.runners) || callsAny(body, pkgRunners) {
-				file.runners[fn.Name.Name] = true
-				cands[i] = nil
-				changed = true
+			for _, n := range called[i] {
+				if file.runners[n] || pkgRunners[n] {
+					file.runners[fn.Name.Name] = true
+					cands[i] = nil
+					changed = true
+					break
+				}
 			}
 		}
 	}
 }
 
-// callsAny reports whether text calls one of names (callsName).
-func callsAny(text []byte, names map[string]bool) bool {
-	for n := range names {
-		if callsName(text, n) {
-			return true
+// calledNames lists the names text calls: each NAME( that is not the
+// end of a qualified name or a method (x.f(), pkg.F()).
+func calledNames(text []byte) []string {
+	var out []string
+	for off := 0; ; {
+		i := bytes.IndexByte(text[off:], '(')
+		if i < 0 {
+			return out
+		}
+		i += off
+		off = i + 1
+		if n := identBefore(text, i); n != "" {
+			out = append(out, n)
 		}
 	}
-	return false
 }
 
 // isTestName reports whether name is one go test runs by its prefix.
@@ -112,28 +128,19 @@ func textRuns(text []byte) bool {
 	}
 }
 
-// callsName reports whether text holds name( as a call of that name: not
-// the end of a longer name, not a method or a qualified name.
-func callsName(text []byte, name string) bool {
-	pat := []byte(name + "(")
-	for off := 0; ; {
-		i := bytes.Index(text[off:], pat)
-		if i < 0 {
-			return false
-		}
-		i += off
-		if i == 0 || !isIdentByte(text[i-1]) && text[i-1] != '.' {
-			return true
-		}
-		off = i + len(pat)
-	}
-}
-
 // testingParam reports whether fn has a parameter that can hold a
 // *testing.T: one of a type of package testing (*testing.T, testing.TB),
 // or of one of its type parameters (func run[T TBRun[T]](t T, ...)).
 func testingParam(fn *ast.FuncDecl) bool {
-	return len(testingParams(fn.Type, fn.Type.TypeParams)) > 0
+	if fn.Type.Params == nil {
+		return false
+	}
+	for _, p := range fn.Type.Params.List {
+		if len(p.Names) > 0 && testingType(p.Type, fn.Type.TypeParams) {
+			return true
+		}
+	}
+	return false
 }
 
 // testingParams lists the names of the parameters testingParam accepts.
@@ -174,4 +181,45 @@ func testingType(t ast.Expr, tparams *ast.FieldList) bool {
 		}
 	}
 	return false
+}
+
+// funcValueNames are the names file may give function values, found in
+// its text: NAME := func(, NAME = func(, and NAME func( (a parameter,
+// field or variable of a function type). A call by such a name may call
+// a closure; a call by any other name that is not a function of the
+// package cannot start subtests the walk could follow. Computed once per
+// file.
+func (x *fileCtx) funcValueNames(file *srcFile) map[string]bool {
+	if file.funcValues != nil {
+		return file.funcValues
+	}
+	file.funcValues = map[string]bool{}
+	src := file.src
+	for off := 0; ; {
+		i := bytes.Index(src[off:], []byte("func("))
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + 5
+		k := i
+		for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t') {
+			k--
+		}
+		if k > 0 && src[k-1] == '=' {
+			k--
+			if k > 0 && src[k-1] == ':' {
+				k--
+			}
+			for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t') {
+				k--
+			}
+		} else if k == i {
+			continue // "(func(", "xfunc(": no name before it
+		}
+		if name := identBefore(src, k); name != "" && !token.IsKeyword(name) {
+			file.funcValues[name] = true
+		}
+	}
+	return file.funcValues
 }

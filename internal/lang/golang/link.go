@@ -4,7 +4,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -39,14 +42,18 @@ func (l linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	return probs
 }
 
-// pkgFile is one file of a package with its Facts.
+// pkgFile is one file of a package with its Facts; extra when it is not
+// among the files linked but was read for them (addFolder).
 type pkgFile struct {
 	f     *lang.Linked
 	facts facts
+	extra bool
 }
 
 // followHelpers extracts again, with their package's other files within
-// reach, the files whose tests call a helper another file declares.
+// reach, the files whose tests call a helper another file declares. The
+// extractions run in parallel: parsing is CPU-bound, so as many as
+// GOMAXPROCS at once.
 func (l linker) followHelpers(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	type key struct{ dir, pkg string }
 	var order []key
@@ -59,40 +66,89 @@ func (l linker) followHelpers(p *lang.Project, files []*lang.Linked) []testdex.P
 		if groups[k] == nil {
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], pkgFile{f, decodeFacts(f.Result.Facts)})
+		groups[k] = append(groups[k], pkgFile{f: f, facts: decodeFacts(f.Result.Facts)})
 	}
-	var probs []testdex.Problem
+	var jobs []*helperJob
 	for _, k := range order {
-		probs = append(probs, l.followPackage(p, groups[k])...)
+		pkg := groups[k]
+		if slices.ContainsFunc(pkg, func(pf pkgFile) bool { return pf.f.Alone }) {
+			pkg = l.addFolder(p, pkg, k.dir, k.pkg)
+		}
+		jobs = append(jobs, l.packageJobs(p, pkg)...)
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, j := range jobs {
+		g.Go(func() error {
+			j.res, j.err = load(p, j.abs, j.f.Rel, j.ex)
+			return nil
+		})
+	}
+	g.Wait()
+	var probs []testdex.Problem
+	for _, j := range jobs {
+		if j.err != nil {
+			probs = append(probs, testdex.Problem{Severity: testdex.SevWarning, Path: j.f.RootRel,
+				Message: "helpers in other test files of the package not followed: " + j.err.Error()})
+			continue
+		}
+		j.f.Result.Tests, j.f.Result.Problems = j.res.Tests, j.res.Problems
 	}
 	return probs
 }
 
-// followPackage does followHelpers for one package.
-func (l linker) followPackage(p *lang.Project, pkg []pkgFile) []testdex.Problem {
+// addFolder adds to the files of a package that a listing of single
+// files gave the package's other test files in the folder, read through
+// the core's cache: their helpers are followed as in a listing of the
+// folder.
+func (l linker) addFolder(p *lang.Project, pkg []pkgFile, dir, name string) []pkgFile {
+	entries, err := os.ReadDir(filepath.Join(p.Dir, filepath.FromSlash(dir)))
+	if err != nil {
+		return pkg
+	}
+	for _, e := range entries {
+		rel := path.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !isTestFile(rel) || slices.ContainsFunc(pkg, func(pf pkgFile) bool { return pf.f.Rel == rel }) {
+			continue
+		}
+		res, err := load(p, filepath.Join(p.Dir, filepath.FromSlash(rel)), rel, l.extractor())
+		if err != nil || res.Package != name || len(res.Facts) == 0 {
+			continue
+		}
+		rootRel := path.Join(path.Dir(pkg[0].f.RootRel), e.Name())
+		pkg = append(pkg, pkgFile{f: &lang.Linked{Rel: rel, RootRel: rootRel, Result: &res}, facts: decodeFacts(res.Facts), extra: true})
+	}
+	return pkg
+}
+
+// helperJob is one file to extract again, and the result.
+type helperJob struct {
+	f   *lang.Linked
+	abs string
+	ex  *pkgExtractor
+	res lang.Result
+	err error
+}
+
+// packageJobs lists the files of one package that call helpers of its
+// other files, with the extractor that sees them.
+func (l linker) packageJobs(p *lang.Project, pkg []pkgFile) []*helperJob {
 	runners := packageRunners(pkg)
 	if len(runners) == 0 {
 		return nil
 	}
 	var ex *pkgExtractor
-	var probs []testdex.Problem
+	var jobs []*helperJob
 	for _, pf := range pkg {
-		if !needsPackage(pf.facts, runners) {
+		if pf.extra || !needsPackage(pf.facts, runners) {
 			continue
 		}
 		if ex == nil {
 			ex = newPkgExtractor(l.extractor(), siblingsOf(p, pkg, runners), runners)
 		}
-		abs := filepath.Join(p.Dir, filepath.FromSlash(pf.f.Rel))
-		res, err := load(p, abs, pf.f.Rel, ex)
-		if err != nil {
-			probs = append(probs, testdex.Problem{Severity: testdex.SevWarning, Path: pf.f.RootRel,
-				Message: "helpers in other test files of the package not followed: " + err.Error()})
-			continue
-		}
-		pf.f.Result.Tests, pf.f.Result.Problems = res.Tests, res.Problems
+		jobs = append(jobs, &helperJob{f: pf.f, abs: filepath.Join(p.Dir, filepath.FromSlash(pf.f.Rel)), ex: ex})
 	}
-	return probs
+	return jobs
 }
 
 func (l linker) extractor() *Extractor {
@@ -155,7 +211,7 @@ func siblingsOf(p *lang.Project, pkg []pkgFile, runners map[string]bool) []sibli
 			continue
 		}
 		out = append(out, sibling{Rel: pf.f.Rel, Abs: filepath.Join(p.Dir, filepath.FromSlash(pf.f.Rel)),
-			Hash: pf.facts.Hash, Names: names})
+			Hash: pf.facts.Hash, Names: names, Decls: pf.facts.Decls})
 	}
 	slices.SortFunc(out, func(a, b sibling) int {
 		if a.Rel < b.Rel {

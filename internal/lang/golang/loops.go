@@ -64,8 +64,9 @@ func (x *fileCtx) startsTests(body *ast.BlockStmt, env *scope, fr *frame) bool {
 // calls returns, once per body, which of the calls that matter to the
 // walk it holds anywhere (closures included): hasRun, hasAdd, hasSkip,
 // and hasHelper for a call of a function of the package that may start
-// subtests (runnerNames). The names it calls that are not functions of
-// its file, which may be closures, go to x.callees.
+// subtests (runnerNames). The names it calls that may hold function
+// values (funcValueNames) go to x.callees; in a file extracted alone,
+// those it passes a T to and does not declare go to x.tcalls.
 func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 	bits, ok := x.runs[body]
 	if ok {
@@ -75,11 +76,6 @@ func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 	runners := x.runnerNames(file)
 	var callees []string
 	ast.Inspect(body, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok && x.pkgCtx == nil {
-			for _, p := range testingParams(lit.Type, nil) {
-				x.tnames[p] = true
-			}
-		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
@@ -95,17 +91,23 @@ func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 				bits |= hasSkip
 			}
 		case *ast.Ident:
-			switch {
-			case len(call.Args) == 0 || builtins[fun.Name]:
-			case runners[fun.Name] || x.pkgCtx != nil && x.pkgCtx.runners[fun.Name] && file.funcs[fun.Name] == nil:
-				bits |= hasHelper
-			case file == nil || file.funcs[fun.Name] == nil:
-				callees = append(callees, fun.Name)
-				if x.pkgCtx == nil && file == x.main && x.passesT(call) {
-					x.tcalls[fun.Name] = true
+			if len(call.Args) == 0 {
+				break
+			}
+			name := fun.Name
+			if fn := file.funcs[name]; fn != nil {
+				if runners[name] || x.holdsRun(file, fn) && x.mentionsT(call) {
+					bits |= hasHelper // a runner, or given the T wrapped (getsT)
 				}
-			case x.holdsRun(file, file.funcs[fun.Name]) && x.mentionsT(call):
-				bits |= hasHelper // a T wrapped, or a parameter of no testing type (getsT)
+				break
+			}
+			switch {
+			case x.pkgCtx != nil && x.pkgCtx.runners[name]:
+				bits |= hasHelper
+			case x.funcValueNames(file)[name]:
+				callees = append(callees, name)
+			case x.pkgCtx == nil && file == x.main && !builtins[name] && x.passesT(call):
+				x.tcalls[name] = true
 			}
 		}
 		return true

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -33,26 +34,33 @@ import (
 
 // pkgExtractor extracts one file with its package's other test files
 // within reach. Its CacheKey names every such file and its hash, so a
-// cached result is used only while none of them changed. It parses each
-// of them once, when a helper it declares is first needed, and
-// serializes its calls (the parsed files are shared).
+// cached result is used only while none of them changed. It is safe for
+// concurrent use: each sibling is read and parsed once, when a name it
+// declares is first needed, and its syntax tree, never changed, is
+// shared; each extraction builds its own scopes over it.
 type pkgExtractor struct {
 	base     *Extractor
 	key      string
 	siblings []sibling
 	runners  map[string]bool // the package's runner helpers, of any of its files
-
-	mu     sync.Mutex
-	fset   *token.FileSet
-	parsed map[string]*srcFile // by Abs
-	byTF   map[*token.File]*srcFile
+	fset     *token.FileSet  // safe for concurrent use
+	parses   []siblingParse  // by index in siblings
 }
 
 // sibling is a test file of the package that declares helpers.
 type sibling struct {
 	Rel, Abs string
 	Hash     uint64
-	Names    []string // its Runners and Relays
+	Names    []string // the helpers it declares
+	Decls    []string // its package-level names, sorted (facts.Decls)
+}
+
+// siblingParse is a sibling's syntax tree, made once.
+type siblingParse struct {
+	once sync.Once
+	file *ast.File // nil when unreadable, changed or not Go
+	src  []byte
+	err  error // its syntax errors
 }
 
 func newPkgExtractor(base *Extractor, siblings []sibling, runners map[string]bool) *pkgExtractor {
@@ -63,7 +71,7 @@ func newPkgExtractor(base *Extractor, siblings []sibling, runners map[string]boo
 		b.WriteString(s.Rel + ":" + strconv.FormatUint(s.Hash, 16) + ",")
 	}
 	return &pkgExtractor{base: base, key: b.String(), siblings: siblings, runners: runners,
-		fset: token.NewFileSet(), parsed: map[string]*srcFile{}, byTF: map[*token.File]*srcFile{}}
+		fset: token.NewFileSet(), parses: make([]siblingParse, len(siblings))}
 }
 
 func (p *pkgExtractor) Framework() testdex.Framework { return p.base.Framework() }
@@ -72,9 +80,44 @@ func (p *pkgExtractor) CacheKey() string             { return p.key }
 // Extract lists the tests of f as Extractor.Extract does, following
 // helpers into the sibling files.
 func (p *pkgExtractor) Extract(f *lang.File) lang.Result {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.base.extract(f, &pkgCtx{ex: p, fset: p.fset, runners: p.runners, self: f.Abs})
+	return p.base.extract(f, &pkgCtx{ex: p, fset: p.fset, runners: p.runners, self: f.Abs,
+		files: make([]*srcFile, len(p.siblings)), byTF: map[*token.File]*srcFile{}})
+}
+
+// parse reads and parses sibling i, once for all extractions.
+func (p *pkgExtractor) parse(i int) (*ast.File, []byte) {
+	sp := &p.parses[i]
+	sp.once.Do(func() {
+		s := p.siblings[i]
+		data, err := os.ReadFile(s.Abs)
+		if err != nil || xxh3.Hash(data) != s.Hash {
+			return
+		}
+		mode := parser.SkipObjectResolution
+		if bytes.Contains(data, []byte("Example")) {
+			mode |= parser.ParseComments // as extract parses it
+		}
+		file, err := parser.ParseFile(p.fset, path.Base(s.Rel), data, mode)
+		if file != nil && file.Name != nil {
+			sp.file, sp.src, sp.err = file, data, err
+		}
+	})
+	return sp.file, sp.src
+}
+
+// parseMain parses the file an extraction lists, or takes its tree from
+// the siblings' when it is one of them with the same content (the files
+// whose helpers others call are often extracted again themselves).
+func (p *pkgExtractor) parseMain(f *lang.File, name string, mode parser.Mode) (*ast.File, error) {
+	for i := range p.siblings {
+		if p.siblings[i].Abs != f.Abs || p.siblings[i].Hash != xxh3.Hash(f.Data) {
+			continue
+		}
+		if file, _ := p.parse(i); file != nil {
+			return file, p.parses[i].err
+		}
+	}
+	return parser.ParseFile(p.fset, name, f.Data, mode)
 }
 
 // pkgCtx is one extraction's view of the package's other files.
@@ -84,49 +127,61 @@ type pkgCtx struct {
 	runners map[string]bool
 	self    string     // the file being extracted, never its own sibling
 	main    *srcFile   // its parsed form (attach)
-	all     []*srcFile // main and the siblings, once all are parsed (files)
+	files   []*srcFile // the siblings this extraction has opened, by index
+	opened  []bool     // which of files were tried
+	byTF    map[*token.File]*srcFile
 }
 
-// attach makes the main file and every sibling look up in each other the
-// package-level names they lack, for this extraction.
+// attach makes the main file look up in the siblings the package-level
+// names it lacks, and they in it.
 func (c *pkgCtx) attach(main *srcFile) {
 	c.main = main
 	main.others = c
-	for _, f := range c.ex.parsed {
-		if f != nil {
-			f.others = c
-		}
-	}
+	c.opened = make([]bool, len(c.files))
 }
 
-// declaring returns the parsed sibling that declares the helper name,
-// nil when none does or several do (files for different platforms).
+// declaring returns the sibling that declares the helper name, nil when
+// none does or several do (files for different platforms).
 func (c *pkgCtx) declaring(name string) *srcFile {
-	var found *sibling
+	found := -1
 	for i := range c.ex.siblings {
 		s := &c.ex.siblings[i]
 		if s.Abs == c.self || !slices.Contains(s.Names, name) {
 			continue
 		}
-		if found != nil {
+		if found >= 0 {
 			return nil
 		}
-		found = s
+		found = i
 	}
-	if found == nil {
+	if found < 0 {
 		return nil
 	}
-	return c.parse(found)
+	return c.open(found)
+}
+
+// open gives this extraction its own scopes over sibling i.
+func (c *pkgCtx) open(i int) *srcFile {
+	if c.opened[i] {
+		return c.files[i]
+	}
+	c.opened[i] = true
+	file, src := c.ex.parse(i)
+	if file == nil {
+		return nil
+	}
+	f := newSrcFile(file, src)
+	f.others = c
+	c.files[i] = f
+	c.byTF[c.fset.File(file.Package)] = f
+	return f
 }
 
 // lookupVal finds a package-level constant or variable that the scope
-// from (a file's package scope) lacks in the other files: the main file
-// and every sibling, parsed if need be.
+// from (a file's package scope) lacks in the package's other files: the
+// main file, or the sibling that declares it, opened if need be.
 func (c *pkgCtx) lookupVal(name string, from *scope) (value, *scope, bool) {
-	for _, f := range c.files() {
-		if f.pkg == from {
-			continue
-		}
+	if f := c.declaringValue(name, from); f != nil {
 		if v, ok := f.pkg.vals[name]; ok {
 			return v, f.pkg, true
 		}
@@ -136,10 +191,7 @@ func (c *pkgCtx) lookupVal(name string, from *scope) (value, *scope, bool) {
 
 // lookupType is lookupVal for a type declared at package level.
 func (c *pkgCtx) lookupType(name string, from *scope) (ast.Expr, *scope) {
-	for _, f := range c.files() {
-		if f.pkg == from {
-			continue
-		}
+	if f := c.declaringValue(name, from); f != nil {
 		if t, ok := f.pkg.types[name]; ok {
 			return t, f.pkg
 		}
@@ -147,49 +199,35 @@ func (c *pkgCtx) lookupType(name string, from *scope) (ast.Expr, *scope) {
 	return nil, nil
 }
 
-// files are the main file and the siblings other than it, in path
-// order, parsed.
-func (c *pkgCtx) files() []*srcFile {
-	if c.all != nil {
-		return c.all
-	}
-	c.all = []*srcFile{c.main}
-	for i := range c.ex.siblings {
-		if s := &c.ex.siblings[i]; s.Abs != c.self {
-			if f := c.parse(s); f != nil {
-				c.all = append(c.all, f)
-			}
+// declaringValue is the file other than from's that declares name at
+// package level: the main file, or the first sibling in path order.
+func (c *pkgCtx) declaringValue(name string, from *scope) *srcFile {
+	if c.main.pkg != from {
+		if _, ok := c.main.pkg.vals[name]; ok {
+			return c.main
+		}
+		if _, ok := c.main.pkg.types[name]; ok {
+			return c.main
 		}
 	}
-	return c.all
+	for i := range c.ex.siblings {
+		s := &c.ex.siblings[i]
+		if s.Abs == c.self {
+			continue
+		}
+		if _, ok := slices.BinarySearch(s.Decls, name); !ok {
+			continue
+		}
+		if f := c.open(i); f != nil && f.pkg != from {
+			return f
+		}
+	}
+	return nil
 }
 
-// parse reads and parses a sibling once; nil when it cannot be read or
-// has changed since its hash was taken.
-func (c *pkgCtx) parse(s *sibling) *srcFile {
-	p := c.ex
-	if f, ok := p.parsed[s.Abs]; ok {
-		return f
-	}
-	p.parsed[s.Abs] = nil
-	data, err := os.ReadFile(s.Abs)
-	if err != nil || xxh3.Hash(data) != s.Hash {
-		return nil
-	}
-	file, _ := parser.ParseFile(p.fset, path.Base(s.Rel), data, parser.SkipObjectResolution)
-	if file == nil || file.Name == nil {
-		return nil
-	}
-	f := newSrcFile(file, data)
-	f.others = c
-	p.parsed[s.Abs] = f
-	p.byTF[p.fset.File(file.Package)] = f
-	return f
-}
-
-// fileAt returns the parsed sibling whose token.File is tf.
+// fileAt returns the opened sibling whose token.File is tf.
 func (c *pkgCtx) fileAt(tf *token.File) *srcFile {
-	return c.ex.byTF[tf]
+	return c.byTF[tf]
 }
 
 // fileAt is the file that holds pos: the main file or a parsed sibling.

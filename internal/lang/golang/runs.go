@@ -60,7 +60,7 @@ func (x *fileCtx) mayStart(e ast.Expr) bool {
 					found = true
 				}
 			case *ast.Ident:
-				found = len(n.Args) > 0 && !builtins[fun.Name]
+				found = len(n.Args) > 0 && x.mayBeHelper(fun.Name)
 			}
 		}
 		return !found
@@ -89,7 +89,14 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 	inner := &frame{parent: full, run: runPattern(full), rec: len(x.out), skip: fr.skip, callLine: fr.callLine, helper: fr.helper}
 	if !x.add(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
 		Line: x.recLine(call.Pos(), fr), Run: inner.run, Skip: fr.skip}) {
-		return
+		// The same subtest on another path (ifStmt): one record, skipped
+		// only if every path skips it, holding what each path starts.
+		i := x.seen[full]
+		if r := &x.out[i]; r.Dynamic || r.Parent != fr.parent || r.Kind != testdex.KindSubtest {
+			return
+		}
+		x.out[i].Skip = x.out[i].Skip && fr.skip
+		inner.rec = i
 	}
 	fv, _ := x.eval(call.Args[1], env, nil).(*funcVal)
 	if fv == nil || fv.body() == nil || fv.ftype().Params == nil ||

@@ -210,7 +210,17 @@ func (x *fileCtx) ifStmt(s *ast.IfStmt, env *scope, fr *frame) flow {
 	}
 	u := *fr
 	u.uncertain = true
-	x.walkStmts(s.Body.List, newScope(env, true), &u)
+	at := x.names.mark()
+	if x.walkStmts(s.Body.List, newScope(env, true), &u) == flowReturn && s.Else == nil {
+		// if cond { ...; return }: what follows runs only when the
+		// branch did not, so subtests it starts are named as if the
+		// branch's had not been (runWithFIPSDisabled's two
+		// t.Run("no-fips140tls") are one name); a subtest both start
+		// is one record (run).
+		x.names.rollback(at)
+		return flowNormal
+	}
+	x.names.keep(at)
 	if s.Else != nil {
 		x.walkStmt(s.Else, newScope(env, true), &u)
 	}
