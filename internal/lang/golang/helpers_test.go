@@ -15,7 +15,7 @@ import (
 func TestFactsRoundTrip(t *testing.T) {
 	f := facts{Calls: []string{"farHelper", "run"}, Runners: []string{"check"},
 		Relays: []relay{{Name: "relay", Via: []string{"farHelper2"}}, {Name: "r2", Via: []string{"a", "b"}}},
-		Hash: 0xfeedface, Decls: []string{"deepName", "mode"}}
+		Hash:   0xfeedface, Decls: []string{"deepName", "mode"}}
 	if got := decodeFacts(encodeFacts(f)); !reflect.DeepEqual(got, f) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, f)
 	}
@@ -37,11 +37,11 @@ func TestTCallees(t *testing.T) {
 		{`check(t)`, []string{"check"}},
 		{`run(ctx, t, x)`, []string{"run"}},
 		{`run(ctx, f(a, b), t)`, []string{"run"}},
-		{`s.check(t)`, nil},             // a method
-		{`pkg.Check(t)`, nil},           // another package
-		{`check(tt)`, nil},              // another name
-		{`[]any{t, 1}`, nil},            // a literal, not a call
-		{`m[k](t)`, nil},                // no name before the parenthesis
+		{`s.check(t)`, nil},   // a method
+		{`pkg.Check(t)`, nil}, // another package
+		{`check(tt)`, nil},    // another name
+		{`[]any{t, 1}`, nil},  // a literal, not a call
+		{`m[k](t)`, nil},      // no name before the parenthesis
 		{`outer(inner(t), 1)`, []string{"inner"}},
 		{`a(t); b(1, t)`, []string{"a", "b"}},
 	} {
@@ -53,13 +53,13 @@ func TestTCallees(t *testing.T) {
 
 func TestTextRuns(t *testing.T) {
 	for text, want := range map[string]bool{
-		`t.Run("x", f)`:     true,
-		`t.Run(name, func`:  true,
-		`cmd.Run()`:         false,
-		`cmd.Run( )`:        false,
-		`x.Run(ctx)`:        true, // a candidate: the walk decides
-		`Run("x")`:          false,
-		`t.Runner("x", f)`:  false,
+		`t.Run("x", f)`:    true,
+		`t.Run(name, func`: true,
+		`cmd.Run()`:        false,
+		`cmd.Run( )`:       false,
+		`x.Run(ctx)`:       true, // a candidate: the walk decides
+		`Run("x")`:         false,
+		`t.Runner("x", f)`: false,
 		"t.Run(\n\t\"x\",": true,
 	} {
 		if got := textRuns([]byte(text)); got != want {
