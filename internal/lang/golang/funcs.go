@@ -49,6 +49,7 @@ type srcFile struct {
 	pkg     *scope // package-level constants, tables and types
 	imports map[string]string
 	funcs   map[string]*ast.FuncDecl // top-level functions, not methods
+	methods map[string][]*ast.FuncDecl // methods, by name
 	// runners are the names of funcs that may start subtests of a
 	// *testing.T they receive (runnerNames); nil until first asked.
 	runners map[string]bool
@@ -90,7 +91,18 @@ func newSrcFile(file *ast.File, src []byte) *srcFile {
 	f.pkg = packageScope(file)
 	f.pkg.file = f
 	for _, d := range file.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name != nil && fn.Body != nil && fn.Name.Name != "_" && fn.Name.Name != "init" {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name == nil || fn.Body == nil || fn.Name.Name == "_" {
+			continue
+		}
+		switch {
+		case fn.Recv != nil:
+			if f.methods == nil {
+				f.methods = map[string][]*ast.FuncDecl{}
+			}
+			f.methods[fn.Name.Name] = append(f.methods[fn.Name.Name], fn)
+		case fn.Name.Name == "init":
+		default:
 			if _, dup := f.funcs[fn.Name.Name]; !dup {
 				f.funcs[fn.Name.Name] = fn
 			}

@@ -44,6 +44,7 @@ type funcVal struct {
 	decl *ast.FuncDecl
 	env  *scope
 	file *srcFile
+	recv value // a method's receiver
 }
 
 func (f *funcVal) ftype() *ast.FuncType {
@@ -138,6 +139,9 @@ func (x *fileCtx) mayBeHelper(name string) bool {
 // helperCall inlines call when it calls a helper, and reports whether it
 // did (or recorded that it could not): then scan must not look into it.
 func (x *fileCtx) helperCall(call *ast.CallExpr, env *scope, fr *frame) bool {
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		return x.methodCall(call, sel, env, fr)
+	}
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok || len(call.Args) == 0 {
 		return false
@@ -187,11 +191,82 @@ func (x *fileCtx) mentionsT(call *ast.CallExpr) bool {
 	return false
 }
 
+// methodCall inlines recv.m(..., t, ...) when m is a method of the file
+// holding a Run call and recv a literal of its receiver type; when the
+// receiver's type is not known, it records that the call may start
+// subtests the listing cannot follow.
+func (x *fileCtx) methodCall(call *ast.CallExpr, sel *ast.SelectorExpr, env *scope, fr *frame) bool {
+	ms := x.cur.methods[sel.Sel.Name]
+	if len(ms) == 0 || len(call.Args) == 0 || fr.tvar == "" || !x.methodHoldsRun(x.cur, sel.Sel.Name) ||
+		!slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return mentions(a, fr.tvar) }) {
+		return false
+	}
+	if id, ok := sel.X.(*ast.Ident); ok {
+		if _, isPkg := x.cur.imports[id.Name]; isPkg {
+			if _, _, shadowed := env.lookup(id.Name); !shadowed {
+				return false // another package's function
+			}
+		}
+	}
+	for _, a := range call.Args {
+		x.scan(a, env, fr)
+	}
+	recv := x.eval(sel.X, env, nil)
+	var found *ast.FuncDecl
+	if c, ok := recv.(*comp); ok {
+		for _, m := range ms {
+			if sameType(deref(receiverType(m)), deref(c.typ)) {
+				found = m
+			}
+		}
+	}
+	if found == nil {
+		x.dynamicCall(call, fr, "method not followed")
+		return true
+	}
+	x.inline(call, &funcVal{decl: found, env: x.cur.pkg, file: x.cur, recv: recv}, env, fr)
+	return true
+}
+
+// methodHoldsRun reports whether a method of that name in file holds a
+// Run call (textRuns).
+func (x *fileCtx) methodHoldsRun(file *srcFile, name string) bool {
+	for _, m := range file.methods[name] {
+		if x.holdsRun(file, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverType is a method's receiver type without its type parameters.
+func receiverType(m *ast.FuncDecl) ast.Expr {
+	if m.Recv == nil || len(m.Recv.List) != 1 {
+		return nil
+	}
+	t := m.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	switch g := t.(type) {
+	case *ast.IndexExpr:
+		return g.X
+	case *ast.IndexListExpr:
+		return g.X
+	}
+	return t
+}
+
 // inline walks the body of the helper fv called by call, with its
 // parameters bound to the arguments, as part of the test of fr (or, for
 // a closure that captures its T, of the test it was defined in).
 func (x *fileCtx) inline(call *ast.CallExpr, fv *funcVal, env *scope, fr *frame) {
 	body := newScope(fv.env, true)
+	if fv.decl != nil && fv.decl.Recv != nil && len(fv.decl.Recv.List) == 1 {
+		for _, n := range fv.decl.Recv.List[0].Names {
+			body.bind(n.Name, fv.recv)
+		}
+	}
 	h, ok := x.bindParams(call, fv, env, body, fr)
 	if !ok {
 		return

@@ -89,6 +89,8 @@ func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 				bits |= hasAdd
 			case fun.Sel.Name == "Skip" || fun.Sel.Name == "Skipf" || fun.Sel.Name == "SkipNow":
 				bits |= hasSkip
+			case file.methods[fun.Sel.Name] != nil && x.methodHoldsRun(file, fun.Sel.Name) && x.mentionsT(call):
+				bits |= hasHelper // a method given the T (methodCall)
 			}
 		case *ast.Ident:
 			if len(call.Args) == 0 {

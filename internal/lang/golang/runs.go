@@ -58,6 +58,8 @@ func (x *fileCtx) mayStart(e ast.Expr) bool {
 				switch fun.Sel.Name {
 				case "Run", "Add", "Fuzz":
 					found = true
+				default:
+					found = len(n.Args) > 0 && x.cur.methods[fun.Sel.Name] != nil
 				}
 			case *ast.Ident:
 				found = len(n.Args) > 0 && x.mayBeHelper(fun.Name)
