@@ -48,7 +48,7 @@ type srcFile struct {
 	src     []byte
 	pkg     *scope // package-level constants, tables and types
 	imports map[string]string
-	funcs   map[string]*ast.FuncDecl // top-level functions, not methods
+	funcs   map[string]*ast.FuncDecl   // top-level functions, not methods
 	methods map[string][]*ast.FuncDecl // methods, by name
 	// runners are the names of funcs that may start subtests of a
 	// *testing.T they receive (runnerNames); nil until first asked.
