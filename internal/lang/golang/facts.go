@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"slices"
+	"strings"
 
 	"github.com/zeebo/xxh3"
 
@@ -16,9 +17,10 @@ import (
 type facts struct {
 	// Calls are the names the file's tests call with a *testing.T that
 	// are not functions of the file: helpers of other files, or of the
-	// package under test, or closures.
+	// package under test; ".name" for a method the file does not declare.
 	Calls []string
-	// Runners are the file's helpers that start subtests (runnerNames).
+	// Runners are the file's helpers that start subtests (runnerNames),
+	// and ".name" for its methods holding a Run call.
 	Runners []string
 	// Relays are the file's other functions that take a T and pass it
 	// to names not declared in the file: helpers if one of those is.
@@ -46,6 +48,13 @@ func (x *fileCtx) facts() []byte {
 	runners := x.runnerNames(x.main)
 	for n := range runners {
 		f.Runners = append(f.Runners, n)
+	}
+	if len(x.main.methods) > 0 && bytes.Contains(x.main.src, []byte(".Run(")) {
+		for n := range x.main.methods {
+			if x.methodHoldsRun(x.main, n) {
+				f.Runners = append(f.Runners, "."+n) // methods: ".name"
+			}
+		}
 	}
 	for _, d := range x.main.file.Decls {
 		fn, ok := d.(*ast.FuncDecl)
@@ -103,13 +112,34 @@ func (x *fileCtx) unresolvedTCallees(fn *ast.FuncDecl) []string {
 	var out []string
 	for _, p := range ps {
 		for _, n := range tCallees(body, p) {
-			if x.main.funcs[n] == nil && !builtins[n] && !token.IsKeyword(n) && !slices.Contains(out, n) {
+			if q, m, ok := strings.Cut(n, "."); ok {
+				if _, isPkg := x.main.imports[q]; isPkg || q == p || x.methodHoldsRun(x.main, m) {
+					continue // another package's function, the T's own method, or a method of the file
+				}
+				n = "." + m
+			} else if x.main.funcs[n] != nil || builtins[n] || token.IsKeyword(n) {
+				continue
+			}
+			if !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// varCallT reports whether call is v.m(..., t, ...) on a variable v, not
+// a package or the T itself: m may be a method of another file.
+func (x *fileCtx) varCallT(sel *ast.SelectorExpr, call *ast.CallExpr) bool {
+	id, ok := sel.X.(*ast.Ident)
+	if !ok || x.tnames[id.Name] {
+		return false
+	}
+	if _, isPkg := x.main.imports[id.Name]; isPkg {
+		return false
+	}
+	return x.passesT(call)
 }
 
 // passesT reports whether one of a call's arguments is a name that holds
@@ -161,9 +191,25 @@ func tCallees(text []byte, p string) []string {
 		}
 		if name := identBefore(text, open); name != "" {
 			out = append(out, name)
+		} else if m := qualifiedBefore(text, open); m != "" {
+			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// qualifiedBefore is "x.name" right before the "(" at open, "" when
+// there is none.
+func qualifiedBefore(text []byte, open int) string {
+	k := open - identLen(text, open)
+	if k == open || k < 2 || text[k-1] != '.' {
+		return ""
+	}
+	q := k - 1 - identLen(text, k-1)
+	if q == k-1 {
+		return ""
+	}
+	return string(text[q:open])
 }
 
 // openParen finds, going back from the comma at k, the "(" that opens the

@@ -196,8 +196,8 @@ func (x *fileCtx) mentionsT(call *ast.CallExpr) bool {
 // receiver's type is not known, it records that the call may start
 // subtests the listing cannot follow.
 func (x *fileCtx) methodCall(call *ast.CallExpr, sel *ast.SelectorExpr, env *scope, fr *frame) bool {
-	ms := x.cur.methods[sel.Sel.Name]
-	if len(ms) == 0 || len(call.Args) == 0 || fr.tvar == "" || !x.methodHoldsRun(x.cur, sel.Sel.Name) ||
+	file := x.methodFile(sel.Sel.Name)
+	if file == nil || len(call.Args) == 0 || fr.tvar == "" ||
 		!slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return mentions(a, fr.tvar) }) {
 		return false
 	}
@@ -214,7 +214,7 @@ func (x *fileCtx) methodCall(call *ast.CallExpr, sel *ast.SelectorExpr, env *sco
 	recv := x.eval(sel.X, env, nil)
 	var found *ast.FuncDecl
 	if c, ok := recv.(*comp); ok {
-		for _, m := range ms {
+		for _, m := range file.methods[sel.Sel.Name] {
 			if sameType(deref(receiverType(m)), deref(c.typ)) {
 				found = m
 			}
@@ -224,8 +224,22 @@ func (x *fileCtx) methodCall(call *ast.CallExpr, sel *ast.SelectorExpr, env *sco
 		x.dynamicCall(call, fr, "method not followed")
 		return true
 	}
-	x.inline(call, &funcVal{decl: found, env: x.cur.pkg, file: x.cur, recv: recv}, env, fr)
+	x.inline(call, &funcVal{decl: found, env: file.pkg, file: file, recv: recv}, env, fr)
 	return true
+}
+
+// methodFile is the file whose methods named name hold a Run call: the
+// current one, else the sibling that declares them; nil when none.
+func (x *fileCtx) methodFile(name string) *srcFile {
+	if x.methodHoldsRun(x.cur, name) {
+		return x.cur
+	}
+	if x.pkgCtx != nil && x.pkgCtx.runners["."+name] {
+		if f := x.pkgCtx.declaring("." + name); f != nil && x.methodHoldsRun(f, name) {
+			return f
+		}
+	}
+	return nil
 }
 
 // methodHoldsRun reports whether a method of that name in file holds a

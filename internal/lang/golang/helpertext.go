@@ -53,8 +53,14 @@ func (x *fileCtx) runnerNames(file *srcFile) map[string]bool {
 // relays adds to file.runners the candidates that call a runner by name,
 // until no more do. Each candidate's text is read once.
 func relays(x *fileCtx, file *srcFile, cands []*ast.FuncDecl, pkgRunners map[string]bool) {
-	if len(file.runners)+len(pkgRunners) == 0 {
+	if len(file.runners)+len(pkgRunners)+len(file.methods) == 0 {
 		return
+	}
+	methods := map[string]bool{} // ".name" of the methods that may start subtests
+	for n := range file.methods {
+		if x.methodHoldsRun(file, n) {
+			methods["."+n] = true
+		}
 	}
 	called := make([][]string, len(cands))
 	for i, fn := range cands {
@@ -67,7 +73,7 @@ func relays(x *fileCtx, file *srcFile, cands []*ast.FuncDecl, pkgRunners map[str
 				continue
 			}
 			for _, n := range called[i] {
-				if file.runners[n] || pkgRunners[n] {
+				if file.runners[n] || pkgRunners[n] || methods[n] {
 					file.runners[fn.Name.Name] = true
 					cands[i] = nil
 					changed = true
@@ -79,7 +85,8 @@ func relays(x *fileCtx, file *srcFile, cands []*ast.FuncDecl, pkgRunners map[str
 }
 
 // calledNames lists the names text calls: each NAME( that is not the
-// end of a qualified name or a method (x.f(), pkg.F()).
+// end of a qualified name, and ".NAME" for each x.NAME( (a method, or
+// another package's function).
 func calledNames(text []byte) []string {
 	var out []string
 	for off := 0; ; {
@@ -91,8 +98,19 @@ func calledNames(text []byte) []string {
 		off = i + 1
 		if n := identBefore(text, i); n != "" {
 			out = append(out, n)
+		} else if k := i - identLen(text, i); k > 0 && k < i && text[k-1] == '.' {
+			out = append(out, string(text[k-1:i]))
 		}
 	}
+}
+
+// identLen is the length of the identifier that ends at end.
+func identLen(text []byte, end int) int {
+	k := end
+	for k > 0 && isIdentByte(text[k-1]) {
+		k--
+	}
+	return end - k
 }
 
 // isTestName reports whether name is one go test runs by its prefix.

@@ -89,8 +89,12 @@ func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 				bits |= hasAdd
 			case fun.Sel.Name == "Skip" || fun.Sel.Name == "Skipf" || fun.Sel.Name == "SkipNow":
 				bits |= hasSkip
-			case file.methods[fun.Sel.Name] != nil && x.methodHoldsRun(file, fun.Sel.Name) && x.mentionsT(call):
+			case len(call.Args) == 0:
+			case file.methods[fun.Sel.Name] != nil && x.methodHoldsRun(file, fun.Sel.Name) && x.mentionsT(call),
+				x.pkgCtx != nil && x.pkgCtx.runners["."+fun.Sel.Name] && x.mentionsT(call):
 				bits |= hasHelper // a method given the T (methodCall)
+			case x.pkgCtx == nil && file == x.main && file.methods[fun.Sel.Name] == nil && x.varCallT(fun, call):
+				x.tcalls["."+fun.Sel.Name] = true // maybe a method of another file
 			}
 		case *ast.Ident:
 			if len(call.Args) == 0 {

@@ -59,7 +59,7 @@ func (x *fileCtx) mayStart(e ast.Expr) bool {
 				case "Run", "Add", "Fuzz":
 					found = true
 				default:
-					found = len(n.Args) > 0 && x.cur.methods[fun.Sel.Name] != nil
+					found = len(n.Args) > 0 && (x.cur.methods[fun.Sel.Name] != nil || x.pkgCtx != nil && x.pkgCtx.runners["."+fun.Sel.Name])
 				}
 			case *ast.Ident:
 				found = len(n.Args) > 0 && x.mayBeHelper(fun.Name)
