@@ -58,7 +58,7 @@
 //   - Line: a subtest named from a table row has the row's line; others
 //     the line of the t.Run call.
 //   - Helpers: a function or closure of the package's test files that is
-//     given the test's T and calls t.Run (or a method of the file, on a
+//     given the test's T and calls t.Run (or a method of those files, on a
 //     receiver of known type) is walked at each call with its parameters
 //     bound to the arguments; a closure that captures the T starts
 //     subtests of the test it was written in. Records made inside take

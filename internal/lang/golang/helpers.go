@@ -61,15 +61,6 @@ func (f *funcVal) body() *ast.BlockStmt {
 	return f.decl.Body
 }
 
-// label names the function in a Dynamic record: its name, or "func" for
-// a literal.
-func (f *funcVal) label() string {
-	if f.decl != nil {
-		return f.decl.Name.Name
-	}
-	return "func"
-}
-
 // funcNamed resolves a name no scope binds to a top-level function of
 // file or, when the Linker gave the package's other files, of theirs.
 func (x *fileCtx) funcNamed(name string, file *srcFile) *funcVal {
@@ -124,6 +115,63 @@ func (x *fileCtx) callsClosure(body *ast.BlockStmt, env *scope, visiting map[*as
 	return false
 }
 
+// runsClosure records, for a call the walk does not follow that is given
+// the T and a function literal that may start subtests (another
+// package's cryptotest.TestAllImplementations(t, "aes", func(t
+// *testing.T) {...})), that it may start subtests the listing cannot
+// name.
+func (x *fileCtx) runsClosure(call *ast.CallExpr, env *scope, fr *frame) bool {
+	if fr.tvar == "" || x.closureArg(call) == nil ||
+		!slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return mentions(a, fr.tvar) }) {
+		return false
+	}
+	for _, a := range call.Args {
+		if lit, ok := a.(*ast.FuncLit); ok && x.mayRun(&funcVal{lit: lit, env: env, file: x.cur}, nil) {
+			x.dynamicCall(call, fr, "not followed")
+			return true
+		}
+	}
+	return false
+}
+
+// runningClosure reports whether one of a call's arguments is a function
+// literal that takes a T and may start subtests: a helper given one may
+// run it (withSetup(t, func(t *testing.T) { t.Run(...) })).
+func (x *fileCtx) runningClosure(call *ast.CallExpr, env *scope) bool {
+	if x.closureArg(call) == nil {
+		return false
+	}
+	for _, a := range call.Args {
+		if lit, ok := a.(*ast.FuncLit); ok && x.mayRun(&funcVal{lit: lit, env: env, file: x.cur}, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// closureArg is the first function literal among a call's arguments that
+// takes a T or uses one it captures, nil when none.
+func (x *fileCtx) closureArg(call *ast.CallExpr) *ast.FuncLit {
+	if len(call.Args) < 2 {
+		return nil
+	}
+	for _, a := range call.Args {
+		lit, ok := a.(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		if len(testingParams(lit.Type, nil)) > 0 {
+			return lit
+		}
+		for n := range x.tnames {
+			if mentions(lit.Body, n) {
+				return lit
+			}
+		}
+	}
+	return nil
+}
+
 // mayBeHelper reports whether a call by name in the current file may
 // call a helper: a function of the file that may start subtests or holds
 // a Run call, a runner of the package's other files, or a name that may
@@ -147,7 +195,7 @@ func (x *fileCtx) helperCall(call *ast.CallExpr, env *scope, fr *frame) bool {
 		return false
 	}
 	fv, _ := x.ident(id.Name, env).(*funcVal)
-	if fv == nil || !x.mayRun(fv, nil) && !x.getsT(call, fv, fr) {
+	if fv == nil || !x.mayRun(fv, nil) && !x.getsT(call, fv, fr) && !x.runningClosure(call, env) {
 		return false
 	}
 	for _, a := range call.Args {
@@ -299,7 +347,9 @@ func (x *fileCtx) inline(call *ast.CallExpr, fv *funcVal, env *scope, fr *frame)
 			h.callLine = x.line(call.Pos())
 		}
 	}
-	h.helper = fv.label()
+	if fv.decl != nil {
+		h.helper = fv.decl.Name.Name // a literal's code belongs to where it is written
+	}
 	h.rowLine = 0
 	body.fr = h
 	saved := x.cur
@@ -381,7 +431,7 @@ func (x *fileCtx) variadic(args []ast.Expr, ell *ast.Ellipsis, env *scope) value
 }
 
 // mentions reports whether the expression uses the name.
-func mentions(e ast.Expr, name string) bool {
+func mentions(e ast.Node, name string) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && id.Name == name {

@@ -32,7 +32,7 @@ func (x *fileCtx) scan(e ast.Expr, env *scope, fr *frame) {
 			case m == "Fuzz" && fr.fuzz && !fr.dynamic && !fr.uncertain:
 				fr.seeds.done = true
 			case m == "" && !fr.fuzz:
-				return !x.helperCall(n, env, fr)
+				return !x.helperCall(n, env, fr) && !x.runsClosure(n, env, fr)
 			}
 		}
 		return true
@@ -64,6 +64,7 @@ func (x *fileCtx) mayStart(e ast.Expr) bool {
 			case *ast.Ident:
 				found = len(n.Args) > 0 && x.mayBeHelper(fun.Name)
 			}
+			found = found || x.closureArg(n) != nil
 		}
 		return !found
 	})
