@@ -72,11 +72,16 @@
 //   - Exclusive paths: after `if c { ...; return }` with c unknown, what
 //     follows is named as if the branch had not run, so the same t.Run on
 //     both paths is one record (skipped only if both skip it).
+//   - A call the walk does not follow (another package's function) that
+//     is given the T and a closure that may start subtests is one Dynamic
+//     record, TestX/{cryptotest.TestAllImplementations(t, "aes", …): not
+//     followed}; a helper of the package given such a closure is walked.
 //   - Not listed: t.Run inside f.Fuzz callbacks, t.Run in goroutines or
-//     deferred calls, helpers of other packages, function values the walk
-//     cannot evaluate (a struct field called as tc.fn(t) included), and,
-//     across files, a helper reached only through a function that takes
-//     no T parameter. Seed files under testdata/fuzz come from the Linker.
+//     deferred calls, helpers of other packages given no closure
+//     (cryptotest.TestHash(t, h)), function values the walk cannot
+//     evaluate (a struct field called as tc.fn(t) included), and, across
+//     files, a helper reached only through a function that takes no T
+//     parameter. Seed files under testdata/fuzz come from the Linker.
 //
 // The rules that cmd/go and package testing apply are mirrored in
 // funcs.go (selection), names.go (rewrite, unique, -run patterns) and
