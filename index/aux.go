@@ -30,7 +30,9 @@ func newAuxLoader(root string, snap *cache.Snapshot, checked int64) *auxLoader {
 	return &auxLoader{root: root, snap: snap, checked: checked, seen: map[string]bool{}}
 }
 
-// load implements lang.Project.Load.
+// load implements lang.Project.Load. It is safe for concurrent use: the
+// snapshot is touched under the lock, the file is read and extracted
+// outside it.
 func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.Result, error) {
 	rel, err := filepath.Rel(a.root, abs)
 	if err != nil {
@@ -44,9 +46,10 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	}
 	size, mtime := info.Size(), info.ModTime().UnixNano()
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	a.seen[key] = true
-	if e := a.snap.Trusted(key, size, mtime, exKey); e != nil {
+	e := a.snap.Trusted(key, size, mtime, exKey)
+	a.mu.Unlock()
+	if e != nil {
 		return e.Result, nil
 	}
 	data, err := os.ReadFile(abs)
@@ -54,13 +57,18 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 		return lang.Result{}, err
 	}
 	sum := xxh3.Hash(data)
+	a.mu.Lock()
+	e = a.snap.Matching(key, sum, exKey)
+	a.mu.Unlock()
 	res := lang.Result{}
-	if e := a.snap.Matching(key, sum, exKey); e != nil {
+	if e != nil {
 		res = e.Result
 	} else {
 		res = safeExtract(ex, &lang.File{Rel: rel, Abs: abs, Data: data, Framework: ex.Framework(), Settings: s})
 	}
+	a.mu.Lock()
 	a.snap.Entries[key] = &cache.Entry{Size: size, MTime: mtime, Checked: a.checked, Hash: sum, ExtractorKey: exKey, Result: res}
 	a.dirty = true
+	a.mu.Unlock()
 	return res, nil
 }

@@ -294,8 +294,10 @@ func (n *Namer) cargoFile(r Result) string {
 // goDeclaringFile finds, among the candidate files of a package folder,
 // the one declaring a test the listing does not hold (a file a build
 // constraint left out of the listing, run with -tags): the first whose
-// source has "func NAME(" for the test's top-level name. "" when none
-// does. It reads files only for tests the runner alone reported.
+// source has "func NAME(x *T)" for the test's top-level name, the
+// parameter a *T, *B or *F, or none for an example (TestMain(m
+// *testing.M) is no test). "" when none does. It reads files only for
+// tests the runner alone reported.
 func (n *Namer) goDeclaringFile(dir, name string) string {
 	top, _, _ := strings.Cut(name, "/")
 	decl := []byte("func " + top + "(")
@@ -304,11 +306,28 @@ func (n *Namer) goDeclaringFile(dir, name string) string {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(n.ix.Root, filepath.FromSlash(f.Path)))
-		if err == nil && bytes.Contains(data, decl) {
+		if err == nil && declaresTest(data, decl) {
 			return f.Path
 		}
 	}
 	return ""
+}
+
+// declaresTest reports whether src holds decl ("func NAME(") with no
+// parameter or one whose type is a pointer to a T, B or F.
+func declaresTest(src, decl []byte) bool {
+	for {
+		i := bytes.Index(src, decl)
+		if i < 0 {
+			return false
+		}
+		src = src[i+len(decl):]
+		params, _, ok := bytes.Cut(src, []byte(")"))
+		params = bytes.TrimSpace(params)
+		if ok && (len(params) == 0 || bytes.Contains(params, []byte("*")) && bytes.ContainsAny(params[len(params)-1:], "TBF")) {
+			return true // an example, or a test, benchmark or fuzz target
+		}
+	}
 }
 
 // goPackageDir is the root-relative folder of a Go package: that of a

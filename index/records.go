@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 
@@ -31,7 +32,8 @@ func link(r *resolver, results []fileResult) []testdex.Problem {
 			groups[fr.cand.setup] = g
 			order = append(order, g)
 		}
-		g.files = append(g.files, &lang.Linked{Rel: fr.cand.rel2(), RootRel: fr.cand.rel, Result: &fr.res})
+		g.files = append(g.files, &lang.Linked{Rel: fr.cand.rel2(), RootRel: fr.cand.rel, Result: &fr.res,
+			Alone: !r.seenDirs[path.Dir(fr.cand.rel)]})
 	}
 	var probs []testdex.Problem
 	for _, g := range order {

@@ -69,7 +69,7 @@ type Project struct {
 	// Load reads and extracts a file that is not a test file (a helper
 	// module a test class inherits from) through the core's cache, for a
 	// Linker. abs is absolute. The core sets it before linking; nil means
-	// the Linker reads the file itself.
+	// the Linker reads the file itself. It is safe for concurrent use.
 	Load func(abs string, ex Extractor, s Settings) (Result, error)
 	// Grapher finds what the project's files depend on, for `testdex
 	// affected`; nil means no evidence: any change in the project affects
@@ -158,4 +158,8 @@ type Linker interface {
 type Linked struct {
 	Rel, RootRel string
 	Result       *Result
+	// Alone is true for a file named on its own whose folder the listing
+	// did not read: the folder's other files, which a Linker may need,
+	// are not among the files linked (Project.Load reads them).
+	Alone bool
 }

@@ -102,7 +102,7 @@ func (x *fileCtx) call(e *ast.CallExpr, env *scope) (res value) {
 		if _, _, shadowed := env.lookup(pkg.Name); shadowed {
 			return nil
 		}
-		path, ok := x.imports[pkg.Name]
+		path, ok := x.cur.imports[pkg.Name]
 		f := pureFuncs[path+"."+fun.Sel.Name]
 		if !ok || f == nil {
 			return nil

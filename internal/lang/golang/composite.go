@@ -245,3 +245,71 @@ func sameConst(a, b constant.Value) (eq bool) {
 	}()
 	return constant.Compare(a, token.EQL, b)
 }
+
+// slice evaluates s[lo:hi] for a constant string or a known slice or
+// array literal of unkeyed elements, with constant bounds in range; the
+// result of slicing a literal is a literal of its elements.
+func (x *fileCtx) slice(e *ast.SliceExpr, env *scope) value {
+	if e.Slice3 {
+		return nil
+	}
+	v := x.eval(e.X, env, nil)
+	n := -1
+	switch v := v.(type) {
+	case *cval:
+		if v.v.Kind() == constant.String {
+			n = len(constant.StringVal(v.v))
+		}
+	case *comp:
+		if u, _ := x.underlying(v.typ, v.env); isSlice(u) {
+			n = len(v.lit.Elts)
+			for _, el := range v.lit.Elts {
+				if _, keyed := el.(*ast.KeyValueExpr); keyed {
+					return nil
+				}
+			}
+		}
+	}
+	if n < 0 {
+		return nil
+	}
+	lo, hi := x.bound(e.Low, 0, env), x.bound(e.High, n, env)
+	if lo < 0 || hi < lo || hi > n {
+		return nil
+	}
+	switch v := v.(type) {
+	case *cval:
+		return &cval{v: constant.MakeString(constant.StringVal(v.v)[lo:hi]), typ: v.typ}
+	case *comp:
+		u, _ := x.underlying(v.typ, v.env)
+		typ := v.typ
+		if at := u.(*ast.ArrayType); at.Len != nil {
+			typ = &ast.ArrayType{Elt: at.Elt} // slicing an array gives a slice
+		}
+		lit := &ast.CompositeLit{Type: typ, Elts: v.lit.Elts[lo:hi], Lbrace: v.lit.Lbrace}
+		return &comp{lit: lit, typ: typ, env: v.env}
+	}
+	return nil
+}
+
+// isSlice reports whether a type literal is a slice or array type.
+func isSlice(t ast.Expr) bool {
+	_, ok := t.(*ast.ArrayType)
+	return ok
+}
+
+// bound is a slice bound: def when absent, -1 when not a constant int.
+func (x *fileCtx) bound(e ast.Expr, def int, env *scope) int {
+	if e == nil {
+		return def
+	}
+	c, _ := x.eval(e, env, nil).(*cval)
+	if c == nil || c.v.Kind() != constant.Int {
+		return -1
+	}
+	i, ok := constant.Int64Val(c.v)
+	if !ok || i < 0 || i > 1<<30 {
+		return -1
+	}
+	return int(i)
+}

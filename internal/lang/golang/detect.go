@@ -2,7 +2,6 @@ package golang
 
 import (
 	"go/build"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,12 +46,13 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 		p.Grapher = grapherFor(opts) // without a module path, imports are unknown: no evidence
 	}
 	p.Spanner = Spanner
+	ex := extractorFor(opts)
 	p.Frameworks = []*lang.Setup{{
 		Framework: testdex.Go,
-		Extractor: extractorFor(opts),
+		Extractor: ex,
 		Match:     isTestFile,
 		Patterns:  []string{"**/*_test.go"},
-		Linker:    linker{},
+		Linker:    linker{ex: ex},
 		Lister:    lister{},
 		Runner:    runner{},
 	}}
@@ -87,31 +87,6 @@ func isTestFile(rel string) bool {
 		}
 	}
 	return true
-}
-
-// linker sets every record's Scope to its package's import path.
-type linker struct{}
-
-func (linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
-	var probs []testdex.Problem
-	warned := map[string]bool{}
-	for _, f := range files {
-		dir := path.Dir(f.Rel)
-		scope := importPath(p.Name, dir)
-		if p.Name == "" {
-			scope = path.Dir(f.RootRel)
-			if d := path.Dir(f.RootRel); p.Manifest == "" && !warned[d] {
-				warned[d] = true
-				probs = append(probs, testdex.Problem{Severity: testdex.SevWarning, Path: d,
-					Message: "no go.mod in this folder or above it; go test needs a module, so the scope is the folder"})
-			}
-		}
-		addCorpus(p.Dir, f)
-		for i := range f.Result.Tests {
-			f.Result.Tests[i].Scope = scope
-		}
-	}
-	return probs
 }
 
 // importPath joins a module path and a module-relative folder. The

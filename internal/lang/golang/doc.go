@@ -17,9 +17,15 @@
 //	bodies walked in execution order ─► t.Run / b.Run subtests, f.Add seeds
 //	           │      constant names evaluated (go/constant, real fmt/strconv),
 //	           │      tables and loops over literals unrolled,
+//	           │      helpers given the T inlined at each call (helpers.go),
 //	           │      anything else ─► one Dynamic record per call site
 //	           ▼
 //	names rewritten and de-duplicated as package testing does ─► lang.Result
+//	           │      + Facts: helpers declared, helpers of other files called
+//	           ▼
+//	Linker (link.go): a file whose tests call a helper of another test file
+//	of its package is extracted again with that file within reach
+//	(pkgctx.go), through the cache; then Scope and fuzz corpus
 //
 // Decisions a reader of the output should know:
 //
@@ -51,9 +57,31 @@
 //     unconditionally in its body; records under a skipped test inherit it.
 //   - Line: a subtest named from a table row has the row's line; others
 //     the line of the t.Run call.
-//   - Not listed: subtests started in helper functions (the parent stays),
-//     t.Run inside f.Fuzz callbacks, seed files under testdata/fuzz (the
-//     extractor sees one file), t.Run in goroutines or deferred calls.
+//   - Helpers: a function or closure of the package's test files that is
+//     given the test's T and calls t.Run (or a method of those files, on a
+//     receiver of known type) is walked at each call with its parameters
+//     bound to the arguments; a closure that captures the T starts
+//     subtests of the test it was written in. Records made inside take
+//     the line of the outermost call (or of its table row). At most
+//     maxInline helpers deep (recursion included), within the test's walk
+//     budget; a call the walk cannot follow (too deep, the T wrapped, a
+//     method on a receiver of unknown type) is one Dynamic record named
+//     after the call and the reason, TestX/{check(t, …): nested too
+//     deep}; a t.Run of unknown name inside a helper is TestX/{check:
+//     name}.
+//   - Exclusive paths: after `if c { ...; return }` with c unknown, what
+//     follows is named as if the branch had not run, so the same t.Run on
+//     both paths is one record (skipped only if both skip it).
+//   - A call the walk does not follow (another package's function) that
+//     is given the T and a closure that may start subtests is one Dynamic
+//     record, TestX/{cryptotest.TestAllImplementations(t, "aes", …): not
+//     followed}; a helper of the package given such a closure is walked.
+//   - Not listed: t.Run inside f.Fuzz callbacks, t.Run in goroutines or
+//     deferred calls, helpers of other packages given no closure
+//     (cryptotest.TestHash(t, h)), function values the walk cannot
+//     evaluate (a struct field called as tc.fn(t) included), and, across
+//     files, a helper reached only through a function that takes no T
+//     parameter. Seed files under testdata/fuzz come from the Linker.
 //
 // The rules that cmd/go and package testing apply are mirrored in
 // funcs.go (selection), names.go (rewrite, unique, -run patterns) and

@@ -47,7 +47,7 @@ func (x *fileCtx) eval(e ast.Expr, env *scope, hint ast.Expr) value {
 		}
 		return &comp{lit: e, typ: t, env: env}
 	case *ast.FuncLit:
-		return &funcVal{lit: e}
+		return &funcVal{lit: e, env: env, file: env.srcFile()}
 	case *ast.SelectorExpr:
 		c, _ := x.eval(e.X, env, nil).(*comp)
 		if c == nil {
@@ -56,6 +56,8 @@ func (x *fileCtx) eval(e ast.Expr, env *scope, hint ast.Expr) value {
 		return x.field(c, e.Sel.Name)
 	case *ast.IndexExpr:
 		return x.index(e, env)
+	case *ast.SliceExpr:
+		return x.slice(e, env)
 	case *ast.CallExpr:
 		return x.call(e, env)
 	}
@@ -72,6 +74,9 @@ func (x *fileCtx) ident(name string, env *scope) value {
 		return &cval{v: constant.MakeBool(true)}
 	case "false":
 		return &cval{v: constant.MakeBool(false)}
+	}
+	if fv := x.funcNamed(name, env.srcFile()); fv != nil {
+		return fv
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ import (
 
 // Version is the extractor's output version. It is part of [Extractor.CacheKey]
 // and must change whenever a change to this package changes any Result.
-const Version = "go-extractor/1"
+const Version = "go-extractor/2"
 
 // internalError starts the message of the Problem that a recovered panic
 // becomes.
@@ -105,6 +105,13 @@ func (e *Extractor) context() *build.Context {
 // tests of the partial syntax tree are still listed. Extract never panics and
 // never runs or builds code.
 func (e *Extractor) Extract(f *lang.File) (res lang.Result) {
+	return e.extract(f, nil)
+}
+
+// extract is Extract with, when ctx is not nil, the helpers of the
+// package's other test files within reach (pkgctx.go). Without it, the
+// Result carries the Facts the Linker needs to decide whether to give it.
+func (e *Extractor) extract(f *lang.File, ctx *pkgCtx) (res lang.Result) {
 	defer func() {
 		// A bug here must not take the whole discovery down: it becomes
 		// the file's problem, and FuzzExtract looks for exactly this text.
@@ -125,8 +132,16 @@ func (e *Extractor) Extract(f *lang.File) (res lang.Result) {
 	if bytes.Contains(f.Data, []byte("Example")) {
 		mode |= parser.ParseComments // go/doc.Examples reads the output comments
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, name, f.Data, mode)
+	var fset *token.FileSet
+	var file *ast.File
+	var err error
+	if ctx != nil {
+		fset = ctx.fset
+		file, err = ctx.ex.parseMain(f, name, mode)
+	} else {
+		fset = token.NewFileSet()
+		file, err = parser.ParseFile(fset, name, f.Data, mode)
+	}
 	res = lang.Result{Problems: cons.problems}
 	res.Problems = append(res.Problems, syntaxProblems(err)...)
 	if file == nil || file.Name == nil {
@@ -141,8 +156,15 @@ func (e *Extractor) Extract(f *lang.File) (res lang.Result) {
 		res.Problems = append(res.Problems, problem(fset, file.Package, "use of cgo in test "+name+" not supported"))
 	}
 	x := newFileCtx(fset, file, f.Data)
+	if ctx != nil {
+		x.pkgCtx = ctx
+		ctx.attach(x.main)
+	}
 	res.Tests = x.tests()
 	res.Problems = append(res.Problems, x.problems...)
+	if ctx == nil {
+		res.Facts = x.facts()
+	}
 	if cons.expr != nil {
 		tag := "go:build " + cons.expr.String()
 		for i := range res.Tests {

@@ -23,8 +23,9 @@ import (
 //	// gotonly: NAME                          go test reports it; we knowingly do not
 //
 // notrun marks a static record go test does not report when run here (a
-// t.Run in a branch not taken); gotonly marks t.Run in helper functions.
-// The extractor's output must equal the want lines exactly.
+// t.Run in a branch not taken); gotonly marks a subtest the listing knowingly
+// misses. The output of the extractor, linked as the index links it (helpers
+// of other files followed), must equal the want lines exactly.
 
 const fixtureDir = "testdata/fixture"
 
@@ -110,11 +111,34 @@ func extractFixture(t testing.TB, e *Extractor, rel string) ([]byte, lang.Result
 	return data, e.Extract(&lang.File{Rel: rel, Data: data})
 }
 
+// extractLinked extracts every fixture file with ex and links them as
+// the index does, so that helpers of other files are followed; it
+// returns each file's content and result.
+func extractLinked(t testing.TB, ex *Extractor) (map[string][]byte, map[string]*lang.Result) {
+	datas, results := map[string][]byte{}, map[string]*lang.Result{}
+	var linked []*lang.Linked
+	for _, rel := range fixtureFiles(t) {
+		data, res := extractFixture(t, ex, rel)
+		datas[rel], results[rel] = data, &res
+		linked = append(linked, &lang.Linked{Rel: rel, RootRel: rel, Result: &res})
+	}
+	dir, err := filepath.Abs(fixtureDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &lang.Project{Dir: dir, Name: "example.com/fixture", Manifest: "go.mod"}
+	if probs := (linker{ex: ex}).Link(p, linked); len(probs) > 0 {
+		t.Errorf("link problems: %v", probs)
+	}
+	return datas, results
+}
+
 func TestFixtureExpectations(t *testing.T) {
 	for _, all := range []bool{false, true} {
 		ex := &Extractor{AllPlatforms: all}
+		datas, results := extractLinked(t, ex)
 		for _, rel := range fixtureFiles(t) {
-			data, res := extractFixture(t, ex, rel)
+			data, res := datas[rel], results[rel]
 			want := readExpect(t, data, all)
 			var got, problems []string
 			for _, r := range res.Tests {

@@ -16,19 +16,49 @@ import (
 // fileCtx is the state of one Extract call over one parsed file. It is
 // never shared between goroutines.
 type fileCtx struct {
-	fset     *token.FileSet
-	file     *ast.File
-	src      []byte
-	pkg      *scope // package-level constants, tables and types
-	imports  map[string]string
+	fset *token.FileSet
+	// main is the file being extracted; cur is the file whose code the
+	// walk is in, main or (inside an inlined helper) the one declaring it.
+	main, cur *srcFile
+	// tfile is main's token.File: positions outside it (in another
+	// file of the package) have no line in this file's records.
+	tfile    *token.File
+	pkgCtx   *pkgCtx // the package's other test files; nil: this file alone
 	out      []lang.Test
 	problems []testdex.Problem
 	names    *namer
-	seen     map[string]bool // names of the records in out
+	seen     map[string]int // index in out of each record, by name
 	memo     map[*comp]memoElems
-	runs     map[*ast.BlockStmt]uint8 // which loop bodies may start tests
-	scans    map[ast.Expr]bool        // which expressions hold a .Run, .Add or .Fuzz call (scan)
-	budget   int                      // walk steps left before loops stop being unrolled
+	runs     map[*ast.BlockStmt]uint8    // which loop bodies may start tests
+	callees  map[*ast.BlockStmt][]string // the names a body calls that are not functions of its file (calls)
+	scans    map[ast.Expr]bool           // which expressions hold a .Run, .Add or .Fuzz call, or a helper call (scan)
+	budget   int                         // walk steps left before loops stop being unrolled
+	depth    int                         // helpers being inlined (inline)
+	// tnames are the names the file gives *testing.T (B, F, TB)
+	// parameters; tcalls the names its tests call with one that are not
+	// functions of the file (the Facts' Calls).
+	tnames, tcalls map[string]bool
+	textRunsMemo   map[*ast.FuncDecl]bool // getsT
+}
+
+// srcFile is one parsed file of the package: the file being extracted,
+// or another test file of its package whose helpers it calls.
+type srcFile struct {
+	file    *ast.File
+	src     []byte
+	pkg     *scope // package-level constants, tables and types
+	imports map[string]string
+	funcs   map[string]*ast.FuncDecl   // top-level functions, not methods
+	methods map[string][]*ast.FuncDecl // methods, by name
+	// runners are the names of funcs that may start subtests of a
+	// *testing.T they receive (runnerNames); nil until first asked.
+	runners map[string]bool
+	// funcValues are the names that may hold function values
+	// (funcValueNames); nil until first asked.
+	funcValues map[string]bool
+	// others are, in an extraction with its package's other files
+	// (pkgctx.go), where names its package scope lacks are looked up.
+	others *pkgCtx
 }
 
 // maxSteps bounds the statements walked in one test function (loops and
@@ -36,17 +66,56 @@ type fileCtx struct {
 const maxSteps = 1 << 16
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, file: file, src: src, names: newNamer(), seen: map[string]bool{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
-	x.imports = importNames(file)
-	x.pkg = packageScope(x, file)
+	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]int{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
+	x.main = newSrcFile(file, src)
+	x.cur = x.main
+	x.tfile = fset.File(file.Package)
+	x.tnames, x.tcalls, x.textRunsMemo = map[string]bool{}, map[string]bool{}, map[*ast.FuncDecl]bool{}
+	for _, d := range file.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Type != nil && fn.Type.Params != nil {
+			for _, p := range fn.Type.Params.List {
+				if testingType(p.Type, fn.Type.TypeParams) {
+					for _, n := range p.Names {
+						x.tnames[n.Name] = true
+					}
+				}
+			}
+		}
+	}
 	return x
+}
+
+// newSrcFile indexes a parsed file's declarations.
+func newSrcFile(file *ast.File, src []byte) *srcFile {
+	f := &srcFile{file: file, src: src, imports: importNames(file), funcs: make(map[string]*ast.FuncDecl, len(file.Decls))}
+	f.pkg = packageScope(file)
+	f.pkg.file = f
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name == nil || fn.Body == nil || fn.Name.Name == "_" {
+			continue
+		}
+		switch {
+		case fn.Recv != nil:
+			if f.methods == nil {
+				f.methods = map[string][]*ast.FuncDecl{}
+			}
+			f.methods[fn.Name.Name] = append(f.methods[fn.Name.Name], fn)
+		case fn.Name.Name == "init":
+		default:
+			if _, dup := f.funcs[fn.Name.Name]; !dup {
+				f.funcs[fn.Name.Name] = fn
+			}
+		}
+	}
+	return f
 }
 
 // tests lists the file's tests in source order, each followed by its
 // subtests, and examples last in the order go test runs them.
 func (x *fileCtx) tests() []lang.Test {
 	hasExample := false
-	for _, d := range x.file.Decls {
+	for _, d := range x.main.file.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if !ok || fn.Recv != nil || fn.Name == nil || fn.Type == nil {
 			continue
@@ -68,7 +137,7 @@ func (x *fileCtx) tests() []lang.Test {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), err))
 			continue
 		}
-		if x.seen[name] {
+		if _, dup := x.seen[name]; dup {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), name+" redeclared in this block"))
 			continue
 		}
@@ -84,10 +153,10 @@ func (x *fileCtx) tests() []lang.Test {
 // function, or a constant subtest name that looks like a placeholder) and
 // reports whether it did.
 func (x *fileCtx) add(r lang.Test) bool {
-	if x.seen[r.Name] {
+	if _, dup := x.seen[r.Name]; dup {
 		return false
 	}
-	x.seen[r.Name] = true
+	x.seen[r.Name] = len(x.out)
 	x.out = append(x.out, r)
 	return true
 }
@@ -170,12 +239,12 @@ func checkTestFunc(fn *ast.FuncDecl, arg string) string {
 // an output comment, possibly empty, in position order.
 func (x *fileCtx) examples() {
 	decls := map[string]*ast.FuncDecl{}
-	for _, d := range x.file.Decls {
+	for _, d := range x.main.file.Decls {
 		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name != nil {
 			decls[fn.Name.Name] = fn
 		}
 	}
-	exs := doc.Examples(x.file) // sorted by name; go test runs them by Order
+	exs := doc.Examples(x.main.file) // sorted by name; go test runs them by Order
 	slices.SortStableFunc(exs, func(a, b *doc.Example) int { return a.Order - b.Order })
 	for _, e := range exs {
 		if e.Output == "" && !e.EmptyOutput {

@@ -58,6 +58,7 @@ type fixturePkg struct {
 // loadFixture extracts every fixture file, grouped by import path.
 func loadFixture(t *testing.T) map[string]*fixturePkg {
 	pkgs := map[string]*fixturePkg{}
+	datas, results := extractLinked(t, Default)
 	for _, rel := range fixtureFiles(t) {
 		ip := path.Join("example.com/fixture", path.Dir(rel))
 		p := pkgs[ip]
@@ -65,7 +66,7 @@ func loadFixture(t *testing.T) map[string]*fixturePkg {
 			p = &fixturePkg{}
 			pkgs[ip] = p
 		}
-		data, res := extractFixture(t, Default, rel)
+		data, res := datas[rel], results[rel]
 		want := readExpect(t, data, false)
 		p.recs = append(p.recs, res.Tests...)
 		p.notrun = append(p.notrun, want.notrun...)

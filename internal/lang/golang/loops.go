@@ -15,7 +15,10 @@ const maxIterations = 1 << 14
 // anything else the body is walked once as dynamic.
 func (x *fileCtx) rangeStmt(s *ast.RangeStmt, env *scope, fr *frame) flow {
 	x.scan(s.X, env, fr)
-	if !x.startsTests(s.Body, fr) {
+	if !x.startsTests(s.Body, env, fr) && !x.fewArgs(s.X, env) {
+		if x.empty(s.X, env) {
+			return flowNormal // its assignments never happen
+		}
 		it := newScope(env, true)
 		x.bindRange(s, it, pair{})
 		return x.dynamicBody(s.Body, it, fr)
@@ -45,39 +48,79 @@ func (x *fileCtx) rangeStmt(s *ast.RangeStmt, env *scope, fr *frame) flow {
 }
 
 // startsTests reports whether a loop body contains, anywhere (closures
-// included), a call that may start a subtest: x.Run(a, b) in a test or
-// benchmark, x.Add(...) in a fuzz target. Only then can unrolling it
-// produce records; loops of plain computation are walked once instead,
-// which keeps their cost linear. The answer is remembered per body.
-func (x *fileCtx) startsTests(body *ast.BlockStmt, fr *frame) bool {
+// included), a call that may start a subtest: x.Run(a, b) or a call of a
+// helper in a test or benchmark, x.Add(...) in a fuzz target. Only then
+// can unrolling it produce records; loops of plain computation are
+// walked once instead, which keeps their cost linear. The syntactic
+// answer is remembered per body.
+func (x *fileCtx) startsTests(body *ast.BlockStmt, env *scope, fr *frame) bool {
 	bits := x.calls(body)
 	if fr.fuzz {
 		return bits&hasAdd != 0
 	}
-	return bits&hasRun != 0
+	return bits&(hasRun|hasHelper) != 0 || x.callsClosure(body, env, nil)
 }
 
 // calls returns, once per body, which of the calls that matter to the
-// walk it holds anywhere (closures included): hasRun, hasAdd, hasSkip.
+// walk it holds anywhere (closures included): hasRun, hasAdd, hasSkip,
+// and hasHelper for a call of a function of the package that may start
+// subtests (runnerNames). The names it calls that may hold function
+// values (funcValueNames) go to x.callees; in a file extracted alone,
+// those it passes a T to and does not declare go to x.tcalls.
 func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 	bits, ok := x.runs[body]
-	if !ok {
-		ast.Inspect(body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-					switch {
-					case sel.Sel.Name == "Run" && len(call.Args) == 2:
-						bits |= hasRun
-					case sel.Sel.Name == "Add":
-						bits |= hasAdd
-					case sel.Sel.Name == "Skip" || sel.Sel.Name == "Skipf" || sel.Sel.Name == "SkipNow":
-						bits |= hasSkip
-					}
-				}
-			}
+	if ok {
+		return bits
+	}
+	file := x.fileAt(body.Pos())
+	runners := x.runnerNames(file)
+	var callees []string
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
 			return true
-		})
-		x.runs[body] = bits
+		}
+		switch fun := call.Fun.(type) {
+		case *ast.SelectorExpr:
+			switch {
+			case fun.Sel.Name == "Run" && len(call.Args) == 2:
+				bits |= hasRun
+			case fun.Sel.Name == "Add":
+				bits |= hasAdd
+			case fun.Sel.Name == "Skip" || fun.Sel.Name == "Skipf" || fun.Sel.Name == "SkipNow":
+				bits |= hasSkip
+			case len(call.Args) == 0:
+			case file.methods[fun.Sel.Name] != nil && x.methodHoldsRun(file, fun.Sel.Name) && x.mentionsT(call),
+				x.pkgCtx != nil && x.pkgCtx.runners["."+fun.Sel.Name] && x.mentionsT(call):
+				bits |= hasHelper // a method given the T (methodCall)
+			case x.pkgCtx == nil && file == x.main && file.methods[fun.Sel.Name] == nil && x.varCallT(fun, call):
+				x.tcalls["."+fun.Sel.Name] = true // maybe a method of another file
+			}
+		case *ast.Ident:
+			if len(call.Args) == 0 {
+				break
+			}
+			name := fun.Name
+			if fn := file.funcs[name]; fn != nil {
+				if runners[name] || x.holdsRun(file, fn) && x.mentionsT(call) {
+					bits |= hasHelper // a runner, or given the T wrapped (getsT)
+				}
+				break
+			}
+			switch {
+			case x.pkgCtx != nil && x.pkgCtx.runners[name]:
+				bits |= hasHelper
+			case x.funcValueNames(file)[name]:
+				callees = append(callees, name)
+			case x.pkgCtx == nil && file == x.main && !builtins[name] && x.passesT(call):
+				x.tcalls[name] = true
+			}
+		}
+		return true
+	})
+	x.runs[body] = bits
+	if len(callees) > 0 {
+		x.callees[body] = callees
 	}
 	return bits
 }
@@ -87,7 +130,12 @@ const (
 	hasRun uint8 = 1 << iota
 	hasAdd
 	hasSkip
+	hasHelper
 )
+
+// builtins are the predeclared functions and conversions, never helpers.
+var builtins = setOf("append cap clear close complex copy delete imag len make max min new panic print println real recover " +
+	"bool string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr float32 float64 complex64 complex128 byte rune any error")
 
 // rangeOver lists what ranging over v yields, if known.
 func (x *fileCtx) rangeOver(v value) ([]pair, bool) {
@@ -109,6 +157,38 @@ func (x *fileCtx) rangeOver(v value) ([]pair, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// fewArgs reports whether e is a helper's variadic parameter given a few
+// arguments (run(t, f, opts...)): a loop over them is unrolled even when
+// it starts no subtest, because what it assigns (the options) decides
+// which subtests the helper starts.
+func (x *fileCtx) fewArgs(e ast.Expr, env *scope) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	c, _ := x.ident(id.Name, env).(*comp)
+	return c != nil && c.args && len(c.lit.Elts) <= 8
+}
+
+// empty reports whether ranging over e is known to yield nothing: an
+// empty literal (a variadic parameter given no arguments) or a constant
+// zero.
+func (x *fileCtx) empty(e ast.Expr, env *scope) bool {
+	switch v := x.eval(e, env, nil).(type) {
+	case *comp:
+		u, _ := x.underlying(v.typ, v.env)
+		switch t := u.(type) {
+		case *ast.ArrayType:
+			return len(v.lit.Elts) == 0 && t.Len == nil
+		case *ast.MapType:
+			return len(v.lit.Elts) == 0
+		}
+	case *cval:
+		return v.v.Kind() == constant.Int && constant.Sign(v.v) <= 0
+	}
+	return false
 }
 
 // bindRange binds (:=) or assigns (=) the key and value of one iteration.
@@ -142,7 +222,7 @@ func (x *fileCtx) dynamicBody(body *ast.BlockStmt, env *scope, fr *frame) flow {
 // (for i := 0; i < 3; i++), after checking on a scratch scope that it ends
 // within maxIterations; otherwise the body is walked once as dynamic.
 func (x *fileCtx) forStmt(s *ast.ForStmt, env *scope, fr *frame) flow {
-	if !x.startsTests(s.Body, fr) || !x.finite(s, env) {
+	if !x.startsTests(s.Body, env, fr) || !x.finite(s, env) {
 		loop := newScope(env, true)
 		if s.Init != nil {
 			x.walkStmt(s.Init, loop, fr)

@@ -13,6 +13,54 @@ import (
 // keyed by the full name, so one namer serves a whole file.
 type namer struct {
 	subNames map[string]int32
+	// journal records, while marks > 0, the old count of every name the
+	// namer changes, so that rollback can undo them (exclusive paths).
+	journal []journalEntry
+	marks   int
+}
+
+type journalEntry struct {
+	key string
+	n   int32
+	had bool
+}
+
+// mark starts recording changes and returns the point to roll back to.
+// Every mark ends with one rollback or keep.
+func (m *namer) mark() int {
+	m.marks++
+	return len(m.journal)
+}
+
+// rollback undoes the changes made since the mark that returned at.
+func (m *namer) rollback(at int) {
+	for i := len(m.journal) - 1; i >= at; i-- {
+		e := m.journal[i]
+		if e.had {
+			m.subNames[e.key] = e.n
+		} else {
+			delete(m.subNames, e.key)
+		}
+	}
+	m.keep(at)
+}
+
+// keep ends a mark without undoing its changes (an enclosing mark still
+// may).
+func (m *namer) keep(at int) {
+	m.marks--
+	if m.marks == 0 {
+		m.journal = m.journal[:0]
+	}
+}
+
+// set changes a count, journaling the old one.
+func (m *namer) set(key string, n int32) {
+	if m.marks > 0 {
+		old, had := m.subNames[key]
+		m.journal = append(m.journal, journalEntry{key, old, had})
+	}
+	m.subNames[key] = n
 }
 
 func newNamer() *namer { return &namer{subNames: map[string]int32{}} }
@@ -33,7 +81,7 @@ func (m *namer) unique(parent, subname string) string {
 		if n < 0 {
 			return base // testing panics on overflow; never reached in practice
 		}
-		m.subNames[base] = n + 1
+		m.set(base, n+1)
 		if n == 0 && subname != "" {
 			prefix, nn := parseSubtestNumber(base)
 			if len(prefix) < len(base) && nn < m.subNames[prefix] {

@@ -8,7 +8,8 @@ import (
 )
 
 // A value is what the evaluator knows about an expression: a *cval
-// (constant), a *comp (composite literal), a *funcVal (function literal), or
+// (constant), a *comp (composite literal), a *funcVal (a function literal
+// or a declared function), or
 // nil when nothing is known statically.
 type value any
 
@@ -27,10 +28,9 @@ type comp struct {
 	lit *ast.CompositeLit
 	typ ast.Expr
 	env *scope
+	// args marks the slice a variadic parameter receives (fewArgs).
+	args bool
 }
-
-// funcVal is a function literal.
-type funcVal struct{ lit *ast.FuncLit }
 
 // lazy is a package-level constant or variable, evaluated on first use
 // because package-level declarations may refer to later ones.
@@ -52,6 +52,14 @@ type scope struct {
 	types    map[string]ast.Expr
 	boundary bool
 	pkg      bool
+	// fr is set on the scope of a function body being walked: the test
+	// whose *testing.T the body's code sees (closures defined in it
+	// capture it).
+	fr *frame
+	// file is set on a package scope: the file whose declarations it
+	// holds, where names not bound in any scope are looked up as
+	// functions.
+	file *srcFile
 }
 
 func newScope(parent *scope, boundary bool) *scope {
@@ -75,14 +83,39 @@ func (s *scope) bindType(name string, t ast.Expr) {
 	s.types[name] = t
 }
 
-// lookup finds name in s or its parents.
+// lookup finds name in s or its parents, and then in the package scopes
+// of the package's other files that the extraction has (pkgCtx).
 func (s *scope) lookup(name string) (value, *scope, bool) {
 	for ; s != nil; s = s.parent {
 		if v, ok := s.vals[name]; ok {
 			return v, s, true
 		}
+		if s.parent == nil && s.file != nil && s.file.others != nil {
+			return s.file.others.lookupVal(name, s)
+		}
 	}
 	return nil, nil, false
+}
+
+// srcFile is the file whose package scope ends the chain of s.
+func (s *scope) srcFile() *srcFile {
+	for ; s != nil; s = s.parent {
+		if s.file != nil {
+			return s.file
+		}
+	}
+	return nil
+}
+
+// frame is the test the code of s belongs to: the fr of the nearest
+// function body scope, nil outside any.
+func (s *scope) frame() *frame {
+	for ; s != nil; s = s.parent {
+		if s.fr != nil {
+			return s.fr
+		}
+	}
+	return nil
 }
 
 // lookupType finds a type declared as name in s or its parents.
@@ -90,6 +123,9 @@ func (s *scope) lookupType(name string) (ast.Expr, *scope) {
 	for ; s != nil; s = s.parent {
 		if t, ok := s.types[name]; ok {
 			return t, s
+		}
+		if s.parent == nil && s.file != nil && s.file.others != nil {
+			return s.file.others.lookupType(name, s)
 		}
 	}
 	return nil, nil
@@ -123,7 +159,7 @@ func (s *scope) assign(name string, v value) {
 
 // packageScope binds the file's package-level constants, variables and
 // types, lazily evaluated.
-func packageScope(x *fileCtx, file *ast.File) *scope {
+func packageScope(file *ast.File) *scope {
 	s := &scope{pkg: true}
 	for _, d := range file.Decls {
 		if g, ok := d.(*ast.GenDecl); ok {

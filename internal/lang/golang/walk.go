@@ -34,6 +34,11 @@ type frame struct {
 	// dynamic: inside a loop over unknown data, every t.Run is a Dynamic
 	// record; uncertain: inside a branch that may not run.
 	dynamic, uncertain bool
+	// callLine is the line of the outermost helper call being inlined
+	// (or of its table row), which records made inside the helper take;
+	// 0 outside helpers. helper is the innermost helper's name.
+	callLine int
+	helper   string
 }
 
 // seedState counts the f.Add seeds of one fuzz target.
@@ -52,14 +57,15 @@ func (x *fileCtx) testFunc(fn *ast.FuncDecl, kind testdex.Kind) {
 	if fn.Body == nil || fn.Type.Params == nil || len(fn.Type.Params.List) != 1 {
 		return
 	}
-	env := newScope(x.pkg, true)
+	env := newScope(x.main.pkg, true)
+	env.fr = fr
 	if names := fn.Type.Params.List[0].Names; len(names) == 1 {
 		fr.tvar = names[0].Name
 		env.bind(fr.tvar, nil)
 	}
 	if fr.fuzz {
 		fr.seeds = &seedState{}
-	} else if x.calls(fn.Body)&(hasRun|hasSkip) == 0 {
+	} else if x.calls(fn.Body)&(hasRun|hasSkip|hasHelper) == 0 {
 		// No t.Run, f.Add or Skip anywhere in it: the walk could find
 		// nothing to record, and most test functions are like this, so
 		// it is not made (a fifth of a cold listing's CPU on GOROOT).
@@ -68,15 +74,26 @@ func (x *fileCtx) testFunc(fn *ast.FuncDecl, kind testdex.Kind) {
 	x.walkStmts(fn.Body.List, env, fr)
 }
 
-func (x *fileCtx) line(p token.Pos) int { return x.fset.Position(p).Line }
+// line is the line of p in the main file, 0 when p lies in another file
+// of the package (an inlined helper's).
+func (x *fileCtx) line(p token.Pos) int {
+	if !x.inMain(p) {
+		return 0
+	}
+	return x.fset.Position(p).Line
+}
+
+// inMain reports whether p lies in the file being extracted.
+func (x *fileCtx) inMain(p token.Pos) bool {
+	return x.tfile != nil && int(p) >= x.tfile.Base() && int(p) <= x.tfile.Base()+x.tfile.Size()
+}
 
 // walkStmts walks a statement list in execution order.
 func (x *fileCtx) walkStmts(list []ast.Stmt, env *scope, fr *frame) flow {
 	for _, s := range list {
 		if x.budget--; x.budget < 0 {
 			if x.budget == -1 {
-				x.problems = append(x.problems, testdex.Problem{Severity: testdex.SevWarning, Line: x.line(s.Pos()),
-					Message: "subtest listing stopped here: the file needs too much unrolling"})
+				x.problems = append(x.problems, x.stopProblem(s.Pos(), fr))
 			}
 			return flowReturn
 		}
@@ -119,7 +136,12 @@ func (x *fileCtx) walkStmt(s ast.Stmt, env *scope, fr *frame) flow {
 		return x.rangeStmt(s, env, fr)
 	case *ast.ForStmt:
 		return x.forStmt(s, env, fr)
-	case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+	case *ast.TypeSwitchStmt:
+		if f, ok := x.typeSwitch(s, env, fr); ok {
+			return f
+		}
+		x.clauses(s, env, fr)
+	case *ast.SwitchStmt, *ast.SelectStmt:
 		x.clauses(s, env, fr)
 	case *ast.ReturnStmt:
 		for _, r := range s.Results {
@@ -188,7 +210,17 @@ func (x *fileCtx) ifStmt(s *ast.IfStmt, env *scope, fr *frame) flow {
 	}
 	u := *fr
 	u.uncertain = true
-	x.walkStmts(s.Body.List, newScope(env, true), &u)
+	at := x.names.mark()
+	if x.walkStmts(s.Body.List, newScope(env, true), &u) == flowReturn && s.Else == nil {
+		// if cond { ...; return }: what follows runs only when the
+		// branch did not, so subtests it starts are named as if the
+		// branch's had not been (runWithFIPSDisabled's two
+		// t.Run("no-fips140tls") are one name); a subtest both start
+		// is one record (run).
+		x.names.rollback(at)
+		return flowNormal
+	}
+	x.names.keep(at)
 	if s.Else != nil {
 		x.walkStmt(s.Else, newScope(env, true), &u)
 	}

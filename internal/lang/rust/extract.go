@@ -30,7 +30,7 @@ type Extractor struct{}
 func (Extractor) Framework() testdex.Framework { return testdex.Cargo }
 
 // CacheKey changes whenever the extractor's output does.
-func (Extractor) CacheKey() string { return "rust/6" }
+func (Extractor) CacheKey() string { return "rust/7" }
 
 // Extract parses f and returns its tests and module facts. It never
 // panics: invalid UTF-8 or NUL bytes give an error Problem and no tests; a

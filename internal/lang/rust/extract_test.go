@@ -90,3 +90,44 @@ func FuzzExtract(f *testing.F) {
 		_ = decodeFacts(r.Facts)
 	})
 }
+
+// TestImplDocs checks the doc tests of impl blocks against rustdoc's own
+// listing of arrayvec 0.7.6 (`cargo test --doc -- --list` in the crate
+// from https://static.crates.io/crates/arrayvec/arrayvec-0.7.6.crate):
+// docs on an impl block are named after its self type without spaces,
+// `ArrayVec<T,CAP> (line 748)` and `&'aArrayVec<T,CAP> (line 800)`, on
+// the lines of arrayvec's src/arrayvec.rs; docs on a method of a trait
+// impl (added here) after the type and the method, as rustdoc lists
+// `ArrayString<CAP>::from (line 100)` there.
+func TestImplDocs(t *testing.T) {
+	src := strings.Repeat("\n", 744) + `
+/// Create an ` + "`ArrayVec`" + ` from an array.
+///
+/// ` + "```" + `
+/// let mut array = ArrayVec::from([1, 2, 3]);
+/// ` + "```" + `
+impl<T, const CAP: usize> From<[T; CAP]> for ArrayVec<T, CAP> {
+    /// Also from an array.
+    ///
+    /// ` + "```" + `
+    /// let v = ArrayVec::from([1]);
+    /// ` + "```" + `
+    #[track_caller]
+    fn from(array: [T; CAP]) -> Self { todo!() }
+}
+` + strings.Repeat("\n", 38) + `/// Iterate the ` + "`ArrayVec`" + ` with references to each element.
+///
+/// ` + "```" + `
+/// for elt in &array {}
+/// ` + "```" + `
+impl<'a, T: 'a, const CAP: usize> IntoIterator for &'a ArrayVec<T, CAP> {
+    type Item = &'a T;
+}
+`
+	r := extract(src)
+	got := strings.Join(names(r), ",")
+	want := "ArrayVec<T,CAP>::from (line 754),ArrayVec<T,CAP> (line 748),&'aArrayVec<T,CAP> (line 800)"
+	if got != want {
+		t.Errorf("doc tests:\n got %s\nwant %s", got, want)
+	}
+}

@@ -138,7 +138,13 @@ func (w *walker) item(n *sitter.Node, sc scope, pend pending) {
 		w.modDecl(n, name, isc, pend)
 		return
 	case "impl_item":
-		w.members(n, isc, typeName(n, w.src))
+		// rustdoc names the doc tests of an impl block's own docs after
+		// its self type (`arrayvec::ArrayVec<T,CAP> (line 748)` for
+		// `impl<T, const CAP: usize> From<[T; CAP]> for ArrayVec<T, CAP>`,
+		// `&'aArrayVec<T,CAP>` for one on `&'a ArrayVec<T, CAP>`), its
+		// members' after the type and the member.
+		name = typeName(n, w.src)
+		w.members(n, isc, name)
 	case "trait_item":
 		w.members(n, isc, name)
 	case "struct_item", "union_item", "enum_item":

@@ -6,7 +6,8 @@
 //
 //	go run ./internal/lang/golang/cmd/gorootcheck [-batch 40] [pattern ...]
 //
-// The patterns default to "std".
+// The patterns default to "std". With -subtests it compares every subtest
+// instead, running the tests (subtests.go).
 package main
 
 import (
@@ -19,10 +20,17 @@ import (
 
 func main() {
 	batch := flag.Int("batch", 40, "packages per go test -list invocation")
+	subtests := flag.Bool("subtests", false, "compare the subtests go test -json -run . runs with the listing")
+	short := flag.Bool("short", false, "with -subtests: run the tests with -short")
+	events := flag.String("events", "", "with -subtests: read this saved go test -json stream instead of running go test")
+	save := flag.String("save", "", "with -subtests: save the go test -json stream to this file")
 	flag.Parse()
 	patterns := flag.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"std"}
+	}
+	if *subtests {
+		os.Exit(runSubtests(context.Background(), patterns, *short, *events, *save, os.Stdout, os.Stderr))
 	}
 	os.Exit(run(context.Background(), patterns, *batch, os.Stdout, os.Stderr))
 }

@@ -57,6 +57,59 @@ impl Square {
     }
 }
 
+/// A square from its side: rustdoc names this impl's doc test after the
+/// self type, `Square (line N)`.
+///
+/// ```
+/// let s: shapes::Square = 4.into();
+/// assert_eq!(s.area(), 16);
+/// ```
+impl From<i32> for Square {
+    fn from(side: i32) -> Self {
+        Square(side)
+    }
+}
+
+impl Default for Square {
+    /// The unit square; a method of a trait impl: `Square::default (line N)`.
+    ///
+    /// ```
+    /// assert_eq!(shapes::Square::default().area(), 1);
+    /// ```
+    fn default() -> Self {
+        Square(1)
+    }
+}
+
+/// Two of a kind.
+pub struct Pair<T>(pub T, pub T);
+
+/// Both the same: `Pair<T> (line N)`, rustdoc's spelling without spaces.
+///
+/// ```
+/// let p = shapes::Pair::from(7);
+/// assert_eq!(p.0, p.1);
+/// ```
+impl<T: Clone> From<T> for Pair<T> {
+    fn from(v: T) -> Self {
+        Pair(v.clone(), v)
+    }
+}
+
+/// Iterates a borrowed pair: `&'aPair<T> (line N)`.
+///
+/// ```
+/// let p = shapes::Pair(1, 2);
+/// assert_eq!((&p).into_iter().sum::<i32>(), 3);
+/// ```
+impl<'a, T> IntoIterator for &'a Pair<T> {
+    type Item = &'a T;
+    type IntoIter = std::array::IntoIter<&'a T, 2>;
+    fn into_iter(self) -> Self::IntoIter {
+        [&self.0, &self.1].into_iter()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
