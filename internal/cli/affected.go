@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/report"
+	"github.com/testdex/testdex/workspace"
 )
 
 type affectedFlags struct {
@@ -59,15 +58,20 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 	if f.since != "" && len(f.files) > 0 {
 		return usageErr("--since and --files exclude each other")
 	}
-	ix, err := index.Build(cmd.Context(), g.namedOptions(env, args))
+	ws, err := g.workspace(env, args)
+	if err != nil {
+		return err
+	}
+	ix, err := ws.List(cmd.Context(), args)
 	if err != nil {
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	set, affected, err := affectedTests(cmd, env, ix, f.since, f.files, !f.noCover)
+	res, err := affectedTests(cmd, env, ws, ix, f.since, f.files, !f.noCover)
 	if err != nil {
 		return err
 	}
+	affected := res.Affected
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
 	if f.explain != "" {
@@ -87,70 +91,37 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 	if len(affected) > 0 {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, changes.Summary(set, affected))
+	fmt.Fprintln(w, changes.Summary(res.Set, affected))
 	return nil
 }
 
-// affectedTests computes the change set and the affected test files,
-// with the recorded coverage when useCoverage and the root has some.
-func affectedTests(cmd *cobra.Command, env *Env, ix *index.Index, since string, files []string, useCoverage bool) (changes.Set, []changes.Affected, error) {
-	var set changes.Set
-	if len(files) > 0 {
-		named := make([]string, len(files))
-		for i, f := range files { // root-relative as the help says; absolute ones are taken too
-			named[i] = f
-			if !filepath.IsAbs(f) {
-				named[i] = filepath.Join(ix.Root, f)
-			}
-		}
-		rel, err := changes.RootFiles(ix.Root, named)
-		if err != nil {
-			return nil, nil, usageErr("%v", err)
-		}
-		set = changes.FromFiles(rel, func(rel string) bool {
-			_, err := os.Lstat(filepath.Join(ix.Root, filepath.FromSlash(rel)))
-			if err != nil {
-				fmt.Fprintf(env.Stderr, "testdex: note: %s does not exist; taken as deleted\n", report.Escape(rel))
-			}
-			return err == nil
-		})
-	} else {
-		var err error
-		set, err = changes.FromGit(cmd.Context(), changes.GitOptions{Root: ix.Root, Since: since, Env: env.Environ})
-		if errors.Is(err, changes.ErrNotGit) || errors.Is(err, changes.ErrBadRevision) {
-			return nil, nil, usageErr("%v", err)
-		}
-		if err != nil {
-			return nil, nil, err
+// affectedTests asks the workspace which tests the change can affect
+// (workspace.Affected) and says its problems and notes on stderr. The
+// files named with --files are root-relative, as the help says (absolute
+// ones are taken too).
+func affectedTests(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, since string, files []string, useCoverage bool) (*workspace.AffectedResult, error) {
+	named := make([]string, len(files))
+	for i, f := range files {
+		named[i] = f
+		if !filepath.IsAbs(f) {
+			named[i] = filepath.Join(ws.Root, f)
 		}
 	}
-	graph := changes.Build(ix)
-	// The Graphers' warnings (a file they could not parse) are quiet, as
-	// the listing prints them; a rule of testdex.toml that names no test
-	// is the user's own line and is always said.
-	for _, p := range graph.Problems {
-		if p.Severity != testdex.SevWarning || p.Path == config.FileName {
-			fmt.Fprintln(env.Stderr, "testdex: "+report.Escape(p.String()))
-		}
+	res, err := ws.Affected(cmd.Context(), ix, workspace.AffectedRequest{Since: since, Files: named, NoCoverage: !useCoverage})
+	var ue *workspace.UsageError
+	if errors.As(err, &ue) {
+		return nil, usageErr("%v", ue.Err)
 	}
-	affected := selectAffected(env, ix, graph, set, useCoverage)
-	if err := graph.SaveCache(); err != nil {
-		fmt.Fprintln(env.Stderr, "testdex: warning: "+err.Error())
+	if err != nil {
+		return nil, err
 	}
-	return set, affected, nil
-}
-
-// selectAffected selects from the recorded per-test coverage where there
-// is some (changes.Graph.SelectRecorded), else from the static evidence.
-func selectAffected(env *Env, ix *index.Index, graph *changes.Graph, set changes.Set, useCoverage bool) []changes.Affected {
-	if !useCoverage {
-		return graph.Select(ix, set)
+	for _, p := range res.Said() {
+		fmt.Fprintln(env.Stderr, "testdex: "+report.Escape(p.String()))
 	}
-	affected, note := graph.SelectRecorded(ix, set, cacheDir(env))
-	if note != "" {
-		fmt.Fprintln(env.Stderr, "testdex: "+note)
+	for _, n := range res.Notes {
+		fmt.Fprintln(env.Stderr, "testdex: "+report.Escape(n))
 	}
-	return affected
+	return res, nil
 }
 
 // under keeps the affected files under the named paths.

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/workspace"
 	"github.com/testdex/testdex/internal/config"
 )
 
@@ -168,6 +169,12 @@ func (g *globals) indexOptions(env *Env, paths []string) index.Options {
 	o := g.namedOptions(env, paths)
 	o.Paths = paths
 	return o
+}
+
+// workspace opens the root the global flags and the named paths give
+// (namedOptions): the engine every verb goes through.
+func (g *globals) workspace(env *Env, named []string) (*workspace.Workspace, error) {
+	return workspace.Open(g.namedOptions(env, named), env.Environ)
 }
 
 // namedOptions builds the discovery options the global flags describe for

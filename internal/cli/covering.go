@@ -6,16 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/coverage"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 func newCoveringCmd(env *Env, g *globals) *cobra.Command {
@@ -67,18 +65,20 @@ func runCovering(cmd *cobra.Command, env *Env, g *globals, arg string, asJSON bo
 	if err != nil {
 		return err
 	}
-	ix, err := index.Build(cmd.Context(), g.namedOptions(env, []string{file}))
+	ws, err := g.workspace(env, []string{file})
 	if err != nil {
 		return err
 	}
-	rel, err := filepath.Rel(ix.Root, absUnder(env, ix.Root, file))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return usageErr("%s is outside the root %s", file, ix.Root)
+	ix, err := ws.List(cmd.Context(), nil)
+	if err != nil {
+		return err
 	}
-	rel = filepath.ToSlash(rel)
-	ans, err := run.Covering(ix, run.CoveringRequest{File: rel, Start: start, End: end, CacheDir: cacheDir(env)})
+	ans, err := ws.Covering(ix, workspace.CoveringRequest{File: absUnder(env, ix.Root, file), Start: start, End: end})
 	var gap *coverage.GapError
+	var outside *workspace.OutsideError
 	switch {
+	case errors.As(err, &outside):
+		return usageErr("%v", outside)
 	case errors.As(err, &gap): // the project's last coverage run recorded nothing: why
 		return &ExitError{Code: ExitNoTests, Err: gap}
 	case errors.Is(err, coverage.ErrNoData):

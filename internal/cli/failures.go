@@ -3,14 +3,14 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 func newFailuresCmd(env *Env, g *globals) *cobra.Command {
@@ -20,17 +20,12 @@ func newFailuresCmd(env *Env, g *globals) *cobra.Command {
 		Short: "Show the failures of the last 'testdex run' of this root",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o := g.indexOptions(env, nil)
-			root := o.Root
-			if root == "" {
-				root = env.Dir
-			}
-			abs, err := index.RootOf(root, env.Dir)
+			ws, err := g.workspace(env, nil)
 			if err != nil {
 				return err
 			}
-			fs, err := run.LoadFailures(cacheDir(env), abs, func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) })
-			if err != nil {
+			fs, _, err := ws.Failures(func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) })
+			if err != nil && !errors.Is(err, workspace.ErrNoStore) {
 				return err
 			}
 			w := bufio.NewWriter(env.Stdout)

@@ -18,6 +18,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 type runFlags struct {
@@ -119,23 +120,19 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		if len(sel) > 0 || f.failed {
 			return usageErr("--affected selects the tests itself; it takes no IDs, paths or --failed")
 		}
-		set, affected, err := affectedTests(cmd, env, ix, f.since, nil, !f.noCover)
+		ws, err := g.workspace(env, nil)
 		if err != nil {
 			return err
 		}
-		if len(affected) == 0 {
-			fmt.Fprintln(env.Stdout, changes.Summary(set, affected))
+		res, err := affectedTests(cmd, env, ws, ix, f.since, nil, !f.noCover)
+		if err != nil {
+			return err
+		}
+		if len(res.Affected) == 0 {
+			fmt.Fprintln(env.Stdout, changes.Summary(res.Set, res.Affected))
 			return nil
 		}
-		for _, a := range affected { // exactly the selection: a whole file by path, else its tests by ID
-			if a.Whole() {
-				paths = append(paths, a.File)
-				continue
-			}
-			for _, i := range a.Top() {
-				ids = append(ids, a.Tests[i].ID)
-			}
-		}
+		ids, paths = workspace.Selection(res.Affected) // exactly the selection: a whole file by path, else its tests by ID
 	} else if f.since != "" {
 		return usageErr("--since goes with --affected")
 	} else if f.noCover {

@@ -3,13 +3,12 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/workspace"
 )
 
 // AffectedInput is the affected_tests tool's input. The zero value asks
@@ -62,26 +61,16 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 	if in.Since != "" && len(in.Files) > 0 {
 		return nil, AffectedOutput{}, errors.New("since and files exclude each other")
 	}
-	ix, _, err := c.load(ctx, nil)
+	ws, ix, _, err := c.load(ctx, nil)
 	if err != nil {
 		return nil, AffectedOutput{}, err
 	}
-	files, err := changes.RootFiles(ix.Root, in.Files) // a deleted file is a change too: it need not exist
+	res, err := ws.Affected(ctx, ix, workspace.AffectedRequest{Since: in.Since, Files: in.Files})
 	if err != nil {
 		return nil, AffectedOutput{}, err
 	}
-	var set changes.Set
-	if len(in.Files) > 0 {
-		set = changes.FromFiles(files, func(rel string) bool {
-			_, err := os.Lstat(filepath.Join(ix.Root, filepath.FromSlash(rel)))
-			return err == nil
-		})
-	} else if set, err = changes.FromGit(ctx, changes.GitOptions{Root: ix.Root, Since: in.Since, Env: c.Environ}); err != nil {
-		return nil, AffectedOutput{}, err
-	}
-	graph := changes.Build(ix)
-	affected, note := graph.SelectRecorded(ix, set, c.CacheDir)
-	_ = graph.SaveCache() // a cache that cannot be written costs the next call a scan, nothing more
+	set, affected := res.Set, res.Affected
+	note := strings.Join(res.Notes, "\n")
 	out := AffectedOutput{Changed: set, Files: []AffectedFile{}, Note: note}
 	if out.Changed == nil {
 		out.Changed = changes.Set{}

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testdex/testdex/coverage"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // CoveringInput is the tests_covering tool's input (seed 004's name).
@@ -42,7 +41,7 @@ func addCovering(s *mcp.Server, c Config) {
 	}, c.covering)
 }
 
-// covering adapts run.Covering.
+// covering adapts workspace.Covering.
 func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in CoveringInput) (*mcp.CallToolResult, CoveringOutput, error) {
 	out := CoveringOutput{Tests: []coverage.Hit{}, Stale: []coverage.Stale{}}
 	switch {
@@ -51,27 +50,16 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 	case in.Line < 0 || in.EndLine < 0 || in.EndLine > 0 && (in.Line == 0 || in.EndLine < in.Line):
 		return nil, out, fmt.Errorf("line %d, end_line %d: want 1 <= line <= end_line", in.Line, in.EndLine)
 	}
-	ix, _, err := c.load(ctx, nil)
+	ws, ix, _, err := c.load(ctx, nil)
 	if err != nil {
 		return nil, out, err
 	}
-	rel := in.File
-	if filepath.IsAbs(rel) {
-		if rel, err = filepath.Rel(ix.Root, rel); err != nil {
-			rel = in.File
-		}
-	}
-	rel = filepath.ToSlash(filepath.Clean(rel))
-	if rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
-		return nil, out, fmt.Errorf("%s is outside the workspace root %s", in.File, ix.Root)
-	}
-	end := in.EndLine
-	if end == 0 {
-		end = in.Line
-	}
-	ans, err := run.Covering(ix, run.CoveringRequest{File: rel, Start: in.Line, End: end, CacheDir: c.CacheDir})
+	ans, err := ws.Covering(ix, workspace.CoveringRequest{File: in.File, Start: in.Line, End: in.EndLine})
 	var gap *coverage.GapError
+	var outside *workspace.OutsideError
 	switch {
+	case errors.As(err, &outside):
+		return nil, out, outside
 	case errors.As(err, &gap):
 		out.Unrecorded = gap.Gaps
 		return textResult(gap.Error()), out, nil

@@ -41,7 +41,7 @@ func addDiscover(s *mcp.Server, c Config) {
 
 // discover adapts index.Build, index.Under and Index.Select.
 func (c Config) discover(ctx context.Context, _ *mcp.CallToolRequest, in DiscoverInput) (*mcp.CallToolResult, DiscoverOutput, error) {
-	ix, paths, err := c.load(ctx, in.Paths)
+	_, ix, paths, err := c.load(ctx, in.Paths)
 	if err != nil {
 		return nil, DiscoverOutput{}, err
 	}

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // FailuresInput is the last_test_failures tool's input: it takes none.
@@ -41,30 +39,27 @@ func addFailures(s *mcp.Server, c Config) {
 	}, c.failures)
 }
 
-// failures adapts run.LoadFailures. The failures are kept per root in the
-// cache folder, so they survive the session (seed 004 kept them in a
+// failures adapts workspace.Failures. The failures are kept per root in
+// the cache folder, so they survive the session (seed 004 kept them in a
 // session slot) and are shared with the CLI. Every run writes the file,
-// empty when all passed, so a missing file means no run yet (LoadFailures
-// returns none for both).
+// empty when all passed, so a missing file means no run yet.
 func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresInput) (*mcp.CallToolResult, FailuresOutput, error) {
-	if c.CacheDir == "" {
-		return nil, FailuresOutput{}, errors.New("failures are not kept while the cache is off (unset TESTDEX_CACHE_DIR=off and run the tests again)")
-	}
-	root, err := index.RootOf(c.Root, "")
+	ws, err := c.workspace()
 	if err != nil {
 		return nil, FailuresOutput{}, err
 	}
 	out := FailuresOutput{Failures: []Failure{}}
-	if _, err := os.Stat(run.FailuresFile(c.CacheDir, root)); errors.Is(err, os.ErrNotExist) {
-		return textResult("no run yet for this workspace root (call run_tests first)"), out, nil
-	}
 	var odd []string
-	fs, err := run.LoadFailures(c.CacheDir, root, func(msg string) { odd = append(odd, msg) })
-	if err != nil {
+	fs, ran, err := ws.Failures(func(msg string) { odd = append(odd, msg) })
+	switch {
+	case errors.Is(err, workspace.ErrNoStore):
+		return nil, FailuresOutput{}, errors.New("failures are not kept while the cache is off (unset TESTDEX_CACHE_DIR=off and run the tests again)")
+	case err != nil:
 		return nil, FailuresOutput{}, err
-	}
-	if len(odd) > 0 {
+	case len(odd) > 0:
 		return textResult(strings.Join(odd, "\n") + "\n(call run_tests to record the failures again)"), out, nil
+	case !ran:
+		return textResult("no run yet for this workspace root (call run_tests first)"), out, nil
 	}
 	out.Ran = true
 	var b strings.Builder

@@ -89,7 +89,7 @@ func (c Config) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunInp
 // the same text view, the failures saved for last_test_failures and
 // 'testdex run --failed'.
 func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
-	ix, paths, err := c.load(ctx, in.Paths)
+	ws, ix, paths, err := c.load(ctx, in.Paths)
 	if err != nil {
 		return nil, RunOutput{}, err
 	}
@@ -105,7 +105,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	prog := progressFor(ctx, req, 0)
 	o.Live, o.Planned = prog.live(), prog.planned()
 	var warnings []string
-	sum, err := run.Session(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, CacheDir: c.CacheDir, Options: o,
+	sum, err := ws.Run(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, Options: o,
 		Warn: func(msg string) {
 			warnings = append(warnings, msg)
 			fmt.Fprintln(stderr, "testdex: warning: "+msg)
