@@ -102,6 +102,7 @@ func Session(ctx context.Context, ix *index.Index, req Request, h Handler) (*Sum
 			mans = changes.Build(ix).Manifests(ix.Root)
 		}
 	}
+	req.Options.cacheDir = req.CacheDir
 	if req.Warn != nil {
 		var mu sync.Mutex
 		req.Options.warn = func(msg string) { mu.Lock(); defer mu.Unlock(); req.Warn(msg) }
