@@ -76,16 +76,17 @@ var Presets = map[string]*Preset{
 	"gemini": {
 		Name: "gemini", Program: "gemini", Package: "@google/gemini-cli", Format: FormatGeminiJSON,
 		PermissionFlag: "--yolo",
-		Why: "-p (--prompt) runs headless, one prompt; --output-format json prints {session_id, response, stats} or " +
-			"{error}; -m picks the model; --yolo approves every tool call (without it, tools needing approval are refused " +
-			"in headless mode and the read-only ones run)",
+		Why: "-p (--prompt) runs headless, one prompt; --output-format json prints {session_id, response, stats}, or " +
+			"{error} on stderr; -m picks the model; --yolo approves every tool call (without it, tools needing approval " +
+			"are refused in headless mode and the read-only ones run), with --skip-trust, without which an untrusted " +
+			"folder overrides --yolo back to the default approval mode",
 		args: func(model, prompt string, skip bool) []string {
 			a := []string{"gemini", "--output-format", "json"}
 			if model != "" {
 				a = append(a, "-m", model)
 			}
 			if skip {
-				a = append(a, "--yolo")
+				a = append(a, "--yolo", "--skip-trust")
 			}
 			return append(a, "-p", prompt)
 		},

@@ -77,8 +77,19 @@ type Attempt struct {
 	Start string `json:"start,omitempty"`
 }
 
-// Output unwraps the attempt's stdout in format.
-func (a Attempt) Output(format string) Output { return Unwrap(format, []byte(a.Stdout)) }
+// Output unwraps the attempt's stdout in format. Gemini CLI writes its
+// JSON error object to stderr, with nothing on stdout (recorded in
+// testdata/recorded/gemini-no-auth.stderr.json): that error is the
+// answer's.
+func (a Attempt) Output(format string) Output {
+	o := Unwrap(format, []byte(a.Stdout))
+	if o.Empty() && format == FormatGeminiJSON {
+		if e, ok := unwrapGemini([]byte(a.Stderr)); ok && e.Error != "" {
+			return e
+		}
+	}
+	return o
+}
 
 // drive runs the job in file and returns the exit code: 0 once every
 // judgement was printed, 2 when the job cannot be read.

@@ -88,6 +88,10 @@ def parse_gemini(argv):
         usage("gemini", argv, "want --output-format json first")
     rest, model = option(argv[2:], "-m")
     rest, skip = take(rest, "--yolo")
+    if skip:
+        rest, trust = take(rest, "--skip-trust")
+        if not trust:
+            usage("gemini", argv, "want --skip-trust after --yolo")
     if len(rest) != 2 or rest[0] != "-p":
         usage("gemini", argv, "want -p PROMPT last")
     return rest[1], model, skip
@@ -198,9 +202,11 @@ def emit(cli, text, error=None):
         else:
             print(json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": text,
                               "total_cost_usd": 0.0125, "num_turns": 3}))
-    elif cli == "gemini":
-        print(json.dumps({"session_id": "fake", "error": {"type": "Error", "message": error, "code": 41}} if error
-                         else {"session_id": "fake", "response": text, "stats": {}}, indent=2))
+    elif cli == "gemini":  # its error goes to stderr, exit 41, as the real one does
+        if error:
+            sys.stderr.write(json.dumps({"session_id": "fake", "error": {"type": "Error", "message": error, "code": 41}}, indent=2) + "\n")
+            sys.exit(41)
+        print(json.dumps({"session_id": "fake", "response": text, "stats": {}}, indent=2))
     elif cli == "codex":
         print(json.dumps({"type": "thread.started", "thread_id": "fake"}))
         print(json.dumps({"type": "turn.started"}))
