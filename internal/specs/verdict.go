@@ -120,13 +120,13 @@ func decodeAnswers(data []byte) []Answer {
 			list = obj.Tests
 		case obj.Results != nil:
 			list = obj.Results
-		case obj.ID != "":
+		case strings.TrimSpace(obj.ID) != "":
 			list = []rawAnswer{obj.rawAnswer}
 		}
 	}
 	var out []Answer
 	for _, r := range list {
-		if r.ID != "" {
+		if strings.TrimSpace(r.ID) != "" {
 			out = append(out, r.answer())
 		}
 	}
