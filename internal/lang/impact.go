@@ -61,6 +61,10 @@ type GraphInput struct {
 	// Cache keeps the Graphers' per-file scan results between runs (see
 	// ScanCache and Scan); nil keeps none.
 	Cache ScanCache
+	// CacheDir is the listing's cache folder ("" when off), where testdex
+	// keeps what it learnt running the tests (the files an agent read to
+	// judge a spec), for a Grapher that uses it.
+	CacheDir string
 }
 
 // Graph is what a project's files depend on.
