@@ -12,7 +12,7 @@ scenarios, in its body):
   <!-- fake: fail -->            fail, with observed, location and resolution
   <!-- fake: chatter -->         pass, the JSON inside prose and a fenced block
   <!-- fake: skip -->            no answer for this scenario
-  <!-- fake: random -->          pass or fail at random
+  <!-- fake: random -->          pass or fail at random (FAKE_AGENT_SEED: repeatably)
   <!-- fake: status-maybe -->    status "maybe", which is not a verdict
 
 and these, which decide the whole call when a judged scenario has one:
@@ -169,8 +169,10 @@ def read_files(text):
 def answer_for(sid, text):
     d = directive(text)
     read = read_files(text)
-    if d == "random":
-        d = random.choice(["pass", "fail"])
+    if d == "random":  # FAKE_AGENT_SEED makes the sequence of a scenario's calls repeatable
+        seed = os.environ.get("FAKE_AGENT_SEED")
+        rng = random.Random("%s-%d" % (seed, count_call("random-" + sid))) if seed else random
+        d = rng.choice(["pass", "fail"])
     if d == "skip":
         return None
     if d == "status-maybe":
@@ -249,9 +251,9 @@ def main():
     if mode == "crash":
         sys.stderr.write("fake %s: segmentation fault (pretend)\n" % cli)
         sys.exit(3)
-    if mode == "agent-error":
+    if mode == "agent-error":  # as the real ones: claude and codex exit 1, gemini 41
         emit(cli, "", "Not logged in · Please run /login")
-        return
+        sys.exit(1)
     if mode == "empty-then-pass" and count_call(cli + "-" + "-".join(ids)) == 1:
         if cli in ("codex", "opencode", "custom-agent"):
             return  # nothing at all
