@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/internal/source"
 )
@@ -36,7 +37,7 @@ usage error.`,
 			var missing []string
 			for _, id := range ids {
 				t, ok := names.ForID(id)
-				if !ok {
+				if !ok || len(t.Seen) == 1 && t.Seen[0] == index.SeenRuntime { // only the listing's IDs have a source
 					missing = append(missing, id)
 					continue
 				}
