@@ -89,7 +89,7 @@ func (f *runFlags) check() error {
 		return usageErr("--test-timeout %v is negative", f.testTimeout)
 	case f.jobs < 1:
 		return usageErr("-j %d: at least 1 batch must run at once", f.jobs)
-	case f.repeat < 1 || f.repeat > 100:
+	case f.repeat < 0 || f.repeat > 100: // 0 (watch sets no default) is once, as 1
 		return usageErr("--repeat %d is out of range (1 to 100)", f.repeat)
 	}
 	return nil
