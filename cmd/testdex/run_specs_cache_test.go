@@ -268,3 +268,24 @@ func TestRunSpecsOutput(t *testing.T) {
 		t.Errorf("debug: %v\n%s", err, d)
 	}
 }
+
+// TestRunSpecsRunTimeout: the run's timeout stops the agent (its process
+// group, through the driver) and the run ends 124, the scenario failed
+// with the reason and nothing left running.
+func TestRunSpecsRunTimeout(t *testing.T) {
+	s := specFixture(t, "project", "")
+	os.WriteFile(filepath.Join(s.dir, "specs/forever.spec.md"), []byte("# Forever - id: forever\n<!-- fake: hang -->\n"), 0o644)
+	code, out, _ := s.run(nil, "run", "--json", "--timeout", "3s", "specs/forever.spec.md")
+	if code != 124 {
+		t.Errorf("exit %d, want 124", code)
+	}
+	got := results(t, out)
+	if got["specs/forever.spec.md::forever"] != "fail error: no verdict: the agent was stopped (the run's timeout or a cancellation)" {
+		t.Errorf("results %v", got)
+	}
+	for _, e := range events(t, out) {
+		if len(e.Leaked) > 0 {
+			t.Errorf("left running: %+v", e.Leaked)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/testdex/testdex/internal/proc"
@@ -75,6 +77,9 @@ type Attempt struct {
 	Stderr   string  `json:"stderr,omitempty"`
 	// Start is why the agent could not be started ("" when it was).
 	Start string `json:"start,omitempty"`
+	// Stopped is an agent stopped because the run was (its timeout, a
+	// Ctrl-C): no further call follows.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Output unwraps the attempt's stdout in format. Gemini CLI writes its
@@ -104,12 +109,26 @@ func drive(file string) int {
 		fmt.Fprintf(os.Stderr, "testdex: specs driver: cannot read the job %s: %v\n", file, err)
 		return 2
 	}
+	// The run's timeout or a Ctrl-C reaches the driver as SIGTERM or
+	// SIGINT: the agent's group is stopped as proc stops any child (its
+	// lifeline would kill it anyway, but as a leftover), and no further
+	// call is made.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	enc := json.NewEncoder(os.Stdout)
 	for n := range max(job.Judgements, 1) {
 		j := Judgement{N: n}
 		for range max(job.Tries, 1) {
-			a := call(job)
+			if ctx.Err() != nil {
+				return 1
+			}
+			a := call(ctx, job)
+			a.Stopped = ctx.Err() != nil
 			j.Attempts = append(j.Attempts, a)
+			if a.Stopped {
+				enc.Encode(j)
+				return 0
+			}
 			if a.TimedOut || a.Start != "" || !a.Output(job.Format).Empty() {
 				break // only an empty answer is asked again
 			}
@@ -122,8 +141,8 @@ func drive(file string) int {
 }
 
 // call runs the agent once.
-func call(job Job) Attempt {
-	res, err := proc.Run(context.Background(), proc.Spec{Args: job.Argv, Dir: job.Dir, Env: environ(), Timeout: job.Timeout, Cap: agentCap})
+func call(ctx context.Context, job Job) Attempt {
+	res, err := proc.Run(ctx, proc.Spec{Args: job.Argv, Dir: job.Dir, Env: environ(), Timeout: job.Timeout, Cap: agentCap})
 	if err != nil {
 		return Attempt{Exit: -1, Start: err.Error()}
 	}

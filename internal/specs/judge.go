@@ -112,6 +112,8 @@ func (p *Parser) answersOf(j Judgement) (map[string]Answer, string) {
 	a := j.Attempts[len(j.Attempts)-1]
 	out := a.Output(p.job.Format)
 	switch {
+	case a.Stopped:
+		return nil, "no verdict: the agent was stopped (the run's timeout or a cancellation)"
 	case a.Start != "":
 		return nil, "the agent could not be started: " + a.Start
 	case a.TimedOut:
@@ -183,7 +185,9 @@ func (p *Parser) verdict(a Answer, calls int, cost float64) *testdex.Verdict {
 func (p *Parser) emitScenario(s JobScenario, a Answer, v *testdex.Verdict, elapsed float64) {
 	sc := p.job.Spec.Scope
 	p.emit(lang.RunEvent{Action: testdex.ActionRun, Scope: sc, Name: s.Name})
-	p.emit(lang.RunEvent{Action: testdex.ActionOutput, Scope: sc, Name: s.Name, Output: describe(v)})
+	if v.Calls > 0 {
+		p.emit(lang.RunEvent{Action: testdex.ActionOutput, Scope: sc, Name: s.Name, Output: describe(v)})
+	}
 	if v.Unstable {
 		p.emit(lang.RunEvent{Action: testdex.ActionOutput, Scope: sc, Name: s.Name, Output: unstableLine(p.status[s.ID])})
 	}

@@ -72,6 +72,8 @@ func TestParserOutcomes(t *testing.T) {
 			[]string{"a.spec.md::x fail error: the agent timed out after 0s and was stopped (frontmatter timeout, [specs] timeout or --test-timeout)", "a.spec.md::y fail error: the agent timed out after 0s and was stopped (frontmatter timeout, [specs] timeout or --test-timeout)"}},
 		{"not started", line(0, Attempt{Exit: -1, Start: "claude not found in PATH"}), 0,
 			[]string{"a.spec.md::x fail error: the agent could not be started: claude not found in PATH", "a.spec.md::y fail error: the agent could not be started: claude not found in PATH"}},
+		{"stopped", line(0, Attempt{Exit: -1, Stopped: true}), 0,
+			[]string{"a.spec.md::x fail error: no verdict: the agent was stopped (the run's timeout or a cancellation)", "a.spec.md::y fail error: no verdict: the agent was stopped (the run's timeout or a cancellation)"}},
 		{"driver died", "", 2, []string{"a.spec.md::x fail error: no verdict: the specs driver exited 2 before the agent answered (its output says why)", "a.spec.md::y fail error: no verdict: the specs driver exited 2 before the agent answered (its output says why)"}},
 	} {
 		for _, n := range []int{1, 7, 1 << 20} {
