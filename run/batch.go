@@ -76,7 +76,7 @@ func (st *batchState) runAll(ctx context.Context) int {
 		CacheDir: st.o.cacheDir, Fresh: st.o.Fresh, Repeat: st.o.Repeat, Output: st.o.Output, Strict: st.o.Strict}
 	sel, err := st.reuse(ro)
 	if err != nil {
-		st.broke(fmt.Sprintf("cannot reuse the %s results: %v", st.b.Setup.Framework, err), testdex.CauseRunner)
+		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err), testdex.CauseRunner)
 		return 1
 	}
 	if sel == nil {

@@ -231,7 +231,7 @@ func (c Config) Resolve(llm string, skip *bool) (Agent, error) {
 		}
 		p := Presets[name]
 		if p == nil {
-			return Agent{}, fmt.Errorf("testdex.toml [specs] agent %q is no preset (%s) and no argv", name, strings.Join(PresetNames(), ", "))
+			return Agent{}, fmt.Errorf("[specs] agent %q is no preset (%s) and no argv", name, strings.Join(PresetNames(), ", "))
 		}
 		a.Preset = p
 	}

@@ -44,12 +44,17 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 	if err != nil {
 		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: "testdex.toml", Message: fmt.Sprintf("[semtest] testPathIgnorePatterns: %v", err)}}
 	}
+	cfg := specs.ConfigFromExtra(o.Extra)
+	var probs []testdex.Problem
+	if _, err := cfg.Resolve("", nil); err != nil {
+		probs = append(probs, testdex.Problem{Severity: testdex.SevError, Path: "testdex.toml", Message: err.Error() + " (the specs cannot be judged)"})
+	}
 	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
 		Framework: testdex.Semtest,
 		Extractor: Extractor{},
 		Match:     func(rel string) bool { return m.Match(rel) && !ig.Match(rel) },
 		Patterns:  match,
 		Lenient:   []string{".md"},
-		Runner:    &runner{cfg: specs.ConfigFromExtra(o.Extra)},
-	}}, Grapher: Grapher{}}, nil
+		Runner:    &runner{cfg: cfg},
+	}}, Grapher: Grapher{}}, probs
 }
