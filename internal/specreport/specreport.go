@@ -39,12 +39,15 @@ type callKey struct {
 	occ  int
 }
 
-// Result is one scenario's outcome over the run: its last final event and
-// its verdict, and the worst status of its judgements.
+// Result is one scenario's outcome over the run: its last final event
+// (with --repeat, the one carrying the agreement), the status of its
+// worst judgement (error, then fail, then the rest) and that judgement's
+// event, whose verdict the reports show.
 type Result struct {
 	ID     string
 	Event  testdex.Event
-	Status string // pass, fail or error: the worst of its judgements
+	Status string
+	Worst  testdex.Event
 }
 
 // Event implements run.Handler: it keeps the events of framework semtest.
@@ -74,13 +77,13 @@ func (c *Collector) Event(e testdex.Event) error {
 	}
 	r := c.results[e.ID]
 	if r == nil {
-		r = &Result{ID: e.ID, Status: status}
+		r = &Result{ID: e.ID, Status: status, Worst: e}
 		c.results[e.ID] = r
 		c.order = append(c.order, e.ID)
 	}
 	r.Event = e
 	if worse(status, r.Status) {
-		r.Status = status
+		r.Status, r.Worst = status, e
 	}
 	return nil
 }

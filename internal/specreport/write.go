@@ -89,14 +89,15 @@ func (c *Collector) ciJSON(results []*Result) []byte {
 		t := ciTest{ID: firstOf(name, path.Base(file)), SourceFile: path.Base(file), Status: r.Status, Group: groupOf(file), TestdexID: r.ID}
 		if v := r.Event.Verdict; v != nil {
 			t.Reused, t.Agreement, t.Unstable = v.Reused, v.Agreement, v.Unstable
-			switch r.Status {
-			case specs.StatusFail:
-				t.Location = v.Location
-			case specs.StatusError:
-				t.Error = v.Observed
-			}
-		} else if r.Status != specs.StatusPass {
-			t.Error = r.Event.Message
+		}
+		switch w := r.Worst.Verdict; {
+		case w == nil && r.Status != specs.StatusPass:
+			t.Error = r.Worst.Message
+		case w == nil:
+		case r.Status == specs.StatusFail:
+			t.Location = w.Location
+		case r.Status == specs.StatusError:
+			t.Error = w.Observed
 		}
 		doc.Summary.Total++
 		switch r.Status {
@@ -179,9 +180,13 @@ func (c *Collector) markdown(root string, results []*Result, issues []string, no
 func writeResult(b *strings.Builder, root string, r *Result) {
 	file, name := testdex.SplitID(r.ID)
 	fmt.Fprintf(b, "\n### %s %s\n\nSource: %s  \nStatus: %s\n", strings.ToUpper(r.Status), firstOf(name, path.Base(file)), path.Base(file), strings.ToUpper(r.Status))
-	v := r.Event.Verdict
+	v := r.Worst.Verdict // what the worst judgement said
 	if v == nil {
-		v = &testdex.Verdict{Observed: r.Event.Message}
+		v = &testdex.Verdict{Observed: r.Worst.Message}
+	}
+	last := r.Event.Verdict // with --repeat, the agreement
+	if last == nil {
+		last = v
 	}
 	section := func(title, text string) {
 		if text = strings.TrimSpace(text); text != "" {
@@ -196,8 +201,8 @@ func writeResult(b *strings.Builder, root string, r *Result) {
 		section("Location", v.Location)
 		section("Resolution", v.Resolution)
 	}
-	if v.Unstable {
-		section("Agreement", fmt.Sprintf("%.0f%% of %d judgements agree (unstable)", v.Agreement*100, v.Judgements))
+	if last.Unstable {
+		section("Agreement", fmt.Sprintf("%.0f%% of %d judgements agree (unstable)", last.Agreement*100, last.Judgements))
 	}
 	if v.Reused {
 		section("Verdict", "reused: judged "+v.Judged+" by "+v.Agent+"; its inputs are unchanged")
