@@ -29,6 +29,9 @@ import (
 // and the core's own timeout, cancellation and leak checks still cover
 // the driver and what it started. It starts from package specs' init, as
 // internal/proc's shim does, in any program linking it.
+
+// JobEnv names the job file of a driver run: set, the program is the
+// driver (init).
 const JobEnv = "TESTDEX_SPECS_JOB"
 
 // DefaultTries is how many times an empty answer is asked for, semtest's
