@@ -111,7 +111,7 @@ type Verdict struct {
 	Resolution string   `json:"resolution,omitempty"`
 	Read       []string `json:"read,omitempty"`     // files the agent read (reported, and seen in its events)
 	Commands   []string `json:"commands,omitempty"` // commands it ran
-	Agent      string   `json:"agent,omitempty"`    // the preset and its version: "claude-code@2.1.197"
+	Agent      string   `json:"agent,omitempty"`    // the preset and its version: "claude-code (@anthropic-ai/claude-code@2.1.197)"
 	Model      string   `json:"model,omitempty"`
 	// Calls is the number of agent calls the judgement of the spec took
 	// (its retries on an empty answer included), on each of its

@@ -23,7 +23,7 @@ type JobSpec struct {
 	// Whole is a spec without scenarios: one test, the file itself.
 	Whole     bool          `json:"whole,omitempty"`
 	Scenarios []JobScenario `json:"scenarios"`
-	Agent     string        `json:"agent"` // the identity in the key
+	Agent     string        `json:"agent"` // the identity in the key: "claude-code (@anthropic-ai/claude-code@2.1.197)"
 	Model     string        `json:"model,omitempty"`
 	// PathFiles are the files the frontmatter's paths names, hashed
 	// before the call.

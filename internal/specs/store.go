@@ -33,7 +33,7 @@ func StorePath(dir, root string) string { return state.Path(dir, "spec-verdicts"
 // frontmatter paths names, and those the agent said it read).
 type Key struct {
 	Text  string `json:"text"`  // a hash
-	Agent string `json:"agent"` // "claude-code@2.1.197"
+	Agent string `json:"agent"` // "claude-code (@anthropic-ai/claude-code@2.1.197)"
 	Model string `json:"model,omitempty"`
 	// Files are root-relative files with their content hash (Hash).
 	Files map[string]string `json:"files,omitempty"`

@@ -120,9 +120,9 @@ func (r *runner) read(p *lang.Project, rel string, ids map[string]bool, o lang.R
 	}
 	if prog, err := specs.LookPath(s.agent.Program(), o.Env); err == nil {
 		s.program = prog
-		s.ident = s.agent.Name() + "@" + specs.Version(prog)
+		s.ident = s.agent.Name() + " (" + specs.Version(prog) + ")" // claude-code (@anthropic-ai/claude-code@2.1.197)
 		if s.agent.Preset == nil {
-			s.ident = "custom:" + strings.Join(s.agent.Template, " ") + "@" + specs.Version(prog)
+			s.ident = "custom " + strings.Join(s.agent.Template, " ") + " (" + specs.Version(prog) + ")"
 		}
 	}
 	return s, nil
