@@ -101,6 +101,40 @@ type Event struct {
 	// Leaked are the processes a batch left running, which were killed; on
 	// the batch's final event.
 	Leaked []Process `json:"leaked,omitempty"`
+	// Verdict is an agent's judgement of a markdown spec's scenario, on
+	// its final event (pass, fail, or unchanged for a verdict reused).
+	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// Verdict is what an agent CLI said of a markdown spec scenario, and what
+// it cost. Status is the verdict's own: pass, fail, or error when there is
+// no usable verdict (the agent crashed, timed out, gave no parsable answer
+// or none for this scenario), which the event reports as a failure.
+type Verdict struct {
+	Status     string   `json:"status"`
+	Observed   string   `json:"observed,omitempty"`
+	Location   string   `json:"location,omitempty"`
+	Resolution string   `json:"resolution,omitempty"`
+	Read       []string `json:"read,omitempty"`     // files the agent read (reported, and seen in its events)
+	Commands   []string `json:"commands,omitempty"` // commands it ran
+	Agent      string   `json:"agent,omitempty"`    // the preset and its version: "claude-code (@anthropic-ai/claude-code@2.1.197)"
+	Model      string   `json:"model,omitempty"`
+	// Calls is the number of agent calls the judgement of the spec took
+	// (its retries on an empty answer included), on each of its
+	// scenarios' events; 0 for a verdict reused. CostUSD is what the
+	// agent reported those calls cost, where it reports it.
+	Calls   int     `json:"calls,omitempty"`
+	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Reused is true for a stored verdict reported again because its
+	// inputs are unchanged; Judged is when it was judged (RFC 3339).
+	Reused bool   `json:"reused,omitempty"`
+	Judged string `json:"judged,omitempty"`
+	// Judgements, Agreement and Unstable are set by --repeat on the last
+	// judgement: how many there were, the share that gave the most common
+	// status, and whether that share is under 95%.
+	Judgements int     `json:"judgements,omitempty"`
+	Agreement  float64 `json:"agreement,omitempty"`
+	Unstable   bool    `json:"unstable,omitempty"`
 }
 
 // The causes of an error event.

@@ -88,7 +88,7 @@ func Build(ix *index.Index) *Graph {
 		if pf.Project.Grapher == nil {
 			continue
 		}
-		in := &lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile, Cache: scans}
+		in := &lang.GraphInput{Project: pf.Project, Root: ix.Root, Files: pf.Files, ReadFile: os.ReadFile, Cache: scans, CacheDir: ix.CacheDir}
 		lg, err := pf.Project.Grapher.Graph(in)
 		if err != nil {
 			g.Problems = append(g.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: pf.Dir,

@@ -254,7 +254,7 @@ func records(ix *index.Index, byFile map[string]*picked) []Affected {
 		}
 		why := map[string]Reason{} // selected record ID -> reason
 		for _, t := range recs[file] {
-			if r, ok := p.tests[t.Name]; ok && t.Parent == "" {
+			if r, ok := p.tests[t.Name]; ok && (t.Parent == "" || t.Parent == t.File) { // top level, or under its file (a scenario)
 				why[t.ID] = r
 			}
 		}

@@ -338,7 +338,7 @@ func TestResolve(t *testing.T) {
 
 // TestPlan: a path over a project runs it whole, a path inside one is
 // handed over relative to it, an ID under a selected path or ancestor is
-// not named again, and specs are unrunnable.
+// not named again, and specs are a batch of their own (their agent CLI's).
 func TestPlan(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, monorepo)
@@ -364,13 +364,14 @@ func TestPlan(t *testing.T) {
 		got = append(got, s)
 	}
 	want := []string{
+		". semtest: path=docs(dir=true,1) expected=1",
 		"lib go: id=lib/broken_test.go::TestOK expected=1",
 		"svc go: path=inner(dir=true,1) id=svc/a_test.go::TestA/x_y expected=2",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("plan:\n got %q\nwant %q", got, want)
 	}
-	if len(plan.Unrunnable) != 1 || plan.Unrunnable[0].ID != "docs/intro.spec.md" {
+	if len(plan.Unrunnable) != 0 { // every framework has a Runner now, the specs' included
 		t.Errorf("unrunnable = %v", ids(plan.Unrunnable))
 	}
 	all, _ := ix.Resolve(nil, nil)

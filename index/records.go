@@ -82,8 +82,12 @@ func assemble(ix *Index, r *resolver, results []fileResult) {
 			f.Hash = fmt.Sprintf("%016x", fr.hash)
 		}
 		ix.Files = append(ix.Files, f)
+		whole := wholeKeys(fr.res.Tests)
 		for _, t := range fr.res.Tests {
 			rec := record(fr.cand.rel, fr.cand.setup.Framework, project, t)
+			if whole[t.Parent] {
+				rec.Parent = rec.File // a child of the record that is its file (a spec's scenario)
+			}
 			if ids[rec.ID] && !(fr.cand.setup.Duplicates && !rec.Dynamic && rec.Kind != testdex.KindSuite) {
 				ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: rec.File, Line: rec.Line,
 					Message: "duplicate test " + rec.Name + " (only the first is listed)"})
@@ -102,6 +106,22 @@ func assemble(ix *Index, r *resolver, results []fileResult) {
 	})
 	ix.Problems = slices.CompactFunc(ix.Problems, func(a, b testdex.Problem) bool { return a == b })
 	ix.Projects = r.list()
+}
+
+// wholeKeys returns the keys of the records that are their file
+// (lang.Test.WholeFile), whose ID is the file alone: a child naming one
+// as its Parent is a child of that ID.
+func wholeKeys(tests []lang.Test) map[string]bool {
+	var out map[string]bool
+	for i := range tests {
+		if tests[i].WholeFile {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[tests[i].Key()] = true
+		}
+	}
+	return out
 }
 
 func record(file string, fw testdex.Framework, project string, t lang.Test) testdex.Test {

@@ -71,9 +71,18 @@ func (st *batchState) runAll(ctx context.Context) int {
 		st.broke(msg, testdex.CauseRunner)
 		return 1
 	}
-	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, &st.b.Selection,
-		lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench,
-			Coverage: st.o.cover.enabled(st.b), Outside: st.b.Outside})
+	ro := lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench,
+		Coverage: st.o.cover.enabled(st.b), Outside: st.b.Outside,
+		CacheDir: st.o.cacheDir, Fresh: st.o.Fresh, Repeat: st.o.Repeat, Output: st.o.Output, Strict: st.o.Strict}
+	sel, err := st.reuse(ro)
+	if err != nil {
+		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err), testdex.CauseRunner)
+		return 1
+	}
+	if sel == nil {
+		return 0 // every result was known without running
+	}
+	cmds, err := st.b.Setup.Runner.RunCommands(st.b.Project, sel, ro)
 	switch {
 	case errors.Is(err, lang.ErrNotInstalled):
 		st.broke(err.Error(), testdex.CauseToolchain)
@@ -98,6 +107,30 @@ func (st *batchState) runAll(ctx context.Context) int {
 		i = j
 	}
 	return exit
+}
+
+// reuse emits the results a lang.Reuser knows without running anything
+// and returns the selection left to run: the batch's own for another
+// Runner, nil when nothing is left.
+func (st *batchState) reuse(ro lang.RunOptions) (*lang.Selection, error) {
+	r, ok := st.b.Setup.Runner.(lang.Reuser)
+	if !ok {
+		return &st.b.Selection, nil
+	}
+	known, rest, err := r.Reuse(st.b.Project, &st.b.Selection, ro)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range known {
+		st.mu.Lock()
+		e := st.event(k)
+		st.mu.Unlock()
+		st.emit(e)
+	}
+	if rest == nil || len(rest.Paths)+len(rest.Tests) == 0 {
+		return nil, nil
+	}
+	return rest, nil
 }
 
 // unguarded says why the batch cannot run when its selection holds
@@ -249,7 +282,7 @@ func (st *batchState) track(e *testdex.Event) {
 			e.Occurrence = st.started[e.ID]
 			st.started[e.ID]++
 		}
-	case testdex.ActionPass, testdex.ActionSkip:
+	case testdex.ActionPass, testdex.ActionSkip, testdex.ActionUnchanged:
 		if e.ID != "" {
 			e.Occurrence = st.done[e.ID]
 			st.done[e.ID]++
@@ -267,7 +300,7 @@ func (st *batchState) track(e *testdex.Event) {
 
 // event turns a runner's event into a testdex event named by the ID rules.
 func (st *batchState) event(r lang.RunEvent) testdex.Event {
-	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line}
+	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line, Verdict: r.Verdict}
 	if r.Action == testdex.ActionError {
 		e.Cause = testdex.CauseRunner
 		return e

@@ -52,6 +52,19 @@ type Options struct {
 	// it; package coverage reads it).
 	Coverage bool
 
+	// Repeat, Fresh, Output and Strict are for the runners that judge
+	// (markdown specs through an agent CLI; see lang.RunOptions): judge
+	// each scenario Repeat times and report its agreement; reuse no
+	// stored verdict; write the runner's report files (the raw agent
+	// answers) under Output; fail specs with validation findings.
+	Repeat int
+	Fresh  bool
+	Output string
+	Strict bool
+
+	// cacheDir is Request.CacheDir, for the runners' stored results (set
+	// by Session).
+	cacheDir string
 	cover *coverRun // set by Session when Coverage is
 	// warn receives warnings about a batch, from its goroutine (set by
 	// Session, which says them once the events are delivered).

@@ -117,6 +117,7 @@ func session(ctx context.Context, ix *index.Index, req Request, h Handler, w *wa
 			mans = changes.Build(ix).Manifests(ix.Root)
 		}
 	}
+	req.Options.cacheDir = req.CacheDir
 	var mu sync.Mutex
 	var notes []batchWarning // the batches' own, said after their events as the handler takes one event at a time
 	req.Options.warn = func(b *index.Batch, msg string) {

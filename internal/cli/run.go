@@ -37,6 +37,9 @@ type runFlags struct {
 	coverage    bool
 	noCover     bool
 	color       colorMode
+	output      string
+	repeat      int
+	strict      bool
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -80,6 +83,9 @@ usage error, 124 when the run timed out.`,
 	fl.BoolVar(&f.coverage, "coverage", false, "record what each test executes, for 'testdex covering' (go, pytest, unittest, jest, vitest, mocha, node:test, junit under Maven, cargo); a project that records nothing gets a warning saying why")
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
+	fl.StringVar(&f.output, "output", "", "markdown specs: also write semtest's report files to this folder (latest.md, ci-results.json, junit-results.xml, debug/); it is left out of discovery")
+	fl.IntVar(&f.repeat, "repeat", 1, "markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable); reuses no stored verdict")
+	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
 }
 
@@ -92,6 +98,8 @@ func (f *runFlags) check() error {
 		return usageErr("--test-timeout %v is negative", f.testTimeout)
 	case f.jobs < 1:
 		return usageErr("-j %d: at least 1 batch must run at once", f.jobs)
+	case f.repeat < 0 || f.repeat > 100: // 0 (watch sets no default) is once, as 1
+		return usageErr("--repeat %d is out of range (1 to 100)", f.repeat)
 	}
 	return nil
 }
@@ -107,7 +115,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.failed && len(sel) > 0 {
 		return usageErr("--failed reruns the last failures; it takes no IDs or paths")
 	}
-	ix, err := runIndex(cmd, env, g, f.from, sel)
+	ix, err := runIndex(cmd, env, g, f.from, sel, outputDir(env, f.output))
 	if err != nil {
 		return err
 	}
@@ -138,7 +146,8 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	} else if f.noCover {
 		return usageErr("--no-coverage goes with --affected")
 	}
-	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage}
+	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
+		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
 	if f.changed && (len(ids) > 0 || f.failed || f.affected) {
 		return usageErr("--changed takes paths only, not IDs, --failed or --affected")
 	}
@@ -154,9 +163,12 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 // read from a metadata file with each file's project detected again from
 // its manifests (index.AttachProjects). The root is found from the named
 // IDs and paths (namedOptions).
-func runIndex(cmd *cobra.Command, env *Env, g *globals, from string, named []string) (*index.Index, error) {
+func runIndex(cmd *cobra.Command, env *Env, g *globals, from string, named []string, output string) (*index.Index, error) {
 	opts := g.namedOptions(env, named)
 	if from == "" {
+		if err := excludeOutput(&opts, output); err != nil {
+			return nil, err
+		}
 		return index.Build(cmd.Context(), opts)
 	}
 	root, err := index.RootOf(opts.Root, env.Dir)
@@ -190,6 +202,8 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 	if f.junit != "" {
 		handlers = append(handlers, junit)
 	}
+	spec := &specOutput{output: req.Options.Output}
+	handlers = append(handlers, spec)
 	var prog *progress
 	if !f.json {
 		prog = newProgress(env.Stderr)
@@ -213,7 +227,11 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 		return selectionError(err)
 	}
 	if text != nil {
+		spec.printCost(w)
 		text.Summary(sum, req.Options.Timeout)
+	}
+	if err := spec.write(ix, time.Now()); err != nil {
+		return err
 	}
 	if sum.Covered > 0 {
 		fmt.Fprintf(env.Stderr, "testdex: coverage of %d tests recorded (ask 'testdex covering FILE:LINE')\n", sum.Covered)

@@ -25,7 +25,12 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 	keys := make(map[string]string, len(tests))
 	var line []byte // one test's line, built without fmt (GOROOT prints 35,000)
 	file := ""
-	var c counts
+	c := counts{specFiles: map[string]bool{}}
+	for _, t := range tests {
+		if t.Kind == testdex.KindSpec && t.Parent != "" {
+			c.specFiles[t.Parent] = true // its scenarios are its tests
+		}
+	}
 	for _, t := range tests {
 		if t.File != file {
 			file = t.File
@@ -43,7 +48,8 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 		}
 		depth[t.ID], keys[t.ID] = d, key
 		c.count(t)
-		if t.Kind == testdex.KindSpec {
+		if t.Kind == testdex.KindSpec && t.Parent == "" {
+			depth[t.ID] = 0 // its header line stands for it: its scenarios sit at the first level
 			if len(t.Tags) > 0 {
 				fmt.Fprintf(w, "  [%s]\n", report.Escape(strings.Join(t.Tags, ", ")))
 			}
@@ -101,7 +107,7 @@ func marks(t testdex.Test) string {
 	} else if len(t.Seen) == 2 {
 		m = append(m, "confirmed")
 	}
-	if len(t.Tags) > 0 {
+	if len(t.Tags) > 0 && t.Kind != testdex.KindSpec { // a scenario's are its file's, shown under its header
 		m = append(m, "["+strings.Join(t.Tags, ", ")+"]")
 	}
 	if len(m) == 0 {
@@ -113,10 +119,16 @@ func marks(t testdex.Test) string {
 type counts struct {
 	top, sub, suites, dynamic, skipped, files int
 	suiteIDs                                  map[string]bool
+	// specFiles are the spec files with scenarios: the scenarios count
+	// as tests, not the file.
+	specFiles map[string]bool
 }
 
 func (c *counts) count(t testdex.Test) {
 	switch {
+	case t.Kind == testdex.KindSpec && t.Parent != "":
+		c.top++
+	case c.specFiles[t.ID]:
 	case t.Kind == testdex.KindSuite:
 		c.suites++
 		if c.suiteIDs == nil {

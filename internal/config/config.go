@@ -34,6 +34,14 @@
 //
 //	[affected]                # dependencies no static evidence sees
 //	"testdata/**" = ["pkg/..."]
+//
+//	[specs]                   # how markdown specs are judged (docs/specs.md)
+//	agent = "claude-code"     # a preset (claude-code, codex, gemini, opencode), or an argv:
+//	                          # ["my-agent", "--model={model}", "{permissions}", "{prompt_file}"]
+//	model = "sonnet"          # the default model ("" is the agent's own default)
+//	permission_flag = "--yes" # what {permissions} becomes when permissions are skipped
+//	skipPermissionsIfPossible = false
+//	timeout = "10m"           # per spec: a duration, or milliseconds as semtest writes it
 package config
 
 import (
@@ -60,6 +68,8 @@ type Config struct {
 	Frameworks map[string]Framework
 	// Affected are the declared dependencies of [affected], in file order.
 	Affected []Rule
+	// Specs is [specs]: the agent CLI that judges markdown specs.
+	Specs Specs
 
 	// Path is the file the configuration was read from, "" when none.
 	Path string `toml:"-"`
@@ -114,6 +124,52 @@ type Command struct {
 	Name   string   `toml:"name"`
 	Run    []string `toml:"run"`
 	Format string   `toml:"format"`
+}
+
+// Specs configures the judging of markdown specs ([specs]). Agent is a
+// preset's name; AgentArgv, from an array, a custom agent's argv with the
+// placeholders {prompt}, {prompt_file}, {model} and {permissions}.
+type Specs struct {
+	Agent                     string
+	AgentArgv                 []string
+	Model                     string `toml:"model"`
+	PermissionFlag            string `toml:"permission_flag"`
+	SkipPermissionsIfPossible bool   `toml:"skipPermissionsIfPossible"`
+	Timeout                   string `toml:"timeout"`
+}
+
+// decodeSpecs reads [specs]: agent is a string or an array of strings.
+func (c *Config) decodeSpecs(md toml.MetaData, prim toml.Primitive) error {
+	var raw struct {
+		Agent                     any    `toml:"agent"`
+		Model                     string `toml:"model"`
+		PermissionFlag            string `toml:"permission_flag"`
+		SkipPermissionsIfPossible bool   `toml:"skipPermissionsIfPossible"`
+		Timeout                   string `toml:"timeout"`
+	}
+	if err := md.PrimitiveDecode(prim, &raw); err != nil {
+		return err
+	}
+	c.Specs = Specs{Model: raw.Model, PermissionFlag: raw.PermissionFlag, SkipPermissionsIfPossible: raw.SkipPermissionsIfPossible, Timeout: raw.Timeout}
+	switch a := raw.Agent.(type) {
+	case nil:
+	case string:
+		c.Specs.Agent = a
+	case []any:
+		for _, w := range a {
+			s, ok := w.(string)
+			if !ok {
+				return fmt.Errorf("agent: each word of the argv must be a string, not %T", w)
+			}
+			c.Specs.AgentArgv = append(c.Specs.AgentArgv, s)
+		}
+		if len(c.Specs.AgentArgv) == 0 || c.Specs.AgentArgv[0] == "" {
+			return fmt.Errorf("agent: an empty argv (name a program: [\"my-agent\", \"{prompt_file}\"])")
+		}
+	default:
+		return fmt.Errorf("agent: want a preset's name or an argv (an array of strings), not %T", a)
+	}
+	return nil
 }
 
 // Rule is one line of [affected]: a change to a file matching Changed
@@ -188,12 +244,14 @@ func Parse(path string, data []byte) (*Config, error) {
 			err = md.PrimitiveDecode(prim, &c.Walk)
 		case name == "affected":
 			err = c.decodeAffected(md, prim)
+		case name == "specs":
+			err = c.decodeSpecs(md, prim)
 		case slices.Contains(KnownFrameworks, name):
 			var f Framework
 			err = md.PrimitiveDecode(prim, &f)
 			c.Frameworks[name] = f
 		default:
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown table [%s] (ignored; known: walk, affected, %s)", path, name, strings.Join(KnownFrameworks, ", ")))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown table [%s] (ignored; known: walk, affected, specs, %s)", path, name, strings.Join(KnownFrameworks, ", ")))
 			continue
 		}
 		if err != nil {
@@ -201,7 +259,7 @@ func Parse(path string, data []byte) (*Config, error) {
 		}
 	}
 	for _, k := range md.Undecoded() {
-		if len(k) > 1 && (k[0] == "walk" || slices.Contains(KnownFrameworks, k[0])) {
+		if len(k) > 1 && (k[0] == "walk" || k[0] == "specs" || slices.Contains(KnownFrameworks, k[0])) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: unknown key %q (ignored)", path, k.String()))
 		}
 	}

@@ -92,3 +92,23 @@ func TestParseAffected(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecs reads [specs]: agent as a preset's name or an argv; anything
+// else is an InvalidError naming the table; an unknown key a warning.
+func TestSpecs(t *testing.T) {
+	c, err := Parse("t.toml", []byte("[specs]\nagent = \"codex\"\nmodel = \"o3\"\ntimeout = \"2m\"\nskipPermissionsIfPossible = true\n"))
+	if err != nil || c.Specs.Agent != "codex" || c.Specs.Model != "o3" || c.Specs.Timeout != "2m" || !c.Specs.SkipPermissionsIfPossible || len(c.Warnings) != 0 {
+		t.Fatalf("%+v %v %v", c.Specs, c.Warnings, err)
+	}
+	c, err = Parse("t.toml", []byte("[specs]\nagent = [\"my-agent\", \"{prompt_file}\"]\npermission_flag = \"--yes\"\nagnet = 1\n"))
+	if err != nil || !reflect.DeepEqual(c.Specs.AgentArgv, []string{"my-agent", "{prompt_file}"}) || c.Specs.PermissionFlag != "--yes" ||
+		len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], `unknown key "specs.agnet"`) {
+		t.Fatalf("%+v %v %v", c.Specs, c.Warnings, err)
+	}
+	for _, bad := range []string{"agent = 3", "agent = [1]", "agent = []", "agent = [\"\"]"} {
+		var inv *InvalidError
+		if _, err := Parse("t.toml", []byte("[specs]\n"+bad+"\n")); !errors.As(err, &inv) || !strings.Contains(err.Error(), "[specs]") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

@@ -70,10 +70,18 @@ func TestParseGoJSON(t *testing.T) {
 		{"go", "example.com/m", "TestA/two"}: Fail,
 		{"go", "example.com/m", "TestA"}:     Fail,
 		{"go", "example.com/m", "TestSkip"}:  Skip,
-		{"go", "example.com/m", ""}:          Fail,
+		// the package's own failure is its tests': not a result apart
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
+	}
+	// A package that fails without a failing test (a build error) is one.
+	got, err = ParseGoJSON(strings.NewReader(`{"Action":"start","Package":"example.com/b"}
+{"Action":"output","Package":"example.com/b","Output":"FAIL\texample.com/b [build failed]\n"}
+{"Action":"fail","Package":"example.com/b","Elapsed":0}
+`))
+	if err != nil || !reflect.DeepEqual(got, Results{{"go", "example.com/b", ""}: Fail}) {
+		t.Errorf("a build failure: %v, %v", got, err)
 	}
 }
 

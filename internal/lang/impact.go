@@ -64,6 +64,10 @@ type GraphInput struct {
 	// Env is the environment of the toolchain commands a BuildChecker
 	// runs (the go command, for export data); nil inherits testdex's.
 	Env []string
+	// CacheDir is the listing's cache folder ("" when off), where testdex
+	// keeps what it learnt running the tests (the files an agent read to
+	// judge a spec), for a Grapher that uses it.
+	CacheDir string
 }
 
 // Graph is what a project's files depend on.

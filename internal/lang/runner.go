@@ -90,6 +90,37 @@ type RunOptions struct {
 	// only to a LinkGuard that said it can keep the framework from
 	// following them, and refuses the batch otherwise.
 	Outside []Link
+
+	// The settings below concern runners that judge (markdown specs,
+	// through an agent CLI); other runners ignore them.
+
+	// CacheDir is the folder testdex keeps per-root state in ("" keeps
+	// none), for a Reuser's stored results (through internal/state).
+	CacheDir string
+	// Fresh asks a Reuser to reuse nothing (--no-cache).
+	Fresh bool
+	// Repeat runs each test this many times where the runner can (a
+	// spec's scenarios judged Repeat times, their agreement reported);
+	// <= 1 once.
+	Repeat int
+	// Output is a folder for the runner's own report files (the raw
+	// agent answers, under debug/); "" writes none.
+	Output string
+	// Strict makes validation findings (a spec's duplicate or missing
+	// scenario IDs) failures of the tests concerned.
+	Strict bool
+}
+
+// A Reuser is an optional Runner method, for a framework whose results
+// can be kept between runs because producing one costs (a spec's verdict
+// is a paid agent call). Before the batch's commands are built, Reuse
+// returns the results known without running anything, as final events
+// in the runner's terms (ActionUnchanged for a stored pass whose inputs
+// are unchanged; ActionFail for a stored failure, or a test that cannot
+// run as selected), and rest, the selection left to run (nil or empty:
+// nothing). The core emits the events, then runs rest.
+type Reuser interface {
+	Reuse(p *Project, sel *Selection, o RunOptions) (known []RunEvent, rest *Selection, err error)
 }
 
 // Link is a symbolic link leaving the root.
@@ -141,6 +172,8 @@ type RunEvent struct {
 	Line    int
 	// Covered is what the test executed, on an ActionCovered event.
 	Covered []CoveredFile
+	// Verdict is a spec scenario's judgement, on its final event.
+	Verdict *testdex.Verdict
 }
 
 // Parser reads a command's standard output, in chunks of any size, as it

@@ -11,6 +11,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/source"
 )
 
 // DiscoverInput is the discover_tests tool's input. The zero value lists
@@ -18,6 +19,9 @@ import (
 type DiscoverInput struct {
 	Paths  []string `json:"paths,omitempty" jsonschema:"files or folders to list, relative to the workspace root; none lists the whole root"`
 	Filter string   `json:"filter,omitempty" jsonschema:"keep tests whose name matches, with go test -run semantics: one regular expression per /-separated level"`
+	// Sources asks for each listed test's text (source.Of), at most
+	// maxSources of them.
+	Sources bool `json:"sources,omitempty" jsonschema:"also return the source of each listed test (a spec's text, a code test's function), for the first 200 tests; narrow with paths or filter"`
 }
 
 // DiscoverOutput is the discover_tests tool's structured result: the
@@ -27,6 +31,35 @@ type DiscoverOutput struct {
 	// Problems are per-file diagnostics (a file that does not parse); the
 	// listing is complete apart from them.
 	Problems []testdex.Problem `json:"problems,omitempty" jsonschema:"files that could not be read completely"`
+	// Sources are the tests' texts, when asked for.
+	Sources []source.Source `json:"sources,omitempty" jsonschema:"with sources: each test's text (file, start and end lines, extent: spec, function or window)"`
+}
+
+// maxSources bounds the sources discover_tests returns, and
+// maxSourceBytes each one's text.
+const (
+	maxSources     = 200
+	maxSourceBytes = 16 << 10
+)
+
+// sources reads the listed tests' texts: the first maxSources, each cut
+// at maxSourceBytes. A test without one (a dynamic row) is left out.
+func sources(ix *index.Index, tests []testdex.Test) []source.Source {
+	out := []source.Source{}
+	for _, t := range tests {
+		if len(out) == maxSources {
+			break
+		}
+		s, err := source.Of(ix, t)
+		if err != nil {
+			continue
+		}
+		if len(s.Text) > maxSourceBytes {
+			s.Text = s.Text[:maxSourceBytes] + "\n[... cut at 16 KiB: testdex show " + t.ID + " prints it whole]\n"
+		}
+		out = append(out, *s)
+	}
+	return out
 }
 
 func addDiscover(s *mcp.Server, c Config) {
@@ -34,7 +67,8 @@ func addDiscover(s *mcp.Server, c Config) {
 		Name: "discover_tests",
 		Description: "List the tests of the workspace root without running them: every framework's tests, subtests, " +
 			"table rows and specs, with their IDs (FILE::NAME), file, line, kind and tags. The text gives the counts " +
-			"and the first 200 IDs; the structured result has every record.",
+			"and the first 200 IDs; the structured result has every record, and with sources each test's text " +
+			"(what a spec asks, a test's function).",
 		InputSchema: inputSchema[DiscoverInput](),
 	}, c.discover)
 }
@@ -52,6 +86,9 @@ func (c Config) discover(ctx context.Context, _ *mcp.CallToolRequest, in Discove
 	out := DiscoverOutput{Tests: index.Under(tests, paths), Problems: ix.Problems}
 	if out.Tests == nil {
 		out.Tests = []testdex.Test{}
+	}
+	if in.Sources {
+		out.Sources = sources(ix, out.Tests)
 	}
 	return textResult(summarize(out)), out, nil
 }

@@ -83,7 +83,7 @@ func TestToolsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"discover_tests":     {"filter", "paths"},
+		"discover_tests":     {"filter", "paths", "sources"},
 		"run_tests":          {"coverage", "ids", "paths", "timeout"},
 		"last_test_failures": nil,
 		"affected_tests":     {"files", "since"},

@@ -7,6 +7,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/globs"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/specs"
 )
 
 // Detector is the semtest ecosystem. It has no manifest: its one project
@@ -30,8 +31,10 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 	if ignore == nil {
 		ignore = Extractor{}.TestPathIgnorePatterns()
 	}
-	if out := o.Extra["outputDir"]; len(out) == 1 && out[0] != "" {
-		ignore = append(append([]string{}, ignore...), path.Clean(out[0]))
+	for _, out := range o.Extra["outputDir"] { // the configured one, and run --output's
+		if out != "" {
+			ignore = append(append([]string{}, ignore...), path.Clean(out))
+		}
 	}
 	m, err := globs.Compile(match)
 	if err != nil {
@@ -41,11 +44,17 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 	if err != nil {
 		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: "testdex.toml", Message: fmt.Sprintf("[semtest] testPathIgnorePatterns: %v", err)}}
 	}
+	cfg := specs.ConfigFromExtra(o.Extra)
+	var probs []testdex.Problem
+	if _, err := cfg.Resolve("", nil); err != nil {
+		probs = append(probs, testdex.Problem{Severity: testdex.SevError, Path: "testdex.toml", Message: err.Error() + " (the specs cannot be judged)"})
+	}
 	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
 		Framework: testdex.Semtest,
 		Extractor: Extractor{},
 		Match:     func(rel string) bool { return m.Match(rel) && !ig.Match(rel) },
 		Patterns:  match,
 		Lenient:   []string{".md"},
-	}}, Grapher: Grapher{}}, nil
+		Runner:    &runner{cfg: cfg},
+	}}, Grapher: Grapher{}}, probs
 }

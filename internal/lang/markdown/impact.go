@@ -14,13 +14,16 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/specs"
 	"github.com/testdex/testdex/internal/walk"
 )
 
 // Grapher is the impact graph of the markdown specs: a spec is affected
 // when it changes (every test file is), or when a file its frontmatter
-// `paths` names changes. A spec without `paths` is floating: only its own
-// change selects it.
+// `paths` names changes, and a scenario when a file the agent said it
+// read to judge it changes (the verdict store, under the cache folder;
+// see reads). A spec without `paths` and never judged is floating: only
+// its own change selects it.
 //
 // paths is a list of globs, or one comma-separated string, in doublestar
 // syntax (*, **, ?, [a-z], {a,b}):
@@ -72,6 +75,7 @@ func (Grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
 			}
 		}
 	}
+	reads(in, out)
 	if len(users) == 0 {
 		return out, nil
 	}
@@ -175,4 +179,48 @@ func literalPrefix(p string) string {
 		return ""
 	}
 	return p[:j]
+}
+
+// reads adds the edges of the stored verdicts (package specs): a
+// scenario is a test node of its spec (spec ─▶ spec:FILE::ID) that uses
+// each file the agent read to judge it, and a spec without scenarios
+// uses them itself. A change of such a file selects the scenario alone,
+// which `run --affected` judges again; `run` reuses the verdicts of the
+// others. Without a cache folder there is no store and no such edge.
+func reads(in *lang.GraphInput, out *lang.Graph) {
+	if in.CacheDir == "" || in.Project == nil {
+		return
+	}
+	store, _ := specs.LoadStore(specs.StorePath(in.CacheDir, in.Project.Dir))
+	if len(store) == 0 {
+		return
+	}
+	specFiles := map[string]bool{}
+	for _, f := range in.Files {
+		specFiles[f] = true
+	}
+	for _, id := range slices.Sorted(maps.Keys(store)) {
+		file, scenario := testdex.SplitID(id)
+		if !specFiles[file] {
+			continue
+		}
+		from := file
+		if scenario != "" {
+			from = "spec:" + id
+			out.Edges = append(out.Edges, lang.Edge{From: file, To: from, Why: "scenario"})
+			out.Tests = append(out.Tests, lang.TestNode{Node: from, File: file, Name: ScenarioName(path.Base(file), scenario)})
+		}
+		for _, r := range store[id].Read {
+			if strings.HasPrefix(store[id].Files[r], "dir:") {
+				// A folder it listed: the key holds its names, which an
+				// added or deleted file changes. No node says "a file
+				// added under r", so any added or deleted file selects
+				// it; the run's key check then judges it again only if
+				// r's listing changed.
+				out.Edges = append(out.Edges, lang.Edge{From: from, To: lang.UnresolvedNode, Why: "listed " + r})
+				continue
+			}
+			out.Edges = append(out.Edges, lang.Edge{From: from, To: r, Why: "read by the agent"})
+		}
+	}
 }

@@ -1,7 +1,10 @@
 // Package markdown extracts markdown spec tests (the semtest convention):
-// every *.spec.md or *.test.md file is one test whose content is a prose
+// every *.spec.md or *.test.md file is a test whose content is a prose
 // specification, with optional YAML frontmatter carrying tags, a timeout,
-// the model to use and a permissions hint.
+// the model to use and a permissions hint. A heading with an ID ("# Title
+// - id: slug") starts a scenario, which is a test of its own under the
+// file (FILE::slug); a file without one is a single test. The Runner
+// (runner.go) has an agent CLI judge them (package specs).
 package markdown
 
 import (
@@ -18,7 +21,7 @@ import (
 )
 
 // version is bumped whenever Extract's output changes for the same input.
-const version = "markdown/4"
+const version = "markdown/5"
 
 // Extractor is the semtest extractor. Its zero value is ready to use.
 type Extractor struct{}
@@ -44,25 +47,37 @@ func IsTestFile(name string) bool {
 	return strings.HasSuffix(name, ".spec.md") || strings.HasSuffix(name, ".test.md")
 }
 
-// Extract returns the one spec record of a file: Name is the file name and
-// the frontmatter fills Tags and Spec. Broken frontmatter yields warnings,
-// never a missing test; a binary file or invalid UTF-8 is an error Problem
-// and no test.
+// Extract returns the spec record of a file, Name the file name, and one
+// record under it per scenario (Name FILE-NAME::ID, ID FILE::ID); the
+// frontmatter fills Tags (the scenarios' too) and Spec. Broken
+// frontmatter and semtest's validation findings (a duplicate or missing
+// scenario ID) yield warnings, never a missing test; a binary file or
+// invalid UTF-8 is an error Problem and no test.
 func (Extractor) Extract(f *lang.File) lang.Result {
 	if p := checkText(f.Data); p != "" {
 		return lang.Result{Problems: []testdex.Problem{{Severity: testdex.SevError, Message: p}}}
 	}
-	fm, _, probs := Split(f.Data)
-	t := lang.Test{Kind: testdex.KindSpec, Name: path.Base(f.Rel), WholeFile: true, Scope: group(f.Rel), Line: 1, Tags: fm.Tags}
+	fm, doc := Read(f.Data)
+	base := path.Base(f.Rel)
+	t := lang.Test{Kind: testdex.KindSpec, Name: base, WholeFile: true, Scope: group(f.Rel), Line: 1, Tags: fm.Tags}
 	if fm.Timeout != "" || fm.LLM != "" || fm.SkipPermissionsIfPossible != nil {
 		t.Spec = &testdex.SpecMeta{Timeout: fm.Timeout, LLM: fm.LLM, SkipPermissionsIfPossible: fm.SkipPermissionsIfPossible}
 	}
 	res := lang.Result{Tests: []lang.Test{t}}
-	for _, p := range probs {
+	for _, s := range doc.Scenarios {
+		res.Tests = append(res.Tests, lang.Test{Kind: testdex.KindSpec, Name: ScenarioName(base, s.ID), Local: s.ID, Parent: base,
+			Scope: t.Scope, Line: s.Line, Tags: fm.Tags, Spec: t.Spec})
+	}
+	for _, p := range doc.Issues {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevWarning, Line: p.Line, Message: p.Msg})
 	}
 	return res
 }
+
+// ScenarioName is a scenario's Name in the runner's terms: the file's
+// name, "::" and the scenario's ID (unique in the file's folder, the
+// scope, as the Namer needs).
+func ScenarioName(file, id string) string { return file + testdex.IDSep + id }
 
 // checkText rejects content that is not a text file.
 func checkText(data []byte) string {

@@ -1,0 +1,4 @@
+package auth
+
+// Expiry is how long a session lives.
+const Expiry = 30

@@ -1,0 +1,3 @@
+package auth
+
+func Hash(p string) string { return p }
