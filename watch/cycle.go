@@ -8,8 +8,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // trigger is what starts a cycle.
@@ -89,9 +89,9 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 		prog.Live(e)
 	}
 	ids, paths := split(items)
-	runReq := run.Request{IDs: ids, Paths: paths, Chosen: true, CacheDir: l.o.CacheDir, Options: o, Warn: l.warn}
+	runReq := run.Request{IDs: ids, Paths: paths, Chosen: true, Options: o, Warn: l.warn}
 	var mu sync.Mutex
-	sum, err := run.Session(ctx, ix, runReq, run.HandlerFunc(func(e testdex.Event) error {
+	sum, err := l.ws.Run(ctx, ix, runReq, run.HandlerFunc(func(e testdex.Event) error {
 		if e.ID != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip) {
 			mu.Lock()
 			if prev, ok := out.results[e.ID]; !ok || prev.Action != testdex.ActionFail {
@@ -133,7 +133,7 @@ func (l *loop) selectItems(ctx context.Context, ix *index.Index, req request) ([
 			return nil, "no change against HEAD: save a file, or press a to run every test"
 		}
 	}
-	affected := l.affected(ix, req.set)
+	affected := l.affected(ctx, ix, req.set)
 	note := changes.Summary(req.set, affected)
 	if len(affected) > 0 {
 		note += ", none under the PATHs and filters"
@@ -154,32 +154,24 @@ func (l *loop) scope() []item {
 }
 
 // affected selects the test files the change set can affect, as
-// `testdex affected` does (its selectAffected): from the recorded
+// `testdex affected` does (workspace.Affected): from the recorded
 // per-test coverage where there is some, else from the sources.
-func (l *loop) affected(ix *index.Index, set changes.Set) []changes.Affected {
+func (l *loop) affected(ctx context.Context, ix *index.Index, set changes.Set) []changes.Affected {
 	if len(set) == 0 {
 		return nil
 	}
-	graph := changes.Build(ix)
-	for _, p := range graph.Problems {
-		if p.Severity != testdex.SevWarning || p.Path == config.FileName {
-			l.warn(p.String())
-		}
-	}
-	var affected []changes.Affected
-	if l.o.NoCoverage {
-		affected = graph.Select(ix, set)
-	} else {
-		var note string
-		affected, note = graph.SelectRecorded(ix, set, l.o.CacheDir)
-		if note != "" {
-			l.warn(note)
-		}
-	}
-	if err := graph.SaveCache(); err != nil {
+	res, err := l.ws.Affected(ctx, ix, workspace.AffectedRequest{Set: set, NoCoverage: l.o.NoCoverage})
+	if err != nil {
 		l.warn(err.Error())
+		return nil
 	}
-	return affected
+	for _, p := range res.Said() {
+		l.warn(p.String())
+	}
+	for _, n := range res.Notes {
+		l.warn(n)
+	}
+	return res.Affected
 }
 
 // startSet is the change watch begins with: the work tree against HEAD

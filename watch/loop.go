@@ -19,6 +19,7 @@ import (
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/walk"
 	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // DefaultQuiet is how long the loop waits after the last file event
@@ -85,6 +86,7 @@ type Result struct {
 // loop is the state of one Run, owned by its goroutine.
 type loop struct {
 	o       Options
+	ws      *workspace.Workspace // the engine each cycle's affected and run go through
 	r       *renderer
 	watcher *Watcher
 	deb     *Debouncer
@@ -126,6 +128,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		ix = &index.Index{Root: root}
 	}
 	l := &loop{o: o, failing: map[string]string{}, done: make(chan outcome, 1)}
+	if l.ws, err = workspace.Open(index.Options{Root: ix.Root, Dir: ix.Root, CacheDir: o.Index.CacheDir, ConfigPath: o.Index.ConfigPath}, o.CacheDir, o.Run.Env); err != nil {
+		return nil, err
+	}
 	if l.o.Warn == nil {
 		l.o.Warn = func(string) {}
 	}

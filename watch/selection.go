@@ -9,6 +9,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/workspace"
 )
 
 // item is one thing a cycle runs: a test by ID, or a file or folder by
@@ -31,15 +32,13 @@ type filters struct {
 // whole file by path, else its selected tests by ID, exactly as `run
 // --affected` does.
 func fromAffected(affected []changes.Affected) []item {
-	var out []item
-	for _, a := range affected {
-		if a.Whole() {
-			out = append(out, item{Path: a.File})
-			continue
-		}
-		for _, i := range a.Top() {
-			out = append(out, item{ID: a.Tests[i].ID})
-		}
+	ids, paths := workspace.Selection(affected)
+	out := make([]item, 0, len(ids)+len(paths))
+	for _, p := range paths {
+		out = append(out, item{Path: p})
+	}
+	for _, id := range ids {
+		out = append(out, item{ID: id})
 	}
 	return out
 }

@@ -35,8 +35,10 @@ import (
 type Workspace struct {
 	// Root is the absolute, clean root: IDs and paths are relative to it.
 	Root string
-	// CacheDir keeps the listing cache and every per-root store; ""
-	// keeps nothing (TESTDEX_CACHE_DIR=off).
+	// CacheDir keeps every per-root store (failures, passing state,
+	// coverage, verdicts); "" keeps nothing (TESTDEX_CACHE_DIR=off). The
+	// listing's own cache is the listing options' (--no-cache turns off
+	// that one alone).
 	CacheDir string
 	// Environ is the environment of the processes a verb starts.
 	Environ []string
@@ -44,16 +46,17 @@ type Workspace struct {
 	opts index.Options
 }
 
-// Open opens the root o names (o.Root, or found from o.Dir and the
-// named paths as index.RootOf finds it). o is the listing's options:
-// its CacheDir and ConfigPath hold for every verb.
-func Open(o index.Options, environ []string) (*Workspace, error) {
+// Open opens the root o names (o.Root, or found from o.Dir as
+// index.RootOf finds it). o is the listing's options, which every verb
+// lists with; stores is the folder of the per-root stores ("" keeps
+// none); environ the environment of the processes the verbs start.
+func Open(o index.Options, stores string, environ []string) (*Workspace, error) {
 	root, err := index.RootOf(o.Root, o.Dir)
 	if err != nil {
 		return nil, err
 	}
 	o.Root = root
-	return &Workspace{Root: root, CacheDir: o.CacheDir, Environ: environ, opts: o}, nil
+	return &Workspace{Root: root, CacheDir: stores, Environ: environ, opts: o}, nil
 }
 
 // List builds the listing of the root, or of the named root-relative
@@ -75,10 +78,17 @@ func (e *OutsideError) Error() string {
 	return fmt.Sprintf("%s %s the root %s (name paths inside it)", e.Path, e.Why, e.Root)
 }
 
+// MissingError is a path a front end named that does not exist.
+type MissingError struct{ Path, Root string }
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("%s does not exist in the root %s", e.Path, e.Root)
+}
+
 // Confine turns paths named by a front end (root-relative or absolute)
 // into root-relative, slash-separated ones. A path outside the root, by
 // ".." or by a symbolic link, is an *OutsideError; one that does not
-// exist is an error saying so.
+// exist is a *MissingError.
 func (w *Workspace) Confine(paths []string) ([]string, error) {
 	var out []string
 	realRoot, err := filepath.EvalSymlinks(w.Root)
@@ -95,7 +105,7 @@ func (w *Workspace) Confine(paths []string) ([]string, error) {
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			return nil, fmt.Errorf("%s does not exist in the root %s", p, w.Root)
+			return nil, &MissingError{Path: p, Root: w.Root}
 		}
 		if !inside(realRoot, real) {
 			return nil, &OutsideError{Path: p, Root: w.Root, Why: "leads through a symbolic link outside"}

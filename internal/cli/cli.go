@@ -174,7 +174,7 @@ func (g *globals) indexOptions(env *Env, paths []string) index.Options {
 // workspace opens the root the global flags and the named paths give
 // (namedOptions): the engine every verb goes through.
 func (g *globals) workspace(env *Env, named []string) (*workspace.Workspace, error) {
-	return workspace.Open(g.namedOptions(env, named), env.Environ)
+	return workspace.Open(g.namedOptions(env, named), cacheDir(env), env.Environ)
 }
 
 // namedOptions builds the discovery options the global flags describe for

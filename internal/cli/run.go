@@ -115,6 +115,10 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.failed && len(sel) > 0 {
 		return usageErr("--failed reruns the last failures; it takes no IDs or paths")
 	}
+	ws, err := g.workspace(env, sel)
+	if err != nil {
+		return err
+	}
 	ix, err := runIndex(cmd, env, g, f.from, sel, outputDir(env, f.output))
 	if err != nil {
 		return err
@@ -127,10 +131,6 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.affected {
 		if len(sel) > 0 || f.failed {
 			return usageErr("--affected selects the tests itself; it takes no IDs, paths or --failed")
-		}
-		ws, err := g.workspace(env, nil)
-		if err != nil {
-			return err
 		}
 		res, err := affectedTests(cmd, env, ws, ix, f.since, nil, !f.noCover)
 		if err != nil {
@@ -154,9 +154,9 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.changed && len(paths) == 0 {
 		paths = []string{"."}
 	}
-	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, CacheDir: cacheDir(env), Options: o,
+	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o,
 		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) }}
-	return execute(cmd, env, ix, req, f)
+	return execute(cmd, env, ws, ix, req, f)
 }
 
 // runIndex is the listing a run plans from: built from the sources, or
@@ -186,8 +186,9 @@ func runIndex(cmd *cobra.Command, env *Env, g *globals, from string, named []str
 	return ix, nil
 }
 
-// execute runs the request and reports it with the requested handlers.
-func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *runFlags) error {
+// execute runs the request in the workspace and reports it with the
+// requested handlers.
+func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags) error {
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
 	var handlers []run.Handler
@@ -213,7 +214,7 @@ func execute(cmd *cobra.Command, env *Env, ix *index.Index, req run.Request, f *
 		req.Warn = func(msg string) { prog.around(func() error { warn(msg); return nil }) }
 	}
 	all := run.MultiHandler(handlers...)
-	sum, err := run.Session(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {
+	sum, err := ws.Run(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {
 		return prog.around(func() error {
 			if err := all.Event(e); err != nil {
 				return err

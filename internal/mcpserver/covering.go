@@ -59,7 +59,7 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 	var outside *workspace.OutsideError
 	switch {
 	case errors.As(err, &outside):
-		return nil, out, outside
+		return nil, out, fmt.Errorf("%s is outside the workspace root %s", outside.Path, outside.Root)
 	case errors.As(err, &gap):
 		out.Unrecorded = gap.Gaps
 		return textResult(gap.Error()), out, nil

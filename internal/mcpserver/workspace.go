@@ -14,7 +14,7 @@ var errNoProject = errors.New("no supported project detected in workspace root")
 
 // workspace is the engine the tools adapt: the root opened once.
 func (c Config) workspace() (*workspace.Workspace, error) {
-	return workspace.Open(index.Options{Root: c.Root, Dir: c.Root, CacheDir: c.CacheDir}, c.Environ)
+	return workspace.Open(index.Options{Root: c.Root, Dir: c.Root, CacheDir: c.CacheDir}, c.CacheDir, c.Environ)
 }
 
 // load opens the workspace and lists the whole root, and returns paths
@@ -29,11 +29,14 @@ func (c Config) load(ctx context.Context, paths []string) (*workspace.Workspace,
 	}
 	rel, err := ws.Confine(paths)
 	var outside *workspace.OutsideError
+	var missing *workspace.MissingError
 	switch {
 	case errors.As(err, &outside):
-		return nil, nil, nil, fmt.Errorf("%v; pass paths inside it, or start testdex mcp with --root", err)
+		return nil, nil, nil, fmt.Errorf("%s %s the workspace root %s (pass paths inside it, or start testdex mcp with --root)", outside.Path, outside.Why, outside.Root)
+	case errors.As(err, &missing):
+		return nil, nil, nil, fmt.Errorf("%s does not exist in the workspace root %s (call discover_tests without paths to see the test files)", missing.Path, missing.Root)
 	case err != nil:
-		return nil, nil, nil, fmt.Errorf("%v (call discover_tests without paths to see the test files)", err)
+		return nil, nil, nil, err
 	}
 	ix, err := ws.List(ctx, nil)
 	if err != nil {
