@@ -11,26 +11,12 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
-	"github.com/testdex/testdex/internal/lang/golang"
-	"github.com/testdex/testdex/internal/lang/java"
-	"github.com/testdex/testdex/internal/lang/js"
-	"github.com/testdex/testdex/internal/lang/markdown"
-	"github.com/testdex/testdex/internal/lang/python"
-	"github.com/testdex/testdex/internal/lang/rust"
-	"github.com/testdex/testdex/internal/lang/skilltest"
+	"github.com/testdex/testdex/internal/languages"
 )
 
-// detectors is the registry of ecosystems, in the order a file is offered
-// to them. Adding a language means adding its Detector here.
-var detectors = []lang.Detector{
-	golang.Detector,
-	python.Detector,
-	js.Detector,
-	rust.Detector,
-	java.Detector,
-	markdown.Detector,
-	skilltest.Detector,
-}
+// detectors are the languages' Detectors, in the order a file is offered
+// to them (the registry's, package languages).
+var detectors = languages.Detectors()
 
 // Project is one project found in the tree: the folder of a manifest (or
 // the root, for files of an ecosystem without one).

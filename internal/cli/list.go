@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/languages"
 	"github.com/testdex/testdex/internal/report"
 )
 
@@ -46,7 +47,7 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print JSON Lines, one test record a line (schema version 1)")
-	fl.StringSliceVar(&f.frameworks, "framework", nil, "only these frameworks (go, pytest, unittest, jest, vitest, mocha, node, cargo, junit, semtest, skilltest); repeatable or comma-separated")
+	fl.StringSliceVar(&f.frameworks, "framework", nil, "only these frameworks ("+knownList()+"); repeatable or comma-separated")
 	fl.StringSliceVar(&f.kinds, "kind", nil, "only these kinds (test, subtest, suite, benchmark, fuzz, example, doctest, spec)")
 	fl.StringSliceVar(&f.tags, "tag", nil, "only tests carrying one of these tags")
 	fl.StringVarP(&f.name, "name", "n", "", "only tests whose name, or an ancestor's, matches this regular expression")
@@ -131,23 +132,26 @@ func loadIndex(cmd *cobra.Command, env *Env, opts index.Options, from string, ex
 	return ix, nil
 }
 
-var knownFrameworks = []testdex.Framework{testdex.Go, testdex.Pytest, testdex.Unittest, testdex.Jest, testdex.Vitest,
-	testdex.Mocha, testdex.NodeTest, testdex.Cargo, testdex.JUnit, testdex.Semtest, testdex.SkillTest}
-
+// frameworks checks the names given to --framework against the registry.
 func frameworks(names []string) ([]testdex.Framework, error) {
 	var out []testdex.Framework
 	for _, n := range names {
 		fw := testdex.Framework(strings.TrimSpace(n))
-		if !slices.Contains(knownFrameworks, fw) {
-			var known []string
-			for _, k := range knownFrameworks {
-				known = append(known, string(k))
-			}
-			return nil, usageErr("unknown framework %q (known: %s)", n, strings.Join(known, ", "))
+		if !languages.Known(fw) {
+			return nil, usageErr("unknown framework %q (known: %s)", n, knownList())
 		}
 		out = append(out, fw)
 	}
 	return out, nil
+}
+
+// knownList names the registered frameworks, comma-separated.
+func knownList() string {
+	var known []string
+	for _, k := range languages.Names() {
+		known = append(known, string(k))
+	}
+	return strings.Join(known, ", ")
 }
 
 var knownKinds = []testdex.Kind{testdex.KindTest, testdex.KindSubtest, testdex.KindSuite, testdex.KindBenchmark,

@@ -191,7 +191,11 @@ type Rule struct {
 	Tests   []string
 }
 
-// KnownFrameworks are the table names accepted besides [walk].
+// KnownFrameworks are the table names accepted besides [walk], [affected]
+// and [specs]: the names of the frameworks package languages registers.
+// The list is kept here, not read from the registry, because config sits
+// below the languages (skilltest reads its [skilltest] table through
+// Parse); languages' TestConfigKnowsEveryFramework keeps the two equal.
 var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "junit", "skilltest"}
 
 // GitignoreEnabled reports whether .gitignore files are honoured.

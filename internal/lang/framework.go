@@ -1,0 +1,72 @@
+package lang
+
+import "github.com/testdex/testdex"
+
+// Language is one language as the generic code knows it: a plain value,
+// declared in its package (golang.Language, python.Language, ...) and
+// registered in one list (package languages), after go/analysis'
+// Analyzer. The generic code (index, changes, the CLI) reads its facts and
+// calls its functions; it knows no framework by name.
+//
+// The optional capabilities that depend on the project found (a Grapher,
+// a Spanner, a Linker, a Lister, a Runner and its Coverer, Reuser and
+// LinkGuard methods) stay where the Detector sets them, on the Project
+// and the Setup it returns: they carry the project's settings (build
+// tags, testMatch, the interpreter found), which a package-level value
+// cannot hold, and an optional method of a Runner is asked for by a type
+// assertion because a Runner that has it is one value (the Coverer is the
+// Runner run with coverage on), not two fields that could disagree.
+type Language struct {
+	// Detector finds the language's projects and assigns their files to
+	// its frameworks.
+	Detector Detector
+	// Frameworks are the frameworks its Detector may assign files to, in
+	// the order the CLI lists them.
+	Frameworks []*Framework
+}
+
+// Framework is what the generic code knows of one test framework besides
+// its Setup: how its tests are named and how its runner reports them.
+// The zero value of every field but Name is the common case.
+type Framework struct {
+	// Name is the framework's name in records, events, `--framework` and
+	// testdex.toml's tables.
+	Name testdex.Framework
+	// Naming builds the framework's ID rules over one listing (see
+	// Naming); nil means GenericNaming with DefaultSeps.
+	Naming func(l *Listing) Naming
+	// FolderIDs says that an ID may start with a folder of the listing's
+	// test files rather than with a file: Go's, for a test only the
+	// runner reported, which is known by its package.
+	FolderIDs bool
+	// ParentsReport says that a parent whose children are listed reports
+	// a result of its own, which the runner counts (a Go test with
+	// subtests); otherwise its children report in its place (a
+	// parametrized test's rows, a describe block's tests).
+	ParentsReport bool
+	// RowsRunByID says that the rows of a test, named only at run time
+	// (pytest's parameter IDs), run by the ID they were recorded under, so
+	// a selection may name some rows of a listed test without the rest.
+	RowsRunByID bool
+	// Labels are the separators that begin what a child's key adds to its
+	// parent's ("/" of a Go subtest, " > " between JavaScript titles), which
+	// the tree view leaves out of the child's label.
+	Labels []string
+	// AllPlatforms says that the framework lists platform-dependent tests
+	// (build constraints, cfg attributes) and takes the all_platforms
+	// option, which `--all-platforms` sets.
+	AllPlatforms bool
+	// Specs says that testdex.toml's [specs] table (the agent that judges)
+	// configures the framework: its keys reach the Detector as options
+	// named "specs.KEY".
+	Specs bool
+}
+
+// NamingFor returns the framework's rules over l: its Naming's, or the
+// generic ones.
+func (f *Framework) NamingFor(l *Listing) Naming {
+	if f == nil || f.Naming == nil {
+		return GenericNaming{Seps: DefaultSeps}
+	}
+	return f.Naming(l)
+}

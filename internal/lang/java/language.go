@@ -1,0 +1,15 @@
+package java
+
+import (
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Language is Java as the generic code knows it (registered in package
+// languages).
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{JUnit}}
+
+// JUnit is JUnit's framework, run by Maven's Surefire or Gradle.
+var JUnit = &lang.Framework{
+	Name: testdex.JUnit,
+}

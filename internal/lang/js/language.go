@@ -1,0 +1,24 @@
+package js
+
+import (
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Language is JavaScript and TypeScript as the generic code knows them
+// (registered in package languages).
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest}}
+
+// The frameworks of JavaScript, which name their tests alike.
+var (
+	Jest     = framework(testdex.Jest)
+	Vitest   = framework(testdex.Vitest)
+	Mocha    = framework(testdex.Mocha)
+	NodeTest = framework(testdex.NodeTest)
+)
+
+func framework(name testdex.Framework) *lang.Framework {
+	return &lang.Framework{
+		Name: name,
+	}
+}

@@ -1,0 +1,15 @@
+package markdown
+
+import (
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// Language is markdown specs as the generic code knows them (registered
+// in package languages).
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Semtest}}
+
+// Semtest is the framework of markdown specs, judged by an agent.
+var Semtest = &lang.Framework{
+	Name: testdex.Semtest,
+}
