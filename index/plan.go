@@ -147,7 +147,7 @@ func (ix *Index) pathSelection(g *group, p string) (lang.PathSelection, bool) {
 			rel = path.Join(filepath.ToSlash(r), p)
 		}
 	case !under(dir, p):
-		rel = projectRel(dir, p)
+		rel = lang.ProjectRel(dir, p)
 	}
 	ps := lang.PathSelection{Path: rel, Dir: rel == "." || !ix.isFile(p)}
 	for i := range ix.Tests {

@@ -9,7 +9,10 @@ import (
 // languages).
 var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{GoTest}}
 
-// GoTest is go test's framework.
+// GoTest is go test's framework. A test only the runner reported is
+// known by its package, so an ID may start with the package's folder.
 var GoTest = &lang.Framework{
-	Name: testdex.Go,
+	Name:      testdex.Go,
+	Naming:    newNaming,
+	FolderIDs: true,
 }

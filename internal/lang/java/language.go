@@ -11,5 +11,6 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 
 // JUnit is JUnit's framework, run by Maven's Surefire or Gradle.
 var JUnit = &lang.Framework{
-	Name: testdex.JUnit,
+	Name:   testdex.JUnit,
+	Naming: newNaming,
 }

@@ -19,6 +19,7 @@ var (
 
 func framework(name testdex.Framework) *lang.Framework {
 	return &lang.Framework{
-		Name: name,
+		Name:   name,
+		Naming: newNaming,
 	}
 }

@@ -11,10 +11,12 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 
 // Pytest is pytest's framework.
 var Pytest = &lang.Framework{
-	Name: testdex.Pytest,
+	Name:   testdex.Pytest,
+	Naming: newPytestNaming,
 }
 
 // Unittest is unittest's framework.
 var Unittest = &lang.Framework{
-	Name: testdex.Unittest,
+	Name:   testdex.Unittest,
+	Naming: newUnittestNaming,
 }

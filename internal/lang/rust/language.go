@@ -11,5 +11,6 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 
 // Cargo is cargo test's framework (libtest).
 var Cargo = &lang.Framework{
-	Name: testdex.Cargo,
+	Name:   testdex.Cargo,
+	Naming: newNaming,
 }
