@@ -16,6 +16,7 @@ import (
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/languages"
 )
 
 // CoverageIndex is what SelectCovered reads of the coverage index
@@ -110,7 +111,7 @@ func (g *Graph) selectCovered(ix *index.Index, set Set, cov CoverageIndex, tests
 			continue
 		case len(ids) == 0:
 			r, ok = full[t.ID]
-		case how == byRows && rowsRunByID[t.Framework]:
+		case how == byRows && languages.Framework(t.Framework).RowsRunByID:
 			parent := t.ID
 			if t.Dynamic {
 				parent = t.Parent
@@ -137,11 +138,6 @@ func (g *Graph) selectCovered(ix *index.Index, set Set, cov CoverageIndex, tests
 	}
 	return c.affected(byFile), nil
 }
-
-// rowsRunByID are the frameworks whose rows named at run time (pytest's
-// parameter IDs) testdex run and the runner take by their recorded ID, so
-// a selection can name the affected rows of a listed test alone.
-var rowsRunByID = map[testdex.Framework]bool{testdex.Pytest: true}
 
 // row is one affected row of a listed test, named by its recorded ID.
 type row struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/languages"
 )
 
 // Affected is one test file a change can affect, with the records it
@@ -415,9 +416,10 @@ func Summary(set Set, affected []Affected) string {
 
 // countTests counts records as their runners count results: not suites
 // (a describe block, a test class), not a parent whose listed children
-// report in its place (a parametrized test's rows), except Go's, whose
-// parents report a result of their own as go test counts them; dynamic
-// records apart, as their tests are known only when they run.
+// report in its place (a parametrized test's rows), except where the
+// framework's parents report a result of their own (Go's, as go test
+// counts them: lang.Framework.ParentsReport); dynamic records apart, as
+// their tests are known only when they run.
 func countTests(tests []testdex.Test) (n, dynamic int) {
 	parents := map[string]bool{}
 	for _, t := range tests {
@@ -430,7 +432,7 @@ func countTests(tests []testdex.Test) (n, dynamic int) {
 		case t.Dynamic:
 			dynamic++
 		case t.Kind == testdex.KindSuite:
-		case parents[t.ID] && t.Framework != testdex.Go:
+		case parents[t.ID] && !languages.Framework(t.Framework).ParentsReport:
 		default:
 			n++
 		}

@@ -9,10 +9,14 @@ import (
 // languages).
 var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Pytest, Unittest}}
 
-// Pytest is pytest's framework.
+// Pytest is pytest's framework. The rows of a parametrized test, named
+// at run time (their parameter IDs), run by the ID they were recorded
+// under: testdex run and pytest both take it, so a selection may name
+// some rows of a listed test alone.
 var Pytest = &lang.Framework{
-	Name:   testdex.Pytest,
-	Naming: newPytestNaming,
+	Name:        testdex.Pytest,
+	Naming:      newPytestNaming,
+	RowsRunByID: true,
 }
 
 // Unittest is unittest's framework.
