@@ -84,35 +84,47 @@ func frameworkOptions(cfg *config.Config, opts *Options) map[testdex.Framework]l
 		out[testdex.Framework(name)] = lang.FrameworkOptions{TestMatch: f.TestMatch, TestPathIgnorePatterns: f.TestPathIgnorePatterns, Disabled: f.Disabled, Extra: extra}
 	}
 	if sp := cfg.Specs; sp.Agent != "" || sp.AgentArgv != nil || sp.Model != "" || sp.PermissionFlag != "" || sp.Timeout != "" || sp.SkipPermissionsIfPossible {
-		o := out[testdex.Semtest] // [specs] is the semtest runner's: the detector reads it as its extras
-		if o.Extra == nil {
-			o.Extra = map[string][]string{}
-		}
-		for k, v := range map[string]string{"agent": sp.Agent, "model": sp.Model, "permission_flag": sp.PermissionFlag, "timeout": sp.Timeout} {
-			if v != "" {
-				o.Extra["specs."+k] = []string{v}
+		for _, fw := range languages.Frameworks() {
+			if fw.Specs { // [specs] configures the framework: its Detector reads it as its extras
+				out[fw.Name] = withSpecs(out[fw.Name], sp)
 			}
 		}
-		if sp.AgentArgv != nil {
-			o.Extra["specs.agent_argv"] = sp.AgentArgv
-		}
-		if sp.SkipPermissionsIfPossible {
-			o.Extra["specs.skipPermissionsIfPossible"] = []string{"true"}
-		}
-		out[testdex.Semtest] = o
 	}
-	for _, fw := range []testdex.Framework{testdex.Go, testdex.Cargo} {
+	for _, fw := range languages.Frameworks() {
 		if !opts.AllPlatforms {
 			break
 		}
-		o := out[fw]
+		if !fw.AllPlatforms {
+			continue
+		}
+		o := out[fw.Name]
 		if o.Extra == nil {
 			o.Extra = map[string][]string{}
 		}
 		o.Extra["all_platforms"] = []string{"true"}
-		out[fw] = o
+		out[fw.Name] = o
 	}
 	return out
+}
+
+// withSpecs adds testdex.toml's [specs] table to a framework's options,
+// as extras named "specs.KEY".
+func withSpecs(o lang.FrameworkOptions, sp config.Specs) lang.FrameworkOptions {
+	if o.Extra == nil {
+		o.Extra = map[string][]string{}
+	}
+	for k, v := range map[string]string{"agent": sp.Agent, "model": sp.Model, "permission_flag": sp.PermissionFlag, "timeout": sp.Timeout} {
+		if v != "" {
+			o.Extra["specs."+k] = []string{v}
+		}
+	}
+	if sp.AgentArgv != nil {
+		o.Extra["specs.agent_argv"] = sp.AgentArgv
+	}
+	if sp.SkipPermissionsIfPossible {
+		o.Extra["specs.skipPermissionsIfPossible"] = []string{"true"}
+	}
+	return o
 }
 
 // extensionWanted reports whether some detector may want a file: the cheap

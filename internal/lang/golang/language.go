@@ -11,10 +11,12 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 
 // GoTest is go test's framework. A test only the runner reported is
 // known by its package, so an ID may start with the package's folder; a
-// test with subtests reports a result of its own, which go test counts.
+// test with subtests reports a result of its own, which go test counts;
+// build constraints make the listing platform-dependent.
 var GoTest = &lang.Framework{
 	Name:          testdex.Go,
 	Naming:        newNaming,
 	FolderIDs:     true,
 	ParentsReport: true,
+	AllPlatforms:  true,
 }

@@ -9,7 +9,9 @@ import (
 // in package languages).
 var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Semtest}}
 
-// Semtest is the framework of markdown specs, judged by an agent.
+// Semtest is the framework of markdown specs, judged by an agent, which
+// testdex.toml's [specs] table configures.
 var Semtest = &lang.Framework{
-	Name: testdex.Semtest,
+	Name:  testdex.Semtest,
+	Specs: true,
 }

@@ -9,8 +9,10 @@ import (
 // languages).
 var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Cargo}}
 
-// Cargo is cargo test's framework (libtest).
+// Cargo is cargo test's framework (libtest). cfg attributes make the
+// listing platform-dependent.
 var Cargo = &lang.Framework{
-	Name:   testdex.Cargo,
-	Naming: newNaming,
+	Name:         testdex.Cargo,
+	Naming:       newNaming,
+	AllPlatforms: true,
 }
