@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/languages"
 	"github.com/testdex/testdex/internal/report"
 )
 
@@ -44,7 +45,7 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 		d, label := 1, key
 		if pd, ok := depth[t.Parent]; ok && t.Parent != "" {
 			d = pd + 1
-			label = relativeLabel(key, keys[t.Parent])
+			label = relativeLabel(key, keys[t.Parent], languages.Framework(t.Framework).Labels)
 		}
 		depth[t.ID], keys[t.ID] = d, key
 		c.count(t)
@@ -68,14 +69,15 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 	fmt.Fprintln(w, c.String())
 }
 
-// relativeLabel shows a child by what its key adds to its parent's:
+// relativeLabel shows a child by what its key adds to its parent's,
+// without the framework's separator (seps, its lang.Framework.Labels):
 // TestX/case -> case, test_m[1] -> [1], Outer.m() -> m(), a > b -> b.
-func relativeLabel(key, parent string) string {
+func relativeLabel(key, parent string, seps []string) string {
 	rest, ok := strings.CutPrefix(key, parent)
 	if !ok || rest == "" {
 		return key
 	}
-	for _, sep := range []string{" > ", "::", "/", ".", "$"} {
+	for _, sep := range seps {
 		if r, ok := strings.CutPrefix(rest, sep); ok {
 			return r
 		}

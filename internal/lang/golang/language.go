@@ -19,4 +19,5 @@ var GoTest = &lang.Framework{
 	FolderIDs:     true,
 	ParentsReport: true,
 	AllPlatforms:  true,
+	Labels:        []string{"/"},
 }

@@ -13,4 +13,5 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 var JUnit = &lang.Framework{
 	Name:   testdex.JUnit,
 	Naming: newNaming,
+	Labels: []string{".", "$"}, // Outer.m() -> m(), Outer$Inner -> Inner; a row's "[" stays
 }

@@ -21,5 +21,6 @@ func framework(name testdex.Framework) *lang.Framework {
 	return &lang.Framework{
 		Name:   name,
 		Naming: newNaming,
+		Labels: []string{" > "},
 	}
 }

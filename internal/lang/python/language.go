@@ -17,10 +17,12 @@ var Pytest = &lang.Framework{
 	Name:        testdex.Pytest,
 	Naming:      newPytestNaming,
 	RowsRunByID: true,
+	Labels:      []string{testdex.IDSep}, // a row's "[" stays in its label: test_m[1] -> [1]
 }
 
 // Unittest is unittest's framework.
 var Unittest = &lang.Framework{
 	Name:   testdex.Unittest,
 	Naming: newUnittestNaming,
+	Labels: []string{testdex.IDSep},
 }

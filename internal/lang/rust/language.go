@@ -15,4 +15,5 @@ var Cargo = &lang.Framework{
 	Name:         testdex.Cargo,
 	Naming:       newNaming,
 	AllPlatforms: true,
+	Labels:       []string{"::"},
 }
