@@ -47,12 +47,7 @@ func excludeOutput(opts *index.Options, output string) error {
 			return err
 		}
 	}
-	fw := cfg.Frameworks[string(testdex.Semtest)]
-	if fw.TestPathIgnorePatterns == nil {
-		fw.TestPathIgnorePatterns = markdown.Extractor{}.TestPathIgnorePatterns()
-	}
-	fw.TestPathIgnorePatterns = append(append([]string{}, fw.TestPathIgnorePatterns...), filepath.ToSlash(rel)+"/**")
-	cfg.Frameworks[string(testdex.Semtest)] = fw
+	markdown.IgnoreOutput(cfg, filepath.ToSlash(rel))
 	opts.Config = cfg
 	return nil
 }

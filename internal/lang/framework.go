@@ -60,6 +60,13 @@ type Framework struct {
 	// configures the framework: its keys reach the Detector as options
 	// named "specs.KEY".
 	Specs bool
+	// Section, when set, finds a record's text in its file's content, for
+	// a framework whose tests are sections of a document rather than
+	// functions (a spec's body, or its scenario's section): the first and
+	// last lines (1-based, inclusive) and the text. An error says the
+	// record is no longer in the file. nil: the function the project's
+	// Spanner finds around the record's line, else a window of lines.
+	Section func(t testdex.Test, data []byte) (start, end int, text string, err error)
 }
 
 // NamingFor returns the framework's rules over l: its Naming's, or the

@@ -1,9 +1,11 @@
 // Package source finds the text of a test, for `testdex show` and the MCP
-// discover_tests tool: what an agent asked to make a test pass reads. A
-// markdown spec's source is its body (frontmatter stripped) or its
-// scenario's section; a code test's is the function its language's
-// Spanner finds around the record's line (the innermost: a subtest's
-// closure, a method), else a window of lines from the record's line.
+// discover_tests tool: what an agent asked to make a test pass reads. The
+// source of a test that is a section of a document is what its
+// framework's Section gives (a markdown spec's body, frontmatter
+// stripped, or its scenario's section); a code test's is the function its
+// language's Spanner finds around the record's line (the innermost: a
+// subtest's closure, a method), else a window of lines from the record's
+// line.
 package source
 
 import (
@@ -17,12 +19,12 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
-	"github.com/testdex/testdex/internal/lang/markdown"
+	"github.com/testdex/testdex/internal/languages"
 )
 
 // The ways a source's extent is found.
 const (
-	ExtentSpec     = "spec"     // a spec's body, or its scenario's section
+	ExtentSpec     = "spec"     // the framework's Section: a spec's body, or its scenario's section
 	ExtentFunction = "function" // the function the language's parse gives
 	ExtentWindow   = "window"   // Window lines from the record's line: no parse gave an extent
 )
@@ -54,8 +56,12 @@ func Of(ix *index.Index, t testdex.Test) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the source of %s: %w", t.ID, err)
 	}
-	if t.Framework == testdex.Semtest {
-		return specSource(t, data)
+	if section := languages.Framework(t.Framework).Section; section != nil {
+		start, end, text, err := section(t, data)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrNoFile, err)
+		}
+		return &Source{ID: t.ID, File: t.File, Start: start, End: end, Extent: ExtentSpec, Text: text}, nil
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	s := &Source{ID: t.ID, File: t.File, Start: t.Line, End: min(len(lines), t.Line+Window-1), Extent: ExtentWindow}
@@ -71,23 +77,6 @@ func Of(ix *index.Index, t testdex.Test) (*Source, error) {
 	}
 	s.Text = strings.Join(lines[s.Start-1:s.End], "")
 	return s, nil
-}
-
-// specSource is a spec's body, or its scenario's section.
-func specSource(t testdex.Test, data []byte) (*Source, error) {
-	_, doc := markdown.Read(data)
-	first := 1 + strings.Count(string(data), "\n") - strings.Count(doc.Body, "\n")
-	_, id := testdex.SplitID(t.ID)
-	start, text := first, doc.Body
-	if id != "" {
-		sc := doc.Find(id)
-		if sc == nil {
-			return nil, fmt.Errorf("%w: %s has no scenario %q any more (list again)", ErrNoFile, t.File, id)
-		}
-		start, text = sc.Line, doc.Text(*sc)
-	}
-	end := start + strings.Count(strings.TrimSuffix(text, "\n"), "\n")
-	return &Source{ID: t.ID, File: t.File, Start: start, End: end, Extent: ExtentSpec, Text: text}, nil
 }
 
 // spanner is the Spanner of the project t's file belongs to (projects of

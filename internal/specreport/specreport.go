@@ -51,6 +51,10 @@ type Result struct {
 }
 
 // Event implements run.Handler: it keeps the events of framework semtest.
+// This package is semtest's own report (the files semtest writes, in its
+// schema), so it names its framework; it sits beside internal/report
+// rather than in the markdown language's package because it is a handler
+// over the run's events, above package run, which the languages are below.
 func (c *Collector) Event(e testdex.Event) error {
 	if e.Framework != testdex.Semtest {
 		return nil

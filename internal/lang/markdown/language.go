@@ -10,8 +10,10 @@ import (
 var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Semtest}}
 
 // Semtest is the framework of markdown specs, judged by an agent, which
-// testdex.toml's [specs] table configures.
+// testdex.toml's [specs] table configures. A spec's text is a section of
+// its file.
 var Semtest = &lang.Framework{
-	Name:  testdex.Semtest,
-	Specs: true,
+	Name:    testdex.Semtest,
+	Specs:   true,
+	Section: section,
 }
