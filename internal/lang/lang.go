@@ -1,8 +1,12 @@
-// Package lang defines the plugin contract between the discovery core
-// (package index) and the languages under internal/lang/*: a Detector per
-// ecosystem finds projects and says which files belong to which framework,
-// an Extractor per language reads one file's tests, and an optional Linker
-// completes what needs several files.
+// Package lang defines the plugin contract between the generic code
+// (packages index, changes, run, the CLI) and the languages under
+// internal/lang/*: a Detector per ecosystem finds projects and says which
+// files belong to which framework, an Extractor per language reads one
+// file's tests, and an optional Linker completes what needs several files.
+// Each language is one plain value, a Language: its Detector and its
+// Frameworks, whose facts and naming rules (Framework, Naming) are what
+// the generic code would otherwise know by the framework's name. Package
+// languages registers them in one list.
 //
 // An extractor sees one file at a time and only that file's bytes: its
 // result may be cached by content hash plus [Extractor.CacheKey], so it must
