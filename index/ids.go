@@ -33,9 +33,10 @@ type Namer struct {
 	ix    *Index
 	byKey map[string]*testdex.Test // project, framework, scope, name
 	byID  map[string]*testdex.Test
-	// rules are each registered framework's facts and naming rules over
-	// the listing.
-	rules map[testdex.Framework]rules
+	// rules are the facts and naming rules over the listing of each
+	// framework of its files and records.
+	rules   map[testdex.Framework]rules
+	listing lang.Listing
 }
 
 // rules are one framework's facts and its naming rules over a listing.
@@ -48,23 +49,39 @@ type rules struct {
 func (ix *Index) NewNamer() *Namer {
 	n := &Namer{ix: ix, byKey: make(map[string]*testdex.Test, len(ix.Tests)), byID: make(map[string]*testdex.Test, len(ix.Tests)),
 		rules: map[testdex.Framework]rules{}}
+	present := map[testdex.Framework]bool{}
+	last := testdex.Framework("\x00") // records and files come in runs of one framework
 	for i := range ix.Tests {
 		t := &ix.Tests[i]
 		n.byID[t.ID] = t
 		if !t.Dynamic {
 			n.byKey[runtimeKey(t.Project, t.Framework, t.Scope, t.Name)] = t
 		}
-	}
-	l := ix.listing()
-	for _, fw := range languages.Frameworks() {
-		lf := l
-		lf.Framework = fw.Name
-		lf.Lookup = func(project, scope, name string) *testdex.Test {
-			return n.byKey[runtimeKey(project, fw.Name, scope, name)]
+		if t.Framework != last {
+			present[t.Framework], last = true, t.Framework
 		}
-		n.rules[fw.Name] = rules{fw, fw.NamingFor(&lf)}
+	}
+	for _, f := range ix.Files {
+		if f.Framework != last {
+			present[f.Framework], last = true, f.Framework
+		}
+	}
+	n.listing = ix.listing()
+	for fw := range present {
+		n.rules[fw] = n.build(fw)
 	}
 	return n
+}
+
+// build makes a framework's rules over the listing.
+func (n *Namer) build(name testdex.Framework) rules {
+	fw := languages.Framework(name)
+	l := n.listing
+	l.Framework = name
+	l.Lookup = func(project, scope, name string) *testdex.Test {
+		return n.byKey[runtimeKey(project, fw.Name, scope, name)]
+	}
+	return rules{fw, fw.NamingFor(&l)}
 }
 
 // listing is what the frameworks' naming rules may read of ix.
@@ -79,14 +96,16 @@ func (ix *Index) listing() lang.Listing {
 	return l
 }
 
-// of returns a framework's rules: the registered framework's, or the
-// generic ones for a name no language registers.
+// of returns a framework's rules: the registered framework's (the
+// generic ones for a name no language registers). Those of the
+// frameworks of the listing's files and records are built once; another's
+// (a runner reporting for a framework the listing has no file of) are
+// built for the call, so that the Namer stays read-only.
 func (n *Namer) of(fw testdex.Framework) rules {
 	if r, ok := n.rules[fw]; ok {
 		return r
 	}
-	f := languages.Framework(fw)
-	return rules{f, f.NamingFor(nil)}
+	return n.build(fw)
 }
 
 // Result is what a runner said of one test: its project folder (root-
