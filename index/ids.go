@@ -74,12 +74,12 @@ func (ix *Index) NewNamer() *Namer {
 }
 
 // build makes a framework's rules over the listing.
-func (n *Namer) build(name testdex.Framework) rules {
-	fw := languages.Framework(name)
+func (n *Namer) build(framework testdex.Framework) rules {
+	fw := languages.Framework(framework)
 	l := n.listing
-	l.Framework = name
+	l.Framework = framework
 	l.Lookup = func(project, scope, name string) *testdex.Test {
-		return n.byKey[runtimeKey(project, fw.Name, scope, name)]
+		return n.byKey[runtimeKey(project, framework, scope, name)]
 	}
 	return rules{fw, fw.NamingFor(&l)}
 }
