@@ -19,8 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/workspace"
 )
 
