@@ -24,7 +24,7 @@ import (
 	"github.com/testdex/testdex/workspace"
 )
 
-// The exit codes of testdex, stable and documented in the README.
+// The exit codes of testdex, stable and documented in docs/contract.md.
 const (
 	ExitOK       = 0 // success: tests were found (list) or all passed (run)
 	ExitFailed   = 1 // a test failed or timed out (run)

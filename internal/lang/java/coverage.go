@@ -51,8 +51,7 @@ import (
 // provider (a project with junit:junit and no JUnit Platform) loads no
 // launcher listener, so its tests record nothing.
 //
-// Overhead on commons-cli 1.9.0 (738 tests; README, "Which tests execute
-// this line"): x1.6 in CPU time and x1.5 to x1.8 in wall time against a
+// Overhead on commons-cli 1.9.0 (738 tests; docs/coverage.md, "Java"): x1.6 in CPU time and x1.5 to x1.8 in wall time against a
 // plain run, of which the reader is 2.8 s and javac 1.1 s.
 
 // JacocoVersion is the JaCoCo release whose agent, Maven plugin and CLI

@@ -27,7 +27,7 @@ import (
 // (javac reads sources as UTF-8 here), and a call to a method that is
 // declared nowhere it could come from (callsUndeclared). Other type
 // errors (a wrong argument type, a removed method another file calls)
-// are not seen: README, "what is not yet exact".
+// are not seen: docs/affected.md, "A change that breaks the build".
 func (g Grapher) Broken(in *lang.GraphInput, file string, _ []byte) []lang.Break {
 	if !strings.HasSuffix(file, ".java") || filepath.Base(file) == "module-info.java" {
 		return nil
