@@ -393,7 +393,7 @@ func TestWatchJSON(t *testing.T) {
 }
 
 // TestWatchRootGone: watch says so and stops when its root is removed,
-// rather than going on watching nothing (issue 17, case 9).
+// rather than going on watching nothing (docs/reliability.md).
 func TestWatchRootGone(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "repo")
 	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)

@@ -2,7 +2,7 @@
 // so that every language package imports them from one place and the cgo
 // build of each grammar happens once.
 //
-// Rules for every user (see STACK.md): one *sitter.Parser per goroutine,
+// Rules for every user (measured when the grammars were chosen): one *sitter.Parser per goroutine,
 // compile each query once, and always Close() trees, cursors and queries:
 // left to finalizers, parsing 17 MB of Python reached 1.7 GB of memory.
 package tsgrammars
