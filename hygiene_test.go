@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // The repository's hygiene as tests (govulncheck's all_test.go): gofmt,
@@ -56,7 +58,7 @@ func TestGofmt(t *testing.T) {
 func goCmd(t *testing.T, args ...string) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not installed")
+		testenv.Missing(t, "go is not installed")
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")

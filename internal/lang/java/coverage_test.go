@@ -13,6 +13,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/java"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestCoverageRecordsPerTest runs testdata/cover (Calc.a and Calc.b, a
@@ -89,7 +90,7 @@ func coverCopy(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"mvn", "java", "javac"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: JaCoCo coverage cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
+			testenv.Missing(t, "%s not installed: JaCoCo coverage cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "cover")

@@ -11,6 +11,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/java"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // The integration tests need mvn and java, and the Maven artifacts that
@@ -134,7 +135,7 @@ func buildableCopy(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"mvn", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: the JUnit runtime listing cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
+			testenv.Missing(t, "%s not installed: the JUnit runtime listing cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "junit")

@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/js"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestListersAgreeWithStatic runs each framework's own listing (the
@@ -32,7 +33,7 @@ func TestListersAgreeWithStatic(t *testing.T) {
 	}
 	for _, tool := range []string{"node", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the runtime listing needs Node.js", tool)
+			testenv.Missing(t, "%s is not installed: the runtime listing needs Node.js", tool)
 		}
 	}
 	ix := buildShapes(t)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // covModule is the code under test of the coverage fixtures: a's body is
@@ -52,7 +53,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 func runReal(t *testing.T, r lang.Coverer, p *lang.Project, coverage bool) []lang.RunEvent {
 	t.Helper()
 	if _, err := exec.LookPath(Python); err != nil {
-		t.Skipf("%s is not on PATH: install Python 3 to run pytest and unittest", Python)
+		testenv.Missing(t, "%s is not on PATH: install Python 3 to run pytest and unittest", Python)
 	}
 	o := lang.RunOptions{Dir: t.TempDir(), Env: os.Environ(), Coverage: coverage}
 	if coverage {

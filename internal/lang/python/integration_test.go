@@ -12,6 +12,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/python"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // runLister detects the project in dir, runs its framework's own listing
@@ -19,7 +20,7 @@ import (
 func runLister(t *testing.T, dir string, manifests []string) []lang.Listed {
 	t.Helper()
 	if _, err := exec.LookPath(python.Python); err != nil {
-		t.Skipf("%s is not on PATH: install Python 3 to compare with pytest and unittest", python.Python)
+		testenv.Missing(t, "%s is not on PATH: install Python 3 to compare with pytest and unittest", python.Python)
 	}
 	abs, _ := filepath.Abs(dir)
 	env := &lang.DetectEnv{Root: abs, ReadFile: os.ReadFile}

@@ -13,6 +13,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestCoverage runs testdata/cover (src/lib.rs: a's body is lines 10-11,
@@ -23,7 +24,7 @@ import (
 // rustc's profiles are absent (scripts/setup/rust.sh installs llvm-19).
 func TestCoverage(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
+		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
 	}
 	dir := t.TempDir()
 	copySources(t, "testdata/cover", dir)
@@ -143,7 +144,7 @@ func results(evs []lang.RunEvent) []lang.RunEvent {
 // instrument-coverage, so its run records.
 func TestCoverageNotes(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
+		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
 	}
 	dir := t.TempDir()
 	copySources(t, "testdata/cover", dir)

@@ -16,6 +16,7 @@ import (
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestListerMatchesCargo runs the Lister's own command (cargo test --
@@ -26,7 +27,7 @@ import (
 // default, must be left out by the static pass as cargo leaves them out.
 func TestListerMatchesCargo(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the cargo integration test")
+		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the cargo integration test")
 	}
 	tmp := t.TempDir()
 	copySources(t, shapesDir, tmp)

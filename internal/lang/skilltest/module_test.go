@@ -11,6 +11,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // runModule runs one module of source src through RunCommands, the real
@@ -18,7 +19,7 @@ import (
 func runModule(t *testing.T, src string, limit time.Duration) []lang.RunEvent {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the skilltest runner needs it")
+		testenv.Missing(t, "node is not installed: the skilltest runner needs it")
 	}
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "m.tests.mjs"), []byte(src), 0o644); err != nil {
