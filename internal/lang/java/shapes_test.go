@@ -2,15 +2,13 @@ package java_test
 
 import (
 	"context"
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/internal/shapes"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/shapes/junit.expected.txt (check it by hand first)")
 
 // shapesDir is the all-shapes Maven project; its expected listing lies
 // beside it in junit.expected.txt.
@@ -25,7 +23,7 @@ func TestShapes(t *testing.T) {
 		t.Errorf("unexpected problem: %v", p)
 	}
 	want := filepath.Join(filepath.Dir(shapesDir), "junit.expected.txt")
-	shapes.Check(t, shapes.Lines(ix.Tests), want, *update)
+	shapes.Check(t, shapes.Lines(ix.Tests), want, golden.Updating())
 }
 
 func buildShapes(t *testing.T) *index.Index {

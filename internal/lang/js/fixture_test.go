@@ -2,16 +2,14 @@ package js_test
 
 import (
 	"context"
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/internal/shapes"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/shapes/node.expected.txt from the current output (check it by hand first)")
 
 // shapesDir is the all-shapes fixture: one real npm project per framework.
 const shapesDir = "../../../testdata/shapes/node"
@@ -35,8 +33,8 @@ func TestShapes(t *testing.T) {
 	for _, p := range ix.Problems {
 		t.Errorf("unexpected problem: %s", p)
 	}
-	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", *update)
-	if *update {
+	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", golden.Updating())
+	if golden.Updating() {
 		return
 	}
 	wantProjects := map[string][]testdex.Framework{"jest": {testdex.Jest}, "mocha": {testdex.Mocha}, "node-test": {testdex.NodeTest}, "vitest": {testdex.Vitest}}

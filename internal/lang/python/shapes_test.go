@@ -2,16 +2,14 @@ package python_test
 
 import (
 	"context"
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/internal/shapes"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/shapes/python.expected.txt (check it by hand first)")
 
 // shapesDir is the all-shapes fixture: a pytest project and a unittest
 // project with every shape the extractor knows.
@@ -34,7 +32,7 @@ func TestShapes(t *testing.T) {
 	for _, p := range ix.Problems {
 		t.Errorf("unexpected problem: %s", p)
 	}
-	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", *update)
+	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", golden.Updating())
 }
 
 // TestShapesProjects checks the framework each fixture project gets.
