@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/testdex/testdex"
+import (
+	"path/filepath"
+
+	"github.com/testdex/testdex"
+)
 
 // A Grapher finds, without running anything, what a project's files
 // depend on: the edges of the impact graph that `testdex affected` joins
@@ -64,6 +68,17 @@ type GraphInput struct {
 	// Env is the environment of the toolchain commands a BuildChecker
 	// runs (the go command, for export data); nil inherits testdex's.
 	Env []string
+}
+
+// NodeKey is the node key of the file or folder abs under root: its
+// root-relative, slash-separated path ("." for root itself); abs itself,
+// slash-separated, when it cannot be made relative (another volume).
+func NodeKey(root, abs string) string {
+	r, err := filepath.Rel(root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(r)
 }
 
 // Graph is what a project's files depend on.
