@@ -1,8 +1,10 @@
 package shapes
 
 import (
+	"context"
 	"testing"
 
+	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/golden"
 )
 
@@ -15,4 +17,29 @@ import (
 func Check(t testing.TB, got, file string, update bool) {
 	t.Helper()
 	golden.Compare(t, file, []byte(got), update)
+}
+
+// Build lists the all-shapes fixture opts.Root statically with
+// index.Build, as `testdex list` does; an error stops the test.
+func Build(t testing.TB, opts index.Options) *index.Index {
+	t.Helper()
+	ix, err := index.Build(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("index.Build %s: %v", opts.Root, err)
+	}
+	return ix
+}
+
+// CheckFixture lists the fixture opts.Root (Build), reports each problem
+// of the listing as an error, and compares the records with the expected
+// file (Check, with golden's -update flag). It returns the listing for
+// the test's own checks.
+func CheckFixture(t testing.TB, opts index.Options, expected string) *index.Index {
+	t.Helper()
+	ix := Build(t, opts)
+	for _, p := range ix.Problems {
+		t.Errorf("unexpected problem: %v", p)
+	}
+	Check(t, Lines(ix.Tests), expected, golden.Updating())
+	return ix
 }

@@ -1,13 +1,11 @@
 package python_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/internal/shapes"
 )
 
@@ -15,24 +13,13 @@ import (
 // project with every shape the extractor knows.
 var shapesDir = filepath.Join("..", "..", "..", "testdata", "shapes", "python")
 
-func buildShapes(t *testing.T) *index.Index {
-	t.Helper()
-	ix, err := index.Build(context.Background(), index.Options{Root: shapesDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
-}
+func buildShapes(t *testing.T) *index.Index { return shapes.Build(t, index.Options{Root: shapesDir}) }
 
 // TestShapes lists the fixture with index.Build and compares every record
 // with the expected file, in listing order. Regenerate with
 // `go test ./internal/lang/python -run TestShapes -update`.
 func TestShapes(t *testing.T) {
-	ix := buildShapes(t)
-	for _, p := range ix.Problems {
-		t.Errorf("unexpected problem: %s", p)
-	}
-	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", golden.Updating())
+	shapes.CheckFixture(t, index.Options{Root: shapesDir}, shapesDir+".expected.txt")
 }
 
 // TestShapesProjects checks the framework each fixture project gets.

@@ -1,7 +1,6 @@
 package rust_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -23,11 +22,7 @@ func buildShapes(t *testing.T) *index.Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Build(context.Background(), index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Cargo}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return shapes.Build(t, index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Cargo}})
 }
 
 // TestShapes compares the fixture's listing with cargo.expected.txt
