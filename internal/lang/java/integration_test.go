@@ -11,6 +11,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/java"
+	"github.com/testdex/testdex/internal/parsertest"
 	"github.com/testdex/testdex/internal/testenv"
 )
 
@@ -154,12 +155,7 @@ func run(t *testing.T, c *lang.Command, allowFail bool) (stdout, stderr []byte, 
 	cmd.Env = append(os.Environ(), c.Env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%v: %v", c.Args, err)
-	}
+	code = parsertest.ExitCode(t, cmd)
 	if code != 0 && !allowFail {
 		t.Fatalf("%v exited %d: %s%s (run scripts/setup/java.sh first)", c.Args, code, out.String(), errb.String())
 	}

@@ -2,7 +2,6 @@ package python_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/python"
+	"github.com/testdex/testdex/internal/parsertest"
 	"github.com/testdex/testdex/internal/testenv"
 )
 
@@ -37,14 +37,7 @@ func runLister(t *testing.T, dir string, manifests []string) []lang.Listed {
 	cmd.Dir, cmd.Env = c.Dir, append(os.Environ(), c.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	code := 0
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		code = ee.ExitCode()
-	}
+	code := parsertest.ExitCode(t, cmd)
 	listed, err := s.Lister.ParseList(p, stdout.Bytes(), stderr.Bytes(), code)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())

@@ -13,6 +13,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
+	"github.com/testdex/testdex/internal/parsertest"
 	"github.com/testdex/testdex/internal/testenv"
 )
 
@@ -100,39 +101,19 @@ func runCargo(t *testing.T, r lang.Coverer, p *lang.Project, env []string, cover
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []lang.RunEvent
-	for _, c := range cmds {
-		ps := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
-		cmd := exec.Command(c.Args[0], c.Args[1:]...)
-		var stderr strings.Builder
-		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, append(slices.Clone(env), c.Env...), ps, &stderr
-		code := 0
-		if err := cmd.Run(); err != nil {
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				t.Fatal(err)
-			}
-			code = ee.ExitCode()
-		}
-		ps.Close(code)
-		if code != 0 && code != 101 {
-			t.Fatalf("%v: exit %d\n%s", c.Args, code, stderr.String())
+	evs, ran := parsertest.Live(t, r, p, cmds, env)
+	for _, c := range ran {
+		if c.Code != 0 && c.Code != 101 {
+			t.Fatalf("%v: exit %d\n%s", c.Args, c.Code, c.Stderr)
 		}
 	}
 	return evs
 }
 
-// results are the events other than covered and output ones, without
-// timing, in name order (libtest's threads finish in any order).
+// results are parsertest.Results in name order (libtest's threads finish
+// in any order).
 func results(evs []lang.RunEvent) []lang.RunEvent {
-	var out []lang.RunEvent
-	for _, e := range evs {
-		if e.Action == lang.ActionCovered || e.Action == testdex.ActionOutput {
-			continue
-		}
-		e.Elapsed, e.Output = 0, ""
-		out = append(out, e)
-	}
+	out := parsertest.Results(evs)
 	slices.SortStableFunc(out, func(a, b lang.RunEvent) int { return strings.Compare(a.Scope+" "+a.Name, b.Scope+" "+b.Name) })
 	return out
 }
