@@ -14,6 +14,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // testGraph is a Python-like project "app" with three test files:
@@ -92,7 +93,7 @@ func TestParseNameStatus(t *testing.T) {
 // against HEAD, and against an older revision; ignored files stay out.
 func TestFromGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		testenv.Missing(t, "git is not installed")
 	}
 	dir := t.TempDir()
 	run := func(args ...string) {

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestShowFiles reads many files at a revision through one git process:
@@ -15,7 +17,7 @@ import (
 // batch protocol cannot carry) asked for alone.
 func TestShowFiles(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		testenv.Missing(t, "git is not installed")
 	}
 	top := t.TempDir()
 	root := filepath.Join(top, "sub")

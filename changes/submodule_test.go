@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestFromGitSubmodules: a change inside a submodule is the files that
@@ -15,7 +17,7 @@ import (
 // added since the base revision (all of its files are new).
 func TestFromGitSubmodules(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		testenv.Missing(t, "git is not installed")
 	}
 	base := t.TempDir()
 	git := func(dir string, args ...string) {

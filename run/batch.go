@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 	"github.com/testdex/testdex/internal/proc"
 )
 
@@ -350,7 +350,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	if c.Note != "" && st.o.warn != nil {
 		st.o.warn(st.b, st.b.Name+": "+c.Note)
 	}
-	stderr := &lineWriter{emit: func(s string) { emit(testdex.Event{Action: testdex.ActionOutput, Output: s}) }}
+	stderr := &lines.Splitter{Line: func(l []byte) { emit(testdex.Event{Action: testdex.ActionOutput, Output: string(l) + "\n"}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
 	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
 		Cap: st.o.Cap, Stdout: parser, Stderr: stderr})
@@ -366,7 +366,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	if err := parser.Close(res.ExitCode); err != nil {
 		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: reading the %s results: %v\n", st.b.Setup.Framework, err)})
 	}
-	stderr.flush()
+	stderr.Flush()
 	for _, l := range res.Leaked {
 		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
 	}
@@ -543,28 +543,3 @@ func (t *tailLines) add(s string) {
 }
 
 func (t *tailLines) String() string { return strings.Join(t.lines, "\n") }
-
-// lineWriter turns a stream into whole-line output events.
-type lineWriter struct {
-	emit    func(string)
-	partial []byte
-}
-
-func (w *lineWriter) Write(b []byte) (int, error) {
-	w.partial = append(w.partial, b...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		w.emit(string(w.partial[:i+1]))
-		w.partial = w.partial[i+1:]
-	}
-}
-
-func (w *lineWriter) flush() {
-	if len(w.partial) > 0 {
-		w.emit(strings.TrimSuffix(string(w.partial), "\n") + "\n")
-		w.partial = nil
-	}
-}

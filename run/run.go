@@ -65,7 +65,7 @@ type Options struct {
 	// cacheDir is Request.CacheDir, for the runners' stored results (set
 	// by Session).
 	cacheDir string
-	cover *coverRun // set by Session when Coverage is
+	cover    *coverRun // set by Session when Coverage is
 	// warn receives warnings about a batch, from its goroutine (set by
 	// Session, which says them once the events are delivered).
 	warn func(b *index.Batch, msg string)

@@ -7,7 +7,7 @@
 #   REPS=5 scripts/bench.sh
 #   SECTIONS=affected scripts/bench.sh   # only one part: list, affected
 #
-# Prints wall times (best of REPS). The README's figures come from here.
+# Prints wall times (best of REPS). docs/accuracy.md's figures come from here.
 # The affected part copies GOROOT/src into a git work tree (a function-level
 # answer needs git) and, when present, the mutation benchmark's pflag and
 # zod (scripts/mutbench.sh setup) into temporary folders.

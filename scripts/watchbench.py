@@ -10,7 +10,7 @@ filler files, and a node_modules that must cost nothing.
 It drives `testdex watch --json` through a pipe, as a tool or an agent
 would: a save is a write of calc/calc.go that breaks (then fixes) Add, and
 its latency the wall time from just before the write to the arrival of the
-first pass or fail event. The README's figures come from here.
+first pass or fail event. docs/watch.md's figures come from here.
 """
 import argparse, json, os, queue, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 

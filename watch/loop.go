@@ -23,8 +23,8 @@ import (
 )
 
 // DefaultQuiet is how long the loop waits after the last file event
-// before it runs: an editor's save is over within it (STACK.md measured
-// fsnotify's latency at about 1 ms).
+// before it runs: an editor's save is over within it (fsnotify's latency
+// measured here at about 1 ms).
 const DefaultQuiet = 100 * time.Millisecond
 
 // Options configure a watch loop.

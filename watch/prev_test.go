@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -23,7 +24,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 // that, nothing for a file dirty from the start until its first save.
 func TestPrevious(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
+		testenv.Missing(t, "git is not installed")
 	}
 	root := t.TempDir()
 	write(t, root, "clean.go", "v1\n")

@@ -10,6 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // Coverage that records nothing is never silent: per framework, a project
@@ -89,7 +90,7 @@ func TestCoverageWarnsUnittest(t *testing.T) {
 	wantCoverageWarning(t, td, []string{"VIRTUAL_ENV=" + venv}, testdex.Unittest,
 		"no coverage: coverage is not installed for "+py+", the python the tests run with (run: "+py+" -m pip install coverage", "lib.py:2")
 	if exec.Command("python3", "-c", "import coverage").Run() != nil {
-		t.Skip("coverage.py is not installed for python3 (run scripts/setup/python.sh)")
+		testenv.Missing(t, "coverage.py is not installed for python3 (run scripts/setup/python.sh)")
 	}
 	wantCoverage(t, td, nil, "lib.py:2", "test_lib.py::T::test_f")
 }
@@ -105,7 +106,7 @@ func TestCoverageWarnsPytest(t *testing.T) {
 	_, td := pyProject(t, "python", files)
 	out, err := exec.Command("python3", "-c", "import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))").Output()
 	if err != nil {
-		t.Skip("pytest is not installed for python3")
+		testenv.Missing(t, "pytest is not installed for python3")
 	}
 	site := strings.TrimSpace(string(out))
 	if _, err := os.Stat(filepath.Join(site, "coverage")); err == nil {
@@ -123,7 +124,7 @@ func TestCoverageWarnsPytest(t *testing.T) {
 	wantCoverageWarning(t, td, []string{"VIRTUAL_ENV=" + venv}, testdex.Pytest,
 		"no coverage: coverage is not installed for "+py, "lib.py:2")
 	if exec.Command("python3", "-c", "import coverage").Run() != nil {
-		t.Skip("coverage.py is not installed for python3 (run scripts/setup/python.sh)")
+		testenv.Missing(t, "coverage.py is not installed for python3 (run scripts/setup/python.sh)")
 	}
 	wantCoverage(t, td, nil, "lib.py:2", "test_lib.py::T::test_f")
 }

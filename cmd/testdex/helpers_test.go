@@ -14,6 +14,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // The helpers every `testdex run` end-to-end test shares.
@@ -46,7 +47,7 @@ func runnerIn(t *testing.T, dir string, base ...string) cliFunc {
 func fixtureRunner(t *testing.T, name, tool string, base ...string) cliFunc {
 	t.Helper()
 	if _, err := exec.LookPath(tool); err != nil {
-		t.Skipf("%s is not installed (scripts/setup installs the toolchains' packages)", tool)
+		testenv.Missing(t, "%s is not installed (scripts/setup installs the toolchains' packages)", tool)
 	}
 	dir := filepath.Join(t.TempDir(), filepath.Base(name))
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("../../testdata/run", name))); err != nil {

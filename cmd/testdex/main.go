@@ -1,5 +1,5 @@
 // Command testdex finds, understands and runs every test in a repository.
-// See the README for the commands and their exit codes.
+// See the README for the commands and docs/contract.md for their exit codes.
 package main
 
 import (

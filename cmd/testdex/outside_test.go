@@ -12,8 +12,8 @@ import (
 
 // TestLinksLeavingTheRoot: a folder linked from inside the root to tests
 // outside it is not run, though pytest, Vitest, Mocha and node --test
-// follow such links when they collect tests themselves (issue 17, case
-// 1): pytest is told to --ignore it, node:test (which cannot be told) is
+// follow such links when they collect tests themselves (docs/reliability.md,
+// "Paths"): pytest is told to --ignore it, node:test (which cannot be told) is
 // refused with a message naming the link, and a linked file outside the
 // root is not even read by the listing.
 func TestLinksLeavingTheRoot(t *testing.T) {

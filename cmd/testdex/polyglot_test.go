@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestPolyglotCheck runs `testdex check` on a copy of the example
@@ -22,7 +23,7 @@ func TestPolyglotCheck(t *testing.T) {
 	}
 	for _, bin := range []string{"go", "python3", "node", "cargo", "mvn", "java"} {
 		if _, err := exec.LookPath(bin); err != nil {
-			t.Skipf("%s is not installed; the runtime comparison needs it", bin)
+			testenv.Missing(t, "%s is not installed; the runtime comparison needs it", bin)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "polyglot")

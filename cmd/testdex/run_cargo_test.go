@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 	"github.com/testdex/testdex/run"
 )
 
@@ -21,7 +22,7 @@ import (
 func cargoFixture(t *testing.T) (string, cliFunc) {
 	t.Helper()
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed (https://rustup.rs)")
+		testenv.Missing(t, "cargo is not installed (https://rustup.rs)")
 	}
 	dir := filepath.Join(t.TempDir(), "cargo")
 	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/cargo")); err != nil {

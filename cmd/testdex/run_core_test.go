@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // cliIn runs testdex in dir with its own cache folder and environment.
@@ -50,7 +51,7 @@ func events(t *testing.T, jsonl string) []testdex.Event {
 // ID; each result must land on its own project's test.
 func TestRunMonorepoSameNames(t *testing.T) {
 	if exec.Command("python3", "-c", "import pytest").Run() != nil {
-		t.Skip("python3 with pytest is not installed")
+		testenv.Missing(t, "python3 with pytest is not installed")
 	}
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 	"github.com/testdex/testdex/run"
 )
 
@@ -24,7 +25,7 @@ func junitFixture(t *testing.T) (string, cliFunc) {
 	t.Helper()
 	for _, tool := range []string{"java", "mvn"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed (scripts/setup/java.sh)", tool)
+			testenv.Missing(t, "%s is not installed (scripts/setup/java.sh)", tool)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "junit")
@@ -173,7 +174,7 @@ func TestRunJUnitSelections(t *testing.T) {
 
 func TestRunJUnitHangLeakLoud(t *testing.T) {
 	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("java is not installed (scripts/setup/java.sh)")
+		testenv.Missing(t, "java is not installed (scripts/setup/java.sh)")
 	}
 	td := fixtureRunner(t, "junit", "mvn")
 	env := []string{"TESTDEX_FIXTURE_HANG=1", "TESTDEX_FIXTURE_LEAK=1", "TESTDEX_FIXTURE_LOUD=1"}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 	"github.com/testdex/testdex/run"
 )
 
@@ -29,7 +30,7 @@ func TestRunMixedRepository(t *testing.T) {
 	}
 	for _, bin := range []string{"go", "python3", "node", "cargo"} {
 		if _, err := exec.LookPath(bin); err != nil {
-			t.Skipf("%s is not installed", bin)
+			testenv.Missing(t, "%s is not installed", bin)
 		}
 	}
 	root := t.TempDir()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // mochaLoadsProject copies testdata/run/node/mocha-loads to a temp folder
@@ -20,11 +21,11 @@ import (
 func mochaLoadsProject(t *testing.T) (string, cliFunc) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		testenv.Missing(t, "node is not installed")
 	}
 	modules, _ := filepath.Abs("../../testdata/run/node/mocha/node_modules")
 	if _, err := os.Stat(modules); err != nil {
-		t.Skipf("%s is not installed (run scripts/setup/node.sh)", modules)
+		testenv.Missing(t, "%s is not installed (run scripts/setup/node.sh)", modules)
 	}
 	src, _ := filepath.Abs("../../testdata/run/node/mocha-loads")
 	dir := filepath.Join(t.TempDir(), "mocha-loads")

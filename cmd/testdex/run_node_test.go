@@ -14,6 +14,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 	"github.com/testdex/testdex/run"
 )
 
@@ -42,12 +43,12 @@ func nodeFixture(t *testing.T, name string) func(env []string, args ...string) (
 func copyNodeFixture(t *testing.T, name, dir string) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		testenv.Missing(t, "node is not installed")
 	}
 	src, _ := filepath.Abs(filepath.Join("../../testdata/run/node", name))
 	modules := filepath.Join(src, "node_modules")
 	if _, err := os.Stat(modules); err != nil && name != "node-test" {
-		t.Skipf("%s is not installed (run scripts/setup/node.sh)", modules)
+		testenv.Missing(t, "%s is not installed (run scripts/setup/node.sh)", modules)
 	}
 	if err := copyTree(src, dir); err != nil {
 		t.Fatal(err)
@@ -373,7 +374,7 @@ func checkNodeFailed(t *testing.T, td cliFunc, file string) {
 // failures; nothing is fetched (npx would fetch the framework).
 func TestRunNodeNotInstalled(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		testenv.Missing(t, "node is not installed")
 	}
 	root := t.TempDir()
 	for _, f := range nodeRunFixtures[:3] { // node:test needs only node

@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 	"github.com/testdex/testdex/run"
 )
 
@@ -23,7 +24,7 @@ import (
 func pyFixture(t *testing.T, name string) cliFunc {
 	t.Helper()
 	if name == "python" && exec.Command("python3", "-c", "import pytest").Run() != nil {
-		t.Skip("pytest is not installed for python3 (run scripts/setup/python.sh)")
+		testenv.Missing(t, "pytest is not installed for python3 (run scripts/setup/python.sh)")
 	}
 	return fixtureRunner(t, name, "python3", "PYTHONDONTWRITEBYTECODE=1")
 }
@@ -45,10 +46,10 @@ func pyFailures(t *testing.T, td cliFunc) []string {
 func pyProject(t *testing.T, name string, files map[string]string) (string, cliFunc) {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed (run scripts/setup/python.sh)")
+		testenv.Missing(t, "python3 is not installed (run scripts/setup/python.sh)")
 	}
 	if !strings.Contains(name, "unittest") && exec.Command("python3", "-c", "import pytest").Run() != nil {
-		t.Skip("pytest is not installed for python3 (run scripts/setup/python.sh)")
+		testenv.Missing(t, "pytest is not installed for python3 (run scripts/setup/python.sh)")
 	}
 	dir := filepath.Join(t.TempDir(), name)
 	if files == nil {
@@ -211,7 +212,7 @@ func TestRunPytestWorld(t *testing.T) {
 		t.Skipf("no pytest console script beside python3 (%q)", script)
 	}
 	if _, err := exec.LookPath("pytest"); err != nil {
-		t.Skip("pytest is not in PATH")
+		testenv.Missing(t, "pytest is not in PATH")
 	}
 	world := func(file string) map[string]any {
 		data, err := os.ReadFile(file)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 	"github.com/testdex/testdex/run"
 )
 
@@ -20,7 +21,7 @@ import (
 func skillFixture(t *testing.T) (string, func(env []string, args ...string) (int, string, string)) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the skilltest runner needs it")
+		testenv.Missing(t, "node is not installed: the skilltest runner needs it")
 	}
 	dir := filepath.Join(t.TempDir(), "skilltest")
 	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/skilltest")); err != nil {

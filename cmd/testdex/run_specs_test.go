@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // The markdown spec runner, end to end, with the stand-in agent CLIs of
@@ -41,7 +42,7 @@ type specRun struct {
 func specFixture(t *testing.T, name, toml string, extra ...string) *specRun {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed: the fake agents need it")
+		testenv.Missing(t, "python3 is not installed: the fake agents need it")
 	}
 	dir := filepath.Join(t.TempDir(), "project")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("../../testdata/run/specs", name))); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/internal/shapes"
 )
 
@@ -44,7 +45,7 @@ func TestShapes(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := expectLines(t, stdout.Bytes()); got != string(expected) {
-				t.Errorf("testdex list --json %s differs from %s:\n%s", dir, want, shapes.Diff(string(expected), got))
+				t.Errorf("testdex list --json %s differs from %s:\n%s", dir, want, golden.Diff(string(expected), got))
 			}
 		})
 	}

@@ -19,7 +19,7 @@ import (
 // (the failures, the passing state of run --changed, the coverage index)
 // by a link to /dev/zero, a link to /dev/urandom, a FIFO and a folder:
 // every command that reads it answers within seconds, warns, and carries
-// on as if nothing were recorded (issue 17, case 4). The next run
+// on as if nothing were recorded (docs/reliability.md, "State"). The next run
 // rewrites the file.
 func TestOddStateFiles(t *testing.T) {
 	dir := t.TempDir()

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestOddSnapshotIsRebuilt is issue 7's snapshot symlinked to /dev/zero
+// TestOddSnapshotIsRebuilt is a snapshot symlinked to /dev/zero
 // (which hung the listing), a symlink to a good snapshot and a FIFO: Load
 // returns at once with an empty snapshot and an error naming the file, and
 // Save puts a real snapshot in its place.

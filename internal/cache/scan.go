@@ -217,34 +217,10 @@ func (st *ScanStore) Save() error {
 			delete(st.entries, key)
 		}
 	}
-	if err := writeAtomic(st.path, st.encode()); err != nil {
+	if err := writeFile(st.path, st.encode()); err != nil {
 		return err
 	}
 	st.dirty = false
-	return nil
-}
-
-// writeAtomic writes data to a temporary file beside path and renames it
-// into place: a reader sees the old file or the new one, never a mix.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write cache: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".scan-*")
-	if err != nil {
-		return fmt.Errorf("write cache: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write cache: %w", err)
-	}
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/testdex/testdex/internal/state"
 )
 
 // scanFile writes content to a new file of dir with a modification time
@@ -199,7 +201,7 @@ func TestScanStoreConcurrent(t *testing.T) {
 	if _, ok := st.Get(p, "k", nil); !ok || st.Dropped != 0 {
 		t.Fatalf("after concurrent saves: hit %v, %d dropped", ok, st.Dropped)
 	}
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(st.Path()), ".scan-*"))
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(st.Path()), state.TempPattern))
 	if len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}

@@ -20,10 +20,11 @@ import (
 
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/workspace"
 )
 
-// The exit codes of testdex, stable and documented in the README.
+// The exit codes of testdex, stable and documented in docs/contract.md.
 const (
 	ExitOK       = 0 // success: tests were found (list) or all passed (run)
 	ExitFailed   = 1 // a test failed or timed out (run)
@@ -119,6 +120,7 @@ type globals struct {
 	root       string
 	config     string
 	noCache    bool
+	quiet      bool
 	cpuProfile string
 }
 
@@ -133,6 +135,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.root, "root", "", "the folder IDs and paths are relative to (default: the current folder, or the .git top of named paths outside it)")
 	root.PersistentFlags().StringVar(&g.config, "config", "", "configuration file (default: ROOT/testdex.toml when present)")
 	root.PersistentFlags().BoolVar(&g.noCache, "no-cache", false, "do not read or write the discovery cache")
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "do not print warnings (errors still are)")
 	root.PersistentFlags().StringVar(&g.cpuProfile, "cpuprofile", "", "write a CPU profile to this file (for performance work)")
 	var stopProfile func()
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
@@ -175,6 +178,13 @@ func (g *globals) indexOptions(env *Env, paths []string) index.Options {
 // (namedOptions): the engine every verb goes through.
 func (g *globals) workspace(env *Env, named []string) (*workspace.Workspace, error) {
 	return workspace.Open(g.namedOptions(env, named), cacheDir(env), env.Environ)
+}
+
+// warn prints a warning on stderr, unless -q.
+func (g *globals) warn(env *Env, msg string) {
+	if !g.quiet {
+		fmt.Fprintln(env.Stderr, "testdex: warning: "+report.Escape(msg))
+	}
 }
 
 // namedOptions builds the discovery options the global flags describe for

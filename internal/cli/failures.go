@@ -24,7 +24,7 @@ func newFailuresCmd(env *Env, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fs, _, err := ws.Failures(func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) })
+			fs, _, err := ws.Failures(func(msg string) { g.warn(env, msg) })
 			if err != nil && !errors.Is(err, workspace.ErrNoStore) {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/state"
 )
 
 func newIndexCmd(env *Env, g *globals) *cobra.Command {
@@ -40,27 +41,13 @@ func newIndexCmd(env *Env, g *globals) *cobra.Command {
 	return cmd
 }
 
-// writeFileAtomic writes through a temporary file and renames it, so a
-// reader never sees half a file.
+// writeFileAtomic writes path with state.WriteAtomic (a reader never sees
+// half a file), naming it in an error.
 func writeFileAtomic(path string, write func(w io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".testdex-*")
-	if err != nil {
+	if err := state.WriteAtomic(path, write); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	if err := write(w); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 func abs(env *Env, p string) string {

@@ -25,7 +25,6 @@ type listFlags struct {
 	name         string
 	allPlatforms bool
 	stats        bool
-	quiet        bool
 	exact        bool
 	from         string
 }
@@ -53,7 +52,6 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 	fl.StringVarP(&f.name, "name", "n", "", "only tests whose name, or an ancestor's, matches this regular expression")
 	fl.BoolVar(&f.allPlatforms, "all-platforms", false, "list the tests of every platform: Go's GOOS/GOARCH and build tags, Rust's cfg(unix/windows/target_*)")
 	fl.BoolVar(&f.stats, "stats", false, "print timing and cache figures to stderr")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "do not print warnings")
 	fl.BoolVar(&f.exact, "exact", false, "also ask each framework for its own list (runs project code) and merge; records say where they were seen")
 	fl.StringVar(&f.from, "from", "", "answer from a metadata file written by 'testdex index -o', without reading the sources")
 	return cmd
@@ -83,7 +81,7 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 	if f.from != "" {
 		tests = index.Under(tests, args)
 	}
-	printProblems(env.Stderr, ix.Problems, f.quiet)
+	printProblems(env.Stderr, ix.Problems, g.quiet)
 	w := bufio.NewWriter(env.Stdout)
 	if f.json {
 		err = writeJSON(w, tests)

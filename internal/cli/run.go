@@ -155,7 +155,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		paths = []string{"."}
 	}
 	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o,
-		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) }}
+		Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f)
 }
 

@@ -88,7 +88,7 @@ func runWatch(cmd *cobra.Command, env *Env, g *globals, f *watchFlags, args []st
 		Index: opts, Paths: paths, CacheDir: cacheDir(env), NoCoverage: f.noCover,
 		Run:    run.Options{Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ},
 		Stdout: env.Stdout, JSON: f.json, Verbose: f.verbose, Color: !f.json && f.color.enabled(env),
-		Warn: func(msg string) { fmt.Fprintln(env.Stderr, "testdex: warning: "+msg) },
+		Warn: func(msg string) { g.warn(env, msg) },
 	}
 	// Keys come from a terminal only: a pipe's end of input (an agent's
 	// closed stdin, /dev/null) must not end the loop.

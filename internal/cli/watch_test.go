@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // watchFixture is a root with Go, pytest and node:test tests: calc's
@@ -139,7 +141,7 @@ func TestWatchInTerminal(t *testing.T) {
 		}
 	}
 	if exec.Command("python3", "-c", "import pytest").Run() != nil {
-		t.Skip("pytest is not installed for python3 (run scripts/setup/python.sh)")
+		testenv.Missing(t, "pytest is not installed for python3 (run scripts/setup/python.sh)")
 	}
 	bin := watchBinary(t)
 	root := t.TempDir()
@@ -305,7 +307,7 @@ func TestWatchJSON(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not installed")
+		testenv.Missing(t, "go is not installed")
 	}
 	root := t.TempDir()
 	for _, rel := range []string{"go.mod", "calc/calc.go", "calc/calc_test.go", "other/other.go", "other/other_test.go"} {
@@ -393,7 +395,7 @@ func TestWatchJSON(t *testing.T) {
 }
 
 // TestWatchRootGone: watch says so and stops when its root is removed,
-// rather than going on watching nothing (issue 17, case 9).
+// rather than going on watching nothing (docs/reliability.md).
 func TestWatchRootGone(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "repo")
 	os.MkdirAll(filepath.Join(root, "pkg"), 0o755)

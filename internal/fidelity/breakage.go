@@ -2,10 +2,11 @@ package fidelity
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/testdex/testdex/internal/treecopy"
 )
 
 // Breakage is a copy of a project with assertions broken on purpose: in a
@@ -25,15 +26,16 @@ type Edit struct {
 	File, Old, New string
 }
 
-// shared are the folders a copy links to instead of copying: installed
-// dependencies and build output, which the breakage never touches.
-var shared = map[string]bool{"node_modules": true, ".venv": true, "target": true}
+// shared are the top-level folders a copy links to instead of copying:
+// installed dependencies and build output, which the breakage never
+// touches.
+var shared = []string{"node_modules", ".venv", "target"}
 
 // Break makes the broken copy of the project in src at dst: src's files
 // copied (its dependency folders linked), b's edits applied, b's files
 // added from testdata (the folder of breakage files for this project).
 func (b *Breakage) Break(src, dst, testdata string) error {
-	if err := copyTree(src, dst); err != nil {
+	if err := treecopy.Copy(src, dst, shared); err != nil {
 		return err
 	}
 	for _, e := range b.Edits {
@@ -63,43 +65,6 @@ func (b *Breakage) Break(src, dst, testdata string) error {
 		}
 	}
 	return nil
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && shared[d.Name()] && rel == d.Name():
-			if err := os.Symlink(p, to); err != nil {
-				return err
-			}
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(to, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, to)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(to, data, info.Mode().Perm())
-	})
 }
 
 const broken = "fidelity: broken on purpose"

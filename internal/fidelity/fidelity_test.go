@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestFidelity runs every project of Projects twice, natively with the
@@ -36,7 +38,7 @@ func TestFidelity(t *testing.T) {
 	for _, p := range Projects {
 		t.Run(p.Name, func(t *testing.T) {
 			if _, err := exec.LookPath(p.Tool); err != nil {
-				t.Skipf("%s not on PATH", p.Tool)
+				testenv.Missing(t, "%s not on PATH", p.Tool)
 			}
 			if !p.Installed(dir) {
 				t.Skipf("%s is not installed in %s: run scripts/setup/fidelity.sh", p.Name, dir)

@@ -4,7 +4,7 @@
 // Each project (see projects.go) is run twice: natively, with the runner's
 // own machine-readable report, and through `testdex run --json`. Both runs
 // become a Results: one Outcome per test, keyed in the runner's own terms
-// (framework, scope, name: the README's "scope and name per framework"),
+// (framework, scope, name: docs/contract.md's "scope and name per framework"),
 // and Compare tells the tests only one side reported and the tests whose
 // outcome differs.
 //

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 func TestResultsAddKeepsWorst(t *testing.T) {
@@ -219,7 +221,7 @@ func TestParseRun(t *testing.T) {
 // nesting, a test with subtests (counted, as node counts it), a skip.
 func TestNodeRecorder(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node not on PATH")
+		testenv.Missing(t, "node not on PATH")
 	}
 	dir := t.TempDir()
 	src := `const { test, describe, it } = require('node:test')
@@ -252,7 +254,7 @@ test('later', { skip: true }, () => {})
 // a pass, a failing subtest, a skip, an expected failure.
 func TestUnittestRecorder(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not on PATH")
+		testenv.Missing(t, "python3 not on PATH")
 	}
 	dir := t.TempDir()
 	src := `import unittest

@@ -73,8 +73,8 @@ type Run struct {
 }
 
 // ParseRun reads testdex's JSON Lines events. A test's key is the event's
-// own scope and name; when the event has none (testdex before issue 7's
-// events), the listing's record of the same ID gives them.
+// own scope and name; when the event has none (events written by a
+// testdex from before 2026-11-22), the listing's record of the same ID gives them.
 func ParseRun(r io.Reader, listing map[string]Record) (*Run, error) {
 	run := &Run{Results: Results{}, Kinds: map[Key]string{}}
 	sc := bufio.NewScanner(r)

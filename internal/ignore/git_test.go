@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // The differential test: random trees with random ignore files drawn from a
@@ -35,7 +37,7 @@ const negated = " (negated)"
 
 func TestAgainstGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on PATH; the differential test against git needs it")
+		testenv.Missing(t, "git is not on PATH; the differential test against git needs it")
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {

@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/testdex/testdex"
+import (
+	"path/filepath"
+
+	"github.com/testdex/testdex"
+)
 
 // A Grapher finds, without running anything, what a project's files
 // depend on: the edges of the impact graph that `testdex affected` joins
@@ -68,6 +72,17 @@ type GraphInput struct {
 	// keeps what it learnt running the tests (the files an agent read to
 	// judge a spec), for a Grapher that uses it.
 	CacheDir string
+}
+
+// NodeKey is the node key of the file or folder abs under root: its
+// root-relative, slash-separated path ("." for root itself); abs itself,
+// slash-separated, when it cannot be made relative (another volume).
+func NodeKey(root, abs string) string {
+	r, err := filepath.Rel(root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(r)
 }
 
 // Graph is what a project's files depend on.

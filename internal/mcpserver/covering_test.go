@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/mcpserver"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestTestsCovering: before any recording the tool says how to record;
@@ -15,7 +16,7 @@ import (
 // that executed a line, and none for a line no test executed.
 func TestTestsCovering(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not installed")
+		testenv.Missing(t, "go is not installed")
 	}
 	root := t.TempDir()
 	for name, src := range map[string]string{
@@ -60,7 +61,7 @@ func TestTestsCovering(t *testing.T) {
 // tests_covering then gives the reason, with the batch as unrecorded.
 func TestRunTestsCoverageWarning(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not installed")
+		testenv.Missing(t, "go is not installed")
 	}
 	root := t.TempDir()
 	for name, src := range map[string]string{

@@ -1,44 +1,9 @@
 package mcpserver
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
-	"slices"
-	"strings"
 	"testing"
-	"testing/iotest"
 )
-
-// TestReadLine reads lines around the limit (10 bytes) through a 16-byte
-// buffer, whole and one byte at a time: a line over the limit is marked
-// long and cut, the line after it is intact.
-func TestReadLine(t *testing.T) {
-	input := "abc\n" + "0123456789\n" + "0123456789X\n" + strings.Repeat("y", 100) + "\n" + "\n" + "a\r\n" + "last"
-	want := []string{"abc", "0123456789", "0123456789 long", "yyyyyyyyyy long", "", "a\r", "last"}
-	for name, r := range map[string]io.Reader{"whole": strings.NewReader(input), "bytes": iotest.OneByteReader(strings.NewReader(input))} {
-		br := bufio.NewReaderSize(r, 16)
-		var got []string
-		for {
-			line, long, err := readLine(br, 10)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := string(line)
-			if long {
-				s += " long"
-			}
-			got = append(got, s)
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: %q, want %q", name, got, want)
-		}
-	}
-}
 
 // TestLeadingID finds the id of a request cut short, when it comes before
 // the cut.

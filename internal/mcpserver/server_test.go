@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testdex/testdex/internal/mcpserver"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // connect serves root in memory and returns a client session that has
@@ -41,7 +42,7 @@ func connect(t *testing.T, root, cache string) *mcp.ClientSession {
 func goFixture(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not installed")
+		testenv.Missing(t, "go is not installed")
 	}
 	dir := filepath.Join(t.TempDir(), "go")
 	if err := os.CopyFS(dir, os.DirFS("../../testdata/run/go")); err != nil {

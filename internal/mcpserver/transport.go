@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // maxRequest bounds one incoming line. The largest real request is a
@@ -107,7 +108,7 @@ type readResult struct {
 // (which ends the session), or when the connection is closed.
 func (c *lineConn) readLoop(r *bufio.Reader, limit int) {
 	for {
-		line, long, err := readLine(r, limit)
+		line, long, err := lines.ReadLine(r, limit)
 		if err != nil {
 			c.ended.Store(true)
 			c.deliver(readResult{err: err})
@@ -187,31 +188,6 @@ func (c *lineConn) Close() error {
 
 // SessionID is empty: a stdio connection has no session ID.
 func (c *lineConn) SessionID() string { return "" }
-
-// readLine returns the next line without its newline. A line longer than
-// limit is read to its end, but only its first limit bytes are returned,
-// with long set. A last line without a newline is a line; err is io.EOF
-// after it.
-func readLine(r *bufio.Reader, limit int) (line []byte, long bool, err error) {
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if err == nil {
-			chunk = bytes.TrimSuffix(chunk, []byte("\n"))
-		}
-		if room := limit - len(line); len(chunk) > room {
-			chunk, long = chunk[:max(room, 0)], true
-		}
-		line = append(line, chunk...)
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err == nil, errors.Is(err, io.EOF) && (len(line) > 0 || long):
-			return line, long, nil
-		default:
-			return nil, false, err
-		}
-	}
-}
 
 // decodeLine decodes one line: a message, a reply to write instead (the
 // line is bad), or neither (a blank line).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/testdex/testdex/internal/fidelity"
+	"github.com/testdex/testdex/internal/treecopy"
 )
 
 // Config says what to run. The zero values of N, Timeout, Modes and
@@ -135,7 +136,7 @@ func runProject(ctx context.Context, cfg *Config, p Project) *ProjectResult {
 		pr.Err = err.Error()
 		return pr
 	}
-	files, err := sources(r.dir, p, r.l.files)
+	files, err := sources(ctx, r.dir, p, r.l.files)
 	if err != nil {
 		pr.Err = err.Error()
 		return pr
@@ -173,7 +174,9 @@ func runProject(ctx context.Context, cfg *Config, p Project) *ProjectResult {
 // suite once.
 func prepare(ctx context.Context, cfg *Config, p Project, pr *ProjectResult) (*projectRun, error) {
 	dir := filepath.Join(cfg.Work, p.Name)
-	if err := copyProject(cfg.home(p), dir, p.Link); err != nil {
+	// The copy takes every file, ignored by git or not; the installed
+	// dependencies are linked.
+	if err := treecopy.Copy(cfg.home(p), dir, p.Link); err != nil {
 		return nil, fmt.Errorf("copy %s: %w", p.Name, err)
 	}
 	if cfg.Change == "git" {

@@ -3,80 +3,11 @@ package mutbench
 import (
 	"context"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 )
-
-// copyProject copies the project in src to dst, where the mutants are
-// applied: the installed original is never written. The top-level entries
-// named in link (installed dependencies: node_modules, .venv) are linked,
-// not copied; everything else is copied with its mode and modification
-// time (cargo's build output in target stays fresh).
-func copyProject(src, dst string, link []string) error {
-	linked := map[string]bool{}
-	for _, l := range link {
-		linked[l] = true
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case linked[rel]:
-			if err := os.Symlink(p, to); err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		case d.IsDir():
-			return os.MkdirAll(to, info.Mode().Perm()|0o700)
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, to)
-		case d.Type().IsRegular():
-			if err := copyFile(p, to, info.Mode().Perm()|0o600); err != nil {
-				return err
-			}
-			return os.Chtimes(to, info.ModTime(), info.ModTime())
-		}
-		return nil // sockets, devices: nothing a project needs
-	})
-}
-
-func copyFile(from, to string, mode fs.FileMode) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
 
 // gitInit makes the copy a git repository whose HEAD is the unmutated
 // project, so that `testdex affected` can find the change itself (the

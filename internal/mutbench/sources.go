@@ -1,6 +1,7 @@
 package mutbench
 
 import (
+	"context"
 	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
@@ -8,29 +9,27 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/testdex/testdex/internal/walk"
 )
 
 // sources are the project's non-test source files of its language under
 // Src, relative and slash-separated, sorted: never a file the listing
 // holds tests in, nor one named like a test, nor anything under Skip, a
-// testdata folder or an installed or built folder.
-func sources(root string, p Project, tests map[string]bool) ([]string, error) {
+// testdata folder, an installed or built folder, or what git ignores (the
+// project's .gitignore files and the copy's .git/info/exclude): a mutant
+// of an ignored file is a change `testdex affected` cannot see in git, so
+// it would count as a miss that is none.
+func sources(ctx context.Context, root string, p Project, tests map[string]bool) ([]string, error) {
+	var mu sync.Mutex
 	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			switch d.Name() {
-			case "node_modules", ".venv", "target", "testdata", ".git", "__pycache__":
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	opts := walk.Options{Hidden: true, SkipDirs: []string{"node_modules", ".venv", "target", "testdata", ".git", "__pycache__"}}
+	_, err := walk.Walk(ctx, root, opts, func(rel string, d fs.DirEntry) error {
 		if d.Type().IsRegular() && wanted(p, rel) && !tests[rel] && !testNamed(p.Lang, rel) {
+			mu.Lock()
 			out = append(out, rel)
+			mu.Unlock()
 		}
 		return nil
 	})

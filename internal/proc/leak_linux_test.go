@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // subreaper makes the test process a child subreaper, as main does.
@@ -20,7 +22,7 @@ func subreaper(t *testing.T) {
 		t.Skipf("cannot become a child subreaper: %v", err)
 	}
 	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("setsid is not installed")
+		testenv.Missing(t, "setsid is not installed")
 	}
 }
 

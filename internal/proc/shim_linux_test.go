@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // parentEnv makes the test binary act as a testdex that runs one child
@@ -33,7 +35,7 @@ func TestMain(m *testing.M) {
 // however deep.
 func TestKilledParentTakesEverything(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("setsid is not installed")
+		testenv.Missing(t, "setsid is not installed")
 	}
 	// The child prints the PIDs of a grandchild in its group and of a
 	// daemon in a session of its own, then waits.

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +9,9 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/run"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // The golden files: each event stream testdata/NAME.jsonl replayed into
 // the text view (NAME.txt, NAME.color.txt, NAME.verbose.txt) and JUnit
@@ -56,7 +54,7 @@ func TestGolden(t *testing.T) {
 				if !strings.Contains(v.suffix, "color") && bytes.IndexByte(got, 0x1b) >= 0 {
 					t.Errorf("a plain view holds an ESC byte")
 				}
-				checkGolden(t, base+v.suffix, got)
+				golden.Check(t, base+v.suffix, got)
 			})
 		}
 	}
@@ -102,21 +100,4 @@ func junitView(events []testdex.Event) []byte {
 	var b bytes.Buffer
 	j.WriteTo(&b)
 	return b.Bytes()
-}
-
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/report -run Golden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./internal/report -run Golden -update rewrites it after a deliberate change):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }

@@ -1,65 +1,45 @@
 package shapes
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"context"
 	"testing"
+
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/golden"
 )
 
 // Check compares got, a listing rendered by Lines, with the expectations in
-// file, the golden-file step every language's TestShapes shares. With update
-// set (the test's -update flag) it writes got to file instead and returns:
-// the run records the current listing, which must be checked by hand before
-// it is committed. A file that cannot be read stops the test; a difference is
-// reported with Diff and the test goes on, so that later checks still run.
-// Both messages give the command that regenerates the file.
+// file, the golden-file step every language's TestShapes shares: see
+// golden.Compare. With update set (golden.Updating(), the test binary's
+// -update flag) it writes got to file instead and returns: the run records
+// the current listing, which must be checked by hand before it is
+// committed.
 func Check(t testing.TB, got, file string, update bool) {
 	t.Helper()
-	if update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatalf("update %s: %v", file, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("read expectations: %v (run %s to create it, then check it by hand)", err, regenerate(t))
-	}
-	if got != string(want) {
-		t.Errorf("listing differs from %s (check it by hand, then run %s):\n%s", file, regenerate(t), Diff(string(want), got))
-	}
+	golden.Compare(t, file, []byte(got), update)
 }
 
-// regenerate returns the command that reruns t's top-level test with
-// -update, from the module root (the folder holding go.mod above the working
-// directory, which go test sets to the package's folder); "." stands for the
-// package when no go.mod is found.
-func regenerate(t testing.TB) string {
-	name, _, _ := strings.Cut(t.Name(), "/")
-	return fmt.Sprintf("go test %s -run '^%s$' -update", packageDir(), name)
+// Build lists the all-shapes fixture opts.Root statically with
+// index.Build, as `testdex list` does; an error stops the test.
+func Build(t testing.TB, opts index.Options) *index.Index {
+	t.Helper()
+	ix, err := index.Build(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("index.Build %s: %v", opts.Root, err)
+	}
+	return ix
 }
 
-// packageDir returns the working directory relative to the module root, as a
-// go test package pattern ("./internal/lang/java"), or "." if it is unknown.
-func packageDir() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
+// CheckFixture lists the fixture opts.Root (Build), reports each problem
+// of the listing as an error, and compares the records with the expected
+// file (Check, with golden's -update flag). It returns the listing for
+// the test's own checks.
+func CheckFixture(t testing.TB, opts index.Options, expected string) *index.Index {
+	t.Helper()
+	ix := Build(t, opts)
+	for _, p := range ix.Problems {
+		t.Errorf("unexpected problem: %v", p)
 	}
-	for root := wd; ; {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			rel, err := filepath.Rel(root, wd)
-			if err != nil || rel == "." {
-				return "."
-			}
-			return "./" + filepath.ToSlash(rel)
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return "."
-		}
-		root = parent
-	}
+	Check(t, Lines(ix.Tests), expected, golden.Updating())
+	return ix
 }

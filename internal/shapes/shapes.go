@@ -40,30 +40,3 @@ func Lines(rs []testdex.Test) string {
 	}
 	return b.String()
 }
-
-// Diff lists the lines only one side has, "- " for want and "+ " for got.
-func Diff(want, got string) string {
-	in := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(s, "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	w, g := in(want), in(got)
-	var out []string
-	for _, l := range strings.Split(want, "\n") {
-		if !g[l] {
-			out = append(out, "- "+l)
-		}
-	}
-	for _, l := range strings.Split(got, "\n") {
-		if !w[l] {
-			out = append(out, "+ "+l)
-		}
-	}
-	if len(out) == 0 {
-		return "(same lines, different order)"
-	}
-	return strings.Join(out, "\n")
-}

@@ -14,6 +14,7 @@
 package state
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -135,20 +136,40 @@ func Write(path string, data []byte) error {
 			return fmt.Errorf("save state %s: it %s and cannot be replaced: %w", path, odd(fi), err)
 		}
 	}
-	tmp, err := os.CreateTemp(dir, ".state-*")
-	if err != nil {
-		return fmt.Errorf("save state %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save state %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save state %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("save state %s: %w", path, err)
 	}
 	return nil
+}
+
+// TempPattern names the temporary files WriteAtomic makes (os.CreateTemp's
+// pattern), beside the file they replace.
+const TempPattern = ".testdex-tmp-*"
+
+// WriteAtomic replaces the file path with what write writes, atomically:
+// write goes to a temporary file beside path (buffered), which is renamed
+// over path only when write, the flush and the close all succeeded, so a
+// reader sees the old file or the new one, never half of one; otherwise the
+// temporary file is removed and the first error returned, unwrapped (the
+// caller names the operation). Path's folder must exist. The new file has
+// os.CreateTemp's mode, 0600. It is the one atomic writer of testdex: the
+// state files, the listing caches and `testdex index -o` use it.
+func WriteAtomic(path string, write func(w io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), TempPattern)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	w := bufio.NewWriter(tmp)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

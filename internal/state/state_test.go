@@ -2,9 +2,11 @@ package state
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -89,5 +91,40 @@ func TestPathIsStable(t *testing.T) {
 	}
 	if Path("/c", "k", "/a", "json") == Path("/c", "k", "/b", "json") {
 		t.Errorf("two roots share a file")
+	}
+}
+
+// TestWriteAtomic: what the callback writes replaces the file whole; a
+// callback that fails, or a folder that does not exist, leaves the old
+// file as it was and no temporary file behind.
+func TestWriteAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteAtomic(p, func(w io.Writer) error {
+		io.WriteString(w, strings.Repeat("half", 10000))
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("a failing callback: %v, want its error", err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "old" {
+		t.Errorf("after a failed write the file holds %d bytes, want the old", len(data))
+	}
+	if err := WriteAtomic(filepath.Join(dir, "no", "f"), func(io.Writer) error { return nil }); err == nil {
+		t.Errorf("a write into a missing folder succeeded")
+	}
+	big := strings.Repeat("new", 100000)
+	if err := WriteAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, big); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != big {
+		t.Errorf("after a write the file holds %d bytes, want %d", len(data), len(big))
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, TempPattern)); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }

@@ -131,7 +131,7 @@ light_my_request() { npm_project light-my-request@6.8.1; }
 # holds it) and takes 159 s to run here; the suite keeps three of them (a
 # test.each table, describe and test titles built from a data table,
 # nested describes) and removes the rest, and installs vitest 3.2.4, the
-# version the README's listing measurements used.
+# version docs/accuracy.md's listing measurements used.
 zod() {
 	npm_project zod@4.6.7 --no-save vitest@3.2.4
 	local keep=" src/v4/core/tests/polyfill-collision.test.ts src/v4/core/tests/locales/parity.test.ts src/v4/core/tests/locales/ru.test.ts "

@@ -86,4 +86,23 @@
 // The rules that cmd/go and package testing apply are mirrored in
 // funcs.go (selection), names.go (rewrite, unique, -run patterns) and
 // build.go (constraints); each cites the source it follows.
+//
+// Files by role:
+//
+//	detection      detect.go (go.mod projects)
+//	extraction     extractor.go funcs.go walk.go assign.go runs.go loops.go
+//	               typeswitch.go scope.go eval.go calls.go composite.go
+//	               govalue.go helpers.go helpertext.go build.go
+//	naming         names.go (package testing's names and -run patterns)
+//	linking        facts.go link.go pkgctx.go corpus.go (fuzz seeds)
+//	listing        lister.go (go test -list, the runtime method)
+//	running        runner.go (commands, and the go test -json parser)
+//	coverage       cover.go cover_parse.go
+//	impact graph   impact.go impact_api.go impact_build.go impact_mod.go
+//	               impact_scan.go impact_edges.go impact_cgo.go impact_lex.go
+//	               impact_decl.go impact_declgraph.go impact_methods.go
+//	               impact_diff.go impact_check.go impact_typecheck.go
+//	               impact_cache.go impact_memo.go
+//	spans          spanner.go (functions for the coverage index)
+//	tools          cmd/gorootcheck (checks the listing against GOROOT's tests)
 package golang

@@ -61,7 +61,7 @@ import (
 //   - A glob //go:embed pattern claims its whole static folder prefix, so
 //     that a file added there selects too.
 //
-// Known blind spots (README): files read by a computed path outside the
+// Known blind spots (docs/affected.md): files read by a computed path outside the
 // package's testdata (../other/testdata), the environment, the network,
 // programs run by tests, cgo headers found by a search path other than
 // the package folder and ${SRCDIR}, and a //go:linkname pull from a

@@ -16,6 +16,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/impacttest"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // buildModule is a module whose packages reach a's declarations in
@@ -97,7 +98,7 @@ func Field() int { return b.New().X }
 func TestBrokenBuild(t *testing.T) {
 	for _, tool := range []string{"git", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the native run cannot be compared", tool)
+			testenv.Missing(t, "%s is not installed: the native run cannot be compared", tool)
 		}
 	}
 	add := func(text string) func(string) string {

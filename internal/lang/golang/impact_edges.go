@@ -54,13 +54,7 @@ func (e *emitter) edge(from, to, why string) {
 }
 
 // rel makes an absolute path a root-relative node key.
-func (e *emitter) rel(abs string) string {
-	r, err := filepath.Rel(e.b.in.Root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(r)
-}
+func (e *emitter) rel(abs string) string { return lang.NodeKey(e.b.in.Root, abs) }
 
 func (e *emitter) problem(file string, line int, msg string) {
 	e.out.Problems = append(e.out.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: file, Line: line,

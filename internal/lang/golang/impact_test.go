@@ -17,6 +17,7 @@ import (
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang/golang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestImpact runs testdata/impact/*.txtar: each archive is a tree, and its
@@ -89,7 +90,7 @@ func impactCase(t *testing.T, file string, cached bool) {
 	}
 	if strings.Contains(comment, "\nedit ") {
 		if _, err := exec.LookPath("git"); err != nil {
-			t.Skip("git is not installed")
+			testenv.Missing(t, "git is not installed")
 		}
 		git("init", "-q")
 		git("add", "-A")

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // event is the part of a `go test -json` event these tests read.
@@ -25,7 +26,7 @@ type event struct {
 func goTestJSON(t *testing.T, dir string, args ...string) []event {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go is not on PATH")
+		testenv.Missing(t, "go is not on PATH")
 	}
 	cmd := exec.Command("go", append([]string{"test", "-json", "-vet=off"}, args...)...)
 	cmd.Dir = dir

@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // runner runs Go tests with go test -json -count=1, one go test per set of
@@ -154,16 +155,17 @@ func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) 
 // NewParser returns a streaming parser of go test -json output.
 func (runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
 	j := &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}, openBench: map[string][]string{}}
+	j.lines.Line = j.line
 	return coverParserFor(p, cmd, j)
 }
 
 // jsonParser turns test2json events into RunEvents. It is an io.Writer
-// fed arbitrary chunks: it splits lines itself.
+// fed arbitrary chunks, cut into lines by its lines.Splitter.
 type jsonParser struct {
-	module  string
-	emit    func(lang.RunEvent)
-	partial []byte
-	out     map[string]*bytes.Buffer // per test, for the failure message
+	module string
+	emit   func(lang.RunEvent)
+	lines  lines.Splitter
+	out    map[string]*bytes.Buffer // per test, for the failure message
 	// bench is the running benchmark of each package and the figures it
 	// printed: test2json reports a benchmark's run and failure but not its
 	// pass, which is its figures line followed by the next benchmark or
@@ -195,24 +197,10 @@ type goEvent struct {
 	FailedBuild string
 }
 
-func (j *jsonParser) Write(b []byte) (int, error) {
-	j.partial = append(j.partial, b...)
-	for {
-		i := bytes.IndexByte(j.partial, '\n')
-		if i < 0 {
-			break
-		}
-		j.line(j.partial[:i])
-		j.partial = j.partial[i+1:]
-	}
-	return len(b), nil
-}
+func (j *jsonParser) Write(b []byte) (int, error) { return j.lines.Write(b) }
 
 func (j *jsonParser) Close(int) error {
-	if len(j.partial) > 0 {
-		j.line(j.partial)
-		j.partial = nil
-	}
+	j.lines.Flush()
 	return nil
 }
 

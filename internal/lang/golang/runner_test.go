@@ -1,44 +1,37 @@
 package golang
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // testdata/run.jsonl was recorded with:
 //
 //	cd testdata/run/go && go test -json -count=1 ./... > ../../../internal/lang/golang/testdata/run.jsonl
 //
-// (the repository's run fixture, go1.26).
+// (the repository's run fixture, go1.26). The parser's events on each
+// recording are kept in testdata/events; after a deliberate change of the
+// parser, regenerate them (and check the difference by hand) with
+//
+//	go test ./internal/lang/golang -run 'TestParser(Chunks|Benchmarks)$' -update
+
+// newParser makes the parser of a plain go test -json run of module.
+func newParser(module string) func(func(lang.RunEvent)) lang.Parser {
+	return func(emit func(lang.RunEvent)) lang.Parser {
+		return runner{}.NewParser(&lang.Project{Name: module}, nil, emit)
+	}
+}
 
 // TestParserChunks feeds the recorded stream in every chunk size and
-// expects the same events each time.
+// expects the same events each time, those of the golden file.
 func TestParserChunks(t *testing.T) {
-	data, err := os.ReadFile("testdata/run.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &lang.Project{Name: "example.com/runfixture"}
-	parse := func(chunk int) []lang.RunEvent {
-		var evs []lang.RunEvent
-		ps := runner{}.NewParser(p, nil, func(e lang.RunEvent) { evs = append(evs, e) })
-		for i := 0; i < len(data); i += chunk {
-			ps.Write(data[i:min(i+chunk, len(data))])
-		}
-		ps.Close(1)
-		return evs
-	}
-	want := parse(len(data))
-	for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
-		if got := parse(chunk); !reflect.DeepEqual(got, want) {
-			t.Fatalf("chunk size %d: events differ", chunk)
-		}
-	}
+	want := parsertest.Run(t, parsertest.Case{Stream: "testdata/run.jsonl", New: newParser("example.com/runfixture"),
+		Exit: 1, Golden: "testdata/events/run.jsonl"})
 	finals := map[string]testdex.Action{}
 	var failMsg, failFile string
 	var failLine int
@@ -132,30 +125,20 @@ func TestRunCommandsPaths(t *testing.T) {
 // test2json reports no pass for a benchmark: the parser passes one when its
 // figures were printed, with the figures as the message, in every chunk size.
 func TestParserBenchmarks(t *testing.T) {
-	data, err := os.ReadFile("testdata/bench.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, chunk := range []int{1, 5, 64, len(data)} {
-		var evs []lang.RunEvent
-		ps := runner{}.NewParser(&lang.Project{Name: "gb"}, nil, func(e lang.RunEvent) { evs = append(evs, e) })
-		for i := 0; i < len(data); i += chunk {
-			ps.Write(data[i:min(i+chunk, len(data))])
-		}
-		ps.Close(1)
-		got := map[string]string{}
-		for _, e := range evs {
-			if e.Action.Final() {
-				if e.Kind != testdex.KindBenchmark {
-					t.Errorf("chunk %d: %s has kind %q", chunk, e.Name, e.Kind)
-				}
-				got[e.Name] = string(e.Action) + " " + strings.Fields(e.Message + " -")[0]
+	evs := parsertest.Run(t, parsertest.Case{Stream: "testdata/bench.jsonl", New: newParser("gb"),
+		Exit: 1, Golden: "testdata/events/bench.jsonl"})
+	got := map[string]string{}
+	for _, e := range evs {
+		if e.Action.Final() {
+			if e.Kind != testdex.KindBenchmark {
+				t.Errorf("%s has kind %q", e.Name, e.Kind)
 			}
+			got[e.Name] = string(e.Action) + " " + strings.Fields(e.Message + " -")[0]
 		}
-		want := map[string]string{"BenchmarkB": "pass 100", "BenchmarkC": "pass 100", "BenchmarkD": "fail no"}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("chunk %d: results %v, want %v", chunk, got, want)
-		}
+	}
+	want := map[string]string{"BenchmarkB": "pass 100", "BenchmarkC": "pass 100", "BenchmarkD": "fail no"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("results %v, want %v", got, want)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/java"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestCoverageRecordsPerTest runs testdata/cover (Calc.a and Calc.b, a
@@ -89,7 +91,7 @@ func coverCopy(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"mvn", "java", "javac"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: JaCoCo coverage cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
+			testenv.Missing(t, "%s not installed: JaCoCo coverage cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "cover")
@@ -110,24 +112,10 @@ func runEvents(t *testing.T, dir string, coverage bool) []lang.RunEvent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []lang.RunEvent
-	for _, c := range cmds {
-		parser := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
-		cmd := exec.Command(c.Args[0], c.Args[1:]...)
-		cmd.Dir, cmd.Stdout = c.Dir, parser
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		code := 0
-		if err := cmd.Run(); err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
-				t.Fatalf("%v: %v", c.Args, err)
-			}
-			code = ee.ExitCode()
-		}
-		parser.Close(code)
-		if stderr.Len() > 0 {
-			t.Logf("%s stderr: %s", c.Args[0], stderr.String())
+	evs, ran := parsertest.Live(t, r, p, cmds, nil)
+	for _, c := range ran {
+		if c.Stderr != "" {
+			t.Logf("%s stderr: %s", c.Args[0], c.Stderr)
 		}
 	}
 	return evs

@@ -8,6 +8,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // testdata/cover-reader.txt is TestdexCoverageReader's output on a run of
@@ -20,25 +21,8 @@ import (
 // one covered event per test, named as Surefire's reports name it, and
 // the other line as batch output.
 func TestCoverParser(t *testing.T) {
-	data, err := os.ReadFile("testdata/cover-reader.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	parse := func(chunk int) []lang.RunEvent {
-		var evs []lang.RunEvent
-		cp := &coverParser{emit: func(e lang.RunEvent) { evs = append(evs, e) }}
-		for i := 0; i < len(data); i += chunk {
-			cp.Write(data[i:min(i+chunk, len(data))])
-		}
-		cp.Close(0)
-		return evs
-	}
-	want := parse(len(data))
-	for _, chunk := range []int{1, 2, 7, 64, 4096} {
-		if got := parse(chunk); !reflect.DeepEqual(got, want) {
-			t.Fatalf("chunk size %d: events differ", chunk)
-		}
-	}
+	want := parsertest.Run(t, parsertest.Case{Stream: "testdata/cover-reader.txt", Golden: "testdata/events/cover-reader.jsonl",
+		New: func(emit func(lang.RunEvent)) lang.Parser { return &coverParser{emit: emit} }})
 	if len(want) != 3 || want[2].Action != testdex.ActionOutput || want[2].Output != "testdex: a line of other output\n" {
 		t.Fatalf("events %+v", want)
 	}

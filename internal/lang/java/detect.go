@@ -1,7 +1,3 @@
-// Package java discovers JUnit 4 and JUnit 5 tests in Maven and Gradle
-// projects by parsing Java sources with tree-sitter; it never compiles or
-// runs them. Its Lister asks the JUnit Platform console launcher to
-// discover the compiled tests (the runtime method).
 package java
 
 import (

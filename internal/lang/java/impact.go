@@ -106,13 +106,7 @@ func (jg *javaGraph) edge(from, to, why string) {
 	jg.out.Edges = append(jg.out.Edges, lang.Edge{From: from, To: to, Why: why})
 }
 
-func (jg *javaGraph) rel(abs string) string {
-	rel, err := filepath.Rel(jg.in.Root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(rel)
-}
+func (jg *javaGraph) rel(abs string) string { return lang.NodeKey(jg.in.Root, abs) }
 
 // sources scans the module's test files, its main sources, and the main
 // (and test fixture) sources of the modules it depends on.

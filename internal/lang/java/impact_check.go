@@ -27,7 +27,7 @@ import (
 // (javac reads sources as UTF-8 here), and a call to a method that is
 // declared nowhere it could come from (callsUndeclared). Other type
 // errors (a wrong argument type, a removed method another file calls)
-// are not seen: README, "what is not yet exact".
+// are not seen: docs/affected.md, "A change that breaks the build".
 func (g Grapher) Broken(in *lang.GraphInput, file string, _ []byte) []lang.Break {
 	if !strings.HasSuffix(file, ".java") || filepath.Base(file) == "module-info.java" {
 		return nil
@@ -58,13 +58,13 @@ func (g Grapher) unitOf(in *lang.GraphInput, file string) (string, string) {
 	}
 	abs := filepath.Join(in.Root, filepath.FromSlash(file))
 	if under(abs, filepath.Join(mods[0].dir, filepath.FromSlash(g.TestDir))) {
-		rel := relTo(in.Root, mods[0].dir)
+		rel := lang.NodeKey(in.Root, mods[0].dir)
 		return testsNode(rel), "every test of module " + rel
 	}
 	for _, m := range mods {
 		for _, dir := range []string{m.mainDir, "src/testFixtures/java"} {
 			if under(abs, filepath.Join(m.dir, filepath.FromSlash(dir))) {
-				rel := relTo(in.Root, m.dir)
+				rel := lang.NodeKey(in.Root, m.dir)
 				return moduleNode(rel), "every test of module " + rel + " and of the modules that depend on it"
 			}
 		}
@@ -79,14 +79,6 @@ func testsNode(rel string) string { return "tests:" + rel }
 func under(abs, dir string) bool {
 	r, err := filepath.Rel(dir, abs)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-}
-
-func relTo(root, abs string) string {
-	r, err := filepath.Rel(root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(r)
 }
 
 // javacRefuses says why javac would refuse a source ("" when nothing

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/testdex/testdex/internal/lang"
 )
 
 // module is one Maven or Gradle module of a build, as the impact graph
@@ -300,31 +302,10 @@ func accessor(p string) string {
 	return strings.Join(parts, ".")
 }
 
-// subdirs lists dir and the folders below it, relative to dir ("." for
-// dir itself); nil when dir is not a folder.
-func subdirs(dir string) []string {
-	var out []string
-	var visit func(rel string, depth int)
-	visit = func(rel string, depth int) {
-		ents, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil || depth > 64 {
-			return
-		}
-		out = append(out, rel)
-		for _, e := range ents {
-			if e.IsDir() {
-				visit(path.Join(rel, e.Name()), depth+1)
-			}
-		}
-	}
-	visit(".", 0)
-	return out
-}
-
 // javaFiles lists the .java files under dir, relative to dir.
 func javaFiles(dir string) []string {
 	var out []string
-	for _, d := range subdirs(dir) {
+	for _, d := range lang.Subdirs(dir, nil) {
 		ents, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(d)))
 		for _, e := range ents {
 			if !e.IsDir() && isJavaSource(e.Name()) {

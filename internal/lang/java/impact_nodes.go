@@ -4,6 +4,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/testdex/testdex/internal/lang"
 )
 
 // modules adds the module nodes: a test file uses its module's resources,
@@ -72,7 +74,7 @@ func (jg *javaGraph) folderNode(modDir, sub string) string {
 		return node
 	}
 	jg.out.Owners[rel] = node
-	for _, d := range subdirs(abs) {
+	for _, d := range lang.Subdirs(abs, nil) {
 		jg.out.Owners[path.Join(rel, d)] = node
 	}
 	return node
@@ -80,7 +82,7 @@ func (jg *javaGraph) folderNode(modDir, sub string) string {
 
 // existingFolderNode is folderNode for a folder that exists, "" otherwise.
 func (jg *javaGraph) existingFolderNode(modDir, sub string) string {
-	if subdirs(filepath.Join(modDir, filepath.FromSlash(sub))) == nil {
+	if lang.Subdirs(filepath.Join(modDir, filepath.FromSlash(sub)), nil) == nil {
 		return ""
 	}
 	return jg.folderNode(modDir, sub)

@@ -11,6 +11,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/java"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // The integration tests need mvn and java, and the Maven artifacts that
@@ -134,7 +136,7 @@ func buildableCopy(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"mvn", "java"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: the JUnit runtime listing cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
+			testenv.Missing(t, "%s not installed: the JUnit runtime listing cannot be checked (install a JDK and Maven, then run scripts/setup/java.sh)", tool)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "junit")
@@ -153,12 +155,7 @@ func run(t *testing.T, c *lang.Command, allowFail bool) (stdout, stderr []byte, 
 	cmd.Env = append(os.Environ(), c.Env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%v: %v", c.Args, err)
-	}
+	code = parsertest.ExitCode(t, cmd)
 	if code != 0 && !allowFail {
 		t.Fatalf("%v exited %d: %s%s (run scripts/setup/java.sh first)", c.Args, code, out.String(), errb.String())
 	}

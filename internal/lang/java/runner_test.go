@@ -11,6 +11,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // testdata/surefire-reports and testdata/mvn-test.txt are a real run of
@@ -20,32 +21,22 @@ import (
 //	cp -r testdata/run/junit /tmp/jr && cd /tmp/jr
 //	mvn -B test > $REPO/internal/lang/java/testdata/mvn-test.txt 2>&1
 //	cp target/surefire-reports/TEST-*.xml $REPO/internal/lang/java/testdata/surefire-reports/
+//
+// The parsers' events on each recording are kept in testdata/events; after
+// a deliberate change of a parser, regenerate them (and check the
+// difference by hand) with
+//
+//	go test ./internal/lang/java -run 'Test(ReportParser|CoverParser)$' -update
 
 // parseReports feeds the recorded mvn output to a parser reading the
 // recorded reports, in every chunk size, expects the same events each
-// time, and returns them.
+// time, those of the golden file, and returns them.
 func parseReports(t *testing.T) []lang.RunEvent {
 	t.Helper()
-	data, err := os.ReadFile("testdata/mvn-test.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	parse := func(chunk int) []lang.RunEvent {
-		var evs []lang.RunEvent
-		rp := &reportParser{dir: "../../../testdata/run/junit", reports: "testdata/surefire-reports", emit: func(e lang.RunEvent) { evs = append(evs, e) }}
-		for i := 0; i < len(data); i += chunk {
-			rp.Write(data[i:min(i+chunk, len(data))])
-		}
-		rp.Close(1)
-		return evs
-	}
-	want := parse(len(data))
-	for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
-		if got := parse(chunk); !reflect.DeepEqual(got, want) {
-			t.Fatalf("chunk size %d: events differ", chunk)
-		}
-	}
-	return want
+	return parsertest.Run(t, parsertest.Case{Stream: "testdata/mvn-test.txt", Exit: 1, Golden: "testdata/events/mvn-test.jsonl",
+		New: func(emit func(lang.RunEvent)) lang.Parser {
+			return &reportParser{dir: "../../../testdata/run/junit", reports: "testdata/surefire-reports", emit: emit}
+		}})
 }
 
 // TestReportParser: one result per Surefire testcase (13, Surefire's

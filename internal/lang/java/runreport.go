@@ -1,7 +1,6 @@
 package java
 
 import (
-	"bytes"
 	"encoding/xml"
 	"os"
 	"path"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // NewParser returns the parser of one mvn test command. Its output lines
@@ -43,27 +43,23 @@ type reportParser struct {
 	reports string // Surefire's reportsDirectory
 	emit    func(lang.RunEvent)
 	start   time.Time
-	partial []byte
+	out     lines.Splitter
 }
 
+// Write makes each line of the console output a line of batch output.
 func (rp *reportParser) Write(b []byte) (int, error) {
-	rp.partial = append(rp.partial, b...)
-	for {
-		i := bytes.IndexByte(rp.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		rp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(rp.partial[:i+1])})
-		rp.partial = rp.partial[i+1:]
-	}
+	rp.out.Line = rp.output // here, so that a reportParser literal works
+	return rp.out.Write(b)
+}
+
+func (rp *reportParser) output(l []byte) {
+	rp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(l) + "\n"})
 }
 
 // Close emits the results of every report this run wrote.
 func (rp *reportParser) Close(int) error {
-	if len(rp.partial) > 0 {
-		rp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(rp.partial) + "\n"})
-		rp.partial = nil
-	}
+	rp.out.Line = rp.output
+	rp.out.Flush()
 	files, _ := filepath.Glob(filepath.Join(rp.reports, "TEST-*.xml"))
 	sort.Strings(files)
 	var all []testcase

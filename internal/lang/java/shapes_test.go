@@ -1,16 +1,12 @@
 package java_test
 
 import (
-	"context"
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/shapes"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/shapes/junit.expected.txt (check it by hand first)")
 
 // shapesDir is the all-shapes Maven project; its expected listing lies
 // beside it in junit.expected.txt.
@@ -20,19 +16,7 @@ const shapesDir = "../../../testdata/shapes/junit"
 // with the expected file: ID, kind, name, scope and flags, in listing order.
 // Regenerate with `go test ./internal/lang/java -run TestShapes -update`.
 func TestShapes(t *testing.T) {
-	ix := buildShapes(t)
-	for _, p := range ix.Problems {
-		t.Errorf("unexpected problem: %v", p)
-	}
-	want := filepath.Join(filepath.Dir(shapesDir), "junit.expected.txt")
-	shapes.Check(t, shapes.Lines(ix.Tests), want, *update)
+	shapes.CheckFixture(t, index.Options{Root: shapesDir}, filepath.Join(filepath.Dir(shapesDir), "junit.expected.txt"))
 }
 
-func buildShapes(t *testing.T) *index.Index {
-	t.Helper()
-	ix, err := index.Build(context.Background(), index.Options{Root: shapesDir})
-	if err != nil {
-		t.Fatalf("index.Build: %v", err)
-	}
-	return ix
-}
+func buildShapes(t *testing.T) *index.Index { return shapes.Build(t, index.Options{Root: shapesDir}) }

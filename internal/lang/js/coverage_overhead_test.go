@@ -11,7 +11,7 @@ import (
 )
 
 // TestCoverageOverhead measures a whole run of a real project with and
-// without coverage (opt-in; the README's figures came from it):
+// without coverage (opt-in; docs/coverage.md's figures came from it):
 //
 //	TESTDEX_COVERAGE_BENCH=vitest:$HOME/.cache/testdex-mutbench/zod \
 //	  go test ./internal/lang/js -run TestCoverageOverhead -v -count=1

@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // coverageFixtures are testdata/coverage.txtar's projects: the framework,
@@ -47,7 +48,7 @@ func TestCoverageRuns(t *testing.T) {
 		t.Skip("runs the frameworks (a second or two each)")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		testenv.Missing(t, "node is not installed")
 	}
 	ar, err := txtar.ParseFile("testdata/coverage.txtar")
 	if err != nil {
@@ -101,7 +102,7 @@ func TestCoverageNotes(t *testing.T) {
 		t.Skip("runs the frameworks (a second or two each)")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		testenv.Missing(t, "node is not installed")
 	}
 	ar, err := txtar.ParseFile("testdata/coverage.txtar")
 	if err != nil {
@@ -156,7 +157,7 @@ func coverageProject(t *testing.T, ar *txtar.Archive, name, installed string) st
 	if name != "node-test" {
 		modules, _ := filepath.Abs(filepath.Join("../../../testdata/run/node", installed, "node_modules"))
 		if _, err := os.Stat(modules); err != nil {
-			t.Skipf("%s is not installed: run scripts/setup/node.sh", modules)
+			testenv.Missing(t, "%s is not installed: run scripts/setup/node.sh", modules)
 		}
 		if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
 			t.Fatal(err)

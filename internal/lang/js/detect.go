@@ -1,12 +1,3 @@
-// Package js discovers JavaScript and TypeScript tests (.js .jsx .mjs .cjs
-// .ts .tsx .mts .cts, ESM and CommonJS) of Jest, Vitest, Mocha and
-// node:test, by parsing with tree-sitter; no project code runs, not even
-// configuration files such as jest.config.js, which are read as literals.
-//
-//	package.json ──Detector──▶ Project{Frameworks: jest, vitest, mocha, node}
-//	                             │ Match: each framework's testMatch/include/spec
-//	file ──Extractor(framework)──▶ describe/it/test tree, .each rows, t.test
-//	project ──Lister──▶ the framework's own listing, for comparison
 package js
 
 import (

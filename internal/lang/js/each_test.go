@@ -8,7 +8,7 @@ import (
 	"github.com/testdex/testdex"
 )
 
-// TestEachInvalidUTF8 is issue 7's .each table with invalid UTF-8 in its
+// TestEachInvalidUTF8 is an .each table with invalid UTF-8 in its
 // headings and title: the rows are listed (their $variables filled as
 // jest-each fills them), the file's other tests stay, and the one Problem
 // is the file's invalid UTF-8 at its line, not an internal error.

@@ -2,6 +2,8 @@ package js
 
 import (
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // A helper is a local function whose body declares tests, such as
@@ -108,27 +110,19 @@ func (w *walker) mentions(want map[string][]helperDef) (calls, mentioned map[str
 	if err != nil {
 		return nil, nil
 	}
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, w.root)
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			return calls, mentioned
+	for c := range tsgrammars.CaptureNodes(q, w.root) {
+		name := w.text(c)
+		if want[name] == nil {
+			continue
 		}
-		for _, c := range m.Captures {
-			name := w.text(c.Node)
-			if want[name] == nil {
-				continue
-			}
-			mentioned[name]++
-			if p := c.Node.Parent(); p != nil && p.Type() == "call_expression" {
-				if f := p.ChildByFieldName("function"); f != nil && same(f, c.Node) {
-					calls[name]++
-				}
+		mentioned[name]++
+		if p := c.Parent(); p != nil && p.Type() == "call_expression" {
+			if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
+				calls[name]++
 			}
 		}
 	}
+	return calls, mentioned
 }
 
 // mentionQuery matches single nodes: every identifier, and the shorthand
@@ -137,30 +131,22 @@ const mentionQuery = `(identifier) @i (shorthand_property_identifier) @i`
 
 // declaresTests reports whether a function's body calls a test function.
 func (w *walker) declaresTests(fn *sitter.Node) bool {
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(w.q, fn)
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			return false
+	for c := range tsgrammars.CaptureNodes(w.q, fn) {
+		f := c.ChildByFieldName("function")
+		if f == nil {
+			continue
 		}
-		for _, c := range m.Captures {
-			f := c.Node.ChildByFieldName("function")
-			if f == nil {
-				continue
-			}
-			bs, ok := w.branches(f, 0)
-			if !ok {
-				continue
-			}
-			for _, b := range bs {
-				if _, ok := w.canonical(b.base); ok {
-					return true
-				}
+		bs, ok := w.branches(f, 0)
+		if !ok {
+			continue
+		}
+		for _, b := range bs {
+			if _, ok := w.canonical(b.base); ok {
+				return true
 			}
 		}
 	}
+	return false
 }
 
 // insideHelper reports whether the call being visited lies in an

@@ -327,13 +327,7 @@ func (c *crawl) inProject(abs string) bool {
 }
 
 // rel is a root-relative slash path.
-func (c *crawl) rel(abs string) string {
-	r, err := filepath.Rel(c.r.root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(r)
-}
+func (c *crawl) rel(abs string) string { return lang.NodeKey(c.r.root, abs) }
 
 // edge records that from uses to; of several reasons for one edge, the
 // first is kept, unless it is a mere path string.

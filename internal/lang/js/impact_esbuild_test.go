@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // esbuildInputs is a Node.js module that bundles each test file named on
@@ -40,7 +41,7 @@ func TestImpactCoversEsbuild(t *testing.T) {
 		t.Skip("runs esbuild on installed projects")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not on PATH")
+		testenv.Missing(t, "node is not on PATH")
 	}
 	dir := os.Getenv("TESTDEX_FIDELITY_DIR")
 	if dir == "" {

@@ -208,17 +208,8 @@ func scanSource(l *sitter.Language, data []byte) (res scanResult, err error) {
 		if err != nil {
 			return res, err
 		}
-		qc := sitter.NewQueryCursor()
-		defer qc.Close()
-		qc.Exec(q, root)
-		for {
-			m, ok := qc.NextMatch()
-			if !ok {
-				break
-			}
-			for _, c := range m.Captures {
-				sc.node(c.Node, &res)
-			}
+		for c := range tsgrammars.CaptureNodes(q, root) {
+			sc.node(c, &res)
 		}
 	}
 	res.refs = append(res.refs, pathStrings(data, res.refs)...)

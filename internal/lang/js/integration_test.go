@@ -3,7 +3,6 @@ package js_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/js"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestListersAgreeWithStatic runs each framework's own listing (the
@@ -32,7 +33,7 @@ func TestListersAgreeWithStatic(t *testing.T) {
 	}
 	for _, tool := range []string{"node", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the runtime listing needs Node.js", tool)
+			testenv.Missing(t, "%s is not installed: the runtime listing needs Node.js", tool)
 		}
 	}
 	ix := buildShapes(t)
@@ -122,14 +123,7 @@ func runLister(t *testing.T, ls lang.Lister, p *lang.Project, files []string) []
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr
 	start := time.Now()
-	err = c.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%v: %v", cmd.Args[:3], err)
-	}
+	code := parsertest.ExitCode(t, c)
 	t.Logf("%s took %v", strings.Join(cmd.Args[:3], " "), time.Since(start).Round(time.Millisecond))
 	listed, err := ls.ParseList(p, stdout.Bytes(), stderr.Bytes(), code)
 	if err != nil {

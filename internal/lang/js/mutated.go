@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // mutationQuery finds what may change a binding: assignments (x = ...,
@@ -36,20 +38,12 @@ func (w *walker) scanMutations() map[string]bool {
 		out["\x00all"] = true
 		return out
 	}
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, w.root)
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			return out
-		}
-		for _, c := range m.Captures {
-			if name := w.mutationTarget(c.Node); name != "" {
-				out[name] = true
-			}
+	for c := range tsgrammars.CaptureNodes(q, w.root) {
+		if name := w.mutationTarget(c); name != "" {
+			out[name] = true
 		}
 	}
+	return out
 }
 
 // mutationTarget is the name an assignment, update or mutating method

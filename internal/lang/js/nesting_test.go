@@ -18,7 +18,7 @@ func nested(n int) string {
 	return strings.Repeat("describe('d', () => {\n", n) + "it('x', () => {})\n" + strings.Repeat("})\n", n)
 }
 
-// TestDeepNesting is issue 7's deeply nested describe: the first
+// TestDeepNesting is a deeply nested describe: the first
 // maxNesting levels are listed, the call at the next level is one dynamic
 // record standing for everything in it, a warning names its line, and a
 // test after the nest is still listed.

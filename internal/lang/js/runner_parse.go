@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // parser turns a JavaScript run into RunEvents: standard output becomes
@@ -25,8 +26,8 @@ type parser struct {
 	emit       func(lang.RunEvent)
 	eventsFile string
 	offset     int64 // bytes of the events file already read
-	stdout     lines
-	events     lines
+	stdout     lines.Splitter
+	events     lines.Splitter
 	cov        coverage
 	// fw and covering say, for a coverage run, whose recorder ran, and
 	// covNotes what it said of its gaps (see coverageNotes).
@@ -37,10 +38,10 @@ type parser struct {
 
 func newParser(dir string, emit func(lang.RunEvent)) *parser {
 	ps := &parser{dir: dir, emit: emit, cov: coverage{dir: dir, real: realDir(dir)}}
-	ps.stdout.line = func(l []byte) {
+	ps.stdout.Line = func(l []byte) {
 		ps.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: string(l) + "\n"})
 	}
-	ps.events.line = ps.event
+	ps.events.Line = ps.event
 	return ps
 }
 
@@ -77,19 +78,19 @@ func (ps *parser) readEvents() error {
 // Close flushes standard output, reads the rest of the events file, then
 // the coverage file (see runner_coverage.go).
 func (ps *parser) Close(int) error {
-	ps.stdout.flush()
+	ps.stdout.Flush()
 	if err := ps.readEvents(); err != nil {
 		return err
 	}
-	ps.events.flush()
+	ps.events.Flush()
 	if ps.eventsFile != "" {
 		data, err := os.ReadFile(covFileOf(ps.eventsFile))
 		if err != nil && !os.IsNotExist(err) {
 			return err
 		}
-		cov := lines{line: ps.event}
+		cov := lines.Splitter{Line: ps.event}
 		cov.Write(data)
-		cov.flush()
+		cov.Flush()
 	}
 	ps.cov.flush(ps.emit)
 	if ps.covering {
@@ -98,31 +99,6 @@ func (ps *parser) Close(int) error {
 		}
 	}
 	return nil
-}
-
-// lines splits a stream into lines, keeping a partial one for later.
-type lines struct {
-	line    func([]byte)
-	partial []byte
-}
-
-func (w *lines) Write(b []byte) (int, error) {
-	w.partial = append(w.partial, b...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		w.line(w.partial[:i])
-		w.partial = w.partial[i+1:]
-	}
-}
-
-func (w *lines) flush() {
-	if len(w.partial) > 0 {
-		w.line(w.partial)
-		w.partial = nil
-	}
 }
 
 // jsEvent is one line of the events file.

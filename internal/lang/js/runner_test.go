@@ -12,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // testdata/run/<framework>.jsonl are events files recorded by the
@@ -65,34 +66,28 @@ func TestRecordRuns(t *testing.T) {
 var wholeProject = &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
 
 // TestParserChunks feeds each recorded events file in every chunk size
-// and expects the same events each time: every result the framework
-// reported, with the failure's message and line.
+// and expects the same events each time, those of its golden file in
+// testdata/events: every result the framework reported, with the
+// failure's message and line. After a deliberate change of the parser,
+// regenerate the golden files (and check the difference by hand) with
+//
+//	go test ./internal/lang/js -run 'TestParserChunks$' -update
 func TestParserChunks(t *testing.T) {
 	for _, f := range runFixtures {
 		t.Run(string(f.fw), func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata/run", string(f.fw)+".jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			parse := func(chunk int) []lang.RunEvent {
-				var evs []lang.RunEvent
-				ps := newParser("/fixture", func(e lang.RunEvent) { evs = append(evs, e) })
-				for i := 0; i < len(data); i += chunk {
-					ps.events.Write(data[i:min(i+chunk, len(data))])
-				}
-				ps.Close(1)
-				return evs
-			}
-			want := parse(len(data))
-			for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
-				if got := parse(chunk); !reflect.DeepEqual(got, want) {
-					t.Fatalf("chunk size %d: events differ", chunk)
-				}
-			}
+			want := parsertest.Run(t, parsertest.Case{Stream: filepath.Join("testdata/run", string(f.fw)+".jsonl"), Exit: 1,
+				Golden: filepath.Join("testdata/events", string(f.fw)+".jsonl"),
+				New:    func(emit func(lang.RunEvent)) lang.Parser { return eventsFeed{newParser("/fixture", emit)} }})
 			checkFinals(t, f.fw, f.file, want)
 		})
 	}
 }
+
+// eventsFeed is a parser fed the reporter's events file itself, as the
+// file grows, instead of the command's standard output.
+type eventsFeed struct{ *parser }
+
+func (f eventsFeed) Write(b []byte) (int, error) { return f.events.Write(b) }
 
 // checkFinals checks the fixture's results: what passes, fails and skips
 // (Jest cannot skip at run time: its opt-in tests pass at once), the test

@@ -45,28 +45,10 @@ func (spanner) ChangedStatements(file string, oldSrc []byte, old lang.FuncSpan, 
 	default:
 		return nil, false
 	}
-	g := grammar(file)
-	ot, err := parse(g, oldSrc)
-	if err != nil || ot == nil {
+	of, cf, done, ok := stmtdiff.Functions(grammar(file), oldSrc, old, curSrc, cur, findFunction)
+	defer done()
+	if !ok || of.Type() != cf.Type() || !jsRules.SameHeader(oldSrc, curSrc, of, cf) {
 		return nil, false
-	}
-	defer ot.Close()
-	ct, err := parse(g, curSrc)
-	if err != nil || ct == nil {
-		return nil, false
-	}
-	defer ct.Close()
-	if ot.RootNode().HasError() || ct.RootNode().HasError() {
-		return nil, false
-	}
-	of, cf := findFunction(ot.RootNode(), oldSrc, old), findFunction(ct.RootNode(), curSrc, cur)
-	if of == nil || cf == nil || of.Type() != cf.Type() || of.ChildCount() != cf.ChildCount() {
-		return nil, false
-	}
-	for i := 0; i < int(of.ChildCount()); i++ { // the header: name, parameters (defaults), modifiers
-		if of.FieldNameForChild(i) != "body" && !jsRules.Same(oldSrc, curSrc, of.Child(i), cf.Child(i)) {
-			return nil, false
-		}
 	}
 	ob, cb := of.ChildByFieldName("body"), cf.ChildByFieldName("body")
 	if ob == nil || cb == nil || ob.Type() != "statement_block" {

@@ -1,11 +1,10 @@
 package js
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/stmtdiff/stmtdifftest"
 )
 
 const jsStmtSrc = `'use strict';
@@ -37,49 +36,21 @@ module.exports = { f };
 // statements that changed, and refuses where a change could matter
 // without its statement marking a line.
 func TestChangedStatements(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		old, new string
-		want     []lang.Span // nil: cannot narrow
-	}{
-		{"a statement in a branch", "total = x + y;", "total = x - y;", []lang.Span{{Start: 5, End: 5}}},
-		{"an else-if's condition: that if", "} else if (x < -5) {", "} else if (x < -6) {", []lang.Span{{Start: 6, End: 10}}},
-		{"a loop's single statement", "total += i;", "total -= i;", []lang.Span{{Start: 11, End: 11}}},
-		{"a statement in a catch", "total = 0;\n  }", "total = 2;\n  }", []lang.Span{{Start: 19, End: 19}}},
-		{"an arrow's body: its changed statement", "return z * 2;", "return z * 3;", []lang.Span{{Start: 13, End: 13}}},
-		{"an arrow's parameters: the declaration holding it", "const g = (z) =>", "const g = (z = 1) =>", []lang.Span{{Start: 12, End: 14}}},
-		{"inside a nested function declaration", "return 3;", "return 4;", []lang.Span{{Start: 15, End: 15}}},
-		{"a nested function declaration's name (hoisted, bound on entry)", "function helper()", "function helper2()", nil},
-		{"a declaration's kind", "let total = 0;", "var total = 0;", nil},
-		{"a statement added", "  return total + helper();", "  total++;\n  return total + helper();", nil},
-		{"the parameters' defaults", "y = 1", "y = 2", nil},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if !strings.Contains(jsStmtSrc, c.old) {
-				t.Fatalf("%q not in the source", c.old)
-			}
-			cur := strings.Replace(jsStmtSrc, c.old, c.new, 1)
-			olds, err := Spanner.Spans("m.js", []byte(jsStmtSrc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			curs, err := Spanner.Spans("m.js", []byte(cur))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, ok := Spanner.(lang.StatementDiffer).ChangedStatements("m.js", []byte(jsStmtSrc), olds[0], []byte(cur), curs[0])
-			if c.want == nil {
-				if ok {
-					t.Errorf("narrowed to %v, want the whole function", got)
-				}
-				return
-			}
-			if !ok || !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got %v (ok %v), want %v", got, ok, c.want)
-			}
-			if _, ok := Spanner.(lang.StatementDiffer).ChangedStatements("m.ts", []byte(jsStmtSrc), olds[0], []byte(cur), curs[0]); ok {
-				t.Errorf("narrowed a TypeScript file")
-			}
-		})
-	}
+	stmtdifftest.Check(t, Spanner, "m.js", jsStmtSrc, []stmtdifftest.Edit{
+		{Name: "a statement in a branch", Old: "total = x + y;", New: "total = x - y;", Want: []lang.Span{{Start: 5, End: 5}}},
+		{Name: "an else-if's condition: that if", Old: "} else if (x < -5) {", New: "} else if (x < -6) {", Want: []lang.Span{{Start: 6, End: 10}}},
+		{Name: "a loop's single statement", Old: "total += i;", New: "total -= i;", Want: []lang.Span{{Start: 11, End: 11}}},
+		{Name: "a statement in a catch", Old: "total = 0;\n  }", New: "total = 2;\n  }", Want: []lang.Span{{Start: 19, End: 19}}},
+		{Name: "an arrow's body: its changed statement", Old: "return z * 2;", New: "return z * 3;", Want: []lang.Span{{Start: 13, End: 13}}},
+		{Name: "an arrow's parameters: the declaration holding it", Old: "const g = (z) =>", New: "const g = (z = 1) =>", Want: []lang.Span{{Start: 12, End: 14}}},
+		{Name: "inside a nested function declaration", Old: "return 3;", New: "return 4;", Want: []lang.Span{{Start: 15, End: 15}}},
+		{Name: "a nested function declaration's name (hoisted, bound on entry)", Old: "function helper()", New: "function helper2()"},
+		{Name: "a declaration's kind", Old: "let total = 0;", New: "var total = 0;"},
+		{Name: "a statement added", Old: "  return total + helper();", New: "  total++;\n  return total + helper();"},
+		{Name: "the parameters' defaults", Old: "y = 1", New: "y = 2"},
+	}, func(t *testing.T, cur string, old, now lang.FuncSpan) {
+		if _, ok := Spanner.(lang.StatementDiffer).ChangedStatements("m.ts", []byte(jsStmtSrc), old, []byte(cur), now); ok {
+			t.Errorf("narrowed a TypeScript file")
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // maxRows bounds the records one call may expand to (a describe.each
@@ -121,20 +122,11 @@ func (w *walker) run(q *sitter.Query, calls map[sitter.Symbol]bool) {
 // runIn is run over the calls inside n.
 func (w *walker) runIn(q *sitter.Query, calls map[sitter.Symbol]bool, n *sitter.Node) {
 	w.q, w.calls = q, calls
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, n)
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
+	for c := range tsgrammars.CaptureNodes(q, n) {
+		w.call(c)
+		if len(w.lin.path) > w.deepPath {
+			w.walkAfter(c, calls)
 			return
-		}
-		for _, c := range m.Captures {
-			w.call(c.Node)
-			if len(w.lin.path) > w.deepPath {
-				w.walkAfter(c.Node, calls)
-				return
-			}
 		}
 	}
 }

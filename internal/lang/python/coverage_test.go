@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // covModule is the code under test of the coverage fixtures: a's body is
@@ -52,7 +53,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 func runReal(t *testing.T, r lang.Coverer, p *lang.Project, coverage bool) []lang.RunEvent {
 	t.Helper()
 	if _, err := exec.LookPath(Python); err != nil {
-		t.Skipf("%s is not on PATH: install Python 3 to run pytest and unittest", Python)
+		testenv.Missing(t, "%s is not on PATH: install Python 3 to run pytest and unittest", Python)
 	}
 	o := lang.RunOptions{Dir: t.TempDir(), Env: os.Environ(), Coverage: coverage}
 	if coverage {
@@ -65,41 +66,13 @@ func runReal(t *testing.T, r lang.Coverer, p *lang.Project, coverage bool) []lan
 	if err != nil {
 		t.Fatalf("%v (scripts/setup/python.sh installs pytest)", err)
 	}
-	var evs []lang.RunEvent
-	for _, c := range cmds {
-		ps := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
-		cmd := exec.Command(c.Args[0], c.Args[1:]...)
-		var stderr strings.Builder
-		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, append(os.Environ(), c.Env...), ps, &stderr
-		code := 0
-		if err := cmd.Run(); err != nil {
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				t.Fatal(err)
-			}
-			code = ee.ExitCode()
-		}
-		ps.Close(code)
-		if code > 1 {
-			t.Fatalf("exit %d\n%s", code, stderr.String())
+	evs, ran := parsertest.Live(t, r, p, cmds, nil)
+	for _, c := range ran {
+		if c.Code > 1 {
+			t.Fatalf("exit %d\n%s", c.Code, c.Stderr)
 		}
 	}
 	return evs
-}
-
-// results are the events other than covered ones, without their timing
-// and output (a traceback prints addresses), as a run without coverage
-// must have them too.
-func results(evs []lang.RunEvent) []lang.RunEvent {
-	var out []lang.RunEvent
-	for _, e := range evs {
-		if e.Action == lang.ActionCovered || e.Action == testdex.ActionOutput {
-			continue
-		}
-		e.Elapsed, e.Output = 0, ""
-		out = append(out, e)
-	}
-	return out
 }
 
 // coveredBy returns each test's covered lines, per file base name.
@@ -191,7 +164,7 @@ def test_fail():
 	r := pytestRunner{rootRel: "."}
 	plain := runReal(t, r, p, false)
 	covered := runReal(t, r, p, true)
-	if got, want := results(covered), results(plain); !reflect.DeepEqual(got, want) {
+	if got, want := parsertest.Results(covered), parsertest.Results(plain); !reflect.DeepEqual(got, want) {
 		t.Errorf("results differ with coverage:\n got %+v\nwant %+v", got, want)
 	}
 	cov := coveredBy(t, covered)
@@ -240,7 +213,7 @@ class TestU(unittest.TestCase):
 	p := &lang.Project{Dir: dir}
 	plain := runReal(t, unittestRunner{}, p, false)
 	covered := runReal(t, unittestRunner{}, p, true)
-	if got, want := results(covered), results(plain); !reflect.DeepEqual(got, want) {
+	if got, want := parsertest.Results(covered), parsertest.Results(plain); !reflect.DeepEqual(got, want) {
 		t.Errorf("results differ with coverage:\n got %+v\nwant %+v", got, want)
 	}
 	for _, e := range covered {

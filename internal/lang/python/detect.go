@@ -1,9 +1,3 @@
-// Package python discovers Python tests, pytest's and unittest's, from a
-// tree-sitter parse of each file; it never imports the code. Its Detector
-// reproduces pytest's rootdir and configuration rules, its Extractor reads
-// one file, and its Linker resolves class inheritance across the project
-// and gives records their final names (pytest node IDs or unittest dotted
-// IDs).
 package python
 
 import (

@@ -28,7 +28,8 @@ const (
 
 // Extractor reads one Python file with tree-sitter, walking only the
 // module level, class bodies and the branches of module-level if/try/with
-// statements (a shallow walk: see STACK.md). It emits module-level pytest
+// statements (a shallow walk: a full walk of the tree from Go, about 1.4 µs a
+// node through cgo, costs more than the parse). It emits module-level pytest
 // test functions as records and puts every class, import and module mark
 // in Result.Facts: whether a class is a test class depends on its bases,
 // which may live in other files, so classes become records in the Linker.

@@ -121,7 +121,7 @@ func TestReparseDropsBadMethod(t *testing.T) {
 	}
 }
 
-// TestDeepNestingWarns is issue 7's deep nesting: classes nested as deep
+// TestDeepNestingWarns is deep nesting: classes nested as deep
 // as the grammar reads (about 60 levels; CPython allows 98) are all read,
 // with their methods, and no warning; definitions nested past maxBlocks in
 // if/try/with are cut with one warning naming the line where reading

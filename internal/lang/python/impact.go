@@ -101,13 +101,7 @@ type impactBuild struct {
 }
 
 // node is a file's node key: root-relative, slash-separated.
-func (b *impactBuild) node(abs string) string {
-	r, err := filepath.Rel(b.in.Root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(r)
-}
+func (b *impactBuild) node(abs string) string { return lang.NodeKey(b.in.Root, abs) }
 
 // edge adds from → to once; a file it reaches is parsed in turn. Special
 // nodes (lang.AnyNode, lang.UnresolvedNode) pass as they are.

@@ -30,7 +30,7 @@ import (
 // What fills a template's other slots (a parameter, an attribute, a
 // call: the names and defaults of the generated function) is taken as
 // names and values, not as code: a caller that passes statements to a
-// library's template would defeat this (a blind spot, README).
+// library's template would defeat this (a blind spot, docs/affected.md).
 func (r *importReader) execLocal(call, code *sitter.Node) bool {
 	if code == nil {
 		return false

@@ -416,7 +416,7 @@ var dynamicCallee = map[string]bool{
 
 // dynamicCalls finds the calls of dynamicCallee. Their names are found in
 // the bytes first (a walk of every node from Go costs more than the
-// parse, see STACK.md), then checked in the tree: an identifier that is a
+// parse: about 1.4 µs a node through cgo), then checked in the tree: an identifier that is a
 // call's function or the attribute of one.
 func (r *importReader) dynamicCalls(root *sitter.Node) {
 	type site struct {

@@ -2,7 +2,6 @@ package python_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/python"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // runLister detects the project in dir, runs its framework's own listing
@@ -19,7 +20,7 @@ import (
 func runLister(t *testing.T, dir string, manifests []string) []lang.Listed {
 	t.Helper()
 	if _, err := exec.LookPath(python.Python); err != nil {
-		t.Skipf("%s is not on PATH: install Python 3 to compare with pytest and unittest", python.Python)
+		testenv.Missing(t, "%s is not on PATH: install Python 3 to compare with pytest and unittest", python.Python)
 	}
 	abs, _ := filepath.Abs(dir)
 	env := &lang.DetectEnv{Root: abs, ReadFile: os.ReadFile}
@@ -36,14 +37,7 @@ func runLister(t *testing.T, dir string, manifests []string) []lang.Listed {
 	cmd.Dir, cmd.Env = c.Dir, append(os.Environ(), c.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	code := 0
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		code = ee.ExitCode()
-	}
+	code := parsertest.ExitCode(t, cmd)
 	listed, err := s.Lister.ParseList(p, stdout.Bytes(), stderr.Bytes(), code)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())

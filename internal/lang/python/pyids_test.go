@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 var updateIDs = flag.Bool("update-ids", false, "rewrite testdata/pyids*.golden from the installed pytest and unittest")
@@ -156,10 +157,10 @@ func frameworkNames(t *testing.T, dir string, unittest, anyFile bool) []string {
 		args = []string{"-B", "-m", "unittest", "discover", "-v"}
 	}
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH: the golden file was not compared with the framework (install Python 3 and pytest)")
+		testenv.Missing(t, "python3 is not on PATH: the golden file was not compared with the framework (install Python 3 and pytest)")
 	}
 	if !unittest && exec.Command("python3", "-m", "pytest", "--version").Run() != nil {
-		t.Skip("pytest is not installed (python3 -m pytest --version fails): the golden file was not compared with it")
+		testenv.Missing(t, "pytest is not installed (python3 -m pytest --version fails): the golden file was not compared with it")
 	}
 	cmd := exec.Command("python3", args...)
 	cmd.Dir = dir

@@ -10,6 +10,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // eventParser reads the drivers' standard output: one JSON event a line,
@@ -18,12 +19,13 @@ import (
 // reliable where pytest's terminal report is not: a test's print, a child
 // process or a plugin cannot end up in it or mimic a result line. A line
 // that is not an event (a driver that never started) is the batch's
-// output. It is an io.Writer fed chunks of any size.
+// output. It is an io.Writer fed chunks of any size, cut into lines by its
+// lines.Splitter.
 type eventParser struct {
 	emit    func(lang.RunEvent)
 	project string // the project folder
 	dir     string // the command's folder, which event files are relative to
-	partial []byte
+	lines   lines.Splitter
 	// shared are the lines of the process that go to each of its tests
 	// (the covered event with an empty nodeid: see runner_coverage.py).
 	shared map[string][]lang.Span
@@ -34,7 +36,9 @@ func newEventParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)
 	if cmd != nil && cmd.Dir != "" {
 		dir = cmd.Dir
 	}
-	return &eventParser{emit: emit, project: p.Dir, dir: dir}
+	e := &eventParser{emit: emit, project: p.Dir, dir: dir}
+	e.lines.Line = e.line
+	return e
 }
 
 // driverEvent is one line of the drivers' stream. File and Line are where
@@ -54,25 +58,12 @@ type driverEvent struct {
 	Files map[string][][2]int `json:"files"`
 }
 
-func (e *eventParser) Write(b []byte) (int, error) {
-	e.partial = append(e.partial, b...)
-	for {
-		i := bytes.IndexByte(e.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		e.line(e.partial[:i])
-		e.partial = e.partial[i+1:]
-	}
-}
+func (e *eventParser) Write(b []byte) (int, error) { return e.lines.Write(b) }
 
 // Close flushes a last line cut short; results missing at exit are the
 // core's to settle.
 func (e *eventParser) Close(int) error {
-	if len(e.partial) > 0 {
-		e.line(e.partial)
-		e.partial = nil
-	}
+	e.lines.Flush()
 	return nil
 }
 

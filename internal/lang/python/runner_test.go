@@ -1,13 +1,13 @@
 package python
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // testdata/run_pytest.jsonl and run_unittest.jsonl were recorded with:
@@ -17,33 +17,20 @@ import (
 //	cd testdata/run/unittest && printf '{"discover":["."]}' > /tmp/utplan.json &&
 //	  python3 -B ../../../internal/lang/python/runner_unittest.py /tmp/utplan.json > ../../../internal/lang/python/testdata/run_unittest.jsonl
 //
-// (the repository's run fixtures, python 3.11, pytest 9.2).
+// (the repository's run fixtures, python 3.11, pytest 9.2). The parser's
+// events on each recording are kept in testdata/events; after a deliberate
+// change of the parser, regenerate them (and check the difference by hand)
+// with
+//
+//	go test ./internal/lang/python -run 'Test(Pytest|Unittest)ParserChunks$' -update
 
 // parseChunks feeds a recorded stream in every chunk size, expects the
-// same events each time, and returns them.
-func parseChunks(t *testing.T, file string, r lang.Runner) []lang.RunEvent {
+// same events each time, those of the golden file, and returns them.
+func parseChunks(t *testing.T, file, golden string, r lang.Runner) []lang.RunEvent {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := &lang.Project{Dir: "/p"}
-	parse := func(chunk int) []lang.RunEvent {
-		var evs []lang.RunEvent
-		ps := r.NewParser(p, &lang.Command{Dir: "/p"}, func(e lang.RunEvent) { evs = append(evs, e) })
-		for i := 0; i < len(data); i += chunk {
-			ps.Write(data[i:min(i+chunk, len(data))])
-		}
-		ps.Close(1)
-		return evs
-	}
-	want := parse(len(data))
-	for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
-		if got := parse(chunk); !reflect.DeepEqual(got, want) {
-			t.Fatalf("chunk size %d: events differ", chunk)
-		}
-	}
-	return want
+	return parsertest.Run(t, parsertest.Case{Stream: file, Exit: 1, Golden: golden,
+		New: func(emit func(lang.RunEvent)) lang.Parser { return r.NewParser(p, &lang.Command{Dir: "/p"}, emit) }})
 }
 
 // finalsOf returns each name's last result event.
@@ -74,7 +61,7 @@ func checkFinals(t *testing.T, got map[string]lang.RunEvent, want map[string]tes
 // classes or parametrized functions (pytest reports none), a test the
 // listing cannot see included, row IDs holding "::" and "[" intact.
 func TestPytestParserChunks(t *testing.T) {
-	evs := parseChunks(t, "testdata/run_pytest.jsonl", pytestRunner{})
+	evs := parseChunks(t, "testdata/run_pytest.jsonl", "testdata/events/run_pytest.jsonl", pytestRunner{})
 	got := finalsOf(evs)
 	checkFinals(t, got, map[string]testdex.Action{
 		"test_run.py::test_pass": "pass", "test_run.py::test_fail": "fail",
@@ -102,7 +89,7 @@ func TestPytestParserChunks(t *testing.T) {
 // declaring its class (a class made at run time in a package's
 // __init__.py included); a failed subTest fails its method.
 func TestUnittestParserChunks(t *testing.T) {
-	evs := parseChunks(t, "testdata/run_unittest.jsonl", unittestRunner{})
+	evs := parseChunks(t, "testdata/run_unittest.jsonl", "testdata/events/run_unittest.jsonl", unittestRunner{})
 	got := finalsOf(evs)
 	checkFinals(t, got, map[string]testdex.Action{
 		"pkg.TestMade.test_made":         "pass",

@@ -1,8 +1,6 @@
 package python_test
 
 import (
-	"context"
-	"flag"
 	"path/filepath"
 	"testing"
 
@@ -11,30 +9,17 @@ import (
 	"github.com/testdex/testdex/internal/shapes"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/shapes/python.expected.txt (check it by hand first)")
-
 // shapesDir is the all-shapes fixture: a pytest project and a unittest
 // project with every shape the extractor knows.
 var shapesDir = filepath.Join("..", "..", "..", "testdata", "shapes", "python")
 
-func buildShapes(t *testing.T) *index.Index {
-	t.Helper()
-	ix, err := index.Build(context.Background(), index.Options{Root: shapesDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
-}
+func buildShapes(t *testing.T) *index.Index { return shapes.Build(t, index.Options{Root: shapesDir}) }
 
 // TestShapes lists the fixture with index.Build and compares every record
 // with the expected file, in listing order. Regenerate with
 // `go test ./internal/lang/python -run TestShapes -update`.
 func TestShapes(t *testing.T) {
-	ix := buildShapes(t)
-	for _, p := range ix.Problems {
-		t.Errorf("unexpected problem: %s", p)
-	}
-	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", *update)
+	shapes.CheckFixture(t, index.Options{Root: shapesDir}, shapesDir+".expected.txt")
 }
 
 // TestShapesProjects checks the framework each fixture project gets.

@@ -39,30 +39,10 @@ import (
 // recorded run took another path than the next will), line numbers read
 // at run time (a traceback in a snapshot).
 func (spanner) ChangedStatements(file string, oldSrc []byte, old lang.FuncSpan, curSrc []byte, cur lang.FuncSpan) ([]lang.Span, bool) {
-	ot, err := tsgrammars.Parse(tsgrammars.Python, oldSrc)
-	if err != nil || ot == nil {
+	of, cf, done, ok := stmtdiff.Functions(tsgrammars.Python, oldSrc, old, curSrc, cur, findFunc)
+	defer done()
+	if !ok || !sameDecorators(oldSrc, curSrc, of, cf) || !pyRules.SameHeader(oldSrc, curSrc, of, cf) {
 		return nil, false
-	}
-	defer ot.Close()
-	ct, err := tsgrammars.Parse(tsgrammars.Python, curSrc)
-	if err != nil || ct == nil {
-		return nil, false
-	}
-	defer ct.Close()
-	if ot.RootNode().HasError() || ct.RootNode().HasError() {
-		return nil, false
-	}
-	of, cf := findFunc(ot.RootNode(), oldSrc, old), findFunc(ct.RootNode(), curSrc, cur)
-	if of == nil || cf == nil {
-		return nil, false
-	}
-	if of.ChildCount() != cf.ChildCount() || !sameDecorators(oldSrc, curSrc, of, cf) {
-		return nil, false
-	}
-	for i := 0; i < int(of.ChildCount()); i++ { // the header, apart from the body
-		if of.FieldNameForChild(i) != "body" && !pyRules.Same(oldSrc, curSrc, of.Child(i), cf.Child(i)) {
-			return nil, false
-		}
 	}
 	return pyRules.Bodies(oldSrc, curSrc, of.ChildByFieldName("body"), cf.ChildByFieldName("body"))
 }

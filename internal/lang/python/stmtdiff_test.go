@@ -1,11 +1,10 @@
 package python
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/stmtdiff/stmtdifftest"
 )
 
 const stmtSrc = `import os
@@ -41,54 +40,21 @@ def f(x, y=1):
 // changed, and refuses where a change could matter without its statement
 // being reached.
 func TestChangedStatements(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		old, new string
-		want     []lang.Span // nil: cannot narrow
-	}{
-		{"a simple statement in a branch", "total = x + y", "total = x - y", []lang.Span{{Start: 8, End: 8}}},
-		{"an if's condition: the whole if", "if x > 0:", "if x >= 0:", []lang.Span{{Start: 7, End: 12}}},
-		{"an elif's condition: the elif clause", "elif x < -5:", "elif x < -6:", []lang.Span{{Start: 9, End: 10}}},
-		{"an augmented assignment in a loop", "total += i", "total -= i", []lang.Span{{Start: 14, End: 14}}},
-		{"a statement on several lines: all of them", "        y,\n", "        y + 1,\n", []lang.Span{{Start: 15, End: 18}}},
-		{"a nested function's body", "return z * 2", "return z * 3", []lang.Span{{Start: 25, End: 25}}},
-		{"the return", "return inner(value)", "return inner(value) + 1", []lang.Span{{Start: 27, End: 27}}},
-		{"two statements", "total = -x", "total = x", []lang.Span{{Start: 10, End: 10}}},
-		{"the docstring (doctests read it)", `"""Doc."""`, `"""Dog."""`, nil},
-		{"pass, which raises no line event", "        pass\n", "        total = 2\n", nil},
-		{"a name bound where it was not (it becomes local everywhere)", "total = -x", "other = -x", nil},
-		{"a yield (a generator now)", "total = -x", "total = yield x", nil},
-		{"a statement added", "    while x:\n", "    print(x)\n    while x:\n", nil},
-		{"an if on a constant (folded by the compiler)", "if False:", "if True:", nil},
-		{"the signature", "def f(x, y=1):", "def f(x, y=2):", nil},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if !strings.Contains(stmtSrc, c.old) {
-				t.Fatalf("%q not in the source", c.old)
-			}
-			cur := strings.Replace(stmtSrc, c.old, c.new, 1)
-			if c.name == "two statements" {
-				cur = strings.Replace(cur, "total = x + y", "total = x * y", 1)
-				c.want = append([]lang.Span{{Start: 8, End: 8}}, c.want...)
-			}
-			olds, err := Spanner.Spans("m.py", []byte(stmtSrc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			curs, err := Spanner.Spans("m.py", []byte(cur))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, ok := Spanner.(lang.StatementDiffer).ChangedStatements("m.py", []byte(stmtSrc), olds[0], []byte(cur), curs[0])
-			if c.want == nil {
-				if ok {
-					t.Errorf("narrowed to %v, want the whole function", got)
-				}
-				return
-			}
-			if !ok || !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got %v (ok %v), want %v", got, ok, c.want)
-			}
-		})
-	}
+	stmtdifftest.Check(t, Spanner, "m.py", stmtSrc, []stmtdifftest.Edit{
+		{Name: "a simple statement in a branch", Old: "total = x + y", New: "total = x - y", Want: []lang.Span{{Start: 8, End: 8}}},
+		{Name: "an if's condition: the whole if", Old: "if x > 0:", New: "if x >= 0:", Want: []lang.Span{{Start: 7, End: 12}}},
+		{Name: "an elif's condition: the elif clause", Old: "elif x < -5:", New: "elif x < -6:", Want: []lang.Span{{Start: 9, End: 10}}},
+		{Name: "an augmented assignment in a loop", Old: "total += i", New: "total -= i", Want: []lang.Span{{Start: 14, End: 14}}},
+		{Name: "a statement on several lines: all of them", Old: "        y,\n", New: "        y + 1,\n", Want: []lang.Span{{Start: 15, End: 18}}},
+		{Name: "a nested function's body", Old: "return z * 2", New: "return z * 3", Want: []lang.Span{{Start: 25, End: 25}}},
+		{Name: "the return", Old: "return inner(value)", New: "return inner(value) + 1", Want: []lang.Span{{Start: 27, End: 27}}},
+		{Name: "two statements", Old: "total = x + y\n    elif x < -5:\n        total = -x", New: "total = x * y\n    elif x < -5:\n        total = x", Want: []lang.Span{{Start: 8, End: 8}, {Start: 10, End: 10}}},
+		{Name: "the docstring (doctests read it)", Old: `"""Doc."""`, New: `"""Dog."""`},
+		{Name: "pass, which raises no line event", Old: "        pass\n", New: "        total = 2\n"},
+		{Name: "a name bound where it was not (it becomes local everywhere)", Old: "total = -x", New: "other = -x"},
+		{Name: "a yield (a generator now)", Old: "total = -x", New: "total = yield x"},
+		{Name: "a statement added", Old: "    while x:\n", New: "    print(x)\n    while x:\n"},
+		{Name: "an if on a constant (folded by the compiler)", Old: "if False:", New: "if True:"},
+		{Name: "the signature", Old: "def f(x, y=1):", New: "def f(x, y=2):"},
+	}, nil)
 }

@@ -11,16 +11,17 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // coverParser reads a coverage script's output (see cover.go) with the
 // libtest parser, then the tests' lcov files, PREFIX.B.J.lcov, test J of
 // binary B being line J of PREFIX.B.names.
 type coverParser struct {
-	lp      *libtestParser
-	prefix  string
-	root    string // the project folder: files outside it are dropped
-	partial []byte
+	lp     *libtestParser
+	prefix string
+	root   string // the project folder: files outside it are dropped
+	lines  lines.Splitter
 }
 
 // Write hands the output to the libtest parser line by line: a
@@ -28,18 +29,11 @@ type coverParser struct {
 // and each process's own "running 1 test" is dropped, so the parser's
 // parts are the binaries, as in the plain run.
 func (c *coverParser) Write(b []byte) (int, error) {
-	c.partial = append(c.partial, b...)
-	for {
-		i := bytes.IndexByte(c.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		c.line(string(c.partial[:i]))
-		c.partial = c.partial[i+1:]
-	}
+	return c.lines.Write(b)
 }
 
-func (c *coverParser) line(raw string) {
+func (c *coverParser) line(b []byte) {
+	raw := string(b)
 	l := colourRE.ReplaceAllString(strings.TrimSuffix(raw, "\r"), "")
 	switch {
 	case strings.HasPrefix(l, "testdex-cover: binary "):
@@ -61,10 +55,7 @@ func (c *coverParser) line(raw string) {
 // recording (the LLVM tools failed, no binary wrote a profile) becomes
 // notes (lang.ActionCovered without a test).
 func (c *coverParser) Close(exitCode int) error {
-	if len(c.partial) > 0 {
-		c.line(string(c.partial))
-		c.partial = nil
-	}
+	c.lines.Flush()
 	if err := c.lp.Close(exitCode); err != nil {
 		return err
 	}

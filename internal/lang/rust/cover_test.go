@@ -13,6 +13,8 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestCoverage runs testdata/cover (src/lib.rs: a's body is lines 10-11,
@@ -23,7 +25,7 @@ import (
 // rustc's profiles are absent (scripts/setup/rust.sh installs llvm-19).
 func TestCoverage(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
+		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
 	}
 	dir := t.TempDir()
 	copySources(t, "testdata/cover", dir)
@@ -99,39 +101,19 @@ func runCargo(t *testing.T, r lang.Coverer, p *lang.Project, env []string, cover
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []lang.RunEvent
-	for _, c := range cmds {
-		ps := r.NewParser(p, c, func(e lang.RunEvent) { evs = append(evs, e) })
-		cmd := exec.Command(c.Args[0], c.Args[1:]...)
-		var stderr strings.Builder
-		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, append(slices.Clone(env), c.Env...), ps, &stderr
-		code := 0
-		if err := cmd.Run(); err != nil {
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				t.Fatal(err)
-			}
-			code = ee.ExitCode()
-		}
-		ps.Close(code)
-		if code != 0 && code != 101 {
-			t.Fatalf("%v: exit %d\n%s", c.Args, code, stderr.String())
+	evs, ran := parsertest.Live(t, r, p, cmds, env)
+	for _, c := range ran {
+		if c.Code != 0 && c.Code != 101 {
+			t.Fatalf("%v: exit %d\n%s", c.Args, c.Code, c.Stderr)
 		}
 	}
 	return evs
 }
 
-// results are the events other than covered and output ones, without
-// timing, in name order (libtest's threads finish in any order).
+// results are parsertest.Results in name order (libtest's threads finish
+// in any order).
 func results(evs []lang.RunEvent) []lang.RunEvent {
-	var out []lang.RunEvent
-	for _, e := range evs {
-		if e.Action == lang.ActionCovered || e.Action == testdex.ActionOutput {
-			continue
-		}
-		e.Elapsed, e.Output = 0, ""
-		out = append(out, e)
-	}
+	out := parsertest.Results(evs)
 	slices.SortStableFunc(out, func(a, b lang.RunEvent) int { return strings.Compare(a.Scope+" "+a.Name, b.Scope+" "+b.Name) })
 	return out
 }
@@ -143,7 +125,7 @@ func results(evs []lang.RunEvent) []lang.RunEvent {
 // instrument-coverage, so its run records.
 func TestCoverageNotes(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
+		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
 	}
 	dir := t.TempDir()
 	copySources(t, "testdata/cover", dir)

@@ -1,17 +1,14 @@
 package rust_test
 
 import (
-	"context"
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/golden"
 	"github.com/testdex/testdex/internal/shapes"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/shapes/cargo.expected.txt (check it by hand first)")
 
 // shapesDir is the all-shapes fixture: a cargo workspace (virtual root,
 // members shapes and member) holding every shape the package recognises.
@@ -25,11 +22,7 @@ func buildShapes(t *testing.T) *index.Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := index.Build(context.Background(), index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Cargo}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return shapes.Build(t, index.Options{Root: root, Frameworks: []testdex.Framework{testdex.Cargo}})
 }
 
 // TestShapes compares the fixture's listing with cargo.expected.txt
@@ -38,7 +31,7 @@ func buildShapes(t *testing.T) *index.Index {
 // `go test ./internal/lang/rust -run TestShapes -update`.
 func TestShapes(t *testing.T) {
 	ix := buildShapes(t)
-	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", *update)
+	shapes.Check(t, shapes.Lines(ix.Tests), shapesDir+".expected.txt", golden.Updating())
 	var probs []string
 	for _, p := range ix.Problems {
 		probs = append(probs, p.String())

@@ -1,7 +1,6 @@
 package rust
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -40,7 +39,7 @@ type Grapher struct{ Crate *Crate }
 // Graph implements lang.Grapher.
 func (g Grapher) Graph(in *lang.GraphInput) (*lang.Graph, error) {
 	c := g.Crate
-	b := &crateGraph{in: in, c: c, node: "crate:" + c.Name, dir: relTo(in.Root, c.Dir),
+	b := &crateGraph{in: in, c: c, node: "crate:" + c.Name, dir: lang.NodeKey(in.Root, c.Dir),
 		out: &lang.Graph{Owners: map[string]string{}}}
 	b.sources()
 	b.build()
@@ -135,7 +134,7 @@ func (b *crateGraph) build() {
 	b.edge(b.node, b.rel("Cargo.toml"), "manifest")
 	lockDir := b.dir
 	if ws, ok := findWorkspace(b.in.ReadFile, b.c.Dir); ok && ws.Dir != b.c.Dir {
-		lockDir = relTo(b.in.Root, ws.Dir)
+		lockDir = lang.NodeKey(b.in.Root, ws.Dir)
 		b.edge(b.node, joinRel(lockDir, "Cargo.toml"), "workspace manifest")
 	}
 	b.edge(b.node, joinRel(lockDir, "Cargo.lock"), "lock file")
@@ -156,12 +155,12 @@ func (b *crateGraph) build() {
 // owners maps the folders under src/ to the crate node and those under
 // tests/ to the node of the integration tests' shared files.
 func (b *crateGraph) owners() {
-	for _, d := range subdirs(filepath.Join(b.c.Dir, "src")) {
+	for _, d := range lang.Subdirs(filepath.Join(b.c.Dir, "src"), skipFolder) {
 		b.out.Owners[b.rel(path.Join("src", d))] = b.node
 	}
 	shared := b.rel("tests") + "/*/**"
 	var found bool
-	for _, d := range subdirs(filepath.Join(b.c.Dir, "tests")) {
+	for _, d := range lang.Subdirs(filepath.Join(b.c.Dir, "tests"), skipFolder) {
 		if d != "." {
 			b.out.Owners[b.rel(path.Join("tests", d))] = shared
 			found = true
@@ -177,36 +176,8 @@ func (b *crateGraph) owners() {
 	}
 }
 
-// subdirs lists dir and the folders below it, relative to dir ("." for
-// dir itself), skipping target/ and hidden folders; nil when dir is not
-// a folder.
-func subdirs(dir string) []string {
-	var out []string
-	var visit func(rel string, depth int)
-	visit = func(rel string, depth int) {
-		ents, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil || depth > 64 {
-			return
-		}
-		out = append(out, rel)
-		for _, e := range ents {
-			if e.IsDir() && e.Name() != "target" && !strings.HasPrefix(e.Name(), ".") {
-				visit(path.Join(rel, e.Name()), depth+1)
-			}
-		}
-	}
-	visit(".", 0)
-	return out
-}
-
-// relTo is abs relative to root, slash-separated ("." for root itself).
-func relTo(root, abs string) string {
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
-		return filepath.ToSlash(abs)
-	}
-	return filepath.ToSlash(rel)
-}
+// skipFolder leaves target/ and hidden folders out of a crate's owners.
+func skipFolder(name string) bool { return name == "target" || strings.HasPrefix(name, ".") }
 
 // joinRel joins a root-relative folder and a path below it.
 func joinRel(dir, rel string) string {

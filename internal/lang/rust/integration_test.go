@@ -2,7 +2,6 @@ package rust_test
 
 import (
 	"bytes"
-	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/rust"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // TestListerMatchesCargo runs the Lister's own command (cargo test --
@@ -26,7 +27,7 @@ import (
 // default, must be left out by the static pass as cargo leaves them out.
 func TestListerMatchesCargo(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
-		t.Skip("cargo is not installed: install Rust (https://rustup.rs) to run the cargo integration test")
+		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the cargo integration test")
 	}
 	tmp := t.TempDir()
 	copySources(t, shapesDir, tmp)
@@ -123,14 +124,7 @@ func runLister(t *testing.T, p *lang.Project, target string) []lang.Listed {
 	cmd.Env = append(append(os.Environ(), c.Env...), "CARGO_TARGET_DIR="+target)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	code := 0
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		code = ee.ExitCode()
-	}
+	code := parsertest.ExitCode(t, cmd)
 	listed, err := s.Lister.ParseList(p, out.Bytes(), errb.Bytes(), code)
 	if err != nil {
 		t.Fatalf("%v\nstderr:\n%s", err, strings.TrimSpace(errb.String()))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // The recordings in testdata were made on testdata/run/cargo (cargo 1.95,
@@ -27,29 +28,19 @@ var runCrate = &Crate{Name: "runfixture", Targets: []Target{
 }}
 
 // parseRecorded feeds a recording to the parser of cmd in every chunk
-// size, expects the same events each time, and returns them.
+// size, expects the same events each time, those of its golden file in
+// testdata/events, and returns them. After a deliberate change of the
+// parser, regenerate the golden files (and check the difference by hand)
+// with
+//
+//	go test ./internal/lang/rust -run 'TestParser(WholeCrate|Targets)$' -update
 func parseRecorded(t *testing.T, file string, cmd *lang.Command) []lang.RunEvent {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parse := func(chunk int) []lang.RunEvent {
-		var evs []lang.RunEvent
-		ps := Runner{Crate: runCrate}.NewParser(&lang.Project{}, cmd, func(e lang.RunEvent) { evs = append(evs, e) })
-		for i := 0; i < len(data); i += chunk {
-			ps.Write(data[i:min(i+chunk, len(data))])
-		}
-		ps.Close(101)
-		return evs
-	}
-	want := parse(len(data))
-	for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
-		if got := parse(chunk); !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s, chunk size %d: events differ", file, chunk)
-		}
-	}
-	return want
+	golden := filepath.Join("testdata", "events", strings.TrimSuffix(filepath.Base(file), ".txt")+".jsonl")
+	return parsertest.Run(t, parsertest.Case{Stream: file, Exit: 101, Golden: golden,
+		New: func(emit func(lang.RunEvent)) lang.Parser {
+			return Runner{Crate: runCrate}.NewParser(&lang.Project{}, cmd, emit)
+		}})
 }
 
 // results returns "ACTION SCOPE NAME" for each result event, in order.

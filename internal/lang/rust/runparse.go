@@ -1,7 +1,6 @@
 package rust
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // NewParser returns a streaming parser of one cargo test command's
@@ -32,7 +32,9 @@ import (
 func (r Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
 	if cmd != nil && len(cmd.Args) > 5 && cmd.Args[0] == "sh" && cmd.Args[3] == coverScriptName {
 		lp := r.newLibtestParser(&lang.Command{Args: cmd.Args[5:]}, emit)
-		return &coverParser{lp: lp, prefix: cmd.Args[4], root: p.Dir}
+		c := &coverParser{lp: lp, prefix: cmd.Args[4], root: p.Dir}
+		c.lines.Line = c.line
+		return c
 	}
 	return r.newLibtestParser(cmd, emit)
 }
@@ -40,6 +42,7 @@ func (r Runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.Run
 // newLibtestParser returns the parser of one cargo test command.
 func (r Runner) newLibtestParser(cmd *lang.Command, emit func(lang.RunEvent)) *libtestParser {
 	lp := &libtestParser{emit: emit, block: -1, failed: map[string]*failure{}}
+	lp.lines.Line = func(l []byte) { lp.line(strings.TrimSuffix(string(l), "\r")) }
 	if r.Crate != nil && r.Crate.DocPrefix != "" {
 		lp.pathPrefix = r.Crate.DocPrefix + "/"
 	}
@@ -85,7 +88,7 @@ type libtestParser struct {
 	docLast    bool     // the doc tests run after them
 	block      int      // the binary's part being read; -1 before the first
 	doc        bool     // the part being read is the doc tests'
-	partial    []byte
+	lines      lines.Splitter
 	failed     map[string]*failure // FAILED in this part, section not ended
 	order      []string            // failed names in result order
 	section    *failure            // the section being read
@@ -101,24 +104,11 @@ type failure struct {
 	emitted bool
 }
 
-func (lp *libtestParser) Write(b []byte) (int, error) {
-	lp.partial = append(lp.partial, b...)
-	for {
-		i := bytes.IndexByte(lp.partial, '\n')
-		if i < 0 {
-			return len(b), nil
-		}
-		lp.line(strings.TrimSuffix(string(lp.partial[:i]), "\r"))
-		lp.partial = lp.partial[i+1:]
-	}
-}
+func (lp *libtestParser) Write(b []byte) (int, error) { return lp.lines.Write(b) }
 
 // Close flushes a last partial line and the held failures.
 func (lp *libtestParser) Close(int) error {
-	if len(lp.partial) > 0 {
-		lp.line(string(lp.partial))
-		lp.partial = nil
-	}
+	lp.lines.Flush()
 	lp.endPart()
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // testEvent emits the events of the one test a command runs.
@@ -78,27 +79,8 @@ func errorTexts(raw []json.RawMessage) []string {
 	return out
 }
 
-// lines splits a stream written in chunks of any size into lines, each
-// with its newline (the last one without, on flush).
-type lines struct {
-	partial []byte
-}
-
-func (l *lines) write(b []byte, line func(string)) {
-	l.partial = append(l.partial, b...)
-	for {
-		i := bytes.IndexByte(l.partial, '\n')
-		if i < 0 {
-			return
-		}
-		line(string(l.partial[:i+1]))
-		l.partial = l.partial[i+1:]
-	}
-}
-
-func (l *lines) flush(line func(string)) {
-	if len(l.partial) > 0 {
-		line(string(l.partial))
-		l.partial = nil
-	}
+// outputLines passes a stream through, line by line, as the test's
+// output: the lines joined are the stream.
+func outputLines(ev testEvent) lines.Splitter {
+	return lines.Splitter{Newline: true, Line: func(l []byte) { ev.output(string(l)) }}
 }

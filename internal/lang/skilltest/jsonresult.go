@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // maxJSONResult bounds the stdout a JSON command's result is read from.
@@ -20,19 +21,19 @@ const maxJSONResult = 1 << 20
 type jsonParser struct {
 	ev  testEvent
 	buf bytes.Buffer
-	out lines
+	out lines.Splitter
 }
 
 func newJSONParser(ev testEvent) *jsonParser {
 	ev.run()
-	return &jsonParser{ev: ev}
+	return &jsonParser{ev: ev, out: outputLines(ev)}
 }
 
 func (j *jsonParser) Write(b []byte) (int, error) {
 	if j.buf.Len() <= maxJSONResult {
 		j.buf.Write(b)
 	}
-	j.out.write(b, j.ev.output)
+	j.out.Write(b)
 	return len(b), nil
 }
 
@@ -40,7 +41,7 @@ func (j *jsonParser) Write(b []byte) (int, error) {
 // is not one JSON object, or when the command exited non-zero; a killed
 // command (exit code -1) is left to the core.
 func (j *jsonParser) Close(exitCode int) error {
-	j.out.flush(j.ev.output)
+	j.out.Flush()
 	if exitCode < 0 {
 		return nil
 	}

@@ -1,11 +1,11 @@
 package skilltest
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 func jsonMaker(ev testEvent) lang.Parser { return newJSONParser(ev) }
@@ -27,18 +27,12 @@ func TestJSONResults(t *testing.T) {
 		{`{"passed": 1} {"passed": 2}`, 0, "fail", "stdout is not one JSON object {passed, failed, errors}: more than one value (print the result alone on stdout; logs go to stderr)"},
 		{`{"ok": true}`, 0, "fail", "stdout is not one JSON object {passed, failed, errors}: no passed or failed count (print the result alone on stdout; logs go to stderr)"},
 	} {
-		data := []byte(c.out)
-		all := feed(data, len(data), c.exit, jsonMaker)
-		for _, chunk := range []int{1, 2, 5} {
-			if got := feed(data, chunk, c.exit, jsonMaker); !reflect.DeepEqual(got, all) {
-				t.Errorf("%q: chunk size %d: events differ", c.out, chunk)
-			}
-		}
+		all := parse(t, parsertest.Case{Data: []byte(c.out), Exit: c.exit}, jsonMaker)
 		if e := last(t, all); e.Action != c.want || e.Message != c.msg {
 			t.Errorf("%q exit %d: %s %q, want %s %q", c.out, c.exit, e.Action, e.Message, c.want, c.msg)
 		}
 	}
-	if evs := feed([]byte(`{"passed": 1}`), 1, -1, jsonMaker); len(evs) != 2 {
+	if evs := parse(t, parsertest.Case{Data: []byte(`{"passed": 1}`), Exit: parsertest.Killed}, jsonMaker); len(evs) != 2 {
 		t.Errorf("a killed command got a result: %v", evs)
 	}
 }

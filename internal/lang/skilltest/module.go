@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // moduleParser reports one module. Its stdout (and the stderr writes the
@@ -19,17 +20,16 @@ import (
 type moduleParser struct {
 	ev     testEvent
 	result string
-	out    lines
+	out    lines.Splitter
 }
 
 func newModuleParser(ev testEvent, result string) *moduleParser {
 	ev.run()
-	return &moduleParser{ev: ev, result: result}
+	return &moduleParser{ev: ev, result: result, out: outputLines(ev)}
 }
 
 func (m *moduleParser) Write(b []byte) (int, error) {
-	m.out.write(b, m.ev.output)
-	return len(b), nil
+	return m.out.Write(b)
 }
 
 // moduleResult is the wrapper's result file.
@@ -47,7 +47,7 @@ type moduleResult struct {
 // a code reports a failure naming it; a killed one (exit code -1) is left
 // to the core, which knows whether the run timed out.
 func (m *moduleParser) Close(exitCode int) error {
-	m.out.flush(m.ev.output)
+	m.out.Flush()
 	data, err := os.ReadFile(m.result)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && exitCode < 0:

@@ -1,7 +1,6 @@
 package skilltest
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // runModule runs one module of source src through RunCommands, the real
@@ -18,7 +19,7 @@ import (
 func runModule(t *testing.T, src string, limit time.Duration) []lang.RunEvent {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the skilltest runner needs it")
+		testenv.Missing(t, "node is not installed: the skilltest runner needs it")
 	}
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "m.tests.mjs"), []byte(src), 0o644); err != nil {
@@ -30,19 +31,7 @@ func runModule(t *testing.T, src string, limit time.Duration) []lang.RunEvent {
 	if err != nil || len(cmds) != 1 {
 		t.Fatalf("RunCommands: %v, %d commands", err, len(cmds))
 	}
-	var evs []lang.RunEvent
-	parser := r.NewParser(p, cmds[0], func(e lang.RunEvent) { evs = append(evs, e) })
-	c := exec.Command(cmds[0].Args[0], cmds[0].Args[1:]...)
-	c.Dir, c.Env, c.Stdout = cmds[0].Dir, append(os.Environ(), cmds[0].Env...), parser
-	exit := 0
-	if err := c.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		exit = ee.ExitCode()
-	}
-	parser.Close(exit)
+	evs, _ := parsertest.Live(t, r, p, cmds, nil)
 	for _, e := range evs {
 		if e.Scope != "." || e.Name != "m.tests.mjs" {
 			t.Fatalf("event for %q %q, want . m.tests.mjs", e.Scope, e.Name)

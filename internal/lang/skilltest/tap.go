@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lines"
 )
 
 // tapParser reports a declared command of format tap. TAP is a protocol
@@ -17,7 +18,7 @@ import (
 // SKIP and TODO directives, and "Bail out!".
 type tapParser struct {
 	ev      testEvent
-	out     lines
+	out     lines.Splitter
 	planned int // -1 until a plan is read
 	planWhy string
 	points  int
@@ -30,12 +31,13 @@ type tapParser struct {
 
 func newTAPParser(ev testEvent) *tapParser {
 	ev.run()
-	return &tapParser{ev: ev, planned: -1}
+	t := &tapParser{ev: ev, planned: -1}
+	t.out = lines.Splitter{Newline: true, Line: func(l []byte) { t.line(string(l)) }}
+	return t
 }
 
 func (t *tapParser) Write(b []byte) (int, error) {
-	t.out.write(b, t.line)
-	return len(b), nil
+	return t.out.Write(b)
 }
 
 var (
@@ -84,7 +86,7 @@ func (t *tapParser) line(l string) {
 // non-zero exit fails the test; a plan of 1..0 or points all skipped skip
 // it; a killed command (exit code -1) is left to the core.
 func (t *tapParser) Close(exitCode int) error {
-	t.out.flush(t.line)
+	t.out.Flush()
 	if exitCode < 0 {
 		return nil
 	}

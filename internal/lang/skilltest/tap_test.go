@@ -2,12 +2,12 @@ package skilltest
 
 import (
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
 )
 
 // The TAP recordings were made with:
@@ -15,19 +15,16 @@ import (
 //	cd testdata && node --test --test-reporter=tap node-tap.test.mjs > node-tap.txt   # node v20.20, exit 1
 //	cd testdata/run/skilltest && ./checks/tap.sh 2>/dev/null > ../../../internal/lang/skilltest/testdata/fixture-tap.txt
 
-// feed runs a parser made by mk over data written in chunks of size
-// chunk and returns its events.
-func feed(data []byte, chunk, exit int, mk func(testEvent) lang.Parser) []lang.RunEvent {
-	var evs []lang.RunEvent
-	p := mk(testEvent{scope: CommandScope, name: "c", emit: func(e lang.RunEvent) {
-		e.Elapsed = 0 // the parsers' clock
-		evs = append(evs, e)
-	}})
-	for i := 0; i < len(data); i += chunk {
-		p.Write(data[i:min(i+chunk, len(data))])
+// parse runs c (in every chunk size, with parsertest.Run) through parsers
+// made by mk for a test "c", with the parsers' clock cleared, and returns
+// the events.
+func parse(t *testing.T, c parsertest.Case, mk func(testEvent) lang.Parser) []lang.RunEvent {
+	t.Helper()
+	c.New = func(emit func(lang.RunEvent)) lang.Parser {
+		return mk(testEvent{scope: CommandScope, name: "c", emit: emit})
 	}
-	p.Close(exit)
-	return evs
+	c.Normalize = func(e *lang.RunEvent) { e.Elapsed = 0 }
+	return parsertest.Run(t, c)
 }
 
 func tapMaker(ev testEvent) lang.Parser { return newTAPParser(ev) }
@@ -42,21 +39,21 @@ func last(t *testing.T, evs []lang.RunEvent) lang.RunEvent {
 }
 
 // TestTAPChunks feeds each recording in every chunk size and expects the
-// same events, every line as output and the stated result.
+// same events, those of its golden file in testdata/events: every line as
+// output and the stated result. After a deliberate change of the parser,
+// regenerate the golden files (and check the difference by hand) with
+//
+//	go test ./internal/lang/skilltest -run 'TestTAPChunks$' -update
 func TestTAPChunks(t *testing.T) {
 	for file, want := range map[string]lang.RunEvent{
-		"testdata/node-tap.txt":    {Action: "fail", Message: "not ok 2 - group"},
-		"testdata/fixture-tap.txt": {Action: "fail", Message: "not ok 2 - equipment has a price"},
+		"node-tap":    {Action: "fail", Message: "not ok 2 - group"},
+		"fixture-tap": {Action: "fail", Message: "not ok 2 - equipment has a price"},
 	} {
-		data, err := os.ReadFile(file)
+		stream := "testdata/" + file + ".txt"
+		all := parse(t, parsertest.Case{Stream: stream, Exit: 1, Golden: "testdata/events/" + file + ".jsonl"}, tapMaker)
+		data, err := os.ReadFile(stream)
 		if err != nil {
 			t.Fatal(err)
-		}
-		all := feed(data, len(data), 1, tapMaker)
-		for _, chunk := range []int{1, 2, 3, 7, 64, 100, 4096} {
-			if got := feed(data, chunk, 1, tapMaker); !reflect.DeepEqual(got, all) {
-				t.Fatalf("%s: chunk size %d: events differ", file, chunk)
-			}
 		}
 		var out strings.Builder
 		for _, e := range all[1 : len(all)-2] {
@@ -92,12 +89,12 @@ func TestTAPResults(t *testing.T) {
 		{"1..2\nok 1 # skip a\nok 2 # SKIP b\n", 0, "skip", "a"},
 		{"1..1\n    not ok 1 - a subtest\nok 1 - parent\n", 0, "pass", ""},
 	} {
-		e := last(t, feed([]byte(c.tap), 3, c.exit, tapMaker))
+		e := last(t, parse(t, parsertest.Case{Data: []byte(c.tap), Exit: c.exit}, tapMaker))
 		if e.Action != c.want || e.Message != c.msg {
 			t.Errorf("%q exit %d: %s %q, want %s %q", c.tap, c.exit, e.Action, e.Message, c.want, c.msg)
 		}
 	}
-	if evs := feed([]byte("1..1\n"), 1, -1, tapMaker); len(evs) != 2 {
+	if evs := parse(t, parsertest.Case{Data: []byte("1..1\n"), Exit: parsertest.Killed}, tapMaker); len(evs) != 2 {
 		t.Errorf("a killed command got a result: %v", evs)
 	}
 }

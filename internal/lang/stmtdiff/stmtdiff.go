@@ -15,6 +15,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // Rules are a language's part of the walk.
@@ -43,6 +44,46 @@ func (r *Rules) Bodies(old, cur []byte, x, y *sitter.Node) (units []lang.Span, o
 		return nil, false
 	}
 	return d.units, true
+}
+
+// Functions parses two versions of a file with grammar l and returns the
+// function find picks in each (old in oldSrc, cur in curSrc); ok is false
+// when either version does not parse whole or find picks nothing in it.
+// done closes both trees: call it once finished with the nodes (it is
+// never nil).
+func Functions(l *sitter.Language, oldSrc []byte, old lang.FuncSpan, curSrc []byte, cur lang.FuncSpan,
+	find func(root *sitter.Node, src []byte, f lang.FuncSpan) *sitter.Node) (of, cf *sitter.Node, done func(), ok bool) {
+	done = func() {}
+	ot, err := tsgrammars.Parse(l, oldSrc)
+	if err != nil || ot == nil {
+		return nil, nil, done, false
+	}
+	ct, err := tsgrammars.Parse(l, curSrc)
+	if err != nil || ct == nil {
+		ot.Close()
+		return nil, nil, done, false
+	}
+	done = func() { ot.Close(); ct.Close() }
+	if ot.RootNode().HasError() || ct.RootNode().HasError() {
+		return nil, nil, done, false
+	}
+	of, cf = find(ot.RootNode(), oldSrc, old), find(ct.RootNode(), curSrc, cur)
+	return of, cf, done, of != nil && cf != nil
+}
+
+// SameHeader reports whether two versions of a function have the same
+// children apart from their body (name, parameters and their defaults,
+// modifiers), by Same.
+func (r *Rules) SameHeader(old, cur []byte, x, y *sitter.Node) bool {
+	if x.ChildCount() != y.ChildCount() {
+		return false
+	}
+	for i := 0; i < int(x.ChildCount()); i++ {
+		if x.FieldNameForChild(i) != "body" && !r.Same(old, cur, x.Child(i), y.Child(i)) {
+			return false
+		}
+	}
+	return true
 }
 
 type diff struct {

@@ -2,7 +2,7 @@
 // so that every language package imports them from one place and the cgo
 // build of each grammar happens once.
 //
-// Rules for every user (see STACK.md): one *sitter.Parser per goroutine,
+// Rules for every user (measured when the grammars were chosen): one *sitter.Parser per goroutine,
 // compile each query once, and always Close() trees, cursors and queries:
 // left to finalizers, parsing 17 MB of Python reached 1.7 GB of memory.
 package tsgrammars
@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"iter"
 	"sync"
 	"unicode/utf8"
 
@@ -90,6 +91,27 @@ func QueryOnce(l *Language, pattern string) func() (*sitter.Query, error) {
 	return sync.OnceValues(func() (*sitter.Query, error) { return sitter.NewQuery([]byte(pattern), l) })
 }
 
+// CaptureNodes runs q over n and yields every node each match captures,
+// in match order; its cursor is closed when the loop ends, early or not.
+func CaptureNodes(q *sitter.Query, n *sitter.Node) iter.Seq[*sitter.Node] {
+	return func(yield func(*sitter.Node) bool) {
+		qc := sitter.NewQueryCursor()
+		defer qc.Close()
+		qc.Exec(q, n)
+		for {
+			m, ok := qc.NextMatch()
+			if !ok {
+				return
+			}
+			for _, c := range m.Captures {
+				if !yield(c.Node) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Captures parses src with l and calls each for every node q captures, in
 // match order. When the tree holds a syntax error, syntaxError is called
 // with its root (while the tree is open) after the captures. It fails
@@ -102,17 +124,8 @@ func Captures(l *Language, q *sitter.Query, src []byte, each func(*sitter.Node),
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(q, root)
-	for {
-		m, ok := qc.NextMatch()
-		if !ok {
-			break
-		}
-		for _, c := range m.Captures {
-			each(c.Node)
-		}
+	for n := range CaptureNodes(q, root) {
+		each(n)
 	}
 	if root.HasError() && syntaxError != nil {
 		syntaxError(root)

@@ -1,4 +1,4 @@
-package shapes_test
+package golden_test
 
 import (
 	"fmt"
@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testdex/testdex/internal/shapes"
+	"github.com/testdex/testdex/internal/golden"
 )
 
-// recorder is a testing.TB that keeps what Check reports instead of
-// failing the test; Fatalf does not stop Check, so only the first message
+// recorder is a testing.TB that keeps what Compare reports instead of
+// failing the test; Fatalf does not stop Compare, so only the first message
 // counts.
 type recorder struct {
 	testing.TB
@@ -28,10 +28,10 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
 
-// TestCheck covers the three outcomes of Check: equal, different (the
+// TestCompare covers the three outcomes of Compare: equal, different (the
 // message holds the diff and the regenerate command) and -update, which
 // writes the file so that the next run passes.
-func TestCheck(t *testing.T) {
+func TestCompare(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "eco.expected.txt")
 	if err := os.WriteFile(file, []byte("a\tfunction\ta\t-\t-\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -39,22 +39,22 @@ func TestCheck(t *testing.T) {
 	got := "b\tfunction\tb\t-\tskip\n"
 
 	r := &recorder{TB: t}
-	shapes.Check(r, "a\tfunction\ta\t-\t-\n", file, false)
+	golden.Compare(r, file, []byte("a\tfunction\ta\t-\t-\n"), false)
 	if len(r.msgs) != 0 {
-		t.Errorf("same listing: Check reported %q", r.msgs)
+		t.Errorf("same content: Compare reported %q", r.msgs)
 	}
 
 	r = &recorder{TB: t}
-	shapes.Check(r, got, file, false)
+	golden.Compare(r, file, []byte(got), false)
 	if len(r.msgs) != 1 || !strings.Contains(r.msgs[0], "+ b\t") ||
-		!strings.Contains(r.msgs[0], "go test ./internal/shapes -run '^TestShapes$' -update") {
-		t.Errorf("different listing: Check reported %q, want one message with the diff and the regenerate command", r.msgs)
+		!strings.Contains(r.msgs[0], "go test ./internal/golden -run '^TestShapes$' -update") {
+		t.Errorf("different content: Compare reported %q, want one message with the diff and the regenerate command", r.msgs)
 	}
 
 	r = &recorder{TB: t}
-	shapes.Check(r, got, file, true)
-	shapes.Check(r, got, file, false)
+	golden.Compare(r, file, []byte(got), true)
+	golden.Compare(r, file, []byte(got), false)
 	if len(r.msgs) != 0 {
-		t.Errorf("update: Check reported %q", r.msgs)
+		t.Errorf("update: Compare reported %q", r.msgs)
 	}
 }

@@ -1,0 +1,29 @@
+// Package js discovers JavaScript and TypeScript tests (.js .jsx .mjs .cjs
+// .ts .tsx .mts .cts, ESM and CommonJS) of Jest, Vitest, Mocha and
+// node:test, by parsing with tree-sitter; no project code runs, not even
+// configuration files such as jest.config.js, which are read as literals.
+//
+//	package.json ──Detector──▶ Project{Frameworks: jest, vitest, mocha, node}
+//	                             │ Match: each framework's testMatch/include/spec
+//	file ──Extractor(framework)──▶ describe/it/test tree, .each rows, t.test
+//	project ──Lister──▶ the framework's own listing, for comparison
+//
+// Files by role:
+//
+//	detection      detect.go frameworks.go config.go patterns.go mocha.go
+//	               nodetest.go
+//	extraction     extract.go module.go walker.go spec.go lineage.go loops.go
+//	               helpers.go imports.go mutated.go recover.go scope.go env.go
+//	evaluation     eval.go evalcall.go value.go jsops.go
+//	naming         each.go format.go loupe.go (the frameworks' table titles)
+//	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
+//	listing        lister.go lister_node_mocha.go
+//	running        runner.go runner_args.go runner_install.go runner_script.go
+//	               runner_shell.go runner_reporters.go runner_wrapper.cjs
+//	parsing        runner_parse.go (standard output and the events file)
+//	coverage       runner_coverage.go runner_covnotes.go runner_coverage.cjs
+//	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
+//	               impact_tsconfig.go impact_map.go impact_config.go
+//	               impact_cache.go
+//	spans          spanner.go stmtdiff.go
+package js

@@ -1,0 +1,25 @@
+// Package python discovers Python tests, pytest's and unittest's, from a
+// tree-sitter parse of each file; it never imports the code. Its Detector
+// reproduces pytest's rootdir and configuration rules, its Extractor reads
+// one file, and its Linker resolves class inheritance across the project
+// and gives records their final names (pytest node IDs or unittest dotted
+// IDs).
+//
+// Files by role:
+//
+//	detection      detect.go setup.go config.go expr.go (rootdir, ini files,
+//	               -m and -k)
+//	extraction     extract.go reparse.go params.go marks.go fixtures.go
+//	               doctest.go hide.go dynamic.go dynfunc.go
+//	naming         ids.go idfunc.go literal.go repr.go numbers.go value.go
+//	               values.go (pytest's parametrize IDs)
+//	linking        link.go classes.go assume.go dynlink.go facts.go
+//	listing        lister.go (pytest --collect-only, unittest discovery)
+//	running        runner.go runner_interp.go runner_pytest.py
+//	               runner_unittest.py
+//	parsing        runner_parse.go (the drivers' JSON events)
+//	coverage       coverage.go runner_coverage.py
+//	impact graph   impact.go impact_scan.go impact_parse.go impact_resolve.go
+//	               impact_data.go impact_exec.go impact_cache.go
+//	spans          spanner.go stmtdiff.go
+package python
