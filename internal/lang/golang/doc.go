@@ -89,6 +89,8 @@
 //
 // Files by role:
 //
+//	value          language.go (the Language: its frameworks' facts)
+//	ID rules       naming.go (IDs of tests only go test reported)
 //	detection      detect.go (go.mod projects)
 //	extraction     extractor.go funcs.go walk.go assign.go runs.go loops.go
 //	               typeswitch.go scope.go eval.go calls.go composite.go

@@ -5,6 +5,8 @@
 //
 // Files by role:
 //
+//	value          language.go (the Language: its frameworks' facts)
+//	ID rules       naming.go (Surefire's names to IDs and back)
 //	detection      detect.go maven.go gradle.go gradle_settings.go
 //	               gradle_children.go gradle_lex.go surefire.go
 //	extraction     extract.go walker.go method.go annotations.go types.go

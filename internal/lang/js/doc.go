@@ -10,6 +10,8 @@
 //
 // Files by role:
 //
+//	value          language.go (the Language: its frameworks' facts)
+//	ID rules       naming.go (titles joined by " > ")
 //	detection      detect.go frameworks.go config.go patterns.go mocha.go
 //	               nodetest.go
 //	extraction     extract.go module.go walker.go spec.go lineage.go loops.go

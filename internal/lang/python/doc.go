@@ -7,6 +7,8 @@
 //
 // Files by role:
 //
+//	value          language.go (the Language: its frameworks' facts)
+//	ID rules       naming.go (node IDs and dotted names to IDs and back)
 //	detection      detect.go setup.go config.go expr.go (rootdir, ini files,
 //	               -m and -k)
 //	extraction     extract.go reparse.go params.go marks.go fixtures.go

@@ -14,6 +14,8 @@
 //
 // Files by role:
 //
+//	value          language.go (the Language: its frameworks' facts)
+//	ID rules       naming.go (module paths to files and IDs)
 //	detection      detect.go manifest.go features.go
 //	extraction     extract.go walk.go attrs.go cfg.go docattr.go doctest.go
 //	               reuse.go macroscan.go macrotok.go

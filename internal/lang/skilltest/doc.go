@@ -20,6 +20,7 @@
 //
 // Files by role:
 //
+//	value          language.go (the Language: its frameworks' facts)
 //	detection      detect.go commands.go (testdex.toml's declared commands)
 //	extraction     skilltest.go commands.go (one record per module or command)
 //	running        runner.go wrapper.mjs
