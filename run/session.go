@@ -53,6 +53,13 @@ type Request struct {
 	Warn func(string)
 }
 
+// ErrOnlyBenchmarks is returned when the failures to rerun (Failed) are
+// benchmarks alone, which run only with Options.Bench: the rerun would
+// run nothing, which must not read as a pass (--failed --bench reruns
+// them). A chosen or changed selection of benchmarks alone runs nothing
+// and passes, with a warning, as go test ./... runs no benchmark.
+var ErrOnlyBenchmarks = errors.New("nothing to run")
+
 // ErrNoFailures is returned for Failed when the last run had none.
 var ErrNoFailures = errors.New("no failures recorded")
 
@@ -101,6 +108,9 @@ func session(ctx context.Context, ix *index.Index, req Request, h Handler, w *wa
 		var dropped int
 		if sel.Tests, dropped = withoutBenchmarks(ix, sel.Tests); dropped > 0 && req.Warn != nil {
 			req.Warn(fmt.Sprintf("%d benchmark(s) of the selection not run (--bench runs them)", dropped))
+		}
+		if req.Failed && dropped > 0 && len(sel.Tests)+len(sel.Paths) == 0 {
+			return nil, fmt.Errorf("%w: the selection holds %d benchmark(s) and nothing else (--bench runs them)", ErrOnlyBenchmarks, dropped)
 		}
 	}
 	plan := ix.Plan(sel)

@@ -265,7 +265,7 @@ func selectionError(err error) error {
 	switch {
 	case errors.As(err, &nm):
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("%w (run 'testdex list' to see test IDs)", err)}
-	case errors.Is(err, run.ErrNoFailures):
+	case errors.Is(err, run.ErrNoFailures), errors.Is(err, run.ErrOnlyBenchmarks):
 		return &ExitError{Code: ExitNoTests, Err: err}
 	}
 	return err
