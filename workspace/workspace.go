@@ -289,17 +289,13 @@ type CoveringRequest struct {
 // a *coverage.GapError (the project's last coverage run recorded
 // nothing: why), coverage.ErrDamaged, an *OutsideError.
 func (w *Workspace) Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
-	abs := req.File
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(w.Root, abs)
-	}
-	rel, err := filepath.Rel(w.Root, filepath.Clean(abs))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, err := changes.RootFiles(w.Root, []string{req.File}) // the same rule as a change's named files
+	if err != nil {
 		return nil, &OutsideError{Path: req.File, Root: w.Root, Why: "is outside"}
 	}
 	end := req.End
 	if end == 0 {
 		end = req.Start
 	}
-	return run.Covering(ix, run.CoveringRequest{File: filepath.ToSlash(rel), Start: req.Start, End: end, CacheDir: w.CacheDir})
+	return run.Covering(ix, run.CoveringRequest{File: rel[0], Start: req.Start, End: end, CacheDir: w.CacheDir})
 }

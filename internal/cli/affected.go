@@ -98,16 +98,9 @@ func runAffected(cmd *cobra.Command, env *Env, g *globals, f *affectedFlags, arg
 // affectedTests asks the workspace which tests the change can affect
 // (workspace.Affected) and says its problems and notes on stderr. The
 // files named with --files are root-relative, as the help says (absolute
-// ones are taken too).
+// ones inside the root are taken too: changes.RootFiles).
 func affectedTests(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, since string, files []string, useCoverage bool) (*workspace.AffectedResult, error) {
-	named := make([]string, len(files))
-	for i, f := range files {
-		named[i] = f
-		if !filepath.IsAbs(f) {
-			named[i] = filepath.Join(ws.Root, f)
-		}
-	}
-	res, err := ws.Affected(cmd.Context(), ix, workspace.AffectedRequest{Since: since, Files: named, NoCoverage: !useCoverage})
+	res, err := ws.Affected(cmd.Context(), ix, workspace.AffectedRequest{Since: since, Files: files, NoCoverage: !useCoverage})
 	var ue *workspace.UsageError
 	if errors.As(err, &ue) {
 		return nil, usageErr("%v", ue.Err)
