@@ -99,6 +99,12 @@ type Test struct {
 	Spec *SpecMeta `json:"spec,omitempty"`
 }
 
+// The values of Test.Seen: which discovery method found a record.
+const (
+	SeenStatic  = "static"  // the static method: parsed, nothing run
+	SeenRuntime = "runtime" // the framework listed it, or the ID rules made it for a test a runner reported
+)
+
 // SpecMeta is the frontmatter of a markdown spec test besides its tags.
 // Zero values mean the field was absent.
 type SpecMeta struct {

@@ -8,79 +8,26 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/plan"
 )
-
-// Batch is what one framework runs in one project.
-type Batch struct {
-	// Name is "DIR FRAMEWORK", DIR root-relative.
-	Name    string
-	Dir     string // root-relative project folder
-	Project *lang.Project
-	Setup   *lang.Setup
-	// Selection is handed to the framework's Runner.
-	Selection lang.Selection
-	// Expected are the listed records the selection covers (descendants
-	// included): the runner should report each of them or a descendant. A
-	// record it does not report is "unreported", never a failure.
-	Expected []*testdex.Test
-	// Outside are the symbolic links leaving the root (Index.Escapes)
-	// under the selection's paths, project-relative: the framework must
-	// not follow them (lang.LinkGuard).
-	Outside []lang.Link
-
-	paths []string // the selection's paths, root-relative
-}
-
-// Plan is a run's batches, in a stable order (by project folder, then
-// framework).
-type Plan struct {
-	Batches []*Batch
-	// Unrunnable are the selected records of frameworks testdex cannot run
-	// (semtest specs).
-	Unrunnable []testdex.Test
-	// Unchanged are the records `run --changed` does not run, with the
-	// reason (set by the caller; Plan leaves it empty).
-	Unchanged       []testdex.Test
-	UnchangedReason string
-}
-
-// Leaves counts the listed leaf tests the plan expects: no suites or
-// parents with listed children, no dynamic records (their rows are known
-// only at run time), the records testdex cannot run included.
-func (p *Plan) Leaves() int {
-	n := len(p.Unrunnable)
-	for _, b := range p.Batches {
-		parents := map[string]bool{}
-		for _, t := range b.Expected {
-			if !t.Dynamic {
-				parents[t.Parent] = true
-			}
-		}
-		for _, t := range b.Expected {
-			if !t.Dynamic && !parents[t.ID] {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 // Plan turns a selection into batches: a path covering a project runs the
 // project whole ("." to its runner), a path inside one is handed to its
 // framework as a project-relative path, and an ID names its test (a
 // dynamic record runs its parent). An ID under a selected path or under
 // another selected ID is dropped: it runs anyway.
-func (ix *Index) Plan(sel *Selection) *Plan {
+func (ix *Index) Plan(sel *Selection) *plan.Plan {
 	byID := make(map[string]*testdex.Test, len(ix.Tests))
 	for i := range ix.Tests {
 		byID[ix.Tests[i].ID] = &ix.Tests[i]
 	}
-	batches := map[*group]*Batch{}
-	batchOf := func(g *group) *Batch {
+	batches := map[*group]*plan.Batch{}
+	batchOf := func(g *group) *plan.Batch {
 		b := batches[g]
 		if b == nil {
 			dir := displayRel(ix.Root, g.proj.Dir)
-			b = &Batch{Name: dir + " " + string(g.setup.Framework), Dir: dir, Project: g.proj, Setup: g.setup}
+			b = &plan.Batch{Name: dir + " " + string(g.setup.Framework), Dir: dir, Framework: g.setup.Framework,
+				Settings: g.setup.Settings, Project: g.proj, Setup: g.setup}
 			batches[g] = b
 		}
 		return b
@@ -90,36 +37,91 @@ func (ix *Index) Plan(sel *Selection) *Plan {
 			if ps, ok := ix.pathSelection(g, p); ok {
 				b := batchOf(g)
 				b.Selection.Paths = append(b.Selection.Paths, ps)
-				b.paths = append(b.paths, p)
+				b.Paths = append(b.Paths, p)
 			}
 		}
 	}
 	ix.planTests(sel.Tests, byID, batchOf)
-	plan := &Plan{}
+	p := &plan.Plan{Version: plan.Version}
 	for _, b := range batches {
 		b.Expected = ix.expected(b, byID)
 		b.Outside = ix.outside(b)
 		if b.Setup.Runner == nil {
 			for _, t := range b.Expected {
-				plan.Unrunnable = append(plan.Unrunnable, *t)
+				p.Unrunnable = append(p.Unrunnable, *t)
 			}
 			continue
 		}
-		plan.Batches = append(plan.Batches, b)
+		p.Batches = append(p.Batches, b)
 	}
-	sort.Slice(plan.Batches, func(i, j int) bool { return plan.Batches[i].Name < plan.Batches[j].Name })
-	sort.SliceStable(plan.Unrunnable, func(i, j int) bool { return plan.Unrunnable[i].ID < plan.Unrunnable[j].ID })
-	return plan
+	sort.Slice(p.Batches, func(i, j int) bool { return p.Batches[i].Name < p.Batches[j].Name })
+	sort.SliceStable(p.Unrunnable, func(i, j int) bool { return p.Unrunnable[i].ID < p.Unrunnable[j].ID })
+	p.Listing = ix.planListing(p.Batches)
+	return p
+}
+
+// Finder finds a project folder's framework among the listing's, for
+// plan.Bind: the live project and setup a plan read from a document runs
+// through.
+func (ix *Index) Finder() plan.Finder {
+	return func(dir string, fw testdex.Framework) (*lang.Project, *lang.Setup, bool) {
+		for _, g := range ix.groups {
+			if g.setup.Framework == fw && displayRel(ix.Root, g.proj.Dir) == dir {
+				return g.proj, g.setup, true
+			}
+		}
+		return nil, nil, false
+	}
+}
+
+// Listing is the listing as the ID rules read it (plan.NewNamer).
+func (ix *Index) Listing() plan.Listing {
+	l := plan.Listing{Root: ix.Root, Tests: ix.Tests, Files: make([]lang.ListedFile, len(ix.Files)), Projects: make([]lang.ListedProject, len(ix.Projects))}
+	for i, f := range ix.Files {
+		l.Files[i] = lang.ListedFile{Path: f.Path, Framework: f.Framework, Project: f.Project}
+	}
+	for i, p := range ix.Projects {
+		l.Projects[i] = lang.ListedProject{Dir: p.Dir, Name: p.Name}
+	}
+	return l
+}
+
+// NewNamer indexes the listing for naming tests by ID and run results.
+func (ix *Index) NewNamer() *plan.Namer { return plan.NewNamer(ix.Listing()) }
+
+// planListing is the listing a plan of batches names its results with:
+// the records and files of the batches' frameworks (a framework's naming
+// rules read no other's), every project.
+func (ix *Index) planListing(batches []*plan.Batch) plan.Listing {
+	l := ix.Listing()
+	fws := map[testdex.Framework]bool{}
+	for _, b := range batches {
+		fws[b.Framework] = true
+	}
+	tests := l.Tests[:0:0]
+	for _, t := range l.Tests {
+		if fws[t.Framework] {
+			tests = append(tests, t)
+		}
+	}
+	files := l.Files[:0:0]
+	for _, f := range l.Files {
+		if fws[f.Framework] {
+			files = append(files, f)
+		}
+	}
+	l.Tests, l.Files = tests, files
+	return l
 }
 
 // outside returns the links leaving the root (Index.Escapes) that the
 // batch's framework could reach: inside its project and under one of the
 // batch's paths. A batch of IDs alone has none (each ID is checked apart).
-func (ix *Index) outside(b *Batch) []lang.Link {
+func (ix *Index) outside(b *plan.Batch) []lang.Link {
 	var out []lang.Link
 	for _, e := range ix.Escapes {
 		inPaths := false
-		for _, p := range b.paths {
+		for _, p := range b.Paths {
 			inPaths = inPaths || under(e.Path, p)
 		}
 		rel, err := filepath.Rel(b.Project.Dir, filepath.Join(ix.Root, filepath.FromSlash(e.Path)))
@@ -181,7 +183,7 @@ func (ix *Index) isFile(p string) bool {
 
 // planTests adds the records named by ID to their batches, each once,
 // dropping those under a selected path or a selected ancestor.
-func (ix *Index) planTests(tests []testdex.Test, byID map[string]*testdex.Test, batchOf func(*group) *Batch) {
+func (ix *Index) planTests(tests []testdex.Test, byID map[string]*testdex.Test, batchOf func(*group) *plan.Batch) {
 	chosen := map[string]bool{}
 	for _, t := range tests {
 		chosen[runID(t)] = true
@@ -203,7 +205,7 @@ func (ix *Index) planTests(tests []testdex.Test, byID map[string]*testdex.Test, 
 		}
 		seen[t.ID] = true
 		b := batchOf(g)
-		if coveredBy(b.paths, t.File) {
+		if coveredBy(b.Paths, t.File) {
 			continue
 		}
 		b.Selection.Tests = append(b.Selection.Tests, t)
@@ -249,7 +251,7 @@ func (ix *Index) groupOf(t *testdex.Test) *group {
 
 // expected lists the listed records a batch covers: those under its paths
 // and the named records with their descendants.
-func (ix *Index) expected(b *Batch, byID map[string]*testdex.Test) []*testdex.Test {
+func (ix *Index) expected(b *plan.Batch, byID map[string]*testdex.Test) []*testdex.Test {
 	named := map[string]bool{}
 	for _, t := range b.Selection.Tests {
 		named[t.ID] = true
@@ -260,7 +262,7 @@ func (ix *Index) expected(b *Batch, byID map[string]*testdex.Test) []*testdex.Te
 		if t.Project != b.Dir || t.Framework != b.Setup.Framework {
 			continue
 		}
-		if coveredBy(b.paths, t.File) || named[t.ID] || ancestorChosen(t, byID, named) {
+		if coveredBy(b.Paths, t.File) || named[t.ID] || ancestorChosen(t, byID, named) {
 			out = append(out, t)
 		}
 	}

@@ -11,12 +11,13 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/proc"
+	"github.com/testdex/testdex/plan"
 )
 
-// Seen values: which discovery method found a record.
+// Seen values: which discovery method found a record (testdex's).
 const (
-	SeenStatic  = "static"
-	SeenRuntime = "runtime"
+	SeenStatic  = testdex.SeenStatic
+	SeenRuntime = testdex.SeenRuntime
 )
 
 // group is one (project, framework) pair of the listing, kept for the
@@ -70,7 +71,7 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 	byKey := map[string][]int{} // several for the tests of one name a JavaScript file declares
 	for i := range ix.Tests {
 		ix.Tests[i].Seen = []string{SeenStatic}
-		k := runtimeKey(ix.Tests[i].Project, ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)
+		k := plan.ResultKey(ix.Tests[i].Project, ix.Tests[i].Framework, ix.Tests[i].Scope, ix.Tests[i].Name)
 		byKey[k] = append(byKey[k], i)
 	}
 	reported := map[int]bool{}
@@ -87,7 +88,7 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 			continue
 		}
 		for _, l := range listed {
-			if is, ok := byKey[runtimeKey(displayRel(ix.Root, g.proj.Dir), g.setup.Framework, l.Scope, l.Name)]; ok {
+			if is, ok := byKey[plan.ResultKey(displayRel(ix.Root, g.proj.Dir), g.setup.Framework, l.Scope, l.Name)]; ok {
 				for _, i := range is {
 					reported[i] = true
 				}
@@ -115,12 +116,6 @@ func (ix *Index) Exact(ctx context.Context, o ExactOptions) (*Comparison, error)
 	sort.SliceStable(extra, func(i, j int) bool { return extra[i].ID < extra[j].ID })
 	ix.Tests = append(ix.Tests, extra...)
 	return cmp, nil
-}
-
-// runtimeKey identifies a test by project, framework, scope and name: two
-// projects' tests may share the rest.
-func runtimeKey(project string, fw testdex.Framework, scope, name string) string {
-	return project + "\x00" + string(fw) + "\x00" + scope + "\x00" + name
 }
 
 // runLister runs one group's listing command and parses its output.
@@ -190,13 +185,13 @@ func (ix *Index) judge(g *group, reported map[int]bool, cmp *Comparison) {
 // runtimeRecord makes a record for a test only the framework reported, by
 // the ID rules every command uses (index/ids.go): under its nearest listed
 // ancestor, or at the top of its file, with Seen ["runtime"].
-func (ix *Index) runtimeRecord(n *Namer, g *group, l lang.Listed) testdex.Test {
+func (ix *Index) runtimeRecord(n *plan.Namer, g *group, l lang.Listed) testdex.Test {
 	dir := displayRel(ix.Root, g.proj.Dir)
 	file := ""
 	if l.File != "" {
 		file = joinRel(dir, l.File)
 	}
-	t, _ := n.Record(Result{Project: dir, Framework: g.setup.Framework, Scope: l.Scope, Name: l.Name, File: file, Kind: l.Kind})
+	t, _ := n.Record(plan.Result{Project: dir, Framework: g.setup.Framework, Scope: l.Scope, Name: l.Name, File: file, Kind: l.Kind})
 	t.Seen = []string{SeenRuntime}
 	return t
 }

@@ -13,14 +13,14 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lines"
 	"github.com/testdex/testdex/internal/proc"
+	"github.com/testdex/testdex/plan"
 )
 
 // runBatch runs one batch's commands in order and records its events.
-func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer, out *batchOutput) {
+func runBatch(ctx context.Context, b *plan.Batch, o Options, names *plan.Namer, out *batchOutput) {
 	fw := b.Setup.Framework
 	st := &batchState{b: b, o: o, names: names, out: out, started: map[string]int{}, done: map[string]int{}, parents: map[string]string{}}
 	limit := o.Cap
@@ -73,7 +73,7 @@ func (st *batchState) runAll(ctx context.Context) int {
 	}
 	ro := lang.RunOptions{Extra: st.o.Extra, TestTimeout: st.o.TestTimeout, Dir: scratch, Env: st.o.Env, Bench: st.o.Bench,
 		Coverage: st.o.cover.enabled(st.b), Outside: st.b.Outside,
-		CacheDir: st.o.cacheDir, Fresh: st.o.Fresh, Repeat: st.o.Repeat, Output: st.o.Output, Strict: st.o.Strict}
+		CacheDir: st.o.CacheDir, Fresh: st.o.Fresh, Repeat: st.o.Repeat, Output: st.o.Output, Strict: st.o.Strict}
 	sel, err := st.reuse(ro)
 	if err != nil {
 		st.broke(fmt.Sprintf("cannot build the %s command: %v", st.b.Setup.Framework, err), testdex.CauseRunner)
@@ -239,9 +239,9 @@ func (st *batchState) keepOutput(e testdex.Event, limit int) bool {
 type batchState struct {
 	outBytes  int  // output reported so far
 	truncated bool // the output cap was reached
-	b         *index.Batch
+	b         *plan.Batch
 	o         Options
-	names     *index.Namer
+	names     *plan.Namer
 	out       *batchOutput
 	emit      func(testdex.Event)
 	emitTo    func(e testdex.Event, add func(testdex.Event))
@@ -315,7 +315,7 @@ func (st *batchState) event(r lang.RunEvent) testdex.Event {
 	if r.Decl != "" {
 		decl = joinRel(st.b.Dir, r.Decl)
 	}
-	t, listed := st.names.Record(index.Result{Project: st.b.Dir, Framework: st.b.Setup.Framework, Scope: r.Scope, Name: r.Name, File: decl, Kind: r.Kind})
+	t, listed := st.names.Record(plan.Result{Project: st.b.Dir, Framework: st.b.Setup.Framework, Scope: r.Scope, Name: r.Name, File: decl, Kind: r.Kind})
 	e.ID, e.Scope, e.Name, e.Kind, e.Parent = t.ID, t.Scope, t.Name, t.Kind, t.Parent
 	if r.Kind != "" {
 		e.Kind = r.Kind
@@ -347,8 +347,8 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		}
 		emit(e)
 	})
-	if c.Note != "" && st.o.warn != nil {
-		st.o.warn(st.b, st.b.Name+": "+c.Note)
+	if c.Note != "" && st.o.note != nil {
+		st.o.note(st.b, st.b.Name+": "+c.Note)
 	}
 	stderr := &lines.Splitter{Line: func(l []byte) { emit(testdex.Event{Action: testdex.ActionOutput, Output: string(l) + "\n"}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)

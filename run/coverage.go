@@ -1,7 +1,6 @@
 package run
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,9 +12,10 @@ import (
 
 	"github.com/zeebo/xxh3"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/coverage"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/plan"
 )
 
 // coverRun is one `run --coverage`: which batches record coverage, and
@@ -24,16 +24,16 @@ import (
 // index when the run ends, with the batches that recorded nothing (see
 // gaps.go).
 type coverRun struct {
-	on    map[*index.Batch]bool
-	off   map[*index.Batch]string // the batches that cannot record: why (said before the run)
+	on    map[*plan.Batch]bool
+	off   map[*plan.Batch]string // the batches that cannot record: why (said before the run)
 	mu    sync.Mutex
 	tests map[string]*testCover
-	notes map[*index.Batch][]string // the runners' notes (ActionCovered without a test), in order
+	notes map[*plan.Batch][]string // the runners' notes (ActionCovered without a test), in order
 }
 
 // testCover is what one test executed, per absolute file.
 type testCover struct {
-	batch       *index.Batch
+	batch       *plan.Batch
 	project     *lang.Project
 	granularity string
 	files       map[string][]lang.Span
@@ -42,10 +42,10 @@ type testCover struct {
 // newCoverRun decides per batch: a Coverer whose CoverageCheck passes
 // records; the others run as usual, with one warning per batch (each
 // distinct message once).
-func newCoverRun(plan *index.Plan, o Options, warn func(b *index.Batch, msg string)) *coverRun {
-	c := &coverRun{on: map[*index.Batch]bool{}, off: map[*index.Batch]string{}, tests: map[string]*testCover{}, notes: map[*index.Batch][]string{}}
+func newCoverRun(p *plan.Plan, o Options, warn func(b *plan.Batch, msg string)) *coverRun {
+	c := &coverRun{on: map[*plan.Batch]bool{}, off: map[*plan.Batch]string{}, tests: map[string]*testCover{}, notes: map[*plan.Batch][]string{}}
 	said := map[string]bool{}
-	for _, b := range plan.Batches {
+	for _, b := range p.Batches {
 		fw := b.Setup.Framework
 		why := ""
 		if cv, ok := b.Setup.Runner.(lang.Coverer); !ok {
@@ -66,16 +66,16 @@ func newCoverRun(plan *index.Plan, o Options, warn func(b *index.Batch, msg stri
 }
 
 // batchLabel names a batch in warnings: "project DIR (FRAMEWORK)".
-func batchLabel(b *index.Batch) string {
+func batchLabel(b *plan.Batch) string {
 	return fmt.Sprintf("project %s (%s)", label(b.Dir), b.Setup.Framework)
 }
 
 // enabled reports whether batch b records coverage.
-func (c *coverRun) enabled(b *index.Batch) bool { return c != nil && c.on[b] }
+func (c *coverRun) enabled(b *plan.Batch) bool { return c != nil && c.on[b] }
 
 // add files one ActionCovered event of batch b under the test's ID
 // (several add up); one without a test (id "") is a note of the batch.
-func (c *coverRun) add(id string, b *index.Batch, r lang.RunEvent) {
+func (c *coverRun) add(id string, b *plan.Batch, r lang.RunEvent) {
 	if c == nil {
 		return
 	}
@@ -209,100 +209,20 @@ func (c *coverRun) save(cacheDir, root string, sum *Summary, when time.Time, gap
 	return len(recs), nil
 }
 
-// CoveringRequest asks which tests executed lines of a file, for
-// `testdex covering` and the MCP tool tests_covering.
-type CoveringRequest struct {
-	// File is root-relative, slash-separated.
-	File string
-	// Start and End are 1-based inclusive lines; 0 and 0 mean the whole
-	// file.
-	Start, End int
-	// CacheDir holds the coverage index of the root.
-	CacheDir string
-}
-
-// Covering answers from the root's coverage index, with the file's
-// functions as they are now (its project's Spanner) so that an edited
-// file is answered through its unchanged functions. No index is
-// coverage.ErrNoData. A file the index holds no record of, whose project's
-// last run with coverage recorded nothing, is a *coverage.GapError saying
-// why (an ErrNoData too).
-func Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
-	if req.CacheDir == "" {
-		return nil, coverage.ErrNoData
-	}
-	cix, err := coverage.Open(coverage.Path(req.CacheDir, ix.Root), coverage.Options{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer cix.Close()
-	abs := filepath.Join(ix.Root, filepath.FromSlash(req.File))
-	q := coverage.Query{File: req.File, Start: req.Start, End: req.End}
-	projects := ix.ProjectFiles()
-	if src, err := os.ReadFile(abs); err == nil {
-		q.Current = src
-		if p := index.InnermostProject(projects, req.File); p != nil {
-			q.Funcs = FuncsOf(p.Spanner, abs, src)
-		}
-	}
-	ans, err := cix.Covering(q)
-	if (err == nil && ans.Recordings == 0) || errors.Is(err, coverage.ErrNoData) {
-		if gaps := gapsOf(cix, projects, req.File); len(gaps) > 0 {
-			return nil, &coverage.GapError{File: req.File, Gaps: gaps}
-		}
-	}
-	return ans, err
-}
-
-// gapsOf are the index's gaps of the innermost project holding file (of
-// the deepest gap folder holding it, when the listing has no project
-// there).
-func gapsOf(cix *coverage.Index, projects []index.ProjectFiles, file string) []coverage.Gap {
-	all, err := cix.Gaps()
-	if err != nil || len(all) == 0 {
+// recordedFiles are the test files of the tests a coverage run recorded.
+func (c *coverRun) recordedFiles() []string {
+	if c == nil {
 		return nil
 	}
-	holds := func(dir string) bool { return dir == "." || file == dir || strings.HasPrefix(file, dir+"/") }
-	depth := func(dir string) int { // the longest folder holding the file is the innermost
-		if dir == "." {
-			return 0
-		}
-		return len(dir) + 1
-	}
-	dir := ""
-	for _, pf := range projects {
-		if holds(pf.Dir) && (dir == "" || depth(pf.Dir) > depth(dir)) {
-			dir = pf.Dir
-		}
-	}
-	if dir == "" {
-		for _, g := range all {
-			if holds(g.Project) && (dir == "" || depth(g.Project) > depth(dir)) {
-				dir = g.Project
-			}
-		}
-	}
-	var out []coverage.Gap
-	for _, g := range all {
-		if g.Project == dir {
-			out = append(out, g)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for id := range c.tests {
+		if f, _ := testdex.SplitID(id); f != "" && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
 		}
 	}
 	return out
-}
-
-// CoverageGaps returns the gaps the root's coverage index keeps: the
-// batches whose last coverage run recorded nothing, or only part (see
-// coverage.Gap); none without an index.
-func CoverageGaps(cacheDir, root string) []coverage.Gap {
-	if cacheDir == "" {
-		return nil
-	}
-	cix, err := coverage.Open(coverage.Path(cacheDir, root), coverage.Options{ReadOnly: true})
-	if err != nil {
-		return nil
-	}
-	defer cix.Close()
-	gaps, _ := cix.Gaps()
-	return gaps
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/coverage"
-	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/plan"
 )
 
 // Coverage that records nothing is never silent: after a `run --coverage`,
@@ -26,7 +26,7 @@ import (
 
 // batchWarning is a warning about one batch, given after the run.
 type batchWarning struct {
-	b   *index.Batch
+	b   *plan.Batch
 	msg string
 }
 
@@ -34,7 +34,7 @@ type batchWarning struct {
 // ran, and the warnings to give. It drops what a batch that recorded
 // nothing gathered (tests with no line under the root): such records would
 // vouch that its tests executed nothing, when the recording failed.
-func (c *coverRun) gaps(plan *index.Plan, root string, sum *Summary, when time.Time) ([]coverage.Gap, []batchWarning) {
+func (c *coverRun) gaps(p *plan.Plan, root string, sum *Summary, when time.Time) ([]coverage.Gap, []batchWarning) {
 	if c == nil {
 		return nil, nil
 	}
@@ -44,7 +44,7 @@ func (c *coverRun) gaps(plan *index.Plan, root string, sum *Summary, when time.T
 			ran[e.Batch]++
 		}
 	}
-	reported, recorded := map[*index.Batch]int{}, map[*index.Batch]int{}
+	reported, recorded := map[*plan.Batch]int{}, map[*plan.Batch]int{}
 	for _, tc := range c.tests {
 		reported[tc.batch]++
 		for f := range tc.files {
@@ -56,7 +56,7 @@ func (c *coverRun) gaps(plan *index.Plan, root string, sum *Summary, when time.T
 	}
 	var gaps []coverage.Gap
 	var warns []batchWarning
-	for _, b := range plan.Batches {
+	for _, b := range p.Batches {
 		n := ran[b.Name]
 		if n == 0 {
 			continue

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/coverage"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/plan"
 )
 
 // TestCoverRunGaps: after the run, a batch whose tests ran and recorded no
@@ -25,16 +24,16 @@ import (
 func TestCoverRunGaps(t *testing.T) {
 	root := t.TempDir()
 	in := filepath.Join(root, "a.js")
-	batch := func(dir string, fw testdex.Framework) *index.Batch {
-		return &index.Batch{Name: dir + " " + string(fw), Dir: dir, Setup: &lang.Setup{Framework: fw, Runner: fakeCoverer{}}, Project: &lang.Project{Dir: filepath.Join(root, dir)}}
+	batch := func(dir string, fw testdex.Framework) *plan.Batch {
+		return &plan.Batch{Name: dir + " " + string(fw), Dir: dir, Setup: &lang.Setup{Framework: fw, Runner: fakeCoverer{}}, Project: &lang.Project{Dir: filepath.Join(root, dir)}}
 	}
 	noted, silent, outside, good, partial, off, idle := batch("web", testdex.Jest), batch(".", testdex.Go), batch("py", testdex.Pytest),
 		batch("m", testdex.Mocha), batch("v", testdex.Vitest), batch("u", testdex.Unittest), batch("n", testdex.NodeTest)
-	plan := &index.Plan{Batches: []*index.Batch{noted, silent, outside, good, partial, off, idle}}
-	c := &coverRun{on: map[*index.Batch]bool{}, off: map[*index.Batch]string{off: "no coverage: coverage is not installed"},
-		tests: map[string]*testCover{}, notes: map[*index.Batch][]string{}}
+	p := &plan.Plan{Batches: []*plan.Batch{noted, silent, outside, good, partial, off, idle}}
+	c := &coverRun{on: map[*plan.Batch]bool{}, off: map[*plan.Batch]string{off: "no coverage: coverage is not installed"},
+		tests: map[string]*testCover{}, notes: map[*plan.Batch][]string{}}
 	sum := NewSummary()
-	for _, b := range plan.Batches {
+	for _, b := range p.Batches {
 		if b != off {
 			c.on[b] = true
 		}
@@ -52,7 +51,7 @@ func TestCoverRunGaps(t *testing.T) {
 	c.add("v::x", partial, lang.RunEvent{Covered: []lang.CoveredFile{{File: in, Lines: []lang.Span{{Start: 2, End: 2}}}}})
 	c.add("", partial, lang.RunEvent{Message: "1 file ran without a source map"})
 	when := time.Unix(1700000000, 0)
-	gaps, warns := c.gaps(plan, root, sum, when)
+	gaps, warns := c.gaps(p, root, sum, when)
 
 	var said []string
 	for _, w := range warns {
@@ -93,44 +92,46 @@ func TestCoverRunGaps(t *testing.T) {
 }
 
 // TestCoverRunSavesGaps: the gaps go to the index even when no test was
-// recorded, a later run that records clears them, and Covering answers a
-// file of a gap's project with a GapError (an ErrNoData) that says why;
-// a file of another project keeps the plain answers.
+// recorded, a later run that records keeps the other project's gap, and
+// a gap whose batch recorded is cleared (workspace's covering test reads
+// them back as answers).
 func TestCoverRunSavesGaps(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	for _, f := range []string{"web/a.js", "svc/s.go"} {
 		os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755)
 		os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644)
 	}
-	ix := &index.Index{Root: root}
+	gapsNow := func() []coverage.Gap {
+		cix, err := coverage.Open(coverage.Path(cache, root), coverage.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cix.Close()
+		gs, err := cix.Gaps()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return gs
+	}
 	when := time.Unix(1700000000, 0)
 	gap := coverage.Gap{Project: "web", Framework: "jest", Reason: "the recorder saw no test", Tests: 2, Recorded: when}
 	c := &coverRun{tests: map[string]*testCover{}}
 	if n, err := c.save(cache, root, NewSummary(), when, []coverage.Gap{gap}, nil); n != 0 || err != nil {
 		t.Fatalf("save: %d, %v", n, err)
 	}
-	_, err := Covering(ix, CoveringRequest{File: "web/a.js", CacheDir: cache})
-	var ge *coverage.GapError
-	if !errors.As(err, &ge) || !errors.Is(err, coverage.ErrNoData) || len(ge.Gaps) != 1 ||
-		!strings.Contains(err.Error(), "recorded nothing for project web (jest): the recorder saw no test") {
-		t.Fatalf("covering web/a.js: %v", err)
-	}
-	if _, err := Covering(ix, CoveringRequest{File: "svc/s.go", CacheDir: cache}); !errors.Is(err, coverage.ErrNoData) || errors.As(err, &ge) {
-		t.Errorf("covering svc/s.go, outside the gap: %v, want plain ErrNoData", err)
+	if gs := gapsNow(); len(gs) != 1 || gs[0].Project != "web" || gs[0].Reason != gap.Reason {
+		t.Fatalf("gaps after a run that recorded nothing: %+v", gs)
 	}
 
-	// Another batch records: the gap stays for web's files only.
-	b := &index.Batch{Name: "svc go", Dir: "svc", Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}, Project: &lang.Project{Dir: filepath.Join(root, "svc")}}
+	// Another batch records: the gap stays.
+	b := &plan.Batch{Name: "svc go", Dir: "svc", Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}, Project: &lang.Project{Dir: filepath.Join(root, "svc")}}
 	c = &coverRun{tests: map[string]*testCover{}}
 	c.add("svc/s_test.go::TestS", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: filepath.Join(root, "svc/s.go"), Lines: []lang.Span{{Start: 1, End: 1}}}}})
 	if n, err := c.save(cache, root, NewSummary(), when, nil, nil); n != 1 || err != nil {
 		t.Fatalf("save: %d, %v", n, err)
 	}
-	if _, err := Covering(ix, CoveringRequest{File: "web/a.js", CacheDir: cache}); !errors.As(err, &ge) {
-		t.Errorf("covering web/a.js with other records: %v, want the gap", err)
-	}
-	if ans, err := Covering(ix, CoveringRequest{File: "svc/s.go", CacheDir: cache}); err != nil || len(ans.Tests) != 1 {
-		t.Errorf("covering svc/s.go: %+v, %v", ans, err)
+	if gs := gapsNow(); len(gs) != 1 || gs[0].Project != "web" {
+		t.Errorf("gaps after svc recorded: %+v, want web's alone", gs)
 	}
 
 	// web records this time: its gap is cleared.
@@ -138,37 +139,9 @@ func TestCoverRunSavesGaps(t *testing.T) {
 	if _, err := c.save(cache, root, NewSummary(), when, []coverage.Gap{gap}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if ans, err := Covering(ix, CoveringRequest{File: "web/a.js", CacheDir: cache}); err != nil || len(ans.Tests) != 0 {
-		t.Errorf("covering web/a.js after the gap cleared: %+v, %v, want no test and no error", ans, err)
-	}
-}
-
-// TestWarnerEvents: each warning goes to Warn and, as a warning event
-// naming its batch when it has one, to the handler; a handler error is
-// kept and stops further events.
-func TestWarnerEvents(t *testing.T) {
-	var said []string
-	var evs []testdex.Event
-	now := time.Unix(1700000000, 0)
-	w := &warner{warn: func(s string) { said = append(said, s) }, now: func() time.Time { return now },
-		h: HandlerFunc(func(e testdex.Event) error {
-			evs = append(evs, e)
-			if len(evs) == 2 {
-				return errors.New("stdout closed")
-			}
-			return nil
-		})}
-	b := &index.Batch{Name: "web jest", Setup: &lang.Setup{Framework: testdex.Jest}}
-	w.say(nil, "a failure no longer listed")
-	w.say(b, "project web (jest): no coverage recorded")
-	w.say(b, "a third")
-	if len(said) != 3 || len(evs) != 2 || w.err == nil {
-		t.Fatalf("said %q, events %+v, err %v", said, evs, w.err)
-	}
-	if e := evs[0]; e.Action != testdex.ActionWarning || e.Batch != "" || e.Message != "a failure no longer listed" || !e.Time.Equal(now) {
-		t.Errorf("event 0: %+v", e)
-	}
-	if e := evs[1]; e.Action != testdex.ActionWarning || e.Batch != "web jest" || e.Framework != testdex.Jest || e.Message != said[1] {
-		t.Errorf("event 1: %+v", e)
+	for _, g := range gapsNow() {
+		if g.Reason != "" {
+			t.Errorf("gap left after web recorded: %+v", g)
+		}
 	}
 }

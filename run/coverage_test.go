@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/plan"
 )
 
 type plainRunner struct{ lang.Runner }
@@ -33,14 +33,14 @@ func (fakeSpanner) Spans(string, []byte) ([]lang.FuncSpan, error) {
 // whose tool is missing and a framework without coverage run without it,
 // each said once.
 func TestCoverRunChoosesBatches(t *testing.T) {
-	batch := func(fw testdex.Framework, r lang.Runner) *index.Batch {
-		return &index.Batch{Name: "x " + string(fw), Dir: "x", Setup: &lang.Setup{Framework: fw, Runner: r}, Project: &lang.Project{}}
+	batch := func(fw testdex.Framework, r lang.Runner) *plan.Batch {
+		return &plan.Batch{Name: "x " + string(fw), Dir: "x", Setup: &lang.Setup{Framework: fw, Runner: r}, Project: &lang.Project{}}
 	}
 	ok := batch(testdex.Go, fakeCoverer{})
 	missing := batch(testdex.Pytest, fakeCoverer{err: errors.New("coverage.py is not installed in .venv")})
 	plain, plain2 := batch(testdex.Jest, plainRunner{}), batch(testdex.Jest, plainRunner{})
 	var warned []string
-	c := newCoverRun(&index.Plan{Batches: []*index.Batch{ok, missing, plain, plain2}}, Options{}, func(_ *index.Batch, s string) { warned = append(warned, s) })
+	c := newCoverRun(&plan.Plan{Batches: []*plan.Batch{ok, missing, plain, plain2}}, Options{}, func(_ *plan.Batch, s string) { warned = append(warned, s) })
 	if !c.enabled(ok) || c.enabled(missing) || c.enabled(plain) {
 		t.Errorf("enabled: ok %v, missing %v, plain %v", c.enabled(ok), c.enabled(missing), c.enabled(plain))
 	}
@@ -64,8 +64,8 @@ func TestCoverRunRecords(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc F() {\n}\n"), 0o644)
 	p := &lang.Project{Dir: root, Spanner: fakeSpanner{}}
-	b := &index.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
-	c := &coverRun{on: map[*index.Batch]bool{b: true}, tests: map[string]*testCover{}}
+	b := &plan.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
+	c := &coverRun{on: map[*plan.Batch]bool{b: true}, tests: map[string]*testCover{}}
 	c.add("a_test.go::TestA", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 2, End: 2}}}}})
 	c.add("a_test.go::TestA", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 3, End: 3}}}, {File: "/elsewhere/x.go", Lines: []lang.Span{{Start: 1, End: 1}}}}})
 	sum := NewSummary()

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/plan"
 )
 
 // reuser knows two results without running, and runs the rest: the
@@ -46,10 +46,10 @@ func TestReuser(t *testing.T) {
 		recs = append(recs, &testdex.Test{ID: "f::" + n, Name: n, File: "f", Project: ".", Framework: "fake"})
 	}
 	r := &reuser{}
-	b := &index.Batch{Name: ". fake", Dir: ".", Project: &lang.Project{Dir: t.TempDir()}, Setup: &lang.Setup{Framework: "fake", Runner: r},
+	b := &plan.Batch{Name: ". fake", Dir: ".", Project: &lang.Project{Dir: t.TempDir()}, Setup: &lang.Setup{Framework: "fake", Runner: r},
 		Selection: lang.Selection{Tests: recs}, Expected: recs}
 	out := &batchOutput{ready: make(chan struct{})}
-	names := (&index.Index{Tests: []testdex.Test{*recs[0], *recs[1], *recs[2]}}).NewNamer()
+	names := plan.NewNamer(plan.Listing{Tests: []testdex.Test{*recs[0], *recs[1], *recs[2]}})
 	runBatch(context.Background(), b, Options{}.withDefaults(), names, out)
 	got := map[string]testdex.Action{}
 	var verdict *testdex.Verdict

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/plan"
 )
 
 // The whole-run timeout: the default, and the largest accepted (as seed
@@ -48,9 +48,18 @@ type Options struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Coverage records what each test executes, through the runners that
-	// can (lang.Coverer), into the root's coverage index (Session writes
-	// it; package coverage reads it).
+	// can (lang.Coverer), into the root's coverage index under CacheDir
+	// (package coverage reads it); Summary.Covered counts the tests
+	// recorded.
 	Coverage bool
+	// CacheDir is the folder of the per-root stores: the coverage index,
+	// the runners' stored results (a spec's verdicts); "" keeps none.
+	CacheDir string
+	// Warn receives warnings about a batch (b) or the run (b nil): that a
+	// batch cannot record coverage (before any event), the runners' notes
+	// (after every event), coverage that recorded nothing. It is called
+	// from Run's own goroutine, one at a time; nil drops them.
+	Warn func(b *plan.Batch, msg string)
 
 	// Repeat, Fresh, Output and Strict are for the runners that judge
 	// (markdown specs through an agent CLI; see lang.RunOptions): judge
@@ -62,13 +71,10 @@ type Options struct {
 	Output string
 	Strict bool
 
-	// cacheDir is Request.CacheDir, for the runners' stored results (set
-	// by Session).
-	cacheDir string
-	cover    *coverRun // set by Session when Coverage is
-	// warn receives warnings about a batch, from its goroutine (set by
-	// Session, which says them once the events are delivered).
-	warn func(b *index.Batch, msg string)
+	cover *coverRun // set by Run when Coverage is
+	// note receives a batch's notes from its goroutine; Run gives them to
+	// Warn once the events are delivered.
+	note func(b *plan.Batch, msg string)
 }
 
 // Handler receives a run's events in a stable order: the records testdex
@@ -84,28 +90,69 @@ type HandlerFunc func(testdex.Event) error
 // Event calls f.
 func (f HandlerFunc) Event(e testdex.Event) error { return f(e) }
 
-// Run runs a plan and returns the outcome, which is the Summary of the
-// events h received. Per-test failures, batch errors, timeouts and missing
-// toolchains are part of the Summary. The error is non-nil for a handler
-// that fails (nil Summary) or a context the caller cancelled (the Summary
-// of what ran). Run returns only when every child has ended.
-func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Handler) (*Summary, error) {
+// Run runs a plan whose batches are bound (made by index, or plan.Bind)
+// and returns the outcome, which is the Summary of the events h received.
+// Per-test failures, batch errors, timeouts and missing toolchains are
+// part of the Summary. The error is non-nil for an unbound batch or a
+// handler that fails (nil Summary) or a context the caller cancelled (the
+// Summary of what ran). Run returns only when every child has ended.
+func Run(ctx context.Context, p *plan.Plan, o Options, h Handler) (*Summary, error) {
+	for _, b := range p.Batches {
+		if b.Project == nil || b.Setup == nil || b.Setup.Runner == nil {
+			return nil, fmt.Errorf("plan batch %s has no runner (bind the plan first)", b.Name)
+		}
+	}
 	o = o.withDefaults()
+	var began time.Time
+	if o.Coverage {
+		o.cover, began = newCoverRun(p, o, o.Warn), o.Now()
+	}
+	var mu sync.Mutex
+	var notes []batchWarning
+	o.note = func(b *plan.Batch, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, batchWarning{b, msg})
+	}
+	sum, err := runPlan(ctx, p, o, h)
+	for _, n := range notes {
+		o.Warn(n.b, n.msg)
+	}
+	if sum == nil || err != nil {
+		return sum, err // a cancelled run records no coverage
+	}
+	gaps, warns := o.cover.gaps(p, p.Listing.Root, sum, began)
+	for _, bw := range warns {
+		o.Warn(bw.b, bw.msg)
+	}
+	if n, err := o.cover.save(o.CacheDir, p.Listing.Root, sum, began, gaps, func(msg string) { o.Warn(nil, msg) }); err != nil {
+		o.Warn(nil, err.Error())
+	} else {
+		sum.Covered = n
+	}
+	if sum.Covered > 0 {
+		sum.Recorded = o.cover.recordedFiles()
+	}
+	return sum, nil
+}
+
+// runPlan runs the batches and delivers their events.
+func runPlan(ctx context.Context, p *plan.Plan, o Options, h Handler) (*Summary, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	names := ix.NewNamer()
+	names := plan.NewNamer(p.Listing)
 	if o.Planned != nil {
-		o.Planned(plan.Leaves())
+		o.Planned(p.Leaves())
 	}
-	outs := make([]*batchOutput, len(plan.Batches))
+	outs := make([]*batchOutput, len(p.Batches))
 	for i := range outs {
 		outs[i] = &batchOutput{ready: make(chan struct{})}
 	}
 	var g errgroup.Group
 	g.SetLimit(o.Jobs) // each batch is a native runner using the machine's cores itself
 	go func() {
-		for i, b := range plan.Batches {
+		for i, b := range p.Batches {
 			g.Go(func() error {
 				defer close(outs[i].ready)
 				runBatch(ctx, b, o, names, outs[i])
@@ -114,7 +161,7 @@ func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Ha
 		}
 	}()
 	sum := NewSummary()
-	herr := deliver(MultiHandler(sum, h), o, plan, outs)
+	herr := deliver(MultiHandler(sum, h), o, p, outs)
 	if herr != nil {
 		cancel() // stop the batches, then wait for them: nothing outlives Run
 	}
@@ -125,7 +172,7 @@ func Run(ctx context.Context, ix *index.Index, plan *index.Plan, o Options, h Ha
 		return nil, herr
 	}
 	sum.Finish()
-	sum.Unmatched, sum.Lost = unmatched(plan, sum)
+	sum.Unmatched, sum.Lost = unmatched(p, sum)
 	if err := parent.Err(); err != nil {
 		return sum, err
 	}
@@ -149,14 +196,14 @@ func MultiHandler(hs ...Handler) Handler {
 // the test nor one under it was reported, and its batch did not fail.
 // Those the listing holds (lost) are apart from those it made by the ID
 // rules alone (unmatched): a listed ID is right, its result went missing.
-func unmatched(plan *index.Plan, sum *Summary) (unmatched, lost []string) {
+func unmatched(p *plan.Plan, sum *Summary) (unmatched, lost []string) {
 	failed := map[string]bool{}
 	for _, e := range sum.Errors {
 		failed[e.Batch] = true
 	}
 	reported := func(e testdex.Event) bool { return e.Action != testdex.ActionUnreported }
 	under := sum.ancestorsOf(reported)
-	for _, b := range plan.Batches {
+	for _, b := range p.Batches {
 		if failed[b.Name] {
 			continue
 		}
@@ -175,15 +222,15 @@ func unmatched(plan *index.Plan, sum *Summary) (unmatched, lost []string) {
 
 // deliver hands the events to h: the unrunnable records first, then each
 // batch's events in plan order, as each batch finishes.
-func deliver(h Handler, o Options, plan *index.Plan, outs []*batchOutput) error {
-	for _, t := range plan.Unchanged {
+func deliver(h Handler, o Options, p *plan.Plan, outs []*batchOutput) error {
+	for _, t := range p.Unchanged {
 		e := testdex.Event{Time: o.Now(), Action: testdex.ActionUnchanged, ID: t.ID, Framework: t.Framework,
-			Scope: t.Scope, Name: t.Name, Kind: t.Kind, Parent: t.Parent, Message: plan.UnchangedReason}
+			Scope: t.Scope, Name: t.Name, Kind: t.Kind, Parent: t.Parent, Message: p.UnchangedReason}
 		if err := h.Event(e); err != nil {
 			return err
 		}
 	}
-	for _, t := range plan.Unrunnable {
+	for _, t := range p.Unrunnable {
 		e := testdex.Event{Time: o.Now(), Action: testdex.ActionUnreported, ID: t.ID, Framework: t.Framework,
 			Scope: t.Scope, Name: t.Name, Kind: t.Kind, Message: fmt.Sprintf("testdex cannot run %s tests yet", t.Framework)}
 		if err := h.Event(e); err != nil {
@@ -213,6 +260,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Warn == nil {
+		o.Warn = func(*plan.Batch, string) {}
 	}
 	if live := o.Live; live != nil { // one at a time across batches, as documented
 		var mu sync.Mutex

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/proc"
+	"github.com/testdex/testdex/plan"
 )
 
 // TestSummaryCountsAndFailures: counts are the final results (a test
@@ -82,7 +82,7 @@ func TestSummaryKeepsOccurrences(t *testing.T) {
 
 func TestOutputIsCapped(t *testing.T) {
 	var got []testdex.Event
-	st := &batchState{b: &index.Batch{Name: ". go", Setup: &lang.Setup{Framework: testdex.Go}}, o: Options{Now: time.Now}, out: &batchOutput{}}
+	st := &batchState{b: &plan.Batch{Name: ". go", Setup: &lang.Setup{Framework: testdex.Go}}, o: Options{Now: time.Now}, out: &batchOutput{}}
 	for i := 0; i < 10; i++ {
 		if st.keepOutput(testdex.Event{Action: testdex.ActionOutput, Output: "0123456789"}, 35) {
 			got = append(got, testdex.Event{})

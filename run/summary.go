@@ -49,8 +49,11 @@ type Summary struct {
 	Start time.Time
 	End   time.Time
 	// Covered is the number of tests whose coverage `run --coverage`
-	// recorded (set by Session).
+	// recorded (set by Run).
 	Covered int
+	// Recorded are the root-relative test files whose tests' coverage
+	// was recorded (when Covered is not 0).
+	Recorded []string
 
 	result map[resultKey]testdex.Event // final event per test ID and occurrence
 	order  []resultKey                 // the results in the order they ended

@@ -23,9 +23,9 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
 )
 
@@ -248,7 +248,39 @@ func (w *Workspace) Run(ctx context.Context, ix *index.Index, req run.Request, h
 	if req.Options.Env == nil {
 		req.Options.Env = w.Environ
 	}
-	return run.Session(ctx, ix, req, h)
+	return session(ctx, ix, nil, req, h)
+}
+
+// Plan is the plan that running req over ix would execute, made without
+// running anything (`testdex list --plan`): the plan a CI machine writes
+// and another replays with RunPlan. A request for `run --changed` has no
+// plan (what it runs depends on the state the run itself keeps).
+func (w *Workspace) Plan(ix *index.Index, req run.Request) (*plan.Plan, error) {
+	if req.Changed {
+		return nil, &UsageError{errors.New("a run of changed files has no plan to save (its state is kept by the run)")}
+	}
+	req.CacheDir = w.CacheDir
+	p, _, err := planRequest(ix, req)
+	return p, err
+}
+
+// RunPlan runs a plan that Plan made, here or on another machine: each
+// batch is bound to the project and framework of ix (the root listed
+// again), and refused when they are gone or configured otherwise; the
+// run is kept as Run keeps it. req's selection (IDs, Paths, Failed,
+// Changed) must be empty.
+func (w *Workspace) RunPlan(ctx context.Context, ix *index.Index, p *plan.Plan, req run.Request, h run.Handler) (*run.Summary, error) {
+	if len(req.IDs)+len(req.Paths) > 0 || req.Failed || req.Changed {
+		return nil, &UsageError{errors.New("a plan names its tests itself; give no IDs, paths, --failed or --changed with it")}
+	}
+	if err := p.Bind(ix.Root, ix.Finder()); err != nil {
+		return nil, &UsageError{err}
+	}
+	req.CacheDir = w.CacheDir
+	if req.Options.Env == nil {
+		req.Options.Env = w.Environ
+	}
+	return session(ctx, ix, p, req, h)
 }
 
 // Failures returns the failures of the last run of the root; ran is
@@ -274,28 +306,3 @@ func (w *Workspace) Failures(warn func(string)) (fs []run.Failure, ran bool, err
 // ErrNoStore is returned by the verbs that read a per-root store when the
 // cache folder is off.
 var ErrNoStore = errors.New("nothing is kept while the cache is off (unset TESTDEX_CACHE_DIR=off and run the tests again)")
-
-// CoveringRequest asks which tests executed a file's lines.
-type CoveringRequest struct {
-	// File is root-relative or absolute, inside the root.
-	File string
-	// Start and End are 1-based lines, inclusive; 0 and 0 is the whole
-	// file, End 0 is Start alone.
-	Start, End int
-}
-
-// Covering answers from the root's coverage index, which `run
-// --coverage` records. Errors: coverage.ErrNoData (nothing recorded),
-// a *coverage.GapError (the project's last coverage run recorded
-// nothing: why), coverage.ErrDamaged, an *OutsideError.
-func (w *Workspace) Covering(ix *index.Index, req CoveringRequest) (*coverage.Answer, error) {
-	rel, err := changes.RootFiles(w.Root, []string{req.File}) // the same rule as a change's named files
-	if err != nil {
-		return nil, &OutsideError{Path: req.File, Root: w.Root, Why: "is outside"}
-	}
-	end := req.End
-	if end == 0 {
-		end = req.Start
-	}
-	return run.Covering(ix, run.CoveringRequest{File: rel[0], Start: req.Start, End: end, CacheDir: w.CacheDir})
-}

@@ -13,6 +13,7 @@ import (
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/internal/cli"
 	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // TestOddStateFiles replaces each state file testdex keeps for a root
@@ -44,7 +45,7 @@ func TestOddStateFiles(t *testing.T) {
 		want int
 	}{
 		"failures": {run.FailuresFile(cache, root), []string{"failures"}, 0},
-		"passing":  {run.PassingFile(cache, root), []string{"run", "--changed"}, 0},
+		"passing":  {workspace.PassingFile(cache, root), []string{"run", "--changed"}, 0},
 		"coverage": {coverage.Path(cache, root), []string{"covering", "odd_test.go:5"}, -1},
 	}
 	odd := map[string]func(string) error{

@@ -14,8 +14,6 @@ import (
 
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/coverage/htmlreport"
-	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/run"
 )
 
 func newCoverageCmd(env *Env, g *globals) *cobra.Command {
@@ -48,7 +46,11 @@ file lies under the PATHs), 3 for a usage error.`,
 }
 
 func runCoverage(cmd *cobra.Command, env *Env, g *globals, args []string, asJSON bool, htmlDir string) error {
-	ix, err := index.Build(cmd.Context(), g.namedOptions(env, args))
+	ws, err := g.workspace(env, args)
+	if err != nil {
+		return err
+	}
+	ix, err := ws.List(cmd.Context(), nil)
 	if err != nil {
 		return err
 	}
@@ -57,7 +59,7 @@ func runCoverage(cmd *cobra.Command, env *Env, g *globals, args []string, asJSON
 		return err
 	}
 	rep, err := coverageReport(cmd, ix, cacheDir(env), within)
-	gaps := gapsWithin(run.CoverageGaps(cacheDir(env), ix.Root), within)
+	gaps := gapsWithin(ws.CoverageGaps(), within)
 	switch {
 	case errors.Is(err, coverage.ErrNoData) && len(gaps) > 0:
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("no coverage recorded for %s: %s", ix.Root, joinGaps(gaps))}

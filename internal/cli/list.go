@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/languages"
 	"github.com/testdex/testdex/internal/report"
+	"github.com/testdex/testdex/run"
 )
 
 type listFlags struct {
@@ -27,6 +28,7 @@ type listFlags struct {
 	stats        bool
 	exact        bool
 	from         string
+	plan         string
 }
 
 func newListCmd(env *Env, g *globals) *cobra.Command {
@@ -54,6 +56,7 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 	fl.BoolVar(&f.stats, "stats", false, "print timing and cache figures to stderr")
 	fl.BoolVar(&f.exact, "exact", false, "also ask each framework for its own list (runs project code) and merge; records say where they were seen")
 	fl.StringVar(&f.from, "from", "", "answer from a metadata file written by 'testdex index -o', without reading the sources")
+	fl.StringVar(&f.plan, "plan", "", "also write the plan 'testdex run' would execute for these tests to this file, for 'testdex run --plan' (here or on another machine)")
 	return cmd
 }
 
@@ -82,6 +85,11 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 		tests = index.Under(tests, args)
 	}
 	printProblems(env.Stderr, ix.Problems, g.quiet)
+	if f.plan != "" && len(tests) > 0 {
+		if err := writePlan(env, g, ix, f, args, tests); err != nil {
+			return err
+		}
+	}
 	w := bufio.NewWriter(env.Stdout)
 	if f.json {
 		err = writeJSON(w, tests)
@@ -191,4 +199,36 @@ func writeJSON(w io.Writer, tests []testdex.Test) error {
 		}
 	}
 	return nil
+}
+
+// writePlan writes the plan of running the listed tests: the named paths
+// as `testdex run` takes them, or, when a filter chose the tests, the
+// outermost chosen records by ID.
+func writePlan(env *Env, g *globals, ix *index.Index, f *listFlags, args []string, tests []testdex.Test) error {
+	if f.from != "" {
+		return usageErr("--plan and --from exclude each other: a plan is made from the sources (list them, then write the plan)")
+	}
+	ws, err := g.workspace(env, args)
+	if err != nil {
+		return err
+	}
+	var req run.Request
+	if len(f.frameworks)+len(f.kinds)+len(f.tags) > 0 || f.name != "" {
+		chosen := map[string]bool{}
+		for _, t := range tests {
+			chosen[t.ID] = true
+		}
+		for _, t := range tests {
+			if !chosen[t.Parent] {
+				req.IDs = append(req.IDs, t.ID)
+			}
+		}
+	} else if req.IDs, req.Paths, err = splitArgs(ix, env, args); err != nil {
+		return err
+	}
+	p, err := ws.Plan(ix, req)
+	if err != nil {
+		return selectionError(err)
+	}
+	return writeFileAtomic(abs(env, f.plan), p.Write)
 }

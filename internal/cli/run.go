@@ -17,6 +17,7 @@ import (
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
+	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
 	"github.com/testdex/testdex/workspace"
 )
@@ -40,6 +41,7 @@ type runFlags struct {
 	output      string
 	repeat      int
 	strict      bool
+	plan        string
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -85,6 +87,7 @@ usage error, 124 when the run timed out.`,
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	fl.StringVar(&f.output, "output", "", "markdown specs: also write semtest's report files to this folder (latest.md, ci-results.json, junit-results.xml, debug/); it is left out of discovery")
 	fl.IntVar(&f.repeat, "repeat", 1, "markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable); reuses no stored verdict")
+	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
 	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
 }
@@ -119,6 +122,9 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if err != nil {
 		return err
 	}
+	if f.plan != "" {
+		return runPlan(cmd, env, g, ws, f, sel, extra)
+	}
 	ix, err := runIndex(cmd, env, g, f.from, sel, outputDir(env, f.output))
 	if err != nil {
 		return err
@@ -146,8 +152,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	} else if f.noCover {
 		return usageErr("--no-coverage goes with --affected")
 	}
-	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
-		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
+	o := f.options(env, g, extra)
 	if f.changed && (len(ids) > 0 || f.failed || f.affected) {
 		return usageErr("--changed takes paths only, not IDs, --failed or --affected")
 	}
@@ -156,7 +161,36 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	}
 	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o,
 		Warn: func(msg string) { g.warn(env, msg) }}
-	return execute(cmd, env, ws, ix, req, f)
+	return execute(cmd, env, ws, ix, req, f, nil)
+}
+
+// options are the run's options from its flags.
+func (f *runFlags) options(env *Env, g *globals, extra []string) run.Options {
+	return run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
+		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
+}
+
+// runPlan runs the plan in f.plan over the root listed again.
+func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, f *runFlags, sel, extra []string) error {
+	if len(sel) > 0 || f.failed || f.affected || f.changed || f.from != "" {
+		return usageErr("--plan names its tests itself; it takes no IDs, paths, --failed, --affected, --changed or --from")
+	}
+	file, err := os.Open(abs(env, f.plan))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	p, err := plan.Read(file)
+	file.Close()
+	if err != nil {
+		return usageErr("%s: %v", f.plan, err)
+	}
+	ix, err := runIndex(cmd, env, g, "", nil, outputDir(env, f.output))
+	if err != nil {
+		return err
+	}
+	printProblems(env.Stderr, ix.Problems, true)
+	req := run.Request{Options: f.options(env, g, extra), Warn: func(msg string) { g.warn(env, msg) }}
+	return execute(cmd, env, ws, ix, req, f, p)
 }
 
 // runIndex is the listing a run plans from: built from the sources, or
@@ -188,7 +222,7 @@ func runIndex(cmd *cobra.Command, env *Env, g *globals, from string, named []str
 
 // execute runs the request in the workspace and reports it with the
 // requested handlers.
-func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags) error {
+func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags, p *plan.Plan) error {
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
 	var handlers []run.Handler
@@ -214,14 +248,21 @@ func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.In
 		req.Warn = func(msg string) { prog.around(func() error { warn(msg); return nil }) }
 	}
 	all := run.MultiHandler(handlers...)
-	sum, err := ws.Run(cmd.Context(), ix, req, run.HandlerFunc(func(e testdex.Event) error {
+	h := run.HandlerFunc(func(e testdex.Event) error {
 		return prog.around(func() error {
 			if err := all.Event(e); err != nil {
 				return err
 			}
 			return w.Flush()
 		})
-	}))
+	})
+	var sum *run.Summary
+	var err error
+	if p != nil {
+		sum, err = ws.RunPlan(cmd.Context(), ix, p, req, h)
+	} else {
+		sum, err = ws.Run(cmd.Context(), ix, req, h)
+	}
 	prog.finish()
 	interrupted := errors.Is(err, context.Canceled) && sum != nil
 	if err != nil && !interrupted {
@@ -262,7 +303,10 @@ func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.In
 // hint.
 func selectionError(err error) error {
 	var nm *index.NoMatchError
+	var ue *workspace.UsageError
 	switch {
+	case errors.As(err, &ue):
+		return usageErr("%v", err)
 	case errors.As(err, &nm):
 		return &ExitError{Code: ExitNoTests, Err: fmt.Errorf("%w (run 'testdex list' to see test IDs)", err)}
 	case errors.Is(err, run.ErrNoFailures), errors.Is(err, run.ErrOnlyBenchmarks):

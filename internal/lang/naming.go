@@ -90,15 +90,15 @@ type Listing struct {
 
 // ListedFile is one candidate file of a listing.
 type ListedFile struct {
-	Path      string // root-relative
-	Framework testdex.Framework
-	Project   string // the project's root-relative folder
+	Path      string            `json:"path"` // root-relative
+	Framework testdex.Framework `json:"framework"`
+	Project   string            `json:"project"` // the project's root-relative folder
 }
 
 // ListedProject is one project of a listing.
 type ListedProject struct {
-	Dir  string // root-relative
-	Name string // the project's own name (a Go module path); "" when none
+	Dir  string `json:"dir"`            // root-relative
+	Name string `json:"name,omitempty"` // the project's own name (a Go module path); "" when none
 }
 
 // Reported is what a runner said of one test: its project folder (root-

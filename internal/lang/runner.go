@@ -39,19 +39,19 @@ type Selection struct {
 	// command runs it (no path and no name handed to the framework). Each
 	// carries the top-level listed records under it, for a runner that
 	// cannot take such a path (go test takes packages, not files).
-	Paths []PathSelection
+	Paths []PathSelection `json:"paths,omitempty"`
 	// Tests are records named by ID, selected by name. None lies under one
 	// of Paths and none is a descendant of another; a record may be one the
 	// listing does not hold (a row known only at run time, Seen runtime).
-	Tests []*testdex.Test
+	Tests []*testdex.Test `json:"tests,omitempty"`
 }
 
 // PathSelection is one path of a Selection.
 type PathSelection struct {
-	Path string // project-relative, slash-separated
-	Dir  bool   // a folder, run with everything below it
+	Path string `json:"path"`          // project-relative, slash-separated
+	Dir  bool   `json:"dir,omitempty"` // a folder, run with everything below it
 	// Tests are the listed top-level records under Path.
-	Tests []*testdex.Test
+	Tests []*testdex.Test `json:"tests,omitempty"`
 }
 
 // Whole reports whether the selection is the whole project.
@@ -125,8 +125,8 @@ type Reuser interface {
 
 // Link is a symbolic link leaving the root.
 type Link struct {
-	Path string // project-relative, slash-separated
-	Dir  bool   // it points to a folder
+	Path string `json:"path"`          // project-relative, slash-separated
+	Dir  bool   `json:"dir,omitempty"` // it points to a folder
 }
 
 // LinkGuard is an optional Runner method. GuardsLinks reports whether the

@@ -1,4 +1,4 @@
-package index
+package plan_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/plan"
 )
 
 // idFixtures are the repository's trees with a test of every framework
@@ -45,7 +47,7 @@ func TestIDRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ix, err := Build(context.Background(), Options{Root: root})
+		ix, err := index.Build(context.Background(), index.Options{Root: root})
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
@@ -92,10 +94,10 @@ func TestIDRoundTrip(t *testing.T) {
 }
 
 // childResults are results a runner might report under rec.
-func childResults(rec testdex.Test) []Result {
-	var out []Result
+func childResults(rec testdex.Test) []plan.Result {
+	var out []plan.Result
 	for _, suffix := range childSuffixes[rec.Framework] {
-		r := Result{Project: rec.Project, Framework: rec.Framework, Scope: rec.Scope, Name: rec.Name + suffix}
+		r := plan.Result{Project: rec.Project, Framework: rec.Framework, Scope: rec.Scope, Name: rec.Name + suffix}
 		if rec.Framework == testdex.JUnit && rec.Kind == testdex.KindSuite {
 			r.Scope, r.Name = joinScope(rec.Scope, rec.Name), "newMethod()"+suffix
 		}
@@ -109,11 +111,11 @@ func childResults(rec testdex.Test) []Result {
 
 // topResult is a test a runner might report at the top of rec's file,
 // which the listing does not hold.
-func topResult(rec testdex.Test) *Result {
+func topResult(rec testdex.Test) *plan.Result {
 	if rec.Parent != "" {
 		return nil
 	}
-	r := &Result{Project: rec.Project, Framework: rec.Framework, Scope: rec.Scope, File: rec.File}
+	r := &plan.Result{Project: rec.Project, Framework: rec.Framework, Scope: rec.Scope, File: rec.File}
 	switch rec.Framework {
 	case testdex.Go:
 		r.Name, r.File = "TestOnlyTheRunnerSaw", ""
@@ -147,7 +149,7 @@ func cutNode(name string) (file, rest string) {
 func TestRuntimeIDEqualsListedID(t *testing.T) {
 	for _, dir := range idFixtures {
 		root, _ := filepath.Abs(dir)
-		ix, err := Build(context.Background(), Options{Root: root})
+		ix, err := index.Build(context.Background(), index.Options{Root: root})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +170,7 @@ func TestRuntimeIDEqualsListedID(t *testing.T) {
 		ix.Tests = kept
 		n := ix.NewNamer()
 		for _, r := range removed {
-			res := Result{Project: r.Project, Framework: r.Framework, Scope: r.Scope, Name: r.Name, Kind: r.Kind}
+			res := plan.Result{Project: r.Project, Framework: r.Framework, Scope: r.Scope, Name: r.Name, Kind: r.Kind}
 			switch r.Framework {
 			case testdex.Jest, testdex.Vitest, testdex.Mocha, testdex.NodeTest, testdex.Unittest:
 				res.File = r.File

@@ -1,7 +1,8 @@
-package run
+package workspace
 
 import (
 	"encoding/json"
+	"github.com/testdex/testdex/run"
 	"sort"
 	"time"
 
@@ -45,7 +46,7 @@ func LoadBaselines(dir, root string) map[string][]changes.Baseline {
 // updateBaselines adds the run that began at began for the test files it
 // recorded, with their manifests then, and forgets the baselines of the
 // files with a failure.
-func updateBaselines(dir, root string, recorded []string, mans map[string]changes.Manifest, began time.Time, failed []Failure) error {
+func updateBaselines(dir, root string, recorded []string, mans map[string]changes.Manifest, began time.Time, failed []run.Failure) error {
 	if dir == "" || len(recorded)+len(failed) == 0 {
 		return nil
 	}
@@ -71,22 +72,4 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return state.Write(path, append(data, '\n'))
-}
-
-// recordedFiles are the test files of the tests a coverage run recorded.
-func (c *coverRun) recordedFiles() []string {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	seen := map[string]bool{}
-	var out []string
-	for id := range c.tests {
-		if f, _ := testdex.SplitID(id); f != "" && !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -1,7 +1,8 @@
-package run
+package workspace
 
 import (
 	"errors"
+	"github.com/testdex/testdex/run"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -157,7 +158,7 @@ func underAny(file string, paths []string) bool {
 // file with a failure, an unreported test, an ID nothing answered or no
 // result, or any batch error, forgets its fingerprint (it runs next
 // time).
-func (ch *changedRun) save(sum *Summary) error {
+func (ch *changedRun) save(sum *run.Summary) error {
 	ok := map[string]bool{}
 	bad := map[string]bool{}
 	for _, e := range sum.Results() {

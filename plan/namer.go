@@ -1,4 +1,4 @@
-package index
+package plan
 
 import (
 	"path"
@@ -30,7 +30,7 @@ import (
 // Namer names the tests a runner reports. It is built once per run from
 // the listing and is read-only afterwards.
 type Namer struct {
-	ix    *Index
+	l     Listing
 	byKey map[string]*testdex.Test // project, framework, scope, name
 	byID  map[string]*testdex.Test
 	// rules are the facts and naming rules over the listing of each
@@ -45,9 +45,9 @@ type rules struct {
 	naming lang.Naming
 }
 
-// NewNamer indexes the listing for naming run results.
-func (ix *Index) NewNamer() *Namer {
-	n := &Namer{ix: ix, byKey: make(map[string]*testdex.Test, len(ix.Tests)), byID: make(map[string]*testdex.Test, len(ix.Tests)),
+// NewNamer indexes a listing for naming run results.
+func NewNamer(ix Listing) *Namer {
+	n := &Namer{l: ix, byKey: make(map[string]*testdex.Test, len(ix.Tests)), byID: make(map[string]*testdex.Test, len(ix.Tests)),
 		rules: map[testdex.Framework]rules{}}
 	present := map[testdex.Framework]bool{}
 	last := testdex.Framework("\x00") // records and files come in runs of one framework
@@ -55,7 +55,7 @@ func (ix *Index) NewNamer() *Namer {
 		t := &ix.Tests[i]
 		n.byID[t.ID] = t
 		if !t.Dynamic {
-			n.byKey[runtimeKey(t.Project, t.Framework, t.Scope, t.Name)] = t
+			n.byKey[ResultKey(t.Project, t.Framework, t.Scope, t.Name)] = t
 		}
 		if t.Framework != last {
 			present[t.Framework], last = true, t.Framework
@@ -66,7 +66,7 @@ func (ix *Index) NewNamer() *Namer {
 			present[f.Framework], last = true, f.Framework
 		}
 	}
-	n.listing = ix.listing()
+	n.listing = ix.lang()
 	for fw := range present {
 		n.rules[fw] = n.build(fw)
 	}
@@ -79,21 +79,14 @@ func (n *Namer) build(framework testdex.Framework) rules {
 	l := n.listing
 	l.Framework = framework
 	l.Lookup = func(project, scope, name string) *testdex.Test {
-		return n.byKey[runtimeKey(project, framework, scope, name)]
+		return n.byKey[ResultKey(project, framework, scope, name)]
 	}
 	return rules{fw, fw.NamingFor(&l)}
 }
 
-// listing is what the frameworks' naming rules may read of ix.
-func (ix *Index) listing() lang.Listing {
-	l := lang.Listing{Root: ix.Root, Tests: ix.Tests, Files: make([]lang.ListedFile, len(ix.Files)), Projects: make([]lang.ListedProject, len(ix.Projects))}
-	for i, f := range ix.Files {
-		l.Files[i] = lang.ListedFile{Path: f.Path, Framework: f.Framework, Project: f.Project}
-	}
-	for i, p := range ix.Projects {
-		l.Projects[i] = lang.ListedProject{Dir: p.Dir, Name: p.Name}
-	}
-	return l
+// lang is what the frameworks' naming rules may read of the listing.
+func (l Listing) lang() lang.Listing {
+	return lang.Listing{Root: l.Root, Tests: l.Tests, Files: l.Files, Projects: l.Projects}
 }
 
 // of returns a framework's rules: the registered framework's (the
@@ -123,7 +116,7 @@ type Result struct {
 // Record returns the record of a reported test: the listed one, or one
 // made by the ID rules with Seen ["runtime"].
 func (n *Namer) Record(r Result) (testdex.Test, bool) {
-	if t := n.byKey[runtimeKey(r.Project, r.Framework, r.Scope, r.Name)]; t != nil {
+	if t := n.byKey[ResultKey(r.Project, r.Framework, r.Scope, r.Name)]; t != nil {
 		return *t, true
 	}
 	nm := n.of(r.Framework).naming
@@ -132,7 +125,7 @@ func (n *Namer) Record(r Result) (testdex.Test, bool) {
 		return *t, true
 	}
 	rec := testdex.Test{Framework: r.Framework, Kind: r.Kind, Scope: r.Scope, Name: r.Name, Project: r.Project,
-		Tags: []string{}, Seen: []string{SeenRuntime}}
+		Tags: []string{}, Seen: []string{testdex.SeenRuntime}}
 	if a, rest := n.ancestor(nm, r, rep); a != nil {
 		rec.ID, rec.Parent, rec.File, rec.Line = a.ID+rest, a.ID, a.File, a.Line
 		if rec.Kind == "" {
@@ -168,7 +161,7 @@ func (n *Namer) ancestor(nm lang.Naming, r Result, rep lang.Reported) (*testdex.
 		if best <= 0 {
 			break
 		}
-		if a := n.byKey[runtimeKey(r.Project, r.Framework, r.Scope, r.Name[:best])]; a != nil {
+		if a := n.byKey[ResultKey(r.Project, r.Framework, r.Scope, r.Name[:best])]; a != nil {
 			return a, nm.Rest(r.Name[best:])
 		}
 		cut = best
@@ -196,14 +189,13 @@ func (n *Namer) ForID(id string) (testdex.Test, bool) {
 		return testdex.Test{}, false
 	}
 	nm := n.of(f.Framework).naming
-	rec := testdex.Test{ID: id, Framework: f.Framework, Project: f.Project, File: file, Tags: []string{}, Seen: []string{SeenRuntime}}
+	rec := testdex.Test{ID: id, Framework: f.Framework, Project: f.Project, File: file, Tags: []string{}, Seen: []string{testdex.SeenRuntime}}
 	if a, rest := n.ancestorOfID(nm, file, key); a != nil {
 		rec.Parent, rec.Line, rec.Kind = a.ID, a.Line, childKind(a)
 		rec.Scope, rec.Name = n.of(a.Framework).naming.Child(a, rest)
 	} else {
 		rec.Kind = testdex.KindTest
-		lf := lang.ListedFile{Path: f.Path, Framework: f.Framework, Project: f.Project}
-		rec.Scope, rec.Name = nm.Top(lf, key, n.firstOf(f))
+		rec.Scope, rec.Name = nm.Top(f, key, n.firstOf(f))
 	}
 	rec.Run = nm.Run(&rec)
 	return rec, true
@@ -211,26 +203,26 @@ func (n *Namer) ForID(id string) (testdex.Test, bool) {
 
 // fileOf finds the candidate file (or the folder of one, for a framework
 // whose IDs may start with a folder) an ID starts with.
-func (n *Namer) fileOf(file string) (File, bool) {
-	for _, f := range n.ix.Files {
+func (n *Namer) fileOf(file string) (lang.ListedFile, bool) {
+	for _, f := range n.l.Files {
 		if f.Path == file {
 			return f, true
 		}
 	}
-	for _, f := range n.ix.Files { // a Go package folder (a test only the runner reported)
+	for _, f := range n.l.Files { // a Go package folder (a test only the runner reported)
 		if n.of(f.Framework).fw.FolderIDs && path.Dir(f.Path) == file {
-			return File{Path: file, Framework: f.Framework, Project: f.Project}, true
+			return lang.ListedFile{Path: file, Framework: f.Framework, Project: f.Project}, true
 		}
 	}
-	return File{}, false
+	return lang.ListedFile{}, false
 }
 
 // firstOf is the first listed record of a file (or folder) of the
 // listing; nil when there is none.
-func (n *Namer) firstOf(f File) *testdex.Test {
+func (n *Namer) firstOf(f lang.ListedFile) *testdex.Test {
 	folders := n.of(f.Framework).fw.FolderIDs
-	for i := range n.ix.Tests {
-		t := &n.ix.Tests[i]
+	for i := range n.l.Tests {
+		t := &n.l.Tests[i]
 		if t.Framework == f.Framework && (t.File == f.Path || folders && path.Dir(t.File) == f.Path) {
 			return t
 		}
@@ -252,4 +244,10 @@ func (n *Namer) ancestorOfID(nm lang.Naming, file, key string) (*testdex.Test, s
 		cut = best
 	}
 	return nil, ""
+}
+
+// ResultKey identifies a test by project, framework, scope and name: two
+// projects' tests may share the rest.
+func ResultKey(project string, fw testdex.Framework, scope, name string) string {
+	return project + "\x00" + string(fw) + "\x00" + scope + "\x00" + name
 }

@@ -1,0 +1,228 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/plan"
+	"github.com/testdex/testdex/run"
+)
+
+// session runs a request over ix: resolve, refuse tests whose real file
+// lies outside the root, plan, run, and keep the failures for
+// `testdex failures`, `run --failed` and last_test_failures. A selection
+// that matches nothing is an *index.NoMatchError or *index.NoTestsError,
+// for the caller to word with its hint. Warnings go to req.Warn and, as
+// testdex.ActionWarning events, to h: before the batches' events for those
+// known before the run, after them for the others. A given plan (p not
+// nil) runs instead of the request's selection.
+func session(ctx context.Context, ix *index.Index, p *plan.Plan, req run.Request, h run.Handler) (*run.Summary, error) {
+	w := &warner{warn: req.Warn, h: h, now: req.Options.Now}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	req.Warn = func(msg string) { w.say(nil, msg) }
+	var ch *changedRun
+	var err error
+	if p == nil {
+		p, ch, err = planRequest(ix, req)
+	}
+	var sum *run.Summary
+	if err == nil {
+		sum, err = execute(ctx, ix, p, ch, req, h, w)
+	}
+	if err == nil {
+		err = w.err
+	}
+	return sum, err
+}
+
+// execute runs a plan of ix with its warnings going through w, and keeps
+// what the run leaves: coverage baselines, passing state (ch, for
+// `run --changed`), failures.
+func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun, req run.Request, h run.Handler, w *warner) (*run.Summary, error) {
+	var mans map[string]changes.Manifest // the test files' manifests as the run begins, for the coverage baselines
+	if req.Options.Coverage {
+		if ch != nil {
+			mans = ch.manifests
+		} else if req.CacheDir != "" {
+			mans = changes.Build(ix).Manifests(ix.Root)
+		}
+	}
+	began := w.now()
+	req.Options.CacheDir, req.Options.Warn = req.CacheDir, w.say
+	sum, err := run.Run(ctx, p, req.Options, h)
+	if err != nil {
+		return sum, err // a cancelled run keeps the saved failures of the last complete one
+	}
+	if err := updateBaselines(req.CacheDir, ix.Root, sum.Recorded, mans, began, sum.Failures); err != nil {
+		req.Warn(err.Error())
+	}
+	if ch != nil {
+		if err := ch.save(sum); err != nil {
+			req.Warn(err.Error())
+		}
+	}
+	if req.CacheDir != "" {
+		if err := run.SaveFailures(req.CacheDir, ix.Root, sum.Failures); err != nil {
+			req.Warn(err.Error())
+		}
+	}
+	return sum, nil
+}
+
+// planRequest resolves a request over ix into the plan that runs it (and,
+// for Changed, the state of `run --changed`).
+func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, error) {
+	ids, paths := req.IDs, req.Paths
+	if req.Failed {
+		var err error
+		if ids, err = failedIDs(ix, req); err != nil {
+			return nil, nil, err
+		}
+		paths = nil
+	}
+	sel, err := ix.Resolve(ids, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := contained(ix.Root, sel); err != nil {
+		return nil, nil, err
+	}
+	var ch *changedRun
+	if req.Changed {
+		if ch, err = newChangedRun(ix, sel, req.CacheDir, req.Warn); err != nil {
+			return nil, nil, err
+		}
+		sel = ch.sel
+	}
+	if (req.Chosen || req.Failed || req.Changed) && !req.Options.Bench {
+		var dropped int
+		if sel.Tests, dropped = withoutBenchmarks(ix, sel.Tests); dropped > 0 && req.Warn != nil {
+			req.Warn(fmt.Sprintf("%d benchmark(s) of the selection not run (--bench runs them)", dropped))
+		}
+		if req.Failed && dropped > 0 && len(sel.Tests)+len(sel.Paths) == 0 {
+			return nil, nil, fmt.Errorf("%w: the selection holds %d benchmark(s) and nothing else (--bench runs them)", run.ErrOnlyBenchmarks, dropped)
+		}
+	}
+	p := ix.Plan(sel)
+	if ch != nil {
+		p.Unchanged, p.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on, or all it executed when its coverage was recorded)"
+	}
+	return p, ch, nil
+}
+
+// failedIDs returns the last run's failures still named by the listing.
+func failedIDs(ix *index.Index, req run.Request) ([]string, error) {
+	fs, err := run.LoadFailures(req.CacheDir, ix.Root, req.Warn)
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) == 0 {
+		return nil, fmt.Errorf("%w for %s (run the tests first)", run.ErrNoFailures, ix.Root)
+	}
+	n := ix.NewNamer()
+	var ids []string
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if seen[f.ID] {
+			continue // another test reported under the same ID failed too: one rerun runs both
+		}
+		seen[f.ID] = true
+		if _, ok := n.ForID(f.ID); !ok {
+			if req.Warn != nil {
+				req.Warn(fmt.Sprintf("%s failed last time but its file is no longer listed; not rerun", f.ID))
+			}
+			continue
+		}
+		ids = append(ids, f.ID)
+	}
+	if len(ids) == 0 {
+		return nil, &index.NoMatchError{ID: fs[0].ID}
+	}
+	return ids, nil
+}
+
+// contained refuses a selection naming a test whose file's real path lies
+// outside the root (a symlinked folder): testdex runs only the tree it was
+// given.
+func contained(root string, sel *index.Selection) error {
+	check := func(rel string) error {
+		var out *index.OutsideError
+		if _, err := index.Contained(root, rel); errors.As(err, &out) {
+			return fmt.Errorf("%w; testdex runs only the tree it was given", err)
+		}
+		return nil // a file gone since the listing: the runner will say so
+	}
+	for _, p := range sel.Paths {
+		if err := check(p); err != nil {
+			return err
+		}
+	}
+	for _, t := range sel.Tests {
+		if t.File != "" {
+			if err := check(t.File); err != nil {
+				return fmt.Errorf("test %s: %w", t.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// withoutBenchmarks returns tests without the benchmarks and the records
+// under one (sub-benchmarks), and how many it left out.
+func withoutBenchmarks(ix *index.Index, tests []testdex.Test) ([]testdex.Test, int) {
+	n := ix.NewNamer()
+	kept := tests[:0:0]
+	for _, t := range tests {
+		if !underBenchmark(n, t) {
+			kept = append(kept, t)
+		}
+	}
+	return kept, len(tests) - len(kept)
+}
+
+// underBenchmark reports whether t is a benchmark or lies under one.
+func underBenchmark(n *plan.Namer, t testdex.Test) bool {
+	for range 64 { // deeper than any listing nests
+		if t.Kind == testdex.KindBenchmark {
+			return true
+		}
+		p, ok := n.ForID(t.Parent)
+		if t.Parent == "" || !ok {
+			return false
+		}
+		t = p
+	}
+	return false
+}
+
+// warner gives a run's warnings to Request.Warn and, as
+// testdex.ActionWarning events, to the handler; the first error of the
+// handler is kept for Session to return.
+type warner struct {
+	warn func(string)
+	h    run.Handler
+	now  func() time.Time
+	err  error
+}
+
+// say gives one warning, about batch b when b is not nil.
+func (w *warner) say(b *plan.Batch, msg string) {
+	if w.warn != nil {
+		w.warn(msg)
+	}
+	if w.h == nil || w.err != nil {
+		return
+	}
+	e := testdex.Event{Time: w.now(), Action: testdex.ActionWarning, Message: msg}
+	if b != nil {
+		e.Framework, e.Batch = b.Framework, b.Name
+	}
+	w.err = w.h.Event(e)
+}
