@@ -350,3 +350,13 @@ func parseBatch(data []byte, asked []string, out map[string][]byte) error {
 func showFile(ctx context.Context, root, rev, file string) ([]byte, error) {
 	return git(ctx, GitOptions{Root: root}, "show", rev+":./"+file)
 }
+
+// Head returns the commit HEAD names in the work tree of o.Root; an
+// error outside git or in a repository without commits.
+func Head(ctx context.Context, o GitOptions) (string, error) {
+	out, err := git(ctx, o, "rev-parse", "--verify", "-q", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

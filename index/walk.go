@@ -38,7 +38,17 @@ func newLevel1() *level1 {
 
 // walkOptions maps the configuration onto the walker's options.
 func walkOptions(cfg *config.Config, workers int) walk.Options {
-	o := walk.Options{Hidden: cfg.Walk.Hidden, NoIgnore: !cfg.Walk.GitignoreEnabled(), Workers: workers}
+	o := WalkOptions(cfg)
+	o.Workers = workers
+	return o
+}
+
+// WalkOptions are the walker's options the configuration gives the
+// listing (hidden files, .gitignore, skipped folders): a front end that
+// walks the root itself (watch, to place its watches) covers exactly what
+// the listing reads.
+func WalkOptions(cfg *config.Config) walk.Options {
+	o := walk.Options{Hidden: cfg.Walk.Hidden, NoIgnore: !cfg.Walk.GitignoreEnabled()}
 	if len(cfg.Walk.SkipDirs) > 0 {
 		o.SkipDirs = append(append([]string{}, walk.DefaultSkipDirs...), cfg.Walk.SkipDirs...)
 	}

@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/run"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -28,21 +25,21 @@ const (
 // cycle's goroutine reads it and touches nothing else of the loop.
 type request struct {
 	trigger trigger
-	set     changes.Set
+	set     workspace.ChangeSet
 	saved   time.Time         // the first event of the save; zero for a key
 	failing map[string]string // failing test ID -> its file
 	retry   []item            // the selection of a cycle whose batch failed without results
 	last    []item
 	filters filters
-	files   []string       // the root's files, as the watcher holds them (index.Options.Files)
-	escapes []index.Escape // the links leaving the root its walks did not follow
+	files   []string           // the root's files, as the watcher holds them (workspace.ListingOptions.Files)
+	escapes []workspace.Escape // the links leaving the root its walks did not follow
 }
 
 // outcome is what a cycle did, for the loop to merge into its state.
 type outcome struct {
 	req     request
 	items   []item
-	sum     *run.Summary
+	sum     *workspace.Summary
 	err     error
 	results map[string]testdex.Event // final pass, fail or skip per test ID: a failure if any result under the ID failed
 	first   time.Duration            // from the save to the first result; 0 for a key
@@ -55,10 +52,7 @@ type outcome struct {
 // runs the selection and reports it. It runs on its own goroutine.
 func (l *loop) cycle(ctx context.Context, req request) outcome {
 	out := outcome{req: req, results: map[string]testdex.Event{}}
-	opts := l.o.Index
-	opts.Files = req.files // listed from memory: the watcher follows every file the walk keeps
-	opts.Escapes = req.escapes
-	ix, err := index.Build(ctx, opts)
+	ix, err := l.ws.ListFiles(ctx, req.files, req.escapes) // listed from memory: the watcher follows every file the walk keeps
 	if err != nil {
 		out.err = err
 		l.r.begin(string(req.trigger), req.set, 0, l.now(), req.filters)
@@ -89,9 +83,9 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 		prog.Live(e)
 	}
 	ids, paths := split(items)
-	runReq := run.Request{IDs: ids, Paths: paths, Chosen: true, Options: o, Warn: l.warn}
+	runReq := workspace.RunRequest{IDs: ids, Paths: paths, Chosen: true, Options: o, Warn: l.warn}
 	var mu sync.Mutex
-	sum, err := l.ws.Run(ctx, ix, runReq, run.HandlerFunc(func(e testdex.Event) error {
+	sum, err := l.ws.Run(ctx, ix, runReq, workspace.HandlerFunc(func(e testdex.Event) error {
 		if e.ID != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip) {
 			mu.Lock()
 			if prev, ok := out.results[e.ID]; !ok || prev.Action != testdex.ActionFail {
@@ -109,7 +103,7 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 
 // selectItems is the selection the trigger asks for, before the filters,
 // and a note when it is empty for a reason worth saying.
-func (l *loop) selectItems(ctx context.Context, ix *index.Index, req request) ([]item, string) {
+func (l *loop) selectItems(ctx context.Context, ix *workspace.Index, req request) ([]item, string) {
 	failing := make([]item, 0, len(req.failing))
 	for id := range req.failing {
 		failing = append(failing, item{ID: id})
@@ -134,7 +128,7 @@ func (l *loop) selectItems(ctx context.Context, ix *index.Index, req request) ([
 		}
 	}
 	affected := l.affected(ctx, ix, req.set)
-	note := changes.Summary(req.set, affected)
+	note := workspace.ChangeSummary(req.set, affected)
 	if len(affected) > 0 {
 		note += ", none under the PATHs and filters"
 	}
@@ -156,7 +150,7 @@ func (l *loop) scope() []item {
 // affected selects the test files the change set can affect, as
 // `testdex affected` does (workspace.Affected): from the recorded
 // per-test coverage where there is some, else from the sources.
-func (l *loop) affected(ctx context.Context, ix *index.Index, set changes.Set) []changes.Affected {
+func (l *loop) affected(ctx context.Context, ix *workspace.Index, set workspace.ChangeSet) []workspace.Affected {
 	if len(set) == 0 {
 		return nil
 	}
@@ -176,13 +170,13 @@ func (l *loop) affected(ctx context.Context, ix *index.Index, set changes.Set) [
 
 // startSet is the change watch begins with: the work tree against HEAD
 // (empty, not nil, when clean), or nil outside a git work tree.
-func startSet(ctx context.Context, root string, env []string) changes.Set {
-	set, err := changes.FromGit(ctx, changes.GitOptions{Root: root, Env: env})
+func startSet(ctx context.Context, ws *workspace.Workspace) workspace.ChangeSet {
+	set, err := ws.GitChanges(ctx, "")
 	if err != nil {
 		return nil
 	}
 	if set == nil {
-		set = changes.Set{}
+		set = workspace.ChangeSet{}
 	}
 	return set
 }

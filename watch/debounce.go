@@ -4,7 +4,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/workspace"
 )
 
 // fileEvent is one file event as the Watcher passes it on: the
@@ -84,17 +84,17 @@ func (d *Debouncer) Pending() bool { return len(d.existed) > 0 }
 // root-relative path exists now. A path that existed and exists is
 // modified, one that is new added, one that is gone deleted; one that
 // neither existed nor exists is dropped.
-func (d *Debouncer) Take(exists func(string) bool) (changes.Set, time.Time) {
-	var set changes.Set
+func (d *Debouncer) Take(exists func(string) bool) (workspace.ChangeSet, time.Time) {
+	var set workspace.ChangeSet
 	for p, existed := range d.existed {
 		now := exists(p)
 		switch {
 		case existed && now:
-			set = append(set, changes.Change{Path: p, Status: changes.Modified})
+			set = append(set, workspace.Change{Path: p, Status: workspace.Modified})
 		case now:
-			set = append(set, changes.Change{Path: p, Status: changes.Added})
+			set = append(set, workspace.Change{Path: p, Status: workspace.Added})
 		case existed:
-			set = append(set, changes.Change{Path: p, Status: changes.Deleted})
+			set = append(set, workspace.Change{Path: p, Status: workspace.Deleted})
 		}
 	}
 	sort.Slice(set, func(i, j int) bool { return set[i].Path < set[j].Path })

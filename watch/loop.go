@@ -15,10 +15,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/config"
-	"github.com/testdex/testdex/internal/walk"
-	"github.com/testdex/testdex/run"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -31,13 +27,13 @@ const DefaultQuiet = 100 * time.Millisecond
 type Options struct {
 	// Index lists the root, with its cache folder: each cycle lists again
 	// and the cache keeps it incremental.
-	Index index.Options
+	Index workspace.ListingOptions
 	// Paths are root-relative files and folders: only tests under them
 	// run (as `testdex affected PATH...` reports). Empty means all.
 	Paths []string
 	// Run configures each cycle's run as `testdex run` does; Planned and
 	// Live are the loop's own.
-	Run run.Options
+	Run workspace.RunOptions
 	// CacheDir keeps the failures and the recorded coverage ("" none).
 	CacheDir string
 	// NoCoverage selects from the static evidence alone.
@@ -62,7 +58,7 @@ type Options struct {
 
 // Progress shows that a cycle's run is alive between its results.
 type Progress interface {
-	// Planned and Live receive what run.Options' fields of the same names
+	// Planned and Live receive what workspace.RunOptions' fields of the same names
 	// receive.
 	Planned(tests int)
 	Live(e testdex.Event)
@@ -109,32 +105,27 @@ type loop struct {
 // or q is pressed. The error is non-nil only when watching cannot begin,
 // or cannot go on: the root was removed (ErrRootGone).
 func Run(ctx context.Context, o Options) (*Result, error) {
-	ix, err := index.Build(ctx, o.Index)
-	var nt *index.NoTestsError
+	l := &loop{o: o, failing: map[string]string{}, done: make(chan outcome, 1)}
+	var err error
+	if l.ws, err = workspace.Open(o.Index, o.CacheDir, o.Run.Env); err != nil {
+		return nil, err
+	}
+	ix, err := l.ws.List(ctx, nil)
+	var nt *workspace.NoTestsError
 	if err != nil && !errors.As(err, &nt) {
 		return nil, err
 	}
-	var cfg *config.Config
-	if ix != nil {
-		cfg = ix.Config()
-	} else { // no tests yet: watch the root under its configuration until some appear
-		root, err := index.RootOf(o.Index.Root, o.Index.Dir)
-		if err != nil {
-			return nil, err
-		}
-		if cfg, err = config.Load(root, o.Index.ConfigPath); err != nil {
-			return nil, err
-		}
-		ix = &index.Index{Root: root}
+	if err != nil {
+		ix = nil // no tests yet: watch the root under its configuration until some appear
 	}
-	l := &loop{o: o, failing: map[string]string{}, done: make(chan outcome, 1)}
-	if l.ws, err = workspace.Open(index.Options{Root: ix.Root, Dir: ix.Root, CacheDir: o.Index.CacheDir, ConfigPath: o.Index.ConfigPath}, o.CacheDir, o.Run.Env); err != nil {
+	wo, err := l.ws.WalkOptions(ix)
+	if err != nil {
 		return nil, err
 	}
 	if l.o.Warn == nil {
 		l.o.Warn = func(string) {}
 	}
-	l.o.Index.Root = ix.Root
+	l.o.Index.Root = l.ws.Root
 	l.r = newRenderer(o.Stdout, o.JSON, o.Screen, o.Color, o.Verbose)
 	l.filters.Scope = o.Paths
 	quiet := o.Quiet
@@ -143,25 +134,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	l.deb = NewDebouncer(quiet)
 	l.deb.Now = o.Now
-	if l.watcher, err = NewWatcher(ctx, ix.Root, walkOptions(cfg), l.warn); err != nil {
+	if l.watcher, err = NewWatcher(ctx, l.ws.Root, wo, l.warn); err != nil {
 		return nil, err
 	}
 	defer l.watcher.Close()
-	if rel, err := filepath.Rel(ix.Root, o.CacheDir); o.CacheDir != "" && err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(l.ws.Root, o.CacheDir); o.CacheDir != "" && err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 		l.ignore = append(l.ignore, filepath.ToSlash(rel))
 	}
-	return l.serve(ctx, ix.Root)
-}
-
-// walkOptions maps the configuration onto the walker's options as the
-// listing does (index's walkOptions), so the watches cover exactly what
-// the listing reads.
-func walkOptions(cfg *config.Config) walk.Options {
-	o := walk.Options{Hidden: cfg.Walk.Hidden, NoIgnore: !cfg.Walk.GitignoreEnabled()}
-	if len(cfg.Walk.SkipDirs) > 0 {
-		o.SkipDirs = append(append([]string{}, walk.DefaultSkipDirs...), cfg.Walk.SkipDirs...)
-	}
-	return o
+	return l.serve(ctx, l.ws.Root)
 }
 
 func (l *loop) warn(msg string) { l.o.Warn(msg) }
@@ -182,8 +162,8 @@ func (l *loop) serve(ctx context.Context, root string) (*Result, error) {
 	if l.o.Keys != nil {
 		go readKeys(l.o.Keys, keys, l.r.echo, stop)
 	}
-	set := startSet(ctx, root, l.o.Run.Env)
-	l.prev = newPrevious(ctx, root, l.o.Run.Env, set)
+	set := startSet(ctx, l.ws)
+	l.prev = newPrevious(ctx, l.ws, set)
 	l.prev.keep(set)
 	l.start(ctx, request{trigger: onStart, set: set})
 	rootInfo, _ := os.Stat(root)

@@ -4,11 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 
-	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/internal/proc"
+	"github.com/testdex/testdex/workspace"
 )
 
 // The snapshots' bounds: a file larger than maxSnapshot is not kept, and
@@ -40,16 +37,16 @@ type previous struct {
 }
 
 // newPrevious resolves HEAD and takes the start set's files as dirty.
-func newPrevious(ctx context.Context, root string, env []string, start changes.Set) *previous {
-	p := &previous{root: root, dirty: map[string]bool{}, snap: map[string][]byte{}}
+func newPrevious(ctx context.Context, ws *workspace.Workspace, start workspace.ChangeSet) *previous {
+	p := &previous{root: ws.Root, dirty: map[string]bool{}, snap: map[string][]byte{}}
 	if start == nil {
 		return p
 	}
-	res, err := proc.Run(ctx, proc.Spec{Args: []string{"git", "rev-parse", "--verify", "-q", "HEAD"}, Dir: root, Env: env, Timeout: time.Minute})
-	if err != nil || res.ExitCode != 0 {
+	head, err := ws.Head(ctx)
+	if err != nil {
 		return p
 	}
-	p.base = strings.TrimSpace(string(res.Stdout))
+	p.base = head
 	for _, c := range start {
 		p.dirty[c.Path] = true
 		if c.Old != "" {
@@ -61,10 +58,10 @@ func newPrevious(ctx context.Context, root string, env []string, start changes.S
 
 // fill sets each modified file's Prev or Base, then keeps what every
 // changed file holds now for its next save.
-func (p *previous) fill(set changes.Set) {
+func (p *previous) fill(set workspace.ChangeSet) {
 	for i := range set {
 		c := &set[i]
-		if c.Status == changes.Modified {
+		if c.Status == workspace.Modified {
 			if old, ok := p.snap[c.Path]; ok {
 				c.Prev = old
 			} else if p.base != "" && !p.dirty[c.Path] {
@@ -76,11 +73,11 @@ func (p *previous) fill(set changes.Set) {
 }
 
 // keep replaces the snapshots of the set's files with their content now.
-func (p *previous) keep(set changes.Set) {
+func (p *previous) keep(set workspace.ChangeSet) {
 	for _, c := range set {
 		p.drop(c.Path)
 		p.dirty[c.Path] = true // from now on its snapshot, or nothing, is its base
-		if c.Status == changes.Deleted {
+		if c.Status == workspace.Deleted {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(p.root, filepath.FromSlash(c.Path)))

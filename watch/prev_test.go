@@ -8,6 +8,7 @@ import (
 
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/internal/testenv"
+	"github.com/testdex/testdex/workspace"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -37,7 +38,7 @@ func TestPrevious(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newPrevious(context.Background(), root, os.Environ(), start)
+	p := newPrevious(context.Background(), &workspace.Workspace{Root: root, Environ: os.Environ()}, start)
 	p.keep(start)
 	if len(p.base) != 40 {
 		t.Fatalf("base %q, want HEAD's commit", p.base)
@@ -69,7 +70,7 @@ func TestPrevious(t *testing.T) {
 	}
 
 	// Without git nothing is narrowed until a file's first save.
-	q := newPrevious(context.Background(), t.TempDir(), os.Environ(), nil)
+	q := newPrevious(context.Background(), &workspace.Workspace{Root: t.TempDir(), Environ: os.Environ()}, nil)
 	set = changes.Set{{Path: "a.go", Status: changes.Modified}}
 	q.fill(set)
 	if set[0].Base != "" || set[0].Prev != nil {

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/internal/report"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // helpLine names the keys, as Jest's watch usage does in one line.
@@ -55,7 +54,7 @@ func newRenderer(w io.Writer, jsonOut, screen, color, verbose bool) *renderer {
 
 // begin starts a cycle's output: a cleared screen and a header, or the
 // cycle event.
-func (r *renderer) begin(trigger string, set changes.Set, selected int, now time.Time, f filters) {
+func (r *renderer) begin(trigger string, set workspace.ChangeSet, selected int, now time.Time, f filters) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer r.w.Flush()
@@ -78,7 +77,7 @@ func (r *renderer) begin(trigger string, set changes.Set, selected int, now time
 	r.text = &report.Text{W: r.w, Verbose: r.verbose, Color: r.color}
 }
 
-// Event implements run.Handler: the run's events as `testdex run` shows
+// Event implements workspace.Handler: the run's events as `testdex run` shows
 // them.
 func (r *renderer) Event(e testdex.Event) error {
 	r.mu.Lock()
@@ -97,7 +96,7 @@ func (r *renderer) Event(e testdex.Event) error {
 
 // end closes a cycle: the run's summary, the time from the save to the
 // first result, the failing tests left, and the keys.
-func (r *renderer) end(sum *run.Summary, timeout time.Duration, firstResult time.Duration, failing int) {
+func (r *renderer) end(sum *workspace.Summary, timeout time.Duration, firstResult time.Duration, failing int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer r.w.Flush()

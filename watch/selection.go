@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/changes"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -31,7 +29,7 @@ type filters struct {
 // fromAffected turns a selection of `testdex affected` into items: a
 // whole file by path, else its selected tests by ID, exactly as `run
 // --affected` does.
-func fromAffected(affected []changes.Affected) []item {
+func fromAffected(affected []workspace.Affected) []item {
 	ids, paths := workspace.Selection(affected)
 	out := make([]item, 0, len(ids)+len(paths))
 	for _, p := range paths {
@@ -56,7 +54,7 @@ func under(file, p string) bool {
 // gone; a path under which the listing holds no test is dropped. With a
 // name filter, each item becomes the outermost listed tests under it
 // whose name matches.
-func (f filters) apply(ix *index.Index, items []item, files map[string]string) (kept []item, gone []string) {
+func (f filters) apply(ix *workspace.Index, items []item, files map[string]string) (kept []item, gone []string) {
 	namer := ix.NewNamer()
 	fileOf := func(it item) (string, bool) {
 		if it.Path != "" {
@@ -128,7 +126,7 @@ func (f filters) inScope(file string) bool {
 // byName replaces each item with the outermost listed tests under it whose
 // name matches the name filter (and whose file the path filter and scope
 // keep).
-func (f filters) byName(ix *index.Index, items []item) []item {
+func (f filters) byName(ix *workspace.Index, items []item) []item {
 	byID := make(map[string]*testdex.Test, len(ix.Tests))
 	for i := range ix.Tests {
 		byID[ix.Tests[i].ID] = &ix.Tests[i]
@@ -212,7 +210,7 @@ func coveredBy(file string, paths []string) bool {
 	return false
 }
 
-// split sorts items into the IDs and paths of a run.Request.
+// split sorts items into the IDs and paths of a workspace.RunRequest.
 func split(items []item) (ids, paths []string) {
 	for _, it := range items {
 		if it.Path != "" {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/walk"
+	"github.com/testdex/testdex/workspace"
 )
 
 // Watcher watches the folders of a root that a listing walks, and turns
@@ -70,7 +70,7 @@ func (w *Watcher) Events() <-chan fsnotify.Event { return w.fsw.Events }
 func (w *Watcher) Errors() <-chan error { return w.fsw.Errors }
 
 // Files returns the files the walk keeps under the root, as far as the
-// events handled so far tell, in no order: what index.Options.Files
+// events handled so far tell, in no order: what workspace.ListingOptions.Files
 // takes (the index sorts the few it wants; sorting all of them each
 // cycle would cost tens of milliseconds on a 100,000-file root).
 func (w *Watcher) Files() []string {
@@ -84,15 +84,15 @@ func (w *Watcher) Files() []string {
 }
 
 // Escapes returns the symbolic links leaving the root that the walks
-// did not follow (what index.Options.Escapes takes), sorted.
-func (w *Watcher) Escapes() []index.Escape {
+// did not follow (what workspace.ListingOptions.Escapes takes), sorted.
+func (w *Watcher) Escapes() []workspace.Escape {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	out := make([]index.Escape, 0, len(w.escapes))
+	out := make([]workspace.Escape, 0, len(w.escapes))
 	for p, dir := range w.escapes {
-		out = append(out, index.Escape{Path: p, Dir: dir})
+		out = append(out, workspace.Escape{Path: p, Dir: dir})
 	}
-	slices.SortFunc(out, func(a, b index.Escape) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b workspace.Escape) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
