@@ -8,11 +8,15 @@
 //	Debouncer: events coalesced per path until 100 ms pass without one
 //	  │
 //	  ▼               keys (a f t p Enter q) ──┐
-//	cycle: index.Build (cached: only what changed is parsed again)
+//	cycle: Workspace.ListFiles (cached: only what changed is parsed again)
 //	  ──► previous: each modified file's base (HEAD's commit, or what it
 //	      held at its previous cycle), for Go's narrowing
-//	  ──► changes.Graph.SelectRecorded (what `testdex affected` selects)
-//	  ──► run.Session (what `testdex run` runs) ──► render (text or JSON)
+//	  ──► Workspace.Affected (what `testdex affected` selects)
+//	  ──► Workspace.Run (what `testdex run` runs) ──► render (text or JSON)
+//
+// Of testdex's packages, watch imports the workspace (the engine and its
+// vocabulary), internal/report and internal/walk (to place its watches
+// on exactly the folders the listing walks); never a core.
 //
 // One goroutine owns the state (the failing tests, the filters, the
 // pending events); a cycle runs in a second one, so a key or a save is
