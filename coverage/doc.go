@@ -5,7 +5,7 @@
 // answered through its unchanged functions or reported stale, never
 // silently wrong.
 //
-//	runner (lang.Coverer) ──► ActionCovered ──► run.Session ──► Index.Replace
+//	runner (lang.Coverer) ──► ActionCovered ──► run.Run ──► Index.Replace
 //	                                                              │ bbolt, per root
 //	testdex covering / tests_covering ──► Index.Covering ◄────────┘
 //

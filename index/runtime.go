@@ -183,7 +183,7 @@ func (ix *Index) judge(g *group, reported map[int]bool, cmp *Comparison) {
 }
 
 // runtimeRecord makes a record for a test only the framework reported, by
-// the ID rules every command uses (index/ids.go): under its nearest listed
+// the ID rules every command uses (plan/namer.go): under its nearest listed
 // ancestor, or at the top of its file, with Seen ["runtime"].
 func (ix *Index) runtimeRecord(n *plan.Namer, g *group, l lang.Listed) testdex.Test {
 	dir := displayRel(ix.Root, g.proj.Dir)
