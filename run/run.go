@@ -131,7 +131,7 @@ func Run(ctx context.Context, p *plan.Plan, o Options, h Handler) (*Summary, err
 		sum.Covered = n
 	}
 	if sum.Covered > 0 {
-		sum.Recorded = o.cover.recordedFiles()
+		sum.Recorded, sum.RecordedAt = o.cover.recordedFiles(), began
 	}
 	return sum, nil
 }

@@ -52,8 +52,10 @@ type Summary struct {
 	// recorded (set by Run).
 	Covered int
 	// Recorded are the root-relative test files whose tests' coverage
-	// was recorded (when Covered is not 0).
-	Recorded []string
+	// was recorded (when Covered is not 0), at RecordedAt (the time the
+	// coverage records carry: the run's start).
+	Recorded   []string
+	RecordedAt time.Time
 
 	result map[resultKey]testdex.Event // final event per test ID and occurrence
 	order  []resultKey                 // the results in the order they ended

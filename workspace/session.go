@@ -54,13 +54,12 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 			mans = changes.Build(ix).Manifests(ix.Root)
 		}
 	}
-	began := w.now()
 	req.Options.CacheDir, req.Options.Warn = req.CacheDir, w.say
 	sum, err := run.Run(ctx, p, req.Options, h)
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
 	}
-	if err := updateBaselines(req.CacheDir, ix.Root, sum.Recorded, mans, began, sum.Failures); err != nil {
+	if err := updateBaselines(req.CacheDir, ix.Root, sum.Recorded, mans, sum.RecordedAt, sum.Failures); err != nil {
 		req.Warn(err.Error())
 	}
 	if ch != nil {
