@@ -8,12 +8,12 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
-	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
-func extract(src string) lang.Result { return parsertest.Extract(Extractor{}, "test_x.py", src) }
+func extract(src string) lang.Result { return langtest.Extract(Extractor{}, "test_x.py", src) }
 
-func names(r lang.Result) []string { return parsertest.Names(r, false) }
+func names(r lang.Result) []string { return langtest.Names(r, false) }
 
 func TestExtractBadInput(t *testing.T) {
 	for _, tc := range []struct {

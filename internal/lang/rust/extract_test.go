@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
-	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
-func extract(src string) lang.Result { return parsertest.Extract(Extractor{}, "x.rs", src) }
+func extract(src string) lang.Result { return langtest.Extract(Extractor{}, "x.rs", src) }
 
-func names(r lang.Result) []string { return parsertest.Names(r, true) }
+func names(r lang.Result) []string { return langtest.Names(r, true) }
 
 // TestBadInput checks that broken files give a located error Problem and
 // keep the tests that could be read.
