@@ -1,11 +1,13 @@
 // Package langtest holds what the language packages' own tests share
-// (Extract, Names, CodecFields). It imports nothing of the engine but
+// (Extract, Names, CodecFields, Spans). It imports nothing of the engine but
 // package lang, so that a language's internal tests can import it; only
 // tests import it.
 package langtest
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
@@ -48,4 +50,26 @@ func CodecFields(t testing.TB, want ...Fields) {
 			t.Errorf("%T has %d fields, the codec knows %d: update impact_cache.go and its kind's version", w.Value, n, w.N)
 		}
 	}
+}
+
+// Spans cuts src, as the file named file, with sp and fails t unless it
+// finds the functions want lists, in order, each as "Name Start-End",
+// every one with a hash; it returns the spans for further checks.
+func Spans(t testing.TB, sp lang.Spanner, file, src string, want ...string) []lang.FuncSpan {
+	t.Helper()
+	spans, err := sp.Spans(file, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range spans {
+		got = append(got, fmt.Sprintf("%s %d-%d", s.Name, s.Start, s.End))
+		if s.Hash == 0 {
+			t.Errorf("span %s has no hash", s.Name)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	return spans
 }
