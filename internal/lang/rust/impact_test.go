@@ -69,7 +69,14 @@ func affected(t *testing.T, root string, changed ...string) map[string]string {
 	return impacttest.Affected(t, root, testdex.Cargo, changed...)
 }
 
-func keys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+func keys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // TestGraphSelects checks each rule of the crate graph on workspaceTree:
 // which test files a change selects (the reasons of a few in full).
