@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -545,12 +544,12 @@ func (c *covSel) fileChange(ch Change) (*fileChange, error) {
 	}
 	fc := &fileChange{path: ch.Path, tests: c.tests}
 	c.files[ch.Path] = fc
-	p := c.projectOf(ch.Path)
+	p, rule := c.projectOf(ch.Path), languages.Bodies(ch.Path)
 	switch {
 	case ch.Status != Modified:
 		fc.static = fmt.Sprintf("%s was %s: what imports resolve to may change", ch.Path, ch.Status)
 		return fc, nil
-	case p == nil || p.Spanner == nil || !sourceExt[path.Ext(ch.Path)]:
+	case p == nil || p.Spanner == nil || rule == nil:
 		fc.static = ch.Path + " is no source file coverage records"
 		return fc, nil
 	}
@@ -574,7 +573,7 @@ func (c *covSel) fileChange(ch Change) (*fileChange, error) {
 		return nil, err
 	}
 	fc.runs, fc.versions = map[time.Time]uint64{}, map[uint64]*versionDiff{}
-	curSkel := skeleton(ch.Path, src, cur)
+	curSkel := skeleton(rule, src, cur)
 	for id, e := range fc.entries {
 		if ti, ok := c.tests[id]; ok {
 			fc.runs[ti.Recorded] = e.Hash
@@ -586,21 +585,21 @@ func (c *covSel) fileChange(ch Change) (*fileChange, error) {
 		if err != nil {
 			return nil, err
 		}
-		fc.versions[e.Hash] = diffVersion(ch.Path, v, cur, curSkel, narrower(p, ch.Path, src, cur))
+		fc.versions[e.Hash] = diffVersion(ch.Path, rule, v, cur, curSkel, narrower(p, ch.Path, src, cur))
 	}
 	return fc, nil
 }
 
 // diffVersion compares a recorded version of a file with its current
-// functions and skeleton; narrow, when not nil, narrows a changed
-// function to its changed statements.
-func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel string, narrow narrowFunc) *versionDiff {
+// functions and skeleton, by the language's rule for bodies; narrow, when
+// not nil, narrows a changed function to its changed statements.
+func diffVersion(file string, rule *lang.Bodies, v coverage.Version, cur []coverage.Func, curSkel string, narrow narrowFunc) *versionDiff {
 	vd := &versionDiff{}
 	if v.Funcs == nil || v.Content == nil {
 		vd.static = file + " changed since it was recorded and that version's text was not kept"
 		return vd
 	}
-	if skeleton(file, v.Content, v.Funcs) != curSkel {
+	if skeleton(rule, v.Content, v.Funcs) != curSkel {
 		vd.static = file + " changed outside its function bodies"
 		return vd
 	}
@@ -618,7 +617,7 @@ func diffVersion(file string, v coverage.Version, cur []coverage.Func, curSkel s
 			have[k]--
 			continue
 		}
-		lo, hi := body(file, lines, f)
+		lo, hi := body(rule, lines, f)
 		if lo > hi {
 			lo, hi = f.Start, f.End
 		}
@@ -669,16 +668,6 @@ func narrower(p *lang.Project, file string, src []byte, cur []coverage.Func) nar
 
 func span(f coverage.Func) lang.FuncSpan {
 	return lang.FuncSpan{Name: f.Name, Start: f.Start, End: f.End, Hash: f.Hash}
-}
-
-// sourceExt are the files whose changes coverage decides: the languages
-// whose skeleton rule (skeleton.go) was checked on the mutation benchmark.
-// Java and Rust have Spanners and records too, but their headers
-// (annotations, attributes, multi-line signatures) are not in the rule
-// yet, so their changes keep the static evidence: safe, not precise.
-var sourceExt = map[string]bool{
-	".go": true, ".py": true, ".js": true, ".mjs": true, ".cjs": true, ".jsx": true,
-	".ts": true, ".mts": true, ".cts": true, ".tsx": true,
 }
 
 // projectOf is the innermost project holding a root-relative file.

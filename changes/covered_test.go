@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/golang"
+	"github.com/testdex/testdex/internal/languages"
 )
 
 const covSrc = `package v
@@ -202,22 +203,21 @@ func TestSelectCoveredNoIndex(t *testing.T) {
 	}
 }
 
-func TestPyHeaderEnd(t *testing.T) {
+// TestSkeletonPython: Python's rule for bodies (python's body.go) keeps
+// a function's decorators and def statement in the skeleton.
+func TestSkeletonPython(t *testing.T) {
 	src := "@deco(\n    x=1)\ndef f(a,\n      b=(1, 2)):  # note\n    return a\n\ndef g(): return 1\n"
-	lines := strings.Split(src, "\n")
-	if got := pyHeaderEnd(lines, coverage.Func{Name: "f", Start: 1, End: 5}); got != 4 {
-		t.Errorf("f's header ends at %d, want 4", got)
-	}
-	if got := pyHeaderEnd(lines, coverage.Func{Name: "g", Start: 7, End: 7}); got != 7 {
-		t.Errorf("g (one line) header ends at %d, want 7", got)
+	rule := languages.Bodies("m.py")
+	if rule == nil {
+		t.Fatal("no rule for bodies in .py files")
 	}
 	// A changed default is outside the body: the skeleton changes.
 	funcs := []coverage.Func{{Name: "f", Start: 1, End: 5}, {Name: "g", Start: 7, End: 7}}
-	a := skeleton("m.py", []byte(src), funcs)
-	if b := skeleton("m.py", []byte(strings.Replace(src, "b=(1, 2)", "b=(1, 3)", 1)), funcs); a == b {
+	a := skeleton(rule, []byte(src), funcs)
+	if b := skeleton(rule, []byte(strings.Replace(src, "b=(1, 2)", "b=(1, 3)", 1)), funcs); a == b {
 		t.Error("a changed default did not change the skeleton")
 	}
-	if b := skeleton("m.py", []byte(strings.Replace(src, "return a", "return -a", 1)), funcs); a != b {
+	if b := skeleton(rule, []byte(strings.Replace(src, "return a", "return -a", 1)), funcs); a != b {
 		t.Error("a changed body changed the skeleton")
 	}
 }

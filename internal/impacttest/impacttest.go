@@ -1,4 +1,4 @@
-// Package impacttest holds what the Graphers' tests share: a tree written
+// Package impacttest holds what the languages' tests share: a tree written
 // from a map, and the selection `testdex affected --files` makes in it,
 // through the real listing and the real impact graph (the same path the
 // CLI and the MCP server take). Only tests import it.

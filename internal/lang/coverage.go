@@ -98,6 +98,32 @@ type FuncSpan struct {
 	Hash       uint64 // canonical: tokens without positions and comments
 }
 
+// Bodies is a language's rule for where its functions' bodies lie, which
+// tells a change inside a function's body (the coverage index decides it
+// by the functions a test executed) from one outside (package changes'
+// skeleton: a new or renamed function, a changed default or decorator,
+// which the static evidence decides). A language sets it (Language.Bodies)
+// once the rule has been checked against its headers.
+type Bodies struct {
+	// Extensions are the file name extensions the rule holds for, as
+	// path.Ext gives them (".go", ".py").
+	Extensions []string
+	// Body returns the first and last lines of f's body among the file's
+	// lines (lo > hi when it has none apart from its header); nil means
+	// the lines between f's first and last, which may share a line with
+	// code outside it.
+	Body func(lines []string, f FuncSpan) (lo, hi int)
+}
+
+// BodyOf returns the first and last lines of f's body among the file's
+// lines, by Body or the default rule.
+func (b *Bodies) BodyOf(lines []string, f FuncSpan) (lo, hi int) {
+	if b.Body != nil {
+		return b.Body(lines, f)
+	}
+	return f.Start + 1, f.End - 1
+}
+
 // MergeSpans sorts spans and merges the overlapping and adjacent ones.
 func MergeSpans(spans []Span) []Span {
 	if len(spans) < 2 {

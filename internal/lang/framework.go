@@ -23,6 +23,10 @@ type Language struct {
 	// Frameworks are the frameworks its Detector may assign files to, in
 	// the order the CLI lists them.
 	Frameworks []*Framework
+	// Bodies, when set, says where the language's functions' bodies lie
+	// in its source files, so that coverage may decide a change to one;
+	// nil: the static evidence decides every change to its files.
+	Bodies *Bodies
 }
 
 // Framework is what the generic code knows of one test framework besides

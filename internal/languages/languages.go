@@ -6,6 +6,9 @@
 package languages
 
 import (
+	"path"
+	"slices"
+
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/golang"
@@ -73,6 +76,19 @@ func Framework(name testdex.Framework) *lang.Framework {
 		return f
 	}
 	return &lang.Framework{Name: name}
+}
+
+// Bodies returns the rule for where the functions' bodies lie in a file
+// (root-relative or absolute), of the language that sets one for the
+// file's extension; nil when none does.
+func Bodies(file string) *lang.Bodies {
+	ext := path.Ext(file)
+	for _, l := range All {
+		if l.Bodies != nil && slices.Contains(l.Bodies.Extensions, ext) {
+			return l.Bodies
+		}
+	}
+	return nil
 }
 
 // Known reports whether a language registers a framework of that name.

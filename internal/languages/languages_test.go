@@ -6,6 +6,10 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/golang"
+	"github.com/testdex/testdex/internal/lang/js"
+	"github.com/testdex/testdex/internal/lang/python"
 )
 
 // TestConfigKnowsEveryFramework: testdex.toml accepts a table for every
@@ -45,5 +49,22 @@ func TestRegistry(t *testing.T) {
 	}
 	if f := Framework("cobol"); f.Name != "cobol" || f.ParentsReport || f.RowsRunByID || f.Naming != nil {
 		t.Errorf(`Framework("cobol") = %+v; want the generic facts`, f)
+	}
+}
+
+// TestBodies: a file's rule for bodies is its language's, by extension;
+// a language that sets none (Java) leaves its files to the static
+// evidence.
+func TestBodies(t *testing.T) {
+	for file, want := range map[string]*lang.Bodies{
+		"m.py": python.Language.Bodies, "a/b.go": golang.Language.Bodies,
+		"x.test.tsx": js.Language.Bodies, "A.java": nil, "README": nil,
+	} {
+		if got := Bodies(file); got != want {
+			t.Errorf("Bodies(%q) = %p, want %p", file, got, want)
+		}
+	}
+	if python.Language.Bodies == nil || golang.Language.Bodies == nil || js.Language.Bodies == nil {
+		t.Error("Go, Python or JavaScript sets no Bodies")
 	}
 }

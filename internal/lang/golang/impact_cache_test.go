@@ -13,20 +13,15 @@ import (
 
 	"github.com/testdex/testdex/internal/cache"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 // TestScanCodecFields fails when a scan result gains a field its codec
 // (impact_cache.go) does not know: encode it, and change the kind's
 // version.
 func TestScanCodecFields(t *testing.T) {
-	for _, c := range []struct {
-		v    any
-		want int
-	}{{fileDecls{}, 7}, {decl{}, 10}, {goFile{}, 10}, {ifaceFacts{}, 4}} {
-		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
-			t.Errorf("%T has %d fields, the codec knows %d: update impact_cache.go and its kind's version", c.v, n, c.want)
-		}
-	}
+	langtest.CodecFields(t, langtest.Fields{Value: fileDecls{}, N: 7}, langtest.Fields{Value: decl{}, N: 10},
+		langtest.Fields{Value: goFile{}, N: 10}, langtest.Fields{Value: ifaceFacts{}, N: 4})
 }
 
 // TestDeclsCodec round-trips the declarations of real files: this

@@ -6,8 +6,10 @@ import (
 )
 
 // Language is Go as the generic code knows it (registered in package
-// languages).
-var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{GoTest}}
+// languages). A function's body lies between its first and last lines
+// (the default rule of lang.Bodies).
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{GoTest},
+	Bodies: &lang.Bodies{Extensions: []string{".go"}}}
 
 // GoTest is go test's framework. A test only the runner reported is
 // known by its package, so an ID may start with the package's folder; a

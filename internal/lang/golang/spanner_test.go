@@ -3,6 +3,8 @@ package golang
 import (
 	"strings"
 	"testing"
+
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 func TestSpannerLinesAndHashes(t *testing.T) {
@@ -20,23 +22,7 @@ func (t *T[K]) M() {}
 func init() {}
 func init() { println() }
 `
-	spans, err := Spanner.Spans("/m/a.go", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	type s struct {
-		name       string
-		start, end int
-	}
-	want := []s{{"F", 4, 6}, {"T.M", 10, 10}, {"init", 12, 12}, {"init", 13, 13}}
-	if len(spans) != len(want) {
-		t.Fatalf("spans: %+v", spans)
-	}
-	for i, w := range want {
-		if g := spans[i]; g.Name != w.name || g.Start != w.start || g.End != w.end || g.Hash == 0 {
-			t.Errorf("span %d = %+v, want %+v", i, g, w)
-		}
-	}
+	spans := langtest.Spans(t, Spanner, "/m/a.go", src, "F 4-6", "T.M 10-10", "init 12-12", "init 13-13")
 	if spans[2].Hash == spans[3].Hash {
 		t.Errorf("two different init functions share a hash")
 	}

@@ -1,11 +1,10 @@
 package java_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/impacttest"
 )
 
 // TestInheritedParameterizedRows: a JUnit 4 Parameterized class runs the
@@ -13,7 +12,6 @@ import (
 // BfDependencyCollectorTest): each inherited method gets the dynamic row
 // record a method declared in the class gets.
 func TestInheritedParameterizedRows(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"pom.xml": `<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version>
 <dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies></project>`,
@@ -22,14 +20,7 @@ func TestInheritedParameterizedRows(t *testing.T) {
 			"@RunWith(Parameterized.class)\npublic class RowsTest extends BaseSupport {\n    @Parameterized.Parameters\n    public static Collection<Object[]> data() { return Arrays.asList(new Object[][]{{1}, {2}}); }\n" +
 			"    public RowsTest(int x) {}\n    @Test\n    public void testOwn() {}\n}\n",
 	}
-	for rel, text := range files {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := impacttest.WriteTree(t, files)
 	ix, err := index.Build(t.Context(), index.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)

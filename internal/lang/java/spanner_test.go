@@ -2,6 +2,8 @@ package java
 
 import (
 	"testing"
+
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 const spannerSrc = `package p;
@@ -35,26 +37,10 @@ class Outer {
 // TestSpans: every method and constructor, named with their enclosing
 // types and parameter types, spanning their annotations.
 func TestSpans(t *testing.T) {
-	spans, err := Spanner.Spans("/p/Outer.java", []byte(spannerSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []struct {
-		name       string
-		start, end int
-	}{
-		{"Outer.Outer()", 4, 4}, {"Outer.Outer(int)", 5, 5}, {"Outer.toString()", 7, 13},
-		{"Outer.<anonymous>.size()", 11, 11}, {"Outer.go(String...)", 15, 15},
-		{"Outer.Inner.m(java.util.Map<String,T>,int[])", 18, 18}, {"Outer.R.R()", 22, 24},
-	}
-	if len(spans) != len(want) {
-		t.Fatalf("%d spans %+v, want %d", len(spans), spans, len(want))
-	}
-	for i, w := range want {
-		if s := spans[i]; s.Name != w.name || s.Start != w.start || s.End != w.end || s.Hash == 0 {
-			t.Errorf("span %d = %+v, want %s %d-%d", i, s, w.name, w.start, w.end)
-		}
-	}
+	langtest.Spans(t, Spanner, "/p/Outer.java", spannerSrc,
+		"Outer.Outer() 4-4", "Outer.Outer(int) 5-5", "Outer.toString() 7-13",
+		"Outer.<anonymous>.size() 11-11", "Outer.go(String...) 15-15",
+		"Outer.Inner.m(java.util.Map<String,T>,int[]) 18-18", "Outer.R.R() 22-24")
 }
 
 // TestCanonicalHash: comments and spacing keep the hash; any token,

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex/internal/cache"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 var updateImpact = flag.Bool("update-impact", false, "rewrite the edges, global and problems sections of testdata/impact/*.txtar from the current output (check them by hand)")
@@ -173,12 +173,5 @@ func rewrite(t *testing.T, file string, ar *txtar.Archive, got map[string]string
 // TestRefsCodecFields fails when a scan result gains a field refsCodec
 // does not know: encode it, and change the kind's version.
 func TestRefsCodecFields(t *testing.T) {
-	for _, c := range []struct {
-		v    any
-		want int
-	}{{ref{}, 7}, {scanResult{}, 2}} {
-		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
-			t.Errorf("%T has %d fields, refsCodec knows %d: update impact_cache.go and its kind's version", c.v, n, c.want)
-		}
-	}
+	langtest.CodecFields(t, langtest.Fields{Value: ref{}, N: 7}, langtest.Fields{Value: scanResult{}, N: 2})
 }

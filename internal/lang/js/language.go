@@ -6,8 +6,10 @@ import (
 )
 
 // Language is JavaScript and TypeScript as the generic code knows them
-// (registered in package languages).
-var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest}}
+// (registered in package languages). A function's body lies between its
+// first and last lines (the default rule of lang.Bodies).
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest},
+	Bodies: &lang.Bodies{Extensions: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}}}
 
 // The frameworks of JavaScript, which name their tests alike.
 var (

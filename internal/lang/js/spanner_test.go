@@ -1,11 +1,10 @@
 package js
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 const spannerSource = `// cart
@@ -32,20 +31,9 @@ describe('cart', () => {
 
 // TestSpans checks the functions found, their names and lines.
 func TestSpans(t *testing.T) {
-	spans, err := Spanner.Spans("/p/cart.js", []byte(spannerSource))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, s := range spans {
-		got = append(got, fmt.Sprintf("%s %d-%d", s.Name, s.Start, s.End))
-	}
-	want := []string{"total 2-4", "total.<anonymous> 3-3", "double 6-6", "exports.tax 7-7", "Cart.add 10-12",
-		"Cart.size 13-13", "Cart.clear 14-14", "<anonymous> 17-20", "<anonymous>.helper 18-18",
-		"<anonymous>.<anonymous> 19-19"}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	langtest.Spans(t, Spanner, "/p/cart.js", spannerSource, "total 2-4", "total.<anonymous> 3-3", "double 6-6",
+		"exports.tax 7-7", "Cart.add 10-12", "Cart.size 13-13", "Cart.clear 14-14", "<anonymous> 17-20",
+		"<anonymous>.helper 18-18", "<anonymous>.<anonymous> 19-19")
 }
 
 // TestSpanHashes checks that a function's hash ignores comments, white

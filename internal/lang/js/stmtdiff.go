@@ -8,6 +8,7 @@ import (
 
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/stmtdiff"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // ChangedStatements is JavaScript's lang.StatementDiffer: it narrows a
@@ -127,16 +128,16 @@ func jsBindings(n *sitter.Node, src []byte) []string {
 			names(kind, t.NamedChild(i))
 		}
 	}
-	var walk func(m *sitter.Node)
-	walk = func(m *sitter.Node) {
+	var walk func(m *sitter.Node) bool
+	walk = func(m *sitter.Node) bool {
 		switch m.Type() {
 		case "function_declaration", "generator_function_declaration", "class_declaration":
 			if id := m.ChildByFieldName("name"); id != nil {
 				out = append(out, m.Type()+":"+id.Content(src))
 			}
-			return
+			return false
 		case "function_expression", "function", "arrow_function", "generator_function", "class", "method_definition":
-			return
+			return false
 		case "for_in_statement": // for (const x of xs): the loop's declaration
 			if k := m.ChildByFieldName("kind"); k != nil {
 				if l := m.ChildByFieldName("left"); l != nil {
@@ -154,17 +155,15 @@ func jsBindings(n *sitter.Node, src []byte) []string {
 						names(kind, name)
 					}
 					if v := d.ChildByFieldName("value"); v != nil {
-						walk(v)
+						tsgrammars.Walk(v, walk)
 					}
 				}
 			}
-			return
+			return false
 		}
-		for i := 0; i < int(m.NamedChildCount()); i++ {
-			walk(m.NamedChild(i))
-		}
+		return true
 	}
-	walk(n)
+	tsgrammars.Walk(n, walk)
 	slices.Sort(out)
 	return out
 }

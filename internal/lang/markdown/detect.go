@@ -1,11 +1,9 @@
 package markdown
 
 import (
-	"fmt"
 	"path"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/internal/globs"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/specs"
 )
@@ -24,25 +22,15 @@ func (detector) Extensions() []string { return []string{".md"} }
 
 func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Project, []testdex.Problem) {
 	o := env.Options[testdex.Semtest]
-	match, ignore := o.TestMatch, o.TestPathIgnorePatterns
-	if match == nil {
-		match = Extractor{}.TestMatch()
-	}
-	if ignore == nil {
-		ignore = Extractor{}.TestPathIgnorePatterns()
-	}
+	var outputs []string
 	for _, out := range o.Extra["outputDir"] { // the configured one, and run --output's
 		if out != "" {
-			ignore = append(append([]string{}, ignore...), path.Clean(out))
+			outputs = append(outputs, path.Clean(out))
 		}
 	}
-	m, err := globs.Compile(match)
-	if err != nil {
-		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: "testdex.toml", Message: fmt.Sprintf("[semtest] testMatch: %v", err)}}
-	}
-	ig, err := globs.CompileIgnore(ignore)
-	if err != nil {
-		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: "testdex.toml", Message: fmt.Sprintf("[semtest] testPathIgnorePatterns: %v", err)}}
+	match, patterns, p := o.Globs(testdex.Semtest, Extractor{}.TestMatch(), Extractor{}.TestPathIgnorePatterns(), outputs...)
+	if p != nil {
+		return nil, []testdex.Problem{*p}
 	}
 	cfg := specs.ConfigFromExtra(o.Extra)
 	var probs []testdex.Problem
@@ -52,8 +40,8 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
 		Framework: testdex.Semtest,
 		Extractor: Extractor{},
-		Match:     func(rel string) bool { return m.Match(rel) && !ig.Match(rel) },
-		Patterns:  match,
+		Match:     match,
+		Patterns:  patterns,
 		Lenient:   []string{".md"},
 		Runner:    &runner{cfg: cfg},
 	}}, Grapher: Grapher{}}, probs

@@ -23,5 +23,5 @@
 //	coverage       coverage.go runner_coverage.py
 //	impact graph   impact.go impact_scan.go impact_parse.go impact_resolve.go
 //	               impact_data.go impact_exec.go impact_cache.go
-//	spans          spanner.go stmtdiff.go
+//	spans          spanner.go stmtdiff.go body.go (where a body starts)
 package python

@@ -8,19 +8,12 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
-func extract(src string) lang.Result {
-	return Extractor{}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(src)})
-}
+func extract(src string) lang.Result { return langtest.Extract(Extractor{}, "test_x.py", src) }
 
-func names(r lang.Result) []string {
-	var out []string
-	for _, t := range r.Tests {
-		out = append(out, t.Name)
-	}
-	return out
-}
+func names(r lang.Result) []string { return langtest.Names(r, false) }
 
 func TestExtractBadInput(t *testing.T) {
 	for _, tc := range []struct {

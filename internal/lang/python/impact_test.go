@@ -13,6 +13,7 @@ import (
 
 	"github.com/testdex/testdex/internal/cache"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 // impactOf writes a txtar tree to a temporary folder, detects the Python
@@ -64,14 +65,7 @@ func impactOf(t *testing.T, tree string, tests ...string) *lang.Graph {
 // TestImportsCodecFields fails when a module's facts gain a field the
 // cache's codec does not know: encode it, and change the kinds' version.
 func TestImportsCodecFields(t *testing.T) {
-	for _, c := range []struct {
-		v    any
-		want int
-	}{{modImports{}, 9}, {importUse{}, 4}} {
-		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
-			t.Errorf("%T has %d fields, the codec knows %d: update impact_cache.go and its kinds' version", c.v, n, c.want)
-		}
-	}
+	langtest.CodecFields(t, langtest.Fields{Value: modImports{}, N: 9}, langtest.Fields{Value: importUse{}, N: 4})
 }
 
 // edges renders a graph's edges from one node: "to (why)", sorted.

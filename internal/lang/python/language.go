@@ -7,7 +7,7 @@ import (
 
 // Language is Python as the generic code knows it (registered in package
 // languages).
-var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Pytest, Unittest}}
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Pytest, Unittest}, Bodies: bodies}
 
 // Pytest is pytest's framework. The rows of a parametrized test, named
 // at run time (their parameter IDs), run by the ID they were recorded

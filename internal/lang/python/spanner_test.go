@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
 const spanSrc = `import functools
@@ -51,25 +52,9 @@ func spansOf(t *testing.T, src string) map[string]lang.FuncSpan {
 // TestSpannerNamesAndLines: functions, methods, nested functions and
 // classes by __qualname__, decorators inside the span, in source order.
 func TestSpannerNamesAndLines(t *testing.T) {
-	spans, err := Spanner.Spans("/p/m.py", []byte(spanSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []struct {
-		name       string
-		start, end int
-	}{
-		{"top", 4, 5}, {"cached", 8, 12}, {"cached.<locals>.inner", 10, 11},
-		{"Shape.area", 16, 18}, {"Shape.grow", 20, 22}, {"Shape.Inner.deep", 25, 26},
-	}
-	if len(spans) != len(want) {
-		t.Fatalf("got %d spans, want %d: %+v", len(spans), len(want), spans)
-	}
-	for i, w := range want {
-		if s := spans[i]; s.Name != w.name || s.Start != w.start || s.End != w.end {
-			t.Errorf("span %d = %s %d-%d, want %s %d-%d", i, s.Name, s.Start, s.End, w.name, w.start, w.end)
-		}
-	}
+	langtest.Spans(t, Spanner, "/p/m.py", spanSrc,
+		"top 4-5", "cached 8-12", "cached.<locals>.inner 10-11",
+		"Shape.area 16-18", "Shape.grow 20-22", "Shape.Inner.deep 25-26")
 }
 
 // TestSpannerHash: comments, blank lines, spacing, line breaks inside

@@ -155,36 +155,34 @@ func bindings(n *sitter.Node, src []byte) []string {
 			}
 		}
 	}
-	var walk func(m *sitter.Node)
-	walk = func(m *sitter.Node) {
+	var walk func(m *sitter.Node) bool
+	walk = func(m *sitter.Node) bool {
 		switch m.Type() {
 		case "function_definition", "class_definition":
 			targets(m.ChildByFieldName("name"))
 			for i := 0; i < int(m.NamedChildCount()); i++ { // decorators, defaults and bases run here
 				if c := m.NamedChild(i); m.FieldNameForChild(i) != "body" && c.Type() != "identifier" {
-					walk(c)
+					tsgrammars.Walk(c, walk)
 				}
 			}
-			return
+			return false
 		case "lambda":
-			return
+			return false
 		case "assignment", "augmented_assignment", "for_statement", "for_in_clause":
 			targets(m.ChildByFieldName("left"))
 		case "named_expression":
 			targets(m.ChildByFieldName("name"))
 		case "as_pattern_target", "case_pattern", "delete_statement", "global_statement", "nonlocal_statement", "dotted_name", "aliased_import":
 			targets(m)
-			return
+			return false
 		case "yield", "await":
 			out = append(out, "<"+m.Type()+">")
 		case "string", "comment":
-			return
+			return false
 		}
-		for i := 0; i < int(m.NamedChildCount()); i++ {
-			walk(m.NamedChild(i))
-		}
+		return true
 	}
-	walk(n)
+	tsgrammars.Walk(n, walk)
 	slices.Sort(out)
 	return out
 }

@@ -1,8 +1,6 @@
 package rust_test
 
 import (
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/config"
+	"github.com/testdex/testdex/internal/impacttest"
 )
 
 // listCfgCrate lists testdata/cfgcrate with [cargo] set to fw, and with
@@ -86,21 +85,13 @@ func TestCfgHost(t *testing.T) {
 // method is, whether its cfg attribute stands before or after its docs
 // (smallvec's drain_filter).
 func TestCfgMemberDocTests(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"Cargo.toml": "[package]\nname = \"m\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\ngated = []\n",
 		"src/lib.rs": "pub struct S;\n\nimpl S {\n    /// ```\n    /// assert!(true);\n    /// ```\n    pub fn plain() {}\n\n" +
 			"    #[cfg(feature = \"gated\")]\n    /// ```\n    /// assert!(true);\n    /// ```\n    pub fn before() {}\n\n" +
 			"    /// ```\n    /// assert!(true);\n    /// ```\n    #[cfg(feature = \"gated\")]\n    pub fn after() {}\n}\n",
 	}
-	for rel, text := range files {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := impacttest.WriteTree(t, files)
 	for _, tc := range []struct {
 		fw   config.Framework
 		want []string

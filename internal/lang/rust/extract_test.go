@@ -7,19 +7,12 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/langtest"
 )
 
-func extract(src string) lang.Result {
-	return Extractor{}.Extract(&lang.File{Rel: "x.rs", Data: []byte(src)})
-}
+func extract(src string) lang.Result { return langtest.Extract(Extractor{}, "x.rs", src) }
 
-func names(r lang.Result) []string {
-	var out []string
-	for _, t := range r.Tests {
-		out = append(out, t.Key())
-	}
-	return out
-}
+func names(r lang.Result) []string { return langtest.Names(r, true) }
 
 // TestBadInput checks that broken files give a located error Problem and
 // keep the tests that could be read.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/config"
-	"github.com/testdex/testdex/internal/globs"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -31,21 +30,9 @@ func (detector) Manifests() []string  { return nil }
 func (detector) Extensions() []string { return []string{".tests.mjs", config.FileName} }
 
 func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Project, []testdex.Problem) {
-	o := env.Options[testdex.SkillTest]
-	match, ignore := o.TestMatch, o.TestPathIgnorePatterns
-	if match == nil {
-		match = Extractor{}.TestMatch()
-	}
-	if ignore == nil {
-		ignore = Extractor{}.TestPathIgnorePatterns()
-	}
-	m, err := globs.Compile(match)
-	if err != nil {
-		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("[skilltest] testMatch: %v", err)}}
-	}
-	ig, err := globs.CompileIgnore(ignore)
-	if err != nil {
-		return nil, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("[skilltest] testPathIgnorePatterns: %v", err)}}
+	match, patterns, p := env.Options[testdex.SkillTest].Globs(testdex.SkillTest, Extractor{}.TestMatch(), Extractor{}.TestPathIgnorePatterns())
+	if p != nil {
+		return nil, []testdex.Problem{*p}
 	}
 	cmds, declared, probs := readCommands(env, dir)
 	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
@@ -55,10 +42,10 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 			if rel == config.FileName {
 				return declared
 			}
-			return m.Match(rel) && !ig.Match(rel)
+			return match(rel)
 		},
 		Runner:   &runner{commands: cmds},
-		Patterns: slices.Concat(match, []string{config.FileName + " [skilltest] commands"}),
+		Patterns: slices.Concat(patterns, []string{config.FileName + " [skilltest] commands"}),
 	}}}, probs
 }
 

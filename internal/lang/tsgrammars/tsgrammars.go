@@ -91,6 +91,17 @@ func QueryOnce(l *Language, pattern string) func() (*sitter.Query, error) {
 	return sync.OnceValues(func() (*sitter.Query, error) { return sitter.NewQuery([]byte(pattern), l) })
 }
 
+// Walk calls visit on n and, where it returns true, on each of n's named
+// children in turn, depth first, in source order.
+func Walk(n *sitter.Node, visit func(*sitter.Node) bool) {
+	if !visit(n) {
+		return
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		Walk(n.NamedChild(i), visit)
+	}
+}
+
 // CaptureNodes runs q over n and yields every node each match captures,
 // in match order; its cursor is closed when the loop ends, early or not.
 func CaptureNodes(q *sitter.Query, n *sitter.Node) iter.Seq[*sitter.Node] {

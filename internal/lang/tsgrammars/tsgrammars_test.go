@@ -1,8 +1,11 @@
 package tsgrammars
 
 import (
+	"strings"
 	"sync"
 	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func TestParseConcurrently(t *testing.T) {
@@ -35,5 +38,26 @@ func TestInvalidUTF8AndLine(t *testing.T) {
 	off, bad := InvalidUTF8(data)
 	if !bad || off != 9 || Line(data, off) != 3 {
 		t.Errorf("offset %d (bad %v), line %d; want 9, true, 3", off, bad, Line(data, off))
+	}
+}
+
+// TestWalk: Walk visits named nodes depth first in source order and
+// skips the children of a node whose visit returns false.
+func TestWalk(t *testing.T) {
+	src := []byte("a = 1\ndef f():\n    b = 2\nc = 3\n")
+	tree, err := Parse(Python, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	var got []string
+	Walk(tree.RootNode(), func(n *sitter.Node) bool {
+		if n.Type() == "identifier" {
+			got = append(got, n.Content(src))
+		}
+		return n.Type() != "function_definition"
+	})
+	if strings.Join(got, " ") != "a c" {
+		t.Errorf("Walk saw %v, want [a c] (f's body skipped)", got)
 	}
 }
