@@ -7,7 +7,7 @@ import (
 
 // Language is JavaScript and TypeScript as the generic code knows them
 // (registered in package languages).
-var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest}}
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest, Glubean}}
 
 // The frameworks of JavaScript, which name their tests alike.
 var (
@@ -15,6 +15,10 @@ var (
 	Vitest   = framework(testdex.Vitest)
 	Mocha    = framework(testdex.Mocha)
 	NodeTest = framework(testdex.NodeTest)
+	// Glubean's tests are keyed by their ids, a builder's steps by the
+	// test's id and the step's name joined by " > "; a test reports a
+	// result of its own besides its steps'.
+	Glubean = &lang.Framework{Name: testdex.Glubean, Naming: newNaming, Labels: []string{" > "}, ParentsReport: true}
 )
 
 func framework(name testdex.Framework) *lang.Framework {
