@@ -37,6 +37,9 @@ const (
 	// default or runTests function returns {passed, failed, errors}, and
 	// executables declared in testdex.toml printing that JSON or TAP.
 	SkillTest Framework = "skilltest"
+	// Glubean is the Glubean SDK's API tests: the exports of *.test.ts
+	// modules importing @glubean/sdk (Deno or Node), run by the glubean CLI.
+	Glubean Framework = "glubean"
 )
 
 // Kind says what sort of test a record is.
@@ -82,6 +85,14 @@ type Test struct {
 	Tags []string `json:"tags"`
 	// Skip is true when the test is statically known to be skipped.
 	Skip bool `json:"skip"`
+	// Only is true when the test is statically known to be focused (Jest's
+	// test.only or fit, a describe.only around it, Glubean's only: true):
+	// while a file holds one, its runner runs the focused tests alone.
+	Only bool `json:"only,omitempty"`
+	// Variant says that the record is one row of a data-driven declaration:
+	// "each" for a table (test.each, it.each, Glubean's test.each), "pick"
+	// for one example of Glubean's test.pick; empty otherwise.
+	Variant string `json:"variant,omitempty"`
 	// Project is the folder of the project the file belongs to (its nearest
 	// manifest: go.mod, package.json, ...) relative to the root; "." for the
 	// root itself. It may start with "../" when the manifest lies above the

@@ -140,6 +140,8 @@ func record(file string, fw testdex.Framework, project string, t lang.Test) test
 		Line:      t.Line,
 		Tags:      t.Tags,
 		Skip:      t.Skip,
+		Only:      t.Only,
+		Variant:   t.Variant,
 		Project:   project,
 		Run:       t.Run,
 		Spec:      t.Spec,

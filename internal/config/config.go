@@ -196,7 +196,7 @@ type Rule struct {
 // The list is kept here, not read from the registry, because config sits
 // below the languages (skilltest reads its [skilltest] table through
 // Parse); languages' TestConfigKnowsEveryFramework keeps the two equal.
-var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "cargo", "junit", "skilltest"}
+var KnownFrameworks = []string{"go", "semtest", "pytest", "unittest", "jest", "vitest", "mocha", "node", "glubean", "cargo", "junit", "skilltest"}
 
 // GitignoreEnabled reports whether .gitignore files are honoured.
 func (w Walk) GitignoreEnabled() bool { return w.Gitignore == nil || *w.Gitignore }

@@ -47,6 +47,8 @@ type Test struct {
 	Line      int
 	Dynamic   bool
 	Skip      bool
+	Only      bool   // focused (test.only); see testdex.Test.Only
+	Variant   string // "each", "pick" or ""; see testdex.Test.Variant
 	Tags      []string
 	Run       string // native selector (Go -run pattern)
 	Spec      *testdex.SpecMeta

@@ -7,7 +7,8 @@
 //
 //	ID <TAB> kind <TAB> name <TAB> scope <TAB> flags
 //
-// where flags is a comma list of dynamic and skip, or "-".
+// where flags is a comma list of dynamic, skip, only and the variant (each
+// or pick), or "-".
 package shapes
 
 import (
@@ -24,6 +25,12 @@ func Line(r testdex.Test) string {
 	}
 	if r.Skip {
 		flags = append(flags, "skip")
+	}
+	if r.Only {
+		flags = append(flags, "only")
+	}
+	if r.Variant != "" {
+		flags = append(flags, r.Variant)
 	}
 	f := strings.Join(flags, ",")
 	if f == "" {

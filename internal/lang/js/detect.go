@@ -27,7 +27,7 @@ var Detector lang.Detector = detector{}
 type detector struct{}
 
 func (detector) Ecosystem() string   { return "node" }
-func (detector) Manifests() []string { return []string{"package.json"} }
+func (detector) Manifests() []string { return []string{"package.json", "deno.json", "deno.jsonc"} }
 func (detector) Extensions() []string {
 	return []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}
 }
@@ -53,13 +53,15 @@ type project struct {
 	env   *lang.DetectEnv
 	dir   string
 	pkg   packageJSON
+	deno  bool   // a deno.json or deno.jsonc is there
 	test  string // scripts.test
 	probs []testdex.Problem
 }
 
 func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
 	pr := &project{env: env, dir: dir}
-	if len(manifests) > 0 {
+	pr.deno = pr.denoGlubean(manifests)
+	if slices.Contains(manifests, "package.json") {
 		file := filepath.Join(dir, "package.json")
 		data, err := env.ReadFile(file)
 		if err == nil {
@@ -85,7 +87,7 @@ func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*la
 	}
 	p := &lang.Project{Dir: dir, Name: pr.pkg.Name, Frameworks: setups, Grapher: Grapher, Spanner: Spanner}
 	if len(manifests) > 0 {
-		p.Manifest = "package.json"
+		p.Manifest = manifests[0]
 	}
 	return p, pr.probs
 }
@@ -100,6 +102,9 @@ var (
 // order lists the frameworks the project uses, scripts.test's first.
 func (pr *project) order() []testdex.Framework {
 	var out []testdex.Framework
+	if pr.uses(testdex.Glubean) {
+		out = append(out, testdex.Glubean) // first: it takes only the files that import its SDK
+	}
 	for _, c := range []struct {
 		fw testdex.Framework
 		re *regexp.Regexp
@@ -127,6 +132,8 @@ func (pr *project) uses(fw testdex.Framework) bool {
 		return pr.pkg.dep("mocha") || pr.pkg.Mocha != nil || pr.firstFile(mochaConfigs) != ""
 	case testdex.NodeTest:
 		return pr.script(scriptNode) != "" || pr.env.Options[testdex.NodeTest].TestMatch != nil
+	case testdex.Glubean:
+		return pr.deno || pr.pkg.dep("@glubean/sdk") || pr.pkg.dep("@glubean/cli") || pr.env.Options[testdex.Glubean].TestMatch != nil
 	}
 	return false
 }
@@ -191,6 +198,8 @@ func (pr *project) setup(fw testdex.Framework) *lang.Setup {
 		s = pr.mocha()
 	case testdex.NodeTest:
 		s = pr.nodeTest()
+	case testdex.Glubean:
+		return pr.glubean()
 	}
 	if s == nil {
 		return nil

@@ -1,7 +1,9 @@
 // Package js discovers JavaScript and TypeScript tests (.js .jsx .mjs .cjs
 // .ts .tsx .mts .cts, ESM and CommonJS) of Jest, Vitest, Mocha and
-// node:test, by parsing with tree-sitter; no project code runs, not even
-// configuration files such as jest.config.js, which are read as literals.
+// node:test, and the Glubean SDK's API tests (the exports of *.test.ts
+// modules importing @glubean/sdk, in a Deno or Node project), by parsing
+// with tree-sitter; no project code runs, not even configuration files
+// such as jest.config.js, which are read as literals.
 //
 //	package.json ──Detector──▶ Project{Frameworks: jest, vitest, mocha, node}
 //	                             │ Match: each framework's testMatch/include/spec
@@ -28,4 +30,6 @@
 //	               impact_tsconfig.go impact_map.go impact_config.go
 //	               impact_cache.go
 //	spans          spanner.go stmtdiff.go
+//	Glubean        glubean.go glubean_chain.go (exports, builders, rows)
+//	               glubean_detect.go (projects, files) glubean_runner.go
 package js

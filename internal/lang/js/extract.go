@@ -16,7 +16,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-5"
+const version = "js-6"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -53,7 +53,7 @@ func (x *Extractor) CacheKey() string {
 	if x.loaded {
 		h := fnv.New64a()
 		if b := x.base; b != nil {
-			fmt.Fprintf(h, "%q %q %q %t %t", b.key, b.spaced, b.run, b.skip, b.cond)
+			fmt.Fprintf(h, "%q %q %q %t %t %t", b.key, b.spaced, b.run, b.skip, b.cond, b.only)
 		}
 		k += fmt.Sprintf("/loaded-%016x", h.Sum64())
 	}

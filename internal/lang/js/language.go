@@ -8,7 +8,7 @@ import (
 // Language is JavaScript and TypeScript as the generic code knows them
 // (registered in package languages). A function's body lies between its
 // first and last lines (the default rule of lang.Bodies).
-var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest},
+var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest, Glubean},
 	Bodies: &lang.Bodies{Extensions: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}}}
 
 // The frameworks of JavaScript, which name their tests alike.
@@ -17,6 +17,10 @@ var (
 	Vitest   = framework(testdex.Vitest)
 	Mocha    = framework(testdex.Mocha)
 	NodeTest = framework(testdex.NodeTest)
+	// Glubean's tests are keyed by their ids, a builder's steps by the
+	// test's id and the step's name joined by " > "; a test reports a
+	// result of its own besides its steps'.
+	Glubean = &lang.Framework{Name: testdex.Glubean, Naming: newNaming, Labels: []string{" > "}, ParentsReport: true}
 )
 
 func framework(name testdex.Framework) *lang.Framework {

@@ -15,6 +15,7 @@ type spec struct {
 	subtest bool   // node:test's t.test inside a test callback
 	suite   bool
 	skip    bool
+	only    bool         // focused: .only, fit, fdescribe
 	name    *sitter.Node // the title argument
 	fn      *sitter.Node // the callback, nil when absent
 	table   *sitter.Node // .each/.for argument list or tagged template
@@ -187,7 +188,7 @@ func (w *walker) helperShadows(name string) bool {
 // call is skipped when all branches skip, and conditionally skipped
 // (cond) when only some do.
 func (w *walker) finish(sp spec, bs []callee, args *sitter.Node) (spec, bool) {
-	skips := 0
+	skips, onlys := 0, 0
 	for i, b := range bs {
 		one, ok := w.resolve(b)
 		if !ok || (i > 0 && (one.suite != sp.suite || one.subtest || sp.subtest)) {
@@ -199,8 +200,12 @@ func (w *walker) finish(sp spec, bs []callee, args *sitter.Node) (spec, bool) {
 		if one.skip {
 			skips++
 		}
+		if one.only {
+			onlys++
+		}
 	}
 	sp.skip = skips == len(bs)
+	sp.only = onlys == len(bs)
 	sp.cond = sp.cond || (skips > 0 && !sp.skip)
 	for i := 0; i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
@@ -241,9 +246,11 @@ func (w *walker) resolve(b callee) (spec, bool) {
 			return sp, false
 		}
 		sp.skip = sp.skip || m == "skip" || m == "todo"
+		sp.only = sp.only || m == "only"
 	}
 	sp.suite = suites[canon]
 	sp.skip = sp.skip || strings.HasPrefix(canon, "x")
+	sp.only = sp.only || canon == "fit" || canon == "fdescribe"
 	return sp, true
 }
 
@@ -328,22 +335,32 @@ var spaceRE = regexp.MustCompile(`\s+`)
 func (w *walker) dynamicTitle(sp spec) string {
 	n := sp.name
 	if n.Type() == "template_string" {
-		var b strings.Builder
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			c := n.NamedChild(i)
-			switch c.Type() {
-			case "template_substitution":
-				b.WriteString("{" + compact(w.text(c)[2:len(w.text(c))-1]) + "}")
-			default:
-				b.WriteString(unescape(w.text(c), 0))
-			}
-		}
-		return b.String()
+		return w.sourceTitle(n)
 	}
 	if v := w.eval(n, 0); v.kind == kString && sp.table != nil {
 		return v.str
 	}
-	return "{" + compact(w.text(n)) + "}"
+	return w.sourceTitle(n)
+}
+
+// sourceTitle renders an expression whose value is not known: a template
+// literal keeps its text with ${x} shown as {x}; anything else is
+// {source}.
+func (w *walker) sourceTitle(n *sitter.Node) string {
+	if n.Type() != "template_string" {
+		return "{" + compact(w.text(n)) + "}"
+	}
+	var b strings.Builder
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch c.Type() {
+		case "template_substitution":
+			b.WriteString("{" + compact(w.text(c)[2:len(w.text(c))-1]) + "}")
+		default:
+			b.WriteString(unescape(w.text(c), 0))
+		}
+	}
+	return b.String()
 }
 
 func compact(s string) string {

@@ -80,6 +80,7 @@ type instance struct {
 	record  bool   // false for the module, the parent of top-level calls
 	dynamic bool
 	skip    bool
+	only    bool // focused, itself or by an enclosing describe.only
 	cond    bool // skipped or not by a condition known only at run time
 	run     string
 	env     *env // the loop variables and parameters bound where it runs
@@ -275,7 +276,7 @@ func (w *walker) warnTooDeep(c *sitter.Node) {
 // emit records one instance of a call under one parent instance.
 func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn bool, e *env) instance {
 	in := instance{key: title, spaced: title, record: true, dynamic: dyn || p.dynamic, skip: sp.skip || p.skip,
-		cond: sp.cond || p.cond, env: e}
+		only: sp.only || p.only, cond: sp.cond || p.cond, env: e}
 	if p.record {
 		in.key, in.spaced = p.key+" > "+title, p.spaced+" "+title
 	}
@@ -300,7 +301,10 @@ func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn boo
 		w.seen[in.key] = line
 	}
 	t := lang.Test{Kind: kind, Name: in.key, Parent: p.key, Line: line,
-		Dynamic: in.dynamic, Skip: in.skip, Run: in.run}
+		Dynamic: in.dynamic, Skip: in.skip, Only: in.only, Run: in.run}
+	if sp.table != nil {
+		t.Variant = "each"
+	}
 	if in.cond && !in.skip {
 		t.Tags = []string{condTag}
 	}

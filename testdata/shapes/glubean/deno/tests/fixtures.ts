@@ -1,0 +1,2 @@
+// Not a test file: shared data for the tests.
+export const baseUrl = "https://books.example.test";
