@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -21,7 +20,7 @@ type AffectedInput struct {
 // AffectedOutput is the affected_tests tool's structured result.
 type AffectedOutput struct {
 	// Changed are the changed files the selection started from.
-	Changed []changes.Change `json:"changed" jsonschema:"the changed files"`
+	Changed []workspace.Change `json:"changed" jsonschema:"the changed files"`
 	// Files are the affected test files, each with its reason and the
 	// selected tests' IDs.
 	Files []AffectedFile `json:"files" jsonschema:"the affected test files with their reasons and selected test IDs"`
@@ -73,7 +72,7 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 	note := strings.Join(res.Notes, "\n")
 	out := AffectedOutput{Changed: set, Files: []AffectedFile{}, Note: note}
 	if out.Changed == nil {
-		out.Changed = changes.Set{}
+		out.Changed = workspace.ChangeSet{}
 	}
 	var b strings.Builder
 	for _, a := range affected {
@@ -89,7 +88,7 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 			b.WriteString(line + "\n")
 		}
 	}
-	b.WriteString(changes.Summary(set, affected))
+	b.WriteString(workspace.AffectedSummary(set, affected))
 	if note != "" {
 		b.WriteString("\n" + note)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -22,13 +21,13 @@ type CoveringInput struct {
 // CoveringOutput is the tests_covering tool's structured result.
 type CoveringOutput struct {
 	// Recorded is false when no coverage was recorded for the root yet.
-	Recorded bool             `json:"recorded" jsonschema:"whether coverage was recorded for the workspace root; false means run_tests with coverage first, not 'no test covers it'"`
-	Tests    []coverage.Hit   `json:"tests" jsonschema:"the tests that executed the lines, with when that was recorded and the outcome then; by is line (file unchanged) or function (the file changed, the function's hash did not)"`
-	Stale    []coverage.Stale `json:"stale" jsonschema:"tests recorded on an older version of the file that cannot be matched to the lines: they may or may not execute them now"`
+	Recorded bool              `json:"recorded" jsonschema:"whether coverage was recorded for the workspace root; false means run_tests with coverage first, not 'no test covers it'"`
+	Tests    []workspace.Hit   `json:"tests" jsonschema:"the tests that executed the lines, with when that was recorded and the outcome then; by is line (file unchanged) or function (the file changed, the function's hash did not)"`
+	Stale    []workspace.Stale `json:"stale" jsonschema:"tests recorded on an older version of the file that cannot be matched to the lines: they may or may not execute them now"`
 	// Unrecorded are the batches of the file's project whose last run
 	// with coverage recorded nothing, when the index holds no record of
 	// the file.
-	Unrecorded []coverage.Gap `json:"unrecorded,omitempty" jsonschema:"when nothing is recorded for the file: the batches (project and framework) of its project whose last run with coverage recorded nothing, with the reason (coverage missing there, not 'no test executes it')"`
+	Unrecorded []workspace.Gap `json:"unrecorded,omitempty" jsonschema:"when nothing is recorded for the file: the batches (project and framework) of its project whose last run with coverage recorded nothing, with the reason (coverage missing there, not 'no test executes it')"`
 }
 
 func addCovering(s *mcp.Server, c Config) {
@@ -43,7 +42,7 @@ func addCovering(s *mcp.Server, c Config) {
 
 // covering adapts workspace.Covering.
 func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in CoveringInput) (*mcp.CallToolResult, CoveringOutput, error) {
-	out := CoveringOutput{Tests: []coverage.Hit{}, Stale: []coverage.Stale{}}
+	out := CoveringOutput{Tests: []workspace.Hit{}, Stale: []workspace.Stale{}}
 	switch {
 	case in.File == "":
 		return nil, out, errors.New("file is required")
@@ -55,7 +54,7 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 		return nil, out, err
 	}
 	ans, err := ws.Covering(ix, workspace.CoveringRequest{File: in.File, Start: in.Line, End: in.EndLine})
-	var gap *coverage.GapError
+	var gap *workspace.GapError
 	var outside *workspace.OutsideError
 	switch {
 	case errors.As(err, &outside):
@@ -63,7 +62,7 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 	case errors.As(err, &gap):
 		out.Unrecorded = gap.Gaps
 		return textResult(gap.Error()), out, nil
-	case errors.Is(err, coverage.ErrNoData), errors.Is(err, coverage.ErrDamaged):
+	case errors.Is(err, workspace.ErrNoCoverage), errors.Is(err, workspace.ErrCoverageDamaged):
 		return textResult("no coverage recorded for this workspace root (call run_tests with coverage: true first)"), out, nil
 	case err != nil:
 		return nil, out, err
@@ -73,10 +72,10 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 }
 
 // coveringText is one line per test, then the stale ones, then a count.
-func coveringText(a *coverage.Answer) string {
+func coveringText(a *workspace.CoveringAnswer) string {
 	var b strings.Builder
 	for _, h := range a.Tests {
-		fmt.Fprintf(&b, "%s  %s  recorded %s  lines %s", h.ID, h.Outcome, h.Recorded.UTC().Format("2006-01-02T15:04:05Z"), coverage.String(h.Lines))
+		fmt.Fprintf(&b, "%s  %s  recorded %s  lines %s", h.ID, h.Outcome, h.Recorded.UTC().Format("2006-01-02T15:04:05Z"), workspace.Spans(h.Lines))
 		if h.By == "function" {
 			fmt.Fprintf(&b, "  (by function hash: %s unchanged; the file changed since)", strings.Join(h.Functions, ", "))
 		}

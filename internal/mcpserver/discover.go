@@ -10,8 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
-	"github.com/testdex/testdex/internal/source"
+	"github.com/testdex/testdex/workspace"
 )
 
 // DiscoverInput is the discover_tests tool's input. The zero value lists
@@ -32,7 +31,7 @@ type DiscoverOutput struct {
 	// listing is complete apart from them.
 	Problems []testdex.Problem `json:"problems,omitempty" jsonschema:"files that could not be read completely"`
 	// Sources are the tests' texts, when asked for.
-	Sources []source.Source `json:"sources,omitempty" jsonschema:"with sources: each test's text (file, start and end lines, extent: spec, function or window)"`
+	Sources []workspace.Source `json:"sources,omitempty" jsonschema:"with sources: each test's text (file, start and end lines, extent: spec, function or window)"`
 }
 
 // maxSources bounds the sources discover_tests returns, and
@@ -44,13 +43,13 @@ const (
 
 // sources reads the listed tests' texts: the first maxSources, each cut
 // at maxSourceBytes. A test without one (a dynamic row) is left out.
-func sources(ix *index.Index, tests []testdex.Test) []source.Source {
-	out := []source.Source{}
+func sources(ix *workspace.Index, tests []testdex.Test) []workspace.Source {
+	out := []workspace.Source{}
 	for _, t := range tests {
 		if len(out) == maxSources {
 			break
 		}
-		s, err := source.Of(ix, t)
+		s, err := workspace.SourceOf(ix, t)
 		if err != nil {
 			continue
 		}
@@ -79,11 +78,11 @@ func (c Config) discover(ctx context.Context, _ *mcp.CallToolRequest, in Discove
 	if err != nil {
 		return nil, DiscoverOutput{}, err
 	}
-	tests, err := ix.Select(index.Filter{Name: in.Filter})
+	tests, err := ix.Select(workspace.Filter{Name: in.Filter})
 	if err != nil {
 		return nil, DiscoverOutput{}, fmt.Errorf("%w (the filter is a go test -run pattern: one regular expression per /-separated level)", err)
 	}
-	out := DiscoverOutput{Tests: index.Under(tests, paths), Problems: ix.Problems}
+	out := DiscoverOutput{Tests: workspace.Under(tests, paths), Problems: ix.Problems}
 	if out.Tests == nil {
 		out.Tests = []testdex.Test{}
 	}

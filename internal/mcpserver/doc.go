@@ -1,7 +1,8 @@
 // Package mcpserver serves testdex to coding agents over the Model Context
 // Protocol, on the official Go SDK. It holds no discovery or execution
-// logic: each tool is a thin adapter over package index (discovery) and
-// package run (execution), as the CLI is.
+// logic: each tool is a thin adapter over package workspace, the engine
+// the CLI adapts too; among testdex's own packages it imports only
+// workspace, internal/report and the root vocabulary (TestImports).
 //
 //	stdin ──► lineTransport ──► mcp.Server   (a bad line gets a JSON-RPC error; reading goes on)
 //

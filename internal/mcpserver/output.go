@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // maxStream caps each stream of run_tests' text, as seed 004 capped the
@@ -53,7 +53,7 @@ func format(stdout, stderr *capped, timedOut bool, limit time.Duration, exit int
 }
 
 // results are each test's final result in the order the tests ended.
-func results(sum *run.Summary) []TestResult {
+func results(sum *workspace.Summary) []TestResult {
 	out := []TestResult{}
 	for _, e := range sum.Results() {
 		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line})

@@ -11,9 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
 // RunInput is the run_tests tool's input. The zero value runs every test
@@ -101,11 +100,11 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	}
 	text := &report.Text{W: stdout}
 	limit := timeout(in.Timeout)
-	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Coverage: in.Coverage}
+	o := workspace.RunOptions{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Coverage: in.Coverage}
 	prog := progressFor(ctx, req, 0)
 	o.Live, o.Planned = prog.live(), prog.planned()
 	var warnings []string
-	sum, err := ws.Run(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, Options: o,
+	sum, err := ws.Run(ctx, ix, workspace.Request{IDs: in.IDs, Paths: paths, Options: o,
 		Warn: func(msg string) {
 			warnings = append(warnings, msg)
 			fmt.Fprintln(stderr, "testdex: warning: "+msg)
@@ -124,7 +123,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	if len(sum.Missing) > 0 {
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
-	out := RunOutput{Exit: run.ExitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
+	out := RunOutput{Exit: workspace.ExitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
 		Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
 	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
 }
@@ -133,30 +132,30 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 // run (128 + SIGINT, as a shell reports an interrupted command).
 const ExitCancelled = 130
 
-// checkTimeout refuses a timeout outside 0 to run.MaxTimeout seconds
+// checkTimeout refuses a timeout outside 0 to workspace.MaxTimeout seconds
 // (negative, NaN, infinite or too large) with the allowed range, rather
 // than clamping it silently; 0 is the default.
 func checkTimeout(seconds float64) error {
-	if math.IsNaN(seconds) || seconds < 0 || seconds > run.MaxTimeout.Seconds() {
+	if math.IsNaN(seconds) || seconds < 0 || seconds > workspace.MaxTimeout.Seconds() {
 		return fmt.Errorf("timeout %g is out of range: give seconds from 0 to %g (0 or none means the default %g)",
-			seconds, run.MaxTimeout.Seconds(), run.DefaultTimeout.Seconds())
+			seconds, workspace.MaxTimeout.Seconds(), workspace.DefaultTimeout.Seconds())
 	}
 	return nil
 }
 
 // timeout turns the tool's seconds, checked by checkTimeout, into the
-// run's limit: 0 is run.DefaultTimeout.
+// run's limit: 0 is workspace.DefaultTimeout.
 func timeout(seconds float64) time.Duration {
 	if seconds <= 0 {
-		return run.DefaultTimeout
+		return workspace.DefaultTimeout
 	}
-	return min(time.Duration(seconds*float64(time.Second)), run.MaxTimeout)
+	return min(time.Duration(seconds*float64(time.Second)), workspace.MaxTimeout)
 }
 
 // selectionError words a selection that matched nothing with the hint an
 // agent needs.
 func selectionError(err error) error {
-	var nm *index.NoMatchError
+	var nm *workspace.NoMatchError
 	switch {
 	case errors.As(err, &nm) && nm.ID != "":
 		return fmt.Errorf("%w (call discover_tests to see test IDs)", err)
