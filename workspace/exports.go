@@ -55,6 +55,10 @@ const (
 	MaxTimeout     = run.MaxTimeout
 )
 
+// MultiHandler delivers each event to every handler in turn
+// (run.MultiHandler).
+func MultiHandler(hs ...Handler) Handler { return run.MultiHandler(hs...) }
+
 // ExitCode is a run's exit code (run.ExitCode).
 func ExitCode(sum *Summary) int { return run.ExitCode(sum) }
 

@@ -28,6 +28,11 @@ type CoveringOutput struct {
 	// with coverage recorded nothing, when the index holds no record of
 	// the file.
 	Unrecorded []workspace.Gap `json:"unrecorded,omitempty" jsonschema:"when nothing is recorded for the file: the batches (project and framework) of its project whose last run with coverage recorded nothing, with the reason (coverage missing there, not 'no test executes it')"`
+	// MoreTests and MoreStale count what the budget left out; Whole
+	// names the whole answer then.
+	MoreTests int    `json:"more_tests,omitempty" jsonschema:"tests left out to stay within the budget"`
+	MoreStale int    `json:"more_stale,omitempty" jsonschema:"stale recordings left out to stay within the budget"`
+	Whole     string `json:"whole,omitempty" jsonschema:"when the answer was cut to the budget: the resource with all of it"`
 }
 
 func addCovering(s *mcp.Server, c Config) {
@@ -68,14 +73,24 @@ func (c Config) covering(ctx context.Context, _ *mcp.CallToolRequest, in Coverin
 		return nil, out, err
 	}
 	out.Recorded, out.Tests, out.Stale = true, ans.Tests, ans.Stale
-	return textResult(coveringText(ans)), out, nil
+	answer, cut := fitAnswer(c, out, func(step int, whole string) (string, CoveringOutput, bool) {
+		n, last := halving(step)
+		part := out
+		part.Tests, part.Stale = head(out.Tests, n), head(out.Stale, n)
+		part.MoreTests, part.MoreStale = len(out.Tests)-len(part.Tests), len(out.Stale)-len(part.Stale)
+		if step > 0 {
+			part.Whole = whole
+		}
+		return coveringText(part), part, last
+	})
+	return answer, cut, nil
 }
 
 // coveringText is one line per test, then the stale ones, then a count.
-func coveringText(a *workspace.CoveringAnswer) string {
+func coveringText(a CoveringOutput) string {
 	var b strings.Builder
 	for _, h := range a.Tests {
-		fmt.Fprintf(&b, "%s  %s  recorded %s  lines %s", h.ID, h.Outcome, h.Recorded.UTC().Format("2006-01-02T15:04:05Z"), workspace.Spans(h.Lines))
+		fmt.Fprintf(&b, "%s  %s  recorded %s  lines %s", textID(h.ID), h.Outcome, h.Recorded.UTC().Format("2006-01-02T15:04:05Z"), workspace.Spans(h.Lines))
 		if h.By == "function" {
 			fmt.Fprintf(&b, "  (by function hash: %s unchanged; the file changed since)", strings.Join(h.Functions, ", "))
 		}
@@ -85,11 +100,14 @@ func coveringText(a *workspace.CoveringAnswer) string {
 		b.WriteByte('\n')
 	}
 	for _, s := range a.Stale {
-		fmt.Fprintf(&b, "stale: %s  %s  recorded %s: %s\n", s.ID, s.Outcome, s.Recorded.UTC().Format("2006-01-02T15:04:05Z"), s.Reason)
+		fmt.Fprintf(&b, "stale: %s  %s  recorded %s: %s\n", textID(s.ID), s.Outcome, s.Recorded.UTC().Format("2006-01-02T15:04:05Z"), s.Reason)
 	}
-	fmt.Fprintf(&b, "%d tests executed it", len(a.Tests))
-	if len(a.Stale) > 0 {
-		fmt.Fprintf(&b, ", %d stale", len(a.Stale))
+	if a.MoreTests+a.MoreStale > 0 {
+		fmt.Fprintf(&b, "... and %d more tests, %d more stale: %s\n", a.MoreTests, a.MoreStale, a.Whole)
+	}
+	fmt.Fprintf(&b, "%d tests executed it", len(a.Tests)+a.MoreTests)
+	if n := len(a.Stale) + a.MoreStale; n > 0 {
+		fmt.Fprintf(&b, ", %d stale", n)
 	}
 	return b.String()
 }
