@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -352,8 +353,16 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	}
 	stderr := &lines.Splitter{Line: func(l []byte) { emit(testdex.Event{Action: testdex.ActionOutput, Output: string(l) + "\n"}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
+	var stdout io.Writer = parser
+	raw := &lines.Splitter{Line: func(l []byte) { st.o.Raw(st.b.Name, l) }}
+	if st.o.Raw != nil {
+		stdout = io.MultiWriter(parser, raw)
+	}
 	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
-		Cap: st.o.Cap, Stdout: parser, Stderr: stderr})
+		Cap: st.o.Cap, Stdout: stdout, Stderr: stderr})
+	if st.o.Raw != nil {
+		raw.Flush()
+	}
 	var missing *proc.MissingError
 	switch {
 	case errors.As(err, &missing):

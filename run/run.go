@@ -45,6 +45,12 @@ type Options struct {
 	// several goroutines one at a time, in no stable order (a progress
 	// line).
 	Live func(testdex.Event)
+	// Raw, when set, receives each line the native runners write on
+	// their standard output (go test -json's events, a JUnit runner's
+	// console), without its newline, with the batch's name: the stream
+	// testdex parsed, for a front end that keeps it. It is called from
+	// several goroutines at once; the line is valid during the call.
+	Raw func(batch string, line []byte)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Coverage records what each test executes, through the runners that

@@ -3,11 +3,11 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -21,13 +21,20 @@ type AffectedInput struct {
 // AffectedOutput is the affected_tests tool's structured result.
 type AffectedOutput struct {
 	// Changed are the changed files the selection started from.
-	Changed []changes.Change `json:"changed" jsonschema:"the changed files"`
+	Changed []workspace.Change `json:"changed" jsonschema:"the changed files"`
 	// Files are the affected test files, each with its reason and the
 	// selected tests' IDs.
 	Files []AffectedFile `json:"files" jsonschema:"the affected test files with their reasons and selected test IDs"`
 	// Note says why recorded coverage could not be used, when there was
 	// some (a damaged or busy index): the static evidence decided.
 	Note string `json:"note,omitempty" jsonschema:"why recorded coverage was not used (the static evidence decided)"`
+	// MoreFiles and MoreChanged count what the budget left out; Whole
+	// names the whole answer then.
+	MoreFiles   int    `json:"more_files,omitempty" jsonschema:"affected test files left out to stay within the budget"`
+	MoreChanged int    `json:"more_changed,omitempty" jsonschema:"changed files left out to stay within the budget"`
+	Whole       string `json:"whole,omitempty" jsonschema:"when the answer was cut to the budget: the resource with all of it"`
+	// Run is the run_tests call that runs exactly the affected tests.
+	Run *RunInput `json:"run,omitempty" jsonschema:"the run_tests arguments that run exactly these tests"`
 }
 
 // AffectedFile is one affected test file: all its tests, or, when the
@@ -73,9 +80,9 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 	note := strings.Join(res.Notes, "\n")
 	out := AffectedOutput{Changed: set, Files: []AffectedFile{}, Note: note}
 	if out.Changed == nil {
-		out.Changed = changes.Set{}
+		out.Changed = workspace.ChangeSet{}
 	}
-	var b strings.Builder
+	var lines [][]string
 	for _, a := range affected {
 		f := AffectedFile{File: a.File, Reason: a.Reason.String(), All: a.Whole(), IDs: []string{}, RunIDs: []string{}}
 		for _, t := range a.Tests {
@@ -85,13 +92,56 @@ func (c Config) affected(ctx context.Context, _ *mcp.CallToolRequest, in Affecte
 			f.RunIDs = append(f.RunIDs, a.Tests[i].ID)
 		}
 		out.Files = append(out.Files, f)
-		for _, line := range a.Lines() {
+		lines = append(lines, a.Lines())
+	}
+	if len(affected) > 0 {
+		ids, paths := workspace.Selection(affected)
+		out.Run = &RunInput{IDs: ids, Paths: paths}
+		switch {
+		case len(callJSON(out.Run)) <= c.budget()/4:
+		case len(in.Files) == 0:
+			out.Run = &RunInput{Scope: scopeAffected, Since: in.Since}
+		default:
+			out.Run = nil // too long to fit: each file's run_ids, in the whole answer
+		}
+	}
+	summary := workspace.AffectedSummary(set, affected)
+	answer, cut := fitAnswer(c, out, func(step int, whole string) (string, AffectedOutput, bool) {
+		if step == 0 {
+			return affectedText(out, lines, summary), out, false
+		}
+		n, last := halving(step - 1)
+		part := out
+		part.Files, part.Changed = make([]AffectedFile, len(head(out.Files, n))), head(out.Changed, n)
+		for i, f := range head(out.Files, n) {
+			f.IDs = []string{} // run_ids run them; the whole answer has the rest
+			part.Files[i] = f
+		}
+		part.MoreFiles, part.MoreChanged, part.Whole = len(out.Files)-len(part.Files), len(out.Changed)-len(part.Changed), whole
+		return affectedText(part, lines, summary), part, last
+	})
+	return answer, cut, nil
+}
+
+// affectedText is the lines of the files shown (a whole file, or each
+// selected test with its reason), those left out, the run call, the
+// summary and the note.
+func affectedText(out AffectedOutput, lines [][]string, summary string) string {
+	var b strings.Builder
+	for i := range out.Files {
+		for _, line := range lines[i] {
 			b.WriteString(line + "\n")
 		}
 	}
-	b.WriteString(changes.Summary(set, affected))
-	if note != "" {
-		b.WriteString("\n" + note)
+	if out.MoreFiles > 0 {
+		fmt.Fprintf(&b, "... and %d more test files: %s\n", out.MoreFiles, out.Whole)
 	}
-	return textResult(b.String()), out, nil
+	if out.Run != nil {
+		b.WriteString("run them: run_tests " + callJSON(out.Run) + "\n")
+	}
+	b.WriteString(summary)
+	if out.Note != "" {
+		b.WriteString("\n" + out.Note)
+	}
+	return b.String()
 }

@@ -35,7 +35,7 @@ func TestTestsCovering(t *testing.T) {
 		t.Fatalf("before a recording: error %v, %+v, %q", isErr, out, text)
 	}
 	var ran mcpserver.RunOutput
-	if text, isErr := call(t, cs, "run_tests", map[string]any{"coverage": true}, &ran); isErr || ran.Passed != 1 || ran.Failed != 1 {
+	if text, isErr := call(t, cs, "run_tests", map[string]any{"coverage": true, "scope": "all"}, &ran); isErr || ran.Passed != 1 || ran.Failed != 1 {
 		t.Fatalf("run_tests with coverage: error %v, %+v\n%s", isErr, ran, text)
 	}
 	text, isErr = call(t, cs, "tests_covering", map[string]any{"file": "a.go", "line": 4}, &out)
@@ -75,7 +75,7 @@ func TestRunTestsCoverageWarning(t *testing.T) {
 	}
 	cs := connect(t, root, t.TempDir())
 	var ran mcpserver.RunOutput
-	text, isErr := call(t, cs, "run_tests", map[string]any{"coverage": true}, &ran)
+	text, isErr := call(t, cs, "run_tests", map[string]any{"coverage": true, "scope": "all"}, &ran)
 	want := "project . (go): no coverage recorded for the 1 test that ran: "
 	if isErr || ran.Exit != 0 || len(ran.Warnings) != 1 || !strings.HasPrefix(ran.Warnings[0], want) ||
 		!strings.Contains(text, "--- stderr ---\ntestdex: warning: "+ran.Warnings[0]+"\n") {

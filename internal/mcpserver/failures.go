@@ -19,7 +19,13 @@ type FailuresOutput struct {
 	// Ran is false when no run of the root was recorded yet (Failures is
 	// then empty too): "no run yet" is not "the last run passed".
 	Ran      bool      `json:"ran" jsonschema:"whether a run of the workspace root was recorded; false means no run yet, not a passing run"`
-	Failures []Failure `json:"failures" jsonschema:"the failed tests of the last run, in the order they failed; empty when all passed or nothing ran yet"`
+	Failures []Failure `json:"failures" jsonschema:"the failed tests of the last run, in the order they failed; empty when all passed or nothing ran yet; cut to the budget, with more counting the rest"`
+	// More counts the failures the budget left out; Whole names the
+	// whole answer then.
+	More  int    `json:"more,omitempty" jsonschema:"failures left out to stay within the budget"`
+	Whole string `json:"whole,omitempty" jsonschema:"when the answer was cut to the budget: the resource with every failure"`
+	// Rerun is the call that reruns exactly the failures.
+	Rerun *RunInput `json:"rerun,omitempty" jsonschema:"the run_tests arguments that rerun exactly these failures"`
 }
 
 // Failure is one failed test of the last run.
@@ -62,19 +68,51 @@ func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresIn
 		return textResult("no run yet for this workspace root (call run_tests first)"), out, nil
 	}
 	out.Ran = true
-	var b strings.Builder
 	for _, f := range fs {
 		out.Failures = append(out.Failures, Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message})
+	}
+	if len(fs) > 0 {
+		out.Rerun = rerunCall(out.Failures, RunInput{}, c.budget(), true)
+	}
+	res, cut := fitAnswer(c, out, func(step int, whole string) (string, FailuresOutput, bool) {
+		if step == 0 {
+			return failuresText(out), out, false
+		}
+		l, last := stepLimits(step)
+		part := out
+		n := l.keep(len(out.Failures))
+		part.Failures, part.More, part.Whole = make([]Failure, n), len(out.Failures)-n, whole
+		for i, f := range out.Failures[:n] {
+			f.Message = cutMessage(f.Message, l.frames, l.bytes)
+			part.Failures[i] = f
+		}
+		return failuresText(part), part, last
+	})
+	return res, cut, nil
+}
+
+// failuresText is one line per failure (its message indented below when
+// it has more lines), the failures left out, the rerun call and a count.
+func failuresText(out FailuresOutput) string {
+	var b strings.Builder
+	for _, f := range out.Failures {
 		loc := f.File
 		if f.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 		}
-		fmt.Fprintf(&b, "%s  %s  %s\n", f.ID, loc, f.Message)
+		fmt.Fprintf(&b, "%s  %s  %s\n", textID(f.ID), loc, strings.ReplaceAll(f.Message, "\n", "\n    "))
 	}
-	if len(fs) == 0 {
+	total := len(out.Failures) + out.More
+	if total == 0 {
 		b.WriteString("the last run had no failures")
-	} else {
-		fmt.Fprintf(&b, "%d failures in the last run", len(fs))
+		return b.String()
 	}
-	return textResult(b.String()), out, nil
+	if out.More > 0 {
+		fmt.Fprintf(&b, "... and %d more: %s\n", out.More, out.Whole)
+	}
+	if out.Rerun != nil {
+		b.WriteString("rerun: run_tests " + callJSON(out.Rerun) + "\n")
+	}
+	fmt.Fprintf(&b, "%d failures in the last run", total)
+	return b.String()
 }

@@ -33,8 +33,8 @@ func TestGoFixture(t *testing.T) {
 	}
 
 	var ran mcpserver.RunOutput
-	text, isErr = call(t, cs, "run_tests", nil, &ran)
-	if isErr || !strings.HasSuffix(text, "3 passed, 3 failed, 4 skipped\nexit: 1\n") || !strings.Contains(text, "--- FAIL: run_test.go::TestFail run_test.go:17") {
+	text, isErr = call(t, cs, "run_tests", map[string]any{"scope": "all"}, &ran)
+	if isErr || !strings.Contains(text, "3 passed, 3 failed, 4 skipped\nrerun: run_tests {\"ids\":[\"run_test.go::TestFail\",\"run_test.go::TestTable/bad\"]}\n") || !strings.HasSuffix(text, "exit: 1\n") || !strings.Contains(text, "--- FAIL: run_test.go::TestFail run_test.go:17") {
 		t.Errorf("run_tests: error %v, text:\n%s", isErr, text)
 	}
 	got := map[string]testdex.Action{}
@@ -70,7 +70,7 @@ func TestGoFixture(t *testing.T) {
 
 	// Rerunning a passing ID alone passes, and clears the failures.
 	text, isErr = call(t, cs, "run_tests", map[string]any{"ids": []string{"run_test.go::TestPass"}}, &ran)
-	if isErr || ran.Exit != 0 || !strings.HasSuffix(text, "2 passed, 0 failed, 0 skipped\nexit: 0\n") {
+	if isErr || ran.Exit != 0 || !strings.Contains(text, "2 passed, 0 failed, 0 skipped\nwhole run: testdex://runs/2/output") || !strings.HasSuffix(text, "exit: 0\n") {
 		t.Errorf("run_tests TestPass: error %v, exit %d, text:\n%s", isErr, ran.Exit, text)
 	}
 	if text, _ := call(t, cs, "last_test_failures", nil, &fs); !fs.Ran || len(fs.Failures) != 0 || text != "the last run had no failures" {
@@ -135,8 +135,8 @@ func TestRefused(t *testing.T) {
 	}
 
 	empty := connect(t, t.TempDir(), t.TempDir())
-	for _, tool := range []string{"discover_tests", "run_tests"} {
-		if text, isErr := call(t, empty, tool, nil, nil); !isErr || text != "no supported project detected in workspace root" {
+	for tool, args := range map[string]map[string]any{"discover_tests": nil, "run_tests": {"scope": "all"}} {
+		if text, isErr := call(t, empty, tool, args, nil); !isErr || text != "no supported project detected in workspace root" {
 			t.Errorf("%s in an empty folder: error %v, text %q", tool, isErr, text)
 		}
 	}

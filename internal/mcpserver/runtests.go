@@ -11,25 +11,37 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testdex/testdex"
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
-	"github.com/testdex/testdex/run"
+	"github.com/testdex/testdex/workspace"
 )
 
-// RunInput is the run_tests tool's input. The zero value runs every test
-// of the root with the default timeout.
+// RunInput is the run_tests tool's input. It must select: ids, paths, or
+// a scope; nothing at all is a usage error, so that no call runs the
+// whole suite by accident.
 type RunInput struct {
 	IDs      []string `json:"ids,omitempty" jsonschema:"test IDs as discover_tests gives them (FILE::NAME); each runs with its subtests"`
-	Paths    []string `json:"paths,omitempty" jsonschema:"files or folders whose tests run, relative to the workspace root; no ids and no paths runs everything"`
+	Paths    []string `json:"paths,omitempty" jsonschema:"files or folders whose tests run, relative to the workspace root"`
+	Scope    string   `json:"scope,omitempty" jsonschema:"instead of ids and paths: affected (the tests the work tree's change can affect, against since or HEAD), failed (the failures of the last run), all (the whole suite)"`
+	Since    string   `json:"since,omitempty" jsonschema:"with scope affected: the git revision the work tree is compared with; default HEAD"`
 	Timeout  float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds, more than 0 and at most 1800; 0 or none means the default 300"`
 	Coverage bool     `json:"coverage,omitempty" jsonschema:"also record what each test executes, for tests_covering (Go: each top-level test in its own process)"`
+	Raw      bool     `json:"raw,omitempty" jsonschema:"also append the native runners' raw standard output (go test -json's events, pytest's report...) to the text, cut to what the answer budget leaves; the whole is the resource testdex://runs/{run}/raw"`
 }
 
-// RunOutput is the run_tests tool's structured result.
+// The scopes run_tests takes.
+const (
+	scopeAll      = "all"
+	scopeAffected = "affected"
+	scopeFailed   = "failed"
+)
+
+// RunOutput is the run_tests tool's structured result, cut to the
+// server's answer budget: the counts and the run's number always, then
+// the failures, then every result while they fit.
 type RunOutput struct {
 	// Exit is 0 when every selected test passed or was skipped, 1 when one
 	// failed, 124 when the run timed out (seed 004's codes).
-	Exit     int  `json:"exit" jsonschema:"0 all passed, 1 a test failed, 124 the run timed out, 130 the run was cancelled (the server is stopping)"`
+	Exit     int  `json:"exit" jsonschema:"0 all passed, 1 a test failed, 2 an ID named no test the runner ran, 124 the run timed out, 130 the run was cancelled (the server is stopping)"`
 	TimedOut bool `json:"timed_out"`
 	// Cancelled is true when the server stopped (SIGTERM) during the run.
 	Cancelled bool `json:"cancelled,omitempty"`
@@ -43,8 +55,19 @@ type RunOutput struct {
 	// Warnings are the run's warnings, as the text's stderr part has them
 	// (a batch whose coverage recorded nothing, with the reason).
 	Warnings []string `json:"warnings,omitempty" jsonschema:"the run's warnings, such as a project whose coverage recorded nothing and why; they fail nothing"`
-	// Results hold each test's final result, in the order they ended.
-	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended"`
+	// Run numbers the run for its resources; 0 when nothing ran.
+	Run int `json:"run,omitempty" jsonschema:"the run's number: testdex://runs/{run}/output, /results, /events and /raw give its whole text, every result, its event stream and the runners' raw output"`
+	// Failures are the failed tests, as last_test_failures gives them.
+	Failures []Failure `json:"failures" jsonschema:"the failed tests in the order they failed (a parent that failed only through a subtest is left to the subtest), with file, line and message; cut to the budget, with more_failures counting the rest"`
+	// MoreFailures counts the failures the budget left out.
+	MoreFailures int `json:"more_failures,omitempty" jsonschema:"failures left out to stay within the budget: read testdex://runs/{run}/results"`
+	// Rerun is the call that reruns exactly the failures.
+	Rerun *RunInput `json:"rerun,omitempty" jsonschema:"the run_tests arguments that rerun exactly the failed tests (or, after batch errors alone, the same selection)"`
+	// Results hold each test's final result, in the order they ended,
+	// when they fit the budget.
+	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended, when they fit the budget; else empty, and results_omitted counts them (read testdex://runs/{run}/results)"`
+	// ResultsOmitted counts the results the budget left out.
+	ResultsOmitted int `json:"results_omitted,omitempty"`
 }
 
 // TestResult is one test's final result: pass, fail or skip.
@@ -63,9 +86,12 @@ func addRun(s *mcp.Server, c Config) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "run_tests",
 		Description: "Run tests through their native runners (go test, pytest, jest, cargo, maven...) and report every test " +
-			"under its ID. The text is testdex's terminal view (failures with location, message and output; a count line), " +
-			"then '--- stderr ---' with discovery problems and warnings (a project whose coverage recorded nothing, and why) when there are any, 'timed out after Ns' on a timeout, and " +
-			"'exit: N' (0 passed, 1 a test failed, 124 timed out). Failing tests are a normal result, not an error.",
+			"under its ID. Select with ids or paths, or scope: affected (what the work tree's change can affect), failed " +
+			"(the last run's failures) or all (the whole suite, only when asked for); nothing selected is an error. " +
+			"The answer stays within a budget (about 2,000 tokens): the counts, the failures with file:line and message, " +
+			"'rerun:' with the exact run_tests arguments that rerun the failures, and 'exit: N' (0 passed, 1 a test failed, " +
+			"124 timed out); the whole output, every result, the event stream and the runners' raw output are the resources " +
+			"testdex://runs/{run}/output, /results, /events and /raw. Failing tests are a normal result, not an error.",
 		InputSchema: inputSchema[RunInput](),
 	}, c.runTool)
 }
@@ -77,6 +103,9 @@ func (c Config) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunInp
 	if err := checkTimeout(in.Timeout); err != nil {
 		return nil, RunOutput{}, err
 	}
+	if err := checkScope(in); err != nil {
+		return nil, RunOutput{}, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if c.stopping != nil {
@@ -85,13 +114,44 @@ func (c Config) runTool(ctx context.Context, req *mcp.CallToolRequest, in RunInp
 	return c.runTests(ctx, req, in)
 }
 
-// runTests adapts run.Run as 'testdex run' calls it: the same selection,
-// the same text view, the failures saved for last_test_failures and
-// 'testdex run --failed'.
+// checkScope refuses a call that selects nothing (it would run the whole
+// suite), an unknown scope, and a scope beside ids or paths.
+func checkScope(in RunInput) error {
+	named := len(in.IDs)+len(in.Paths) > 0
+	switch {
+	case in.Scope == "" && !named:
+		return errors.New(`run_tests needs a selection: ids or paths (discover_tests lists them), or scope: "affected" (the tests ` +
+			`your change can affect), "failed" (the last run's failures) or "all" (the whole suite)`)
+	case in.Scope != "" && in.Scope != scopeAll && in.Scope != scopeAffected && in.Scope != scopeFailed:
+		return fmt.Errorf(`scope %q is unknown: give "affected", "failed" or "all"`, in.Scope)
+	case in.Scope != "" && named:
+		return fmt.Errorf("scope %q selects the tests itself: give ids and paths, or a scope, not both", in.Scope)
+	case in.Since != "" && in.Scope != scopeAffected:
+		return errors.New(`since goes with scope: "affected"`)
+	}
+	return nil
+}
+
+// runTests adapts workspace.Run as 'testdex run' calls it: the same
+// selection, the same text view, the failures saved for
+// last_test_failures and 'testdex run --failed'. The run is kept for its
+// resources, and the answer cut to the budget.
 func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
 	ws, ix, paths, err := c.load(ctx, in.Paths)
 	if err != nil {
 		return nil, RunOutput{}, err
+	}
+	ids, chosen := in.IDs, false
+	if in.Scope == scopeAffected {
+		res, err := ws.Affected(ctx, ix, workspace.AffectedRequest{Since: in.Since})
+		if err != nil {
+			return nil, RunOutput{}, err
+		}
+		if len(res.Affected) == 0 {
+			return textResult(workspace.AffectedSummary(res.Set, res.Affected) + ": nothing ran\nexit: 0\n"), RunOutput{Failures: []Failure{}, Results: []TestResult{}}, nil
+		}
+		ids, paths = workspace.Selection(res.Affected)
+		chosen = true
 	}
 	stdout, stderr := &capped{}, &capped{}
 	for _, p := range ix.Problems {
@@ -99,64 +159,60 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 			fmt.Fprintln(stderr, "testdex: "+p.String())
 		}
 	}
-	text := &report.Text{W: stdout}
+	k := &kept{run: true, id: c.runs.reserve(), events: &capped{max: maxKept}, raw: &capped{max: maxKept}}
 	limit := timeout(in.Timeout)
-	o := run.Options{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Coverage: in.Coverage}
+	o := workspace.RunOptions{Timeout: limit, Jobs: c.Jobs, Env: c.Environ, Coverage: in.Coverage, Raw: k.addRaw}
 	prog := progressFor(ctx, req, 0)
 	o.Live, o.Planned = prog.live(), prog.planned()
 	var warnings []string
-	sum, err := ws.Run(ctx, ix, run.Request{IDs: in.IDs, Paths: paths, Options: o,
+	sum, err := ws.Run(ctx, ix, workspace.Request{IDs: ids, Paths: paths, Failed: in.Scope == scopeFailed, Chosen: chosen, Options: o,
 		Warn: func(msg string) {
 			warnings = append(warnings, msg)
 			fmt.Fprintln(stderr, "testdex: warning: "+msg)
-		}}, text)
+		}}, workspace.MultiHandler(&report.Text{W: stdout}, k.eventSink()))
 	cancelled := errors.Is(err, context.Canceled) && sum != nil
 	if err != nil && !cancelled {
 		return nil, RunOutput{}, selectionError(err)
 	}
 	report.Summary(stdout, sum, limit)
 	if cancelled {
-		out := RunOutput{Exit: ExitCancelled, Cancelled: true, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
-			Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
 		fmt.Fprintln(stdout, "cancelled: testdex mcp is stopping; the results are those of the tests that ended")
-		return textResult(format(stdout, stderr, false, limit, out.Exit)), out, nil
-	}
-	if len(sum.Missing) > 0 {
+	} else if len(sum.Missing) > 0 {
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
-	out := RunOutput{Exit: run.ExitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
-		Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
-	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
+	a := &runAnswer{in: in, sum: sum, limit: limit, warnings: warnings, stdout: stdout, stderr: stderr, k: k, budget: c.budget(), failedStore: c.CacheDir != ""}
+	a.cancelled = cancelled
+	return a.answer(c.runs)
 }
 
 // ExitCancelled is run_tests' exit when the server stopped during the
 // run (128 + SIGINT, as a shell reports an interrupted command).
 const ExitCancelled = 130
 
-// checkTimeout refuses a timeout outside 0 to run.MaxTimeout seconds
+// checkTimeout refuses a timeout outside 0 to workspace.MaxTimeout seconds
 // (negative, NaN, infinite or too large) with the allowed range, rather
 // than clamping it silently; 0 is the default.
 func checkTimeout(seconds float64) error {
-	if math.IsNaN(seconds) || seconds < 0 || seconds > run.MaxTimeout.Seconds() {
+	if math.IsNaN(seconds) || seconds < 0 || seconds > workspace.MaxTimeout.Seconds() {
 		return fmt.Errorf("timeout %g is out of range: give seconds from 0 to %g (0 or none means the default %g)",
-			seconds, run.MaxTimeout.Seconds(), run.DefaultTimeout.Seconds())
+			seconds, workspace.MaxTimeout.Seconds(), workspace.DefaultTimeout.Seconds())
 	}
 	return nil
 }
 
 // timeout turns the tool's seconds, checked by checkTimeout, into the
-// run's limit: 0 is run.DefaultTimeout.
+// run's limit: 0 is workspace.DefaultTimeout.
 func timeout(seconds float64) time.Duration {
 	if seconds <= 0 {
-		return run.DefaultTimeout
+		return workspace.DefaultTimeout
 	}
-	return min(time.Duration(seconds*float64(time.Second)), run.MaxTimeout)
+	return min(time.Duration(seconds*float64(time.Second)), workspace.MaxTimeout)
 }
 
 // selectionError words a selection that matched nothing with the hint an
 // agent needs.
 func selectionError(err error) error {
-	var nm *index.NoMatchError
+	var nm *workspace.NoMatchError
 	switch {
 	case errors.As(err, &nm) && nm.ID != "":
 		return fmt.Errorf("%w (call discover_tests to see test IDs)", err)

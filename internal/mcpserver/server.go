@@ -28,19 +28,36 @@ type Config struct {
 	// Version is the server version the initialize reply reports; ""
 	// means "(devel)".
 	Version string
+	// Budget bounds every tool result, text and structured content
+	// marshalled together, in bytes; 0 means DefaultBudget, and less than
+	// 1000 counts as 1000. What a result leaves out is behind the
+	// resources (testdex://runs/{id}/..., testdex://answers/{id}).
+	Budget int
 
 	stopping context.Context // ends when Serve is stopping; nil never ends
+	runs     *store          // the runs kept for their resources (set by New)
+	answers  *store          // the other tools' cut answers, kept whole (set by New)
+}
+
+// budget is the answer budget in bytes.
+func (c Config) budget() int {
+	if c.Budget <= 0 {
+		return DefaultBudget
+	}
+	return max(c.Budget, minBudget)
 }
 
 const instructions = `testdex finds and runs the tests of every language in the workspace root.
 Call discover_tests to see test IDs (FILE::NAME), run_tests with some IDs or paths
-(none runs everything), then last_test_failures for the failures of the last run
-with their file, line and message. After an edit, affected_tests gives the tests the
-change can affect, ready for run_tests; run_tests with coverage: true records what
-each test executes, and tests_covering {file, line} then names the tests that ran a line.`
+(or scope: "affected", "failed", or "all" for the whole suite), then rerun the
+failures with the exact call its answer gives ('rerun:'). After an edit,
+affected_tests gives the tests the change can affect (run_tests scope: "affected"
+runs them); run_tests with coverage: true records what each test executes, and
+tests_covering {file, line} then names the tests that ran a line. Answers stay
+within a budget; what they leave out is at the testdex:// resources they name.`
 
-// New returns a server with its five tools registered; connect it to a
-// transport with its Run or Connect method.
+// New returns a server with its five tools and its resource templates
+// registered; connect it to a transport with its Run or Connect method.
 //
 // Its tools are Tools, in that order.
 func New(c Config) *mcp.Server {
@@ -50,7 +67,9 @@ func New(c Config) *mcp.Server {
 	if c.Jobs <= 0 {
 		c.Jobs = runtime.GOMAXPROCS(0) // each batch is a native runner; one per core, as 'testdex run'
 	}
+	c.runs, c.answers = &store{}, &store{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "testdex", Version: c.Version}, &mcp.ServerOptions{Instructions: instructions})
+	addResources(s, c.runs, c.answers)
 	addDiscover(s, c)
 	addRun(s, c)
 	addFailures(s, c)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -14,7 +13,7 @@ var errNoProject = errors.New("no supported project detected in workspace root")
 
 // workspace is the engine the tools adapt: the root opened once.
 func (c Config) workspace() (*workspace.Workspace, error) {
-	return workspace.Open(index.Options{Root: c.Root, Dir: c.Root, CacheDir: c.CacheDir}, c.CacheDir, c.Environ)
+	return workspace.Open(workspace.Options{Root: c.Root, Dir: c.Root, CacheDir: c.CacheDir}, c.CacheDir, c.Environ)
 }
 
 // load opens the workspace and lists the whole root, and returns paths
@@ -22,7 +21,7 @@ func (c Config) workspace() (*workspace.Workspace, error) {
 // index.Under. A root without any project is errNoProject; a path
 // outside the root (by "..", absolute, or through a symbolic link) or
 // missing is an error.
-func (c Config) load(ctx context.Context, paths []string) (*workspace.Workspace, *index.Index, []string, error) {
+func (c Config) load(ctx context.Context, paths []string) (*workspace.Workspace, *workspace.Index, []string, error) {
 	ws, err := c.workspace()
 	if err != nil {
 		return nil, nil, nil, err
