@@ -31,7 +31,7 @@ type request struct {
 	retry   []item            // the selection of a cycle whose batch failed without results
 	last    []item
 	filters filters
-	files   []string           // the root's files, as the watcher holds them (workspace.ListingOptions.Files)
+	files   []string           // the root's files, as the watcher holds them (workspace.Options.Files)
 	escapes []workspace.Escape // the links leaving the root its walks did not follow
 }
 
@@ -83,7 +83,7 @@ func (l *loop) cycle(ctx context.Context, req request) outcome {
 		prog.Live(e)
 	}
 	ids, paths := split(items)
-	runReq := workspace.RunRequest{IDs: ids, Paths: paths, Chosen: true, Options: o, Warn: l.warn}
+	runReq := workspace.Request{IDs: ids, Paths: paths, Chosen: true, Options: o, Warn: l.warn}
 	var mu sync.Mutex
 	sum, err := l.ws.Run(ctx, ix, runReq, workspace.HandlerFunc(func(e testdex.Event) error {
 		if e.ID != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail || e.Action == testdex.ActionSkip) {
@@ -128,7 +128,7 @@ func (l *loop) selectItems(ctx context.Context, ix *workspace.Index, req request
 		}
 	}
 	affected := l.affected(ctx, ix, req.set)
-	note := workspace.ChangeSummary(req.set, affected)
+	note := workspace.AffectedSummary(req.set, affected)
 	if len(affected) > 0 {
 		note += ", none under the PATHs and filters"
 	}

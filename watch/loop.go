@@ -27,7 +27,7 @@ const DefaultQuiet = 100 * time.Millisecond
 type Options struct {
 	// Index lists the root, with its cache folder: each cycle lists again
 	// and the cache keeps it incremental.
-	Index workspace.ListingOptions
+	Index workspace.Options
 	// Paths are root-relative files and folders: only tests under them
 	// run (as `testdex affected PATH...` reports). Empty means all.
 	Paths []string

@@ -210,7 +210,7 @@ func coveredBy(file string, paths []string) bool {
 	return false
 }
 
-// split sorts items into the IDs and paths of a workspace.RunRequest.
+// split sorts items into the IDs and paths of a workspace.Request.
 func split(items []item) (ids, paths []string) {
 	for _, it := range items {
 		if it.Path != "" {

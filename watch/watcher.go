@@ -70,7 +70,7 @@ func (w *Watcher) Events() <-chan fsnotify.Event { return w.fsw.Events }
 func (w *Watcher) Errors() <-chan error { return w.fsw.Errors }
 
 // Files returns the files the walk keeps under the root, as far as the
-// events handled so far tell, in no order: what workspace.ListingOptions.Files
+// events handled so far tell, in no order: what workspace.Options.Files
 // takes (the index sorts the few it wants; sorting all of them each
 // cycle would cost tens of milliseconds on a 100,000-file root).
 func (w *Watcher) Files() []string {
@@ -84,7 +84,7 @@ func (w *Watcher) Files() []string {
 }
 
 // Escapes returns the symbolic links leaving the root that the walks
-// did not follow (what workspace.ListingOptions.Escapes takes), sorted.
+// did not follow (what workspace.Options.Escapes takes), sorted.
 func (w *Watcher) Escapes() []workspace.Escape {
 	w.mu.Lock()
 	defer w.mu.Unlock()
