@@ -337,6 +337,11 @@ func joinRel(dir, rel string) string { return strings.TrimPrefix(dir+"/"+rel, ".
 // when killed).
 func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func(testdex.Event)) int {
 	deadline, _ := ctx.Deadline()
+	limit := time.Until(deadline)
+	if c.Timeout > 0 && (deadline.IsZero() || c.Timeout < limit) {
+		limit = c.Timeout
+	}
+	open := openTests{}
 	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) {
 		st.mu.Lock()
 		e := st.event(r)
@@ -345,6 +350,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 			st.o.cover.add(e.ID, st.b, r)
 			return
 		}
+		open.follow(e, r)
 		emit(e)
 	})
 	if c.Note != "" && st.o.warn != nil {
@@ -352,7 +358,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	}
 	stderr := &lines.Splitter{Line: func(l []byte) { emit(testdex.Event{Action: testdex.ActionOutput, Output: string(l) + "\n"}) }}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
-	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
+	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: limit,
 		Cap: st.o.Cap, Stdout: parser, Stderr: stderr})
 	var missing *proc.MissingError
 	switch {
@@ -367,6 +373,16 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: reading the %s results: %v\n", st.b.Setup.Framework, err)})
 	}
 	stderr.Flush()
+	own := res.TimedOut && ctx.Err() == nil && c.Timeout > 0 // the command's own limit, not the run's
+	if own {
+		for _, r := range open.left() {
+			r.Action, r.Elapsed, r.Message = testdex.ActionFail, c.Timeout.Seconds(), fmt.Sprintf("timed out after %d ms", c.Timeout.Milliseconds())
+			st.mu.Lock()
+			e := st.event(r)
+			st.mu.Unlock()
+			emit(e)
+		}
+	}
 	for _, l := range res.Leaked {
 		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
 	}
@@ -378,10 +394,38 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		st.cancelled = true
-	case res.TimedOut || ctx.Err() != nil:
+	case !own && (res.TimedOut || ctx.Err() != nil):
 		st.timeout = true
 	}
 	return res.ExitCode
+}
+
+// openTests holds, per test ID, the run events of one command's tests
+// that have not ended (one per run: a runner may report an ID twice).
+type openTests map[string][]lang.RunEvent
+
+func (o openTests) follow(e testdex.Event, r lang.RunEvent) {
+	switch {
+	case e.ID == "":
+	case e.Action == testdex.ActionRun:
+		o[e.ID] = append(o[e.ID], r)
+	case e.Action.Final() && len(o[e.ID]) > 0:
+		o[e.ID] = o[e.ID][1:]
+	}
+}
+
+// left returns the run events of the tests left open, by ID.
+func (o openTests) left() []lang.RunEvent {
+	ids := make([]string, 0, len(o))
+	for id := range o {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []lang.RunEvent
+	for _, id := range ids {
+		out = append(out, o[id]...)
+	}
+	return out
 }
 
 // settle ends the batch after its commands: tests that started and never

@@ -41,7 +41,7 @@ func TestRunSkillTest(t *testing.T) {
 	got := finals(t, out)
 	want := map[string]testdex.Action{
 		"tests/pass.tests.mjs": "pass", "tests/fail.tests.mjs": "fail", "tests/throw.tests.mjs": "fail",
-		"tests/liar.tests.mjs": "fail", "tests/hang.tests.mjs": "pass",
+		"tests/liar.tests.mjs": "fail", "tests/hang.tests.mjs": "pass", "tests/busy.tests.mjs": "pass",
 		"testdex.toml::tap-check": "fail", "testdex.toml::json-check": "pass",
 	}
 	for id, a := range want {
@@ -115,4 +115,38 @@ func TestRunSkillTestHang(t *testing.T) {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
 	checkGone(t, pids, 1) // the hanging module's process
+}
+
+// TestRunSkillTestBusy runs a module that blocks the event loop, so no
+// timer of its own can fire, before one that passes: the per-test limit
+// kills it from outside, it fails as timed out after the limit, the next
+// module still runs, and the run is a failure, not a timeout.
+func TestRunSkillTestBusy(t *testing.T) {
+	_, td := skillFixture(t)
+	pids := fixturePIDs(t)
+	start := time.Now()
+	code, out, errs := td([]string{"TESTDEX_FIXTURE_BUSY=1"}, "run", "--json", "--test-timeout", "1s", "tests/busy.tests.mjs", "tests/pass.tests.mjs")
+	if code != cli.ExitFailed {
+		t.Fatalf("exit %d, want %d (a test failed)\n%s%s", code, cli.ExitFailed, tail(out), errs)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the run took %v; the busy module was not killed at --test-timeout 1s", d)
+	}
+	got := finals(t, out)
+	if got["tests/pass.tests.mjs"] != "pass" {
+		t.Errorf("the module after the busy one: %q, want pass\n%s", got["tests/pass.tests.mjs"], tail(out))
+	}
+	msg := ""
+	for _, e := range events(t, out) {
+		if e.ID == "tests/busy.tests.mjs" && e.Action == testdex.ActionFail {
+			msg = e.Message
+		}
+		if e.Action == testdex.ActionError {
+			t.Errorf("batch error %q: a per-test timeout is the test's failure, not the run's", e.Message)
+		}
+	}
+	if got["tests/busy.tests.mjs"] != "fail" || msg != "timed out after 1000 ms" {
+		t.Errorf("busy module: %q %q, want fail \"timed out after 1000 ms\"\n%s", got["tests/busy.tests.mjs"], msg, tail(out))
+	}
+	checkGone(t, pids, 1)
 }

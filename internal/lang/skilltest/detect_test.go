@@ -88,7 +88,7 @@ func TestRunCommands(t *testing.T) {
 	want := []*lang.Command{
 		{Args: []string{"/r/bin/lint.sh", "-q", "--x"}, Dir: "/r", Env: []string{"TESTDEX_SKILLTEST_COMMAND=lint"}},
 		{Args: []string{"node", "--x", wrapperPath, "/r/s/a.tests.mjs"}, Dir: "/r/s", Env: []string{
-			"TESTDEX_SKILLTEST_RESULT=" + filepath.Join(scratch, "result-1.json"), "TESTDEX_SKILLTEST_TIMEOUT_MS=30000"}},
+			"TESTDEX_SKILLTEST_RESULT=" + filepath.Join(scratch, "result-1.json")}, Timeout: DefaultTestTimeout},
 		{Args: []string{"make", "check", "--x"}, Dir: "/r", Env: []string{"TESTDEX_SKILLTEST_COMMAND=make"}},
 	}
 	if !reflect.DeepEqual(cmds, want) {

@@ -24,14 +24,15 @@ var wrapper []byte
 // command, so a command is self-describing (no state kept between
 // RunCommands and NewParser); a declared command also sees its own name.
 const (
-	envResult  = "TESTDEX_SKILLTEST_RESULT"     // module: the result file
-	envTimeout = "TESTDEX_SKILLTEST_TIMEOUT_MS" // module: the per-test limit
-	envCommand = "TESTDEX_SKILLTEST_COMMAND"    // command: its name
+	envResult  = "TESTDEX_SKILLTEST_RESULT"  // module: the result file
+	envCommand = "TESTDEX_SKILLTEST_COMMAND" // command: its name
 )
 
 // DefaultTestTimeout is a module's limit when the run sets none: the
-// seed's 30 s. A module that blocks the event loop (a busy loop) ignores
-// it; the run's own timeout kills it then.
+// seed's 30 s. The core enforces it from outside (lang.Command.Timeout):
+// past it the module's process group is stopped, so a module that blocks
+// the event loop (a busy loop) costs its limit and no more, and the next
+// module runs.
 const DefaultTestTimeout = 30 * time.Second
 
 // runner runs each module and command in its own process, one after the
@@ -79,10 +80,7 @@ func moduleCommand(abs, wrapperPath, result string, o lang.RunOptions) *lang.Com
 		limit = DefaultTestTimeout
 	}
 	args := append(append([]string{"node"}, o.Extra...), wrapperPath, abs)
-	return &lang.Command{Args: args, Dir: filepath.Dir(abs), Env: []string{
-		envResult + "=" + result,
-		envTimeout + "=" + strconv.FormatInt(limit.Milliseconds(), 10),
-	}}
+	return &lang.Command{Args: args, Dir: filepath.Dir(abs), Env: []string{envResult + "=" + result}, Timeout: limit}
 }
 
 // command builds a declared command.
@@ -95,7 +93,7 @@ func (r *runner) command(p *lang.Project, t *testdex.Test, o lang.RunOptions) (*
 	if strings.Contains(args[0], "/") && !filepath.IsAbs(args[0]) {
 		args[0] = filepath.Join(p.Dir, filepath.FromSlash(args[0]))
 	}
-	return &lang.Command{Args: args, Dir: p.Dir, Env: []string{envCommand + "=" + c.Name}}, nil
+	return &lang.Command{Args: args, Dir: p.Dir, Env: []string{envCommand + "=" + c.Name}, Timeout: o.TestTimeout}, nil
 }
 
 // NewParser returns the parser that suits the command: a module's reads
