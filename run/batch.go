@@ -29,21 +29,23 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer
 	}
 	// Parsers and the stderr writer emit from different goroutines (and
 	// parallel commands into their own buffers: add says where).
+	st.outCap = newOutputCap(limit)
 	st.emitTo = func(e testdex.Event, add func(testdex.Event)) {
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		if e.Action == testdex.ActionOutput && e.ID == "" {
-			st.tail.add(e.Output)
-		}
-		if e.Action == testdex.ActionOutput && !st.keepOutput(e, limit) {
-			return
-		}
 		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
-		st.track(&e)
-		add(e)
-		if o.Live != nil {
-			o.Live(e)
+		switch {
+		case e.Action == testdex.ActionOutput:
+			if e.ID == "" {
+				st.tail.add(e.Output)
+			}
+			if !st.outCap.take(e, add) {
+				return
+			}
+		case flushes(e):
+			st.flushOutput()
 		}
+		st.report(e, add)
 	}
 	st.emit = func(e testdex.Event) { st.emitTo(e, out.add) }
 	st.emit(testdex.Event{Action: testdex.ActionStart})
@@ -186,6 +188,9 @@ func (st *batchState) runGroup(ctx context.Context, cmds []*lang.Command) int {
 		})
 	}
 	g.Wait()
+	st.mu.Lock()
+	st.flushOutput() // what the buffers hold back goes with them
+	st.mu.Unlock()
 	exit := 0
 	for k := range cmds {
 		for _, e := range bufs[k] {
@@ -214,37 +219,32 @@ func (st *batchState) broke(msg, cause string) {
 	}
 }
 
-// keepOutput caps a batch's output events at limit bytes, as proc caps
-// the captured streams: past it, one event says [TRUNCATED] and the rest is
-// dropped. Parsers still read everything; only what is reported is capped.
-func (st *batchState) keepOutput(e testdex.Event, limit int) bool {
-	switch {
-	case st.outBytes+len(e.Output) <= limit:
-		st.outBytes += len(e.Output)
-		return true
-	case !st.truncated:
-		st.truncated = true
-		st.outBytes = limit
-		e.Output = proc.Truncated
-		e.Time, e.Framework, e.Batch = st.o.Now(), st.b.Setup.Framework, st.b.Name
-		st.out.add(e)
-		if st.o.Live != nil {
-			st.o.Live(e)
-		}
+// report adds an event where add says and shows it live; st.mu is held.
+func (st *batchState) report(e testdex.Event, add func(testdex.Event)) {
+	st.track(&e)
+	add(e)
+	if st.o.Live != nil {
+		st.o.Live(e)
 	}
-	return false
+}
+
+// flushOutput reports the output the cap holds back (outputCap.flush);
+// st.mu is held.
+func (st *batchState) flushOutput() {
+	for _, h := range st.outCap.flush() {
+		st.report(h.e, h.add)
+	}
 }
 
 // batchState follows one batch: which tests started and finished.
 type batchState struct {
-	outBytes  int  // output reported so far
-	truncated bool // the output cap was reached
-	b         *index.Batch
-	o         Options
-	names     *index.Namer
-	out       *batchOutput
-	emit      func(testdex.Event)
-	emitTo    func(e testdex.Event, add func(testdex.Event))
+	outCap *outputCap // the output reported, within its limit
+	b      *index.Batch
+	o      Options
+	names  *index.Namer
+	out    *batchOutput
+	emit   func(testdex.Event)
+	emitTo func(e testdex.Event, add func(testdex.Event))
 	// mu guards what commands run in parallel share: the events' state,
 	// broken, leaked, timeout, cancelled and parents.
 	mu sync.Mutex
