@@ -56,7 +56,7 @@ func runBatch(ctx context.Context, b *index.Batch, o Options, names *index.Namer
 	if st.failed || st.errored {
 		action = testdex.ActionFail
 	}
-	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds(), Leaked: st.leaked})
+	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds(), Leaked: st.leaked, Inner: st.inner})
 }
 
 // runAll builds and runs the batch's commands in order and returns the
@@ -267,6 +267,7 @@ type batchState struct {
 	// cause classifies it.
 	broken, cause string
 	leaked        []testdex.Process
+	inner         *testdex.Inner // the sum of the tests' own counts, nil when none counted
 	tail          tailLines // the last lines of the batch's own output
 }
 
@@ -276,6 +277,12 @@ type batchState struct {
 // with one name do, the numbering pairs them in order, which keeps every
 // result apart, the point of it).
 func (st *batchState) track(e *testdex.Event) {
+	if e.ID != "" && e.Action.Final() && e.Inner != nil {
+		if st.inner == nil {
+			st.inner = &testdex.Inner{}
+		}
+		st.inner.Add(e.Inner)
+	}
 	switch e.Action {
 	case testdex.ActionRun:
 		if e.ID != "" {
@@ -300,7 +307,7 @@ func (st *batchState) track(e *testdex.Event) {
 
 // event turns a runner's event into a testdex event named by the ID rules.
 func (st *batchState) event(r lang.RunEvent) testdex.Event {
-	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line, Verdict: r.Verdict}
+	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line, Verdict: r.Verdict, Inner: r.Inner}
 	if r.Action == testdex.ActionError {
 		e.Cause = testdex.CauseRunner
 		return e

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -52,9 +53,17 @@ func TestRunSkillTest(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("results for %d tests, want %d: %v", len(got), len(want), got)
 	}
-	// A module's stdout and stderr are its output, with the counts.
+	// A module's stdout and stderr are its output, with the counts; the
+	// batch's end sums the tests' own counts (the seed's totalPassed,
+	// totalFailed and errors).
 	outputs := map[string]bool{}
 	for _, e := range events(t, out) {
+		if e.ID == "" && e.Action == testdex.ActionFail {
+			want := &testdex.Inner{Passed: 10, Failed: 3, Skipped: 1, Errors: []string{"not ok 2 - equipment has a price", `expected "aa!", got "aa"`, "the real result"}}
+			if !reflect.DeepEqual(e.Inner, want) {
+				t.Errorf("the batch's own counts: %+v, want %+v", e.Inner, want)
+			}
+		}
 		if e.ID == "tests/pass.tests.mjs" && e.Action == testdex.ActionOutput {
 			outputs[e.Output] = true
 		}

@@ -56,7 +56,7 @@ func format(stdout, stderr *capped, timedOut bool, limit time.Duration, exit int
 func results(sum *run.Summary) []TestResult {
 	out := []TestResult{}
 	for _, e := range sum.Results() {
-		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line})
+		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line, Inner: e.Inner})
 	}
 	return out
 }

@@ -45,6 +45,9 @@ type RunOutput struct {
 	Warnings []string `json:"warnings,omitempty" jsonschema:"the run's warnings, such as a project whose coverage recorded nothing and why; they fail nothing"`
 	// Results hold each test's final result, in the order they ended.
 	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended"`
+	// Inner sums the checks the tests counted inside themselves (the
+	// seed's totalPassed, totalFailed and errors), nil when none did.
+	Inner *testdex.Inner `json:"inner,omitempty" jsonschema:"the sum of the checks the tests counted inside themselves, errors flattened; absent when no test counts its checks"`
 }
 
 // TestResult is one test's final result: pass, fail or skip.
@@ -57,6 +60,9 @@ type TestResult struct {
 	Message    string  `json:"message,omitempty" jsonschema:"the failure's or skip's reason"`
 	File       string  `json:"file,omitempty" jsonschema:"the failure's file, root-relative"`
 	Line       int     `json:"line,omitempty"`
+	// Inner is what the test counted of its own checks, where it counts
+	// them (a skill-test module's {passed, failed, errors}).
+	Inner *testdex.Inner `json:"inner,omitempty" jsonschema:"the checks the test counted inside itself (a skill-test module's passed, failed and errors), where it counts them"`
 }
 
 func addRun(s *mcp.Server, c Config) {
@@ -117,7 +123,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	report.Summary(stdout, sum, limit)
 	if cancelled {
 		out := RunOutput{Exit: ExitCancelled, Cancelled: true, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
-			Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
+			Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum), Inner: sum.Inner}
 		fmt.Fprintln(stdout, "cancelled: testdex mcp is stopping; the results are those of the tests that ended")
 		return textResult(format(stdout, stderr, false, limit, out.Exit)), out, nil
 	}
@@ -125,7 +131,7 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
 	out := RunOutput{Exit: run.ExitCode(sum), TimedOut: sum.TimedOut, Passed: sum.Passed, Failed: sum.Failed, Skipped: sum.Skipped,
-		Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum)}
+		Unreported: sum.Unreported, Errors: len(sum.Errors), Warnings: warnings, Results: results(sum), Inner: sum.Inner}
 	return textResult(format(stdout, stderr, sum.TimedOut, limit, out.Exit)), out, nil
 }
 

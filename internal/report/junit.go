@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +28,10 @@ import (
 //     as one). Its suite's <system-out> names it with the reason, so it
 //     stays visible.
 //
+// A test that counted checks inside itself (testdex.Event.Inner) has
+// them as the testcase's properties inner.passed, inner.failed and
+// inner.skipped, and its testsuite their sum.
+//
 // Text is escaped as the text view escapes it (XML cannot hold most
 // control characters); a test's output is kept up to 64 KB.
 type JUnit struct {
@@ -44,30 +49,59 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name      string       `xml:"name,attr"`
-	Tests     int          `xml:"tests,attr"`
-	Failures  int          `xml:"failures,attr"`
-	Errors    int          `xml:"errors,attr"`
-	Skipped   int          `xml:"skipped,attr"`
-	Time      string       `xml:"time,attr"`
-	Cases     []*junitCase `xml:"testcase"`
-	SystemOut *junitText   `xml:"system-out,omitempty"`
+	Name       string       `xml:"name,attr"`
+	Tests      int          `xml:"tests,attr"`
+	Failures   int          `xml:"failures,attr"`
+	Errors     int          `xml:"errors,attr"`
+	Skipped    int          `xml:"skipped,attr"`
+	Time       string       `xml:"time,attr"`
+	Properties *junitProps  `xml:"properties,omitempty"`
+	Cases      []*junitCase `xml:"testcase"`
+	SystemOut  *junitText   `xml:"system-out,omitempty"`
+	inner      *testdex.Inner
 }
 
 type junitCase struct {
-	Classname string        `xml:"classname,attr"`
-	Name      string        `xml:"name,attr"`
-	Time      string        `xml:"time,attr"`
-	Error     *junitMessage `xml:"error,omitempty"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut *junitText    `xml:"system-out,omitempty"`
+	Classname  string        `xml:"classname,attr"`
+	Name       string        `xml:"name,attr"`
+	Time       string        `xml:"time,attr"`
+	Properties *junitProps   `xml:"properties,omitempty"`
+	Error      *junitMessage `xml:"error,omitempty"`
+	Failure    *junitMessage `xml:"failure,omitempty"`
+	Skipped    *junitMessage `xml:"skipped,omitempty"`
+	SystemOut  *junitText    `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
 	Message string `xml:"message,attr,omitempty"`
 	Type    string `xml:"type,attr,omitempty"`
 	Body    string `xml:",cdata"`
+}
+
+// junitProps are a testcase's or testsuite's properties: here the
+// checks a test counted inside itself (testdex.Event.Inner) as
+// inner.passed, inner.failed and inner.skipped, and their sum on the
+// testsuite (the properties pytest's record_property writes, which CI
+// systems show with the case).
+type junitProps struct {
+	Props []junitProp `xml:"property"`
+}
+
+type junitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// innerProps returns the properties of a test's own counts, nil for none.
+func innerProps(in *testdex.Inner) *junitProps {
+	if in == nil {
+		return nil
+	}
+	p := &junitProps{Props: []junitProp{{"inner.passed", strconv.Itoa(in.Passed)}, {"inner.failed", strconv.Itoa(in.Failed)}}}
+	if in.Skipped > 0 {
+		p.Props = append(p.Props, junitProp{"inner.skipped", strconv.Itoa(in.Skipped)})
+	}
+	return p
 }
 
 // junitText is text kept as CDATA, so that its lines stay lines.
@@ -150,7 +184,14 @@ func (j *JUnit) result(e testdex.Event) {
 	if name == "" {
 		name = file
 	}
-	c := &junitCase{Classname: Escape(file), Name: Escape(name), Time: seconds(e.Elapsed)}
+	c := &junitCase{Classname: Escape(file), Name: Escape(name), Time: seconds(e.Elapsed), Properties: innerProps(e.Inner)}
+	if e.Inner != nil {
+		if s.inner == nil {
+			s.inner = &testdex.Inner{}
+		}
+		s.inner.Add(&testdex.Inner{Passed: e.Inner.Passed, Failed: e.Inner.Failed, Skipped: e.Inner.Skipped})
+		s.Properties = innerProps(s.inner)
+	}
 	out := ""
 	if b := j.out[e.ID]; b != nil {
 		out = escapeBlock(b.String())

@@ -30,7 +30,7 @@ func TestDetectAndExtract(t *testing.T) {
 	}
 	data, _ := os.ReadFile(filepath.Join(root, "testdex.toml"))
 	got := Extractor{}.Extract(&lang.File{Rel: "testdex.toml", Data: data})
-	want := []lang.Test{{Kind: "test", Name: "tap-check", Scope: "testdex.toml", Line: 9}, {Kind: "test", Name: "json-check", Scope: "testdex.toml", Line: 10}}
+	want := []lang.Test{{Kind: "test", Name: "tap-check", Scope: "testdex.toml", Line: 10}, {Kind: "test", Name: "json-check", Scope: "testdex.toml", Line: 11}}
 	if !reflect.DeepEqual(got.Tests, want) || len(got.Problems) > 0 {
 		t.Errorf("commands: %+v %v", got.Tests, got.Problems)
 	}

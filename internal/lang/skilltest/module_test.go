@@ -2,6 +2,7 @@ package skilltest
 
 import (
 	"os"
+	"reflect"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,7 @@ func TestModuleResults(t *testing.T) {
 		{"stderr", "export default () => { console.error('to stderr'); return {passed: 1, failed: 0} }", "pass", "", "to stderr\n"},
 		{"stdout lie", "export default () => { console.log('{\"passed\":1,\"failed\":0}'); return {passed: 0, failed: 1, errors: ['real']} }", "fail", "real", "{\"passed\":1,\"failed\":0}\n"},
 		{"handle left open", "export default () => { setInterval(() => {}, 1000); return {passed: 1, failed: 0} }", "pass", "", ""},
+		{"errors without a failure", "export default () => ({passed: 3, failed: 0, errors: ['said wrong']})", "fail", "said wrong", ""},
 		{"prints past the pipe buffer", "export default () => { for (let i = 0; i < 6000; i++) console.log('y'.repeat(99)); console.log('LAST LINE'); return {passed: 1, failed: 0} }", "pass", "", "LAST LINE\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,5 +119,16 @@ func TestModuleLimit(t *testing.T) {
 		if cmds[0].Timeout != c.module || cmds[1].Timeout != c.command {
 			t.Errorf("--test-timeout %v: module %v, command %v; want %v, %v", c.set, cmds[0].Timeout, cmds[1].Timeout, c.module, c.command)
 		}
+	}
+}
+
+// TestModuleInner checks the module's own counts on its result: passed,
+// failed and the errors, as the module returned them.
+func TestModuleInner(t *testing.T) {
+	evs := runModule(t, "export default () => ({passed: 57, failed: 2, errors: ['a', new Error('b')]})", 10*time.Second)
+	e := evs[len(evs)-1]
+	want := &testdex.Inner{Passed: 57, Failed: 2, Errors: []string{"a", "b"}}
+	if e.Action != testdex.ActionFail || !reflect.DeepEqual(e.Inner, want) {
+		t.Errorf("%s inner %+v, want fail %+v", e.Action, e.Inner, want)
 	}
 }

@@ -32,7 +32,7 @@ function report(doc) {
 // module printed past the pipe's buffer (64 KB on Linux).
 function finish(doc) {
   report(doc);
-  const code = doc.error || doc.failed > 0 ? 1 : 0;
+  const code = doc.error || doc.failed > 0 || doc.errors?.length > 0 ? 1 : 0;
   process.stdout.write('', () => realExit.call(process, code));
 }
 
