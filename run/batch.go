@@ -268,7 +268,7 @@ type batchState struct {
 	broken, cause string
 	leaked        []testdex.Process
 	inner         *testdex.Inner // the sum of the tests' own counts, nil when none counted
-	tail          tailLines // the last lines of the batch's own output
+	tail          tailLines      // the last lines of the batch's own output
 }
 
 // track counts e and numbers its occurrence: a test's nth run event and

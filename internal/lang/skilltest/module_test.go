@@ -2,9 +2,9 @@ package skilltest
 
 import (
 	"os"
-	"reflect"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
