@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,4 +159,69 @@ func TestRunSkillTestBusy(t *testing.T) {
 		t.Errorf("busy module: %q %q, want fail \"timed out after 1000 ms\"\n%s", got["tests/busy.tests.mjs"], msg, tail(out))
 	}
 	checkGone(t, pids, 1)
+}
+
+// TestRunSkillTestParallel runs two modules that each wait for the
+// other's mark: with [skilltest] parallel and -j 2 they run at once and
+// pass; one after the other the first would wait out its limit.
+func TestRunSkillTestParallel(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		testenv.Missing(t, "node is not installed: the skilltest runner needs it")
+	}
+	module := func(mine, other string) string {
+		return "import { writeFileSync, existsSync } from 'node:fs';\n" +
+			"export default async () => {\n  writeFileSync('" + mine + "', '');\n" +
+			"  for (let i = 0; i < 200 && !existsSync('" + other + "'); i++) await new Promise((r) => setTimeout(r, 50));\n" +
+			"  return existsSync('" + other + "') ? {passed: 1, failed: 0} : {passed: 0, failed: 1, errors: ['alone']};\n}\n"
+	}
+	for _, parallel := range []bool{true, false} {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{
+			"testdex.toml":      fmt.Sprintf("[skilltest]\nparallel = %v\n", parallel),
+			"tests/a.tests.mjs": module("a.mark", "b.mark"),
+			"tests/b.tests.mjs": module("b.mark", "a.mark"),
+		})
+		code, out, errs := cliIn(t, root, os.Environ(), "run", "--json", "-j", "2", "--test-timeout", "4s")
+		got := finals(t, out)
+		switch {
+		case parallel && (code != 0 || got["tests/a.tests.mjs"] != "pass" || got["tests/b.tests.mjs"] != "pass"):
+			t.Errorf("parallel: exit %d, %v; want both passed\n%s", code, got, errs)
+		case !parallel && (code != cli.ExitFailed || got["tests/a.tests.mjs"] != "fail"):
+			t.Errorf("one after the other: exit %d, %v; want the first to fail alone", code, got)
+		}
+	}
+}
+
+// TestListSkillCatalog lists modules against a declared skill catalog:
+// the skill's test carries its record fields in the listing's meta, and a
+// module that is no skill's test is listed with an orphan warning.
+func TestListSkillCatalog(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"testdex.toml":              "[skilltest]\nskills = [{name = \"equipment-manager\", shortName = \"equipment\", type = \"dbtable\", skillDir = \"skills/equipment\"}]\n",
+		"tests/equipment.tests.mjs": "export default () => ({passed: 1, failed: 0})\n",
+		"tests/stray.tests.mjs":     "export default () => ({passed: 1, failed: 0})\n",
+	})
+	code, out, errs := cliIn(t, root, os.Environ(), "list", "--json")
+	if code != 0 {
+		t.Fatalf("list: exit %d\n%s", code, errs)
+	}
+	meta := map[string]map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec testdex.Test
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		meta[rec.ID] = rec.Meta
+	}
+	want := map[string]map[string]string{
+		"tests/equipment.tests.mjs": {"skillName": "equipment-manager", "shortName": "equipment", "skillType": "dbtable", "skillDir": "skills/equipment"},
+		"tests/stray.tests.mjs":     nil,
+	}
+	if !reflect.DeepEqual(meta, want) {
+		t.Errorf("meta %v, want %v", meta, want)
+	}
+	if !strings.Contains(errs, "tests/stray.tests.mjs:1: orphan skill test") || strings.Contains(errs, "equipment.tests.mjs:1: orphan") {
+		t.Errorf("stderr does not flag the orphan alone:\n%s", errs)
+	}
 }

@@ -40,7 +40,7 @@ import (
 
 // formatVersion changes whenever the encoding changes; older snapshots are
 // then ignored.
-const formatVersion = 3
+const formatVersion = 4
 
 var magic = []byte("TDXC")
 

@@ -36,17 +36,24 @@ const (
 const DefaultTestTimeout = 30 * time.Second
 
 // runner runs each module and command in its own process, one after the
-// other, as the seed does: a module cannot crash or pollute another, and
-// a hang costs only itself when it yields to the event loop.
+// other (modules at the same time with [skilltest] parallel), as the seed
+// does: a module cannot crash or pollute another, and a hang costs only
+// its per-test limit.
 type runner struct {
 	commands map[string]config.Command // by name
+	// parallel gives each module a lane of its own, so the core runs
+	// them at the same time, up to -j ([skilltest] parallel = true).
+	parallel bool
 }
 
 // RunCommands returns one command per test: node on the wrapper for a
 // module (run in the module's folder, as the seed does), the declared argv
 // for a command (run from the root; a relative first word with a slash is
 // made absolute). Extra arguments are appended to declared commands' argv
-// and passed to node before the wrapper for modules.
+// and passed to node before the wrapper for modules. A module's command
+// carries its per-test limit (DefaultTestTimeout unless the run sets
+// one), a declared command the run's alone; with [skilltest] parallel
+// each module has a lane of its own.
 func (r *runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	tests := sel.Records()
 	wrapperPath := filepath.Join(o.Dir, "skilltest-wrapper.mjs")
@@ -67,8 +74,12 @@ func (r *runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpt
 			}
 			wrote = true
 		}
-		cmds = append(cmds, moduleCommand(filepath.Join(p.Dir, filepath.FromSlash(t.File)), wrapperPath,
-			filepath.Join(o.Dir, "result-"+strconv.Itoa(i)+".json"), o))
+		c := moduleCommand(filepath.Join(p.Dir, filepath.FromSlash(t.File)), wrapperPath,
+			filepath.Join(o.Dir, "result-"+strconv.Itoa(i)+".json"), o)
+		if r.parallel {
+			c.Lane = t.File
+		}
+		cmds = append(cmds, c)
 	}
 	return cmds, nil
 }
