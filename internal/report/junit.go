@@ -33,11 +33,12 @@ import (
 // inner.skipped, and its testsuite their sum.
 //
 // Text is escaped as the text view escapes it (XML cannot hold most
-// control characters); a test's output is kept up to 64 KB.
+// control characters); a test's output is kept up to 64 KB, its first
+// and last 32 KB.
 type JUnit struct {
 	suites  []*junitSuite
 	byBatch map[string]*junitSuite
-	out     map[string]*strings.Builder
+	out     map[string]*keptOutput
 	// errored is each batch's error testcase, until the batch's end gives
 	// it a time.
 	errored map[string]*junitCase
@@ -109,13 +110,65 @@ type junitText struct {
 	Text string `xml:",cdata"`
 }
 
-// maxJUnitOutput bounds the bytes of a test's output kept in the report.
+// maxJUnitOutput bounds the bytes of a test's output kept in the report:
+// its first and its last half (keptOutput).
 const maxJUnitOutput = 64 << 10
+
+// keptOutput keeps a test's output within maxJUnitOutput: its first half
+// as written and its last half, with a line saying how much of the middle
+// was dropped, so a failure's reason printed last is in the report.
+type keptOutput struct {
+	head    strings.Builder
+	tail    []byte // the output after the head; its last half is kept
+	dropped int    // bytes cut from the tail's start
+}
+
+func (k *keptOutput) write(s string) {
+	half := maxJUnitOutput / 2
+	if room := half - k.head.Len(); room > 0 {
+		n := runeCut(s, min(room, len(s)))
+		k.head.WriteString(s[:n])
+		s = s[n:]
+	}
+	k.tail = append(k.tail, s...)
+	if len(k.tail) > 2*half { // trimmed now and then, not on every write
+		k.trim()
+	}
+}
+
+// trim keeps the tail's last half, from a rune boundary.
+func (k *keptOutput) trim() {
+	n := len(k.tail) - maxJUnitOutput/2
+	if n <= 0 {
+		return
+	}
+	for n < len(k.tail) && !utf8.RuneStart(k.tail[n]) {
+		n++
+	}
+	k.dropped += n
+	k.tail = append(k.tail[:0], k.tail[n:]...)
+}
+
+func (k *keptOutput) String() string {
+	k.trim()
+	if k.dropped == 0 {
+		return k.head.String() + string(k.tail)
+	}
+	return fmt.Sprintf("%s\n[... %d bytes of output dropped]\n%s", k.head.String(), k.dropped, k.tail)
+}
+
+// runeCut moves n back to a rune boundary of s (n < len(s)).
+func runeCut(s string, n int) int {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
 
 // Event implements run.Handler.
 func (j *JUnit) Event(e testdex.Event) error {
 	if j.byBatch == nil {
-		j.byBatch, j.out, j.errored = map[string]*junitSuite{}, map[string]*strings.Builder{}, map[string]*junitCase{}
+		j.byBatch, j.out, j.errored = map[string]*junitSuite{}, map[string]*keptOutput{}, map[string]*junitCase{}
 	}
 	switch {
 	case e.Action == testdex.ActionError:
@@ -131,14 +184,10 @@ func (j *JUnit) Event(e testdex.Event) error {
 	case e.Action == testdex.ActionOutput:
 		b := j.out[e.ID]
 		if b == nil {
-			b = &strings.Builder{}
+			b = &keptOutput{}
 			j.out[e.ID] = b
 		}
-		n := min(len(e.Output), maxJUnitOutput-b.Len())
-		for n > 0 && n < len(e.Output) && !utf8.RuneStart(e.Output[n]) {
-			n-- // cut on a rune boundary
-		}
-		b.WriteString(e.Output[:n])
+		b.write(e.Output)
 	case e.Action == testdex.ActionUnreported, e.Action == testdex.ActionUnchanged: // not testcases: they did not run
 		s := j.suite(e)
 		if s.SystemOut == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/run"
@@ -107,5 +108,23 @@ func TestInnerCounts(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if !strings.HasSuffix(lines[0], "; their own checks: 57 passed, 2 failed") || lines[len(lines)-1] != "2 passed, 1 failed, 0 skipped" {
 		t.Errorf("summary:\n%s", b.String())
+	}
+}
+
+// TestJUnitOutputKeepsTheTail feeds a failing test's 200 KB of output:
+// the failure's body keeps the first and the last 32 KB, the reason
+// printed last included, and says how much it dropped.
+func TestJUnitOutputKeepsTheTail(t *testing.T) {
+	var j JUnit
+	j.Event(testdex.Event{Action: testdex.ActionRun, ID: "a_test.go::TestA", Batch: ". go"})
+	for range 2000 {
+		j.Event(testdex.Event{Action: testdex.ActionOutput, ID: "a_test.go::TestA", Batch: ". go", Output: strings.Repeat("é", 49) + "\n"})
+	}
+	j.Event(testdex.Event{Action: testdex.ActionOutput, ID: "a_test.go::TestA", Batch: ". go", Output: "THE REASON\n"})
+	j.Event(testdex.Event{Action: testdex.ActionFail, ID: "a_test.go::TestA", Batch: ". go", Message: "failed"})
+	body := j.suites[0].Cases[0].Failure.Body
+	if !strings.HasPrefix(body, "éé") || !strings.HasSuffix(body, "THE REASON\n") || !strings.Contains(body, "bytes of output dropped]") ||
+		len(body) > maxJUnitOutput+100 || !utf8.ValidString(body) {
+		t.Errorf("body of %d bytes: %q ... %q", len(body), body[:40], body[len(body)-40:])
 	}
 }
