@@ -104,6 +104,32 @@ type Event struct {
 	// Verdict is an agent's judgement of a markdown spec's scenario, on
 	// its final event (pass, fail, or unchanged for a verdict reused).
 	Verdict *Verdict `json:"verdict,omitempty"`
+	// Inner is what a test reports of its own checks, where its runner
+	// counts them (a skill-test module's {passed, failed, errors}, a
+	// declared command's TAP points), on its final event; on a batch's
+	// final event, the sum over its tests. Nil where nothing was counted.
+	Inner *Inner `json:"inner,omitempty"`
+}
+
+// Inner counts the checks a test ran inside itself, as the test reports
+// them: a test whose checks failed fails, whatever its exit code. Errors
+// are the failed checks' messages, as reported.
+type Inner struct {
+	Passed  int      `json:"passed"`
+	Failed  int      `json:"failed"`
+	Skipped int      `json:"skipped,omitempty"`
+	Errors  []string `json:"errors,omitempty"`
+}
+
+// Add adds o's counts and errors to i.
+func (i *Inner) Add(o *Inner) {
+	if o == nil {
+		return
+	}
+	i.Passed += o.Passed
+	i.Failed += o.Failed
+	i.Skipped += o.Skipped
+	i.Errors = append(i.Errors, o.Errors...)
 }
 
 // Verdict is what an agent CLI said of a markdown spec scenario, and what

@@ -108,6 +108,11 @@ type Test struct {
 	Seen []string `json:"seen,omitempty"`
 	// Spec carries a markdown spec's frontmatter settings.
 	Spec *SpecMeta `json:"spec,omitempty"`
+	// Meta holds a framework's own facts about the test that have no
+	// field of their own, by the framework's names (skilltest: the skill
+	// a module tests, "skillName", "shortName", "skillType", "skillDir",
+	// from the declared catalog). Nil when there are none.
+	Meta map[string]string `json:"meta,omitempty"`
 }
 
 // The values of Test.Seen: which discovery method found a record.

@@ -145,6 +145,7 @@ func record(file string, fw testdex.Framework, project string, t lang.Test) test
 		Project:   project,
 		Run:       t.Run,
 		Spec:      t.Spec,
+		Meta:      t.Meta,
 	}
 	if t.Parent != "" {
 		rec.Parent = testdex.MakeID(file, t.Parent)

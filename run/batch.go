@@ -30,21 +30,23 @@ func runBatch(ctx context.Context, b *plan.Batch, o Options, names *plan.Namer, 
 	}
 	// Parsers and the stderr writer emit from different goroutines (and
 	// parallel commands into their own buffers: add says where).
+	st.outCap = newOutputCap(limit)
 	st.emitTo = func(e testdex.Event, add func(testdex.Event)) {
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		if e.Action == testdex.ActionOutput && e.ID == "" {
-			st.tail.add(e.Output)
-		}
-		if e.Action == testdex.ActionOutput && !st.keepOutput(e, limit) {
-			return
-		}
 		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
-		st.track(&e)
-		add(e)
-		if o.Live != nil {
-			o.Live(e)
+		switch {
+		case e.Action == testdex.ActionOutput:
+			if e.ID == "" {
+				st.tail.add(e.Output)
+			}
+			if !st.outCap.take(e, add) {
+				return
+			}
+		case flushes(e):
+			st.flushOutput()
 		}
+		st.report(e, add)
 	}
 	st.emit = func(e testdex.Event) { st.emitTo(e, out.add) }
 	st.emit(testdex.Event{Action: testdex.ActionStart})
@@ -55,7 +57,7 @@ func runBatch(ctx context.Context, b *plan.Batch, o Options, names *plan.Namer, 
 	if st.failed || st.errored {
 		action = testdex.ActionFail
 	}
-	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds(), Leaked: st.leaked})
+	st.emit(testdex.Event{Action: action, Elapsed: time.Since(start).Seconds(), Leaked: st.leaked, Inner: st.inner})
 }
 
 // runAll builds and runs the batch's commands in order and returns the
@@ -187,6 +189,9 @@ func (st *batchState) runGroup(ctx context.Context, cmds []*lang.Command) int {
 		})
 	}
 	g.Wait()
+	st.mu.Lock()
+	st.flushOutput() // what the buffers hold back goes with them
+	st.mu.Unlock()
 	exit := 0
 	for k := range cmds {
 		for _, e := range bufs[k] {
@@ -215,37 +220,32 @@ func (st *batchState) broke(msg, cause string) {
 	}
 }
 
-// keepOutput caps a batch's output events at limit bytes, as proc caps
-// the captured streams: past it, one event says [TRUNCATED] and the rest is
-// dropped. Parsers still read everything; only what is reported is capped.
-func (st *batchState) keepOutput(e testdex.Event, limit int) bool {
-	switch {
-	case st.outBytes+len(e.Output) <= limit:
-		st.outBytes += len(e.Output)
-		return true
-	case !st.truncated:
-		st.truncated = true
-		st.outBytes = limit
-		e.Output = proc.Truncated
-		e.Time, e.Framework, e.Batch = st.o.Now(), st.b.Setup.Framework, st.b.Name
-		st.out.add(e)
-		if st.o.Live != nil {
-			st.o.Live(e)
-		}
+// report adds an event where add says and shows it live; st.mu is held.
+func (st *batchState) report(e testdex.Event, add func(testdex.Event)) {
+	st.track(&e)
+	add(e)
+	if st.o.Live != nil {
+		st.o.Live(e)
 	}
-	return false
+}
+
+// flushOutput reports the output the cap holds back (outputCap.flush);
+// st.mu is held.
+func (st *batchState) flushOutput() {
+	for _, h := range st.outCap.flush() {
+		st.report(h.e, h.add)
+	}
 }
 
 // batchState follows one batch: which tests started and finished.
 type batchState struct {
-	outBytes  int  // output reported so far
-	truncated bool // the output cap was reached
-	b         *plan.Batch
-	o         Options
-	names     *plan.Namer
-	out       *batchOutput
-	emit      func(testdex.Event)
-	emitTo    func(e testdex.Event, add func(testdex.Event))
+	outCap *outputCap // the output reported, within its limit
+	b      *plan.Batch
+	o      Options
+	names  *plan.Namer
+	out    *batchOutput
+	emit   func(testdex.Event)
+	emitTo func(e testdex.Event, add func(testdex.Event))
 	// mu guards what commands run in parallel share: the events' state,
 	// broken, leaked, timeout, cancelled and parents.
 	mu sync.Mutex
@@ -268,7 +268,8 @@ type batchState struct {
 	// cause classifies it.
 	broken, cause string
 	leaked        []testdex.Process
-	tail          tailLines // the last lines of the batch's own output
+	inner         *testdex.Inner // the sum of the tests' own counts, nil when none counted
+	tail          tailLines      // the last lines of the batch's own output
 }
 
 // track counts e and numbers its occurrence: a test's nth run event and
@@ -277,6 +278,12 @@ type batchState struct {
 // with one name do, the numbering pairs them in order, which keeps every
 // result apart, the point of it).
 func (st *batchState) track(e *testdex.Event) {
+	if e.ID != "" && e.Action.Final() && e.Inner != nil {
+		if st.inner == nil {
+			st.inner = &testdex.Inner{}
+		}
+		st.inner.Add(e.Inner)
+	}
 	switch e.Action {
 	case testdex.ActionRun:
 		if e.ID != "" {
@@ -301,7 +308,7 @@ func (st *batchState) track(e *testdex.Event) {
 
 // event turns a runner's event into a testdex event named by the ID rules.
 func (st *batchState) event(r lang.RunEvent) testdex.Event {
-	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line, Verdict: r.Verdict}
+	e := testdex.Event{Action: r.Action, Elapsed: r.Elapsed, Output: r.Output, Message: r.Message, Line: r.Line, Verdict: r.Verdict, Inner: r.Inner}
 	if r.Action == testdex.ActionError {
 		e.Cause = testdex.CauseRunner
 		return e
@@ -338,6 +345,11 @@ func joinRel(dir, rel string) string { return strings.TrimPrefix(dir+"/"+rel, ".
 // when killed).
 func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func(testdex.Event)) int {
 	deadline, _ := ctx.Deadline()
+	limit := time.Until(deadline)
+	if c.Timeout > 0 && (deadline.IsZero() || c.Timeout < limit) {
+		limit = c.Timeout
+	}
+	open := openTests{}
 	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) {
 		st.mu.Lock()
 		e := st.event(r)
@@ -346,6 +358,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 			st.o.cover.add(e.ID, st.b, r)
 			return
 		}
+		open.follow(e, r)
 		emit(e)
 	})
 	if c.Note != "" && st.o.note != nil {
@@ -358,7 +371,7 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	if st.o.Raw != nil {
 		stdout = io.MultiWriter(parser, raw)
 	}
-	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: time.Until(deadline),
+	res, err := proc.Run(ctx, proc.Spec{Args: c.Args, Dir: c.Dir, Env: env, Timeout: limit,
 		Cap: st.o.Cap, Stdout: stdout, Stderr: stderr})
 	if st.o.Raw != nil {
 		raw.Flush()
@@ -376,6 +389,16 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: reading the %s results: %v\n", st.b.Setup.Framework, err)})
 	}
 	stderr.Flush()
+	own := res.TimedOut && ctx.Err() == nil && c.Timeout > 0 // the command's own limit, not the run's
+	if own {
+		for _, r := range open.left() {
+			r.Action, r.Elapsed, r.Message = testdex.ActionFail, c.Timeout.Seconds(), fmt.Sprintf("timed out after %d ms", c.Timeout.Milliseconds())
+			st.mu.Lock()
+			e := st.event(r)
+			st.mu.Unlock()
+			emit(e)
+		}
+	}
 	for _, l := range res.Leaked {
 		emit(testdex.Event{Action: testdex.ActionOutput, Output: fmt.Sprintf("testdex: process %d (%s) was still running after the %s runner exited; killed\n", l.PID, l.Command, st.b.Setup.Framework)})
 	}
@@ -387,10 +410,38 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		st.cancelled = true
-	case res.TimedOut || ctx.Err() != nil:
+	case !own && (res.TimedOut || ctx.Err() != nil):
 		st.timeout = true
 	}
 	return res.ExitCode
+}
+
+// openTests holds, per test ID, the run events of one command's tests
+// that have not ended (one per run: a runner may report an ID twice).
+type openTests map[string][]lang.RunEvent
+
+func (o openTests) follow(e testdex.Event, r lang.RunEvent) {
+	switch {
+	case e.ID == "":
+	case e.Action == testdex.ActionRun:
+		o[e.ID] = append(o[e.ID], r)
+	case e.Action.Final() && len(o[e.ID]) > 0:
+		o[e.ID] = o[e.ID][1:]
+	}
+}
+
+// left returns the run events of the tests left open, by ID.
+func (o openTests) left() []lang.RunEvent {
+	ids := make([]string, 0, len(o))
+	for id := range o {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []lang.RunEvent
+	for _, id := range ids {
+		out = append(out, o[id]...)
+	}
+	return out
 }
 
 // settle ends the batch after its commands: tests that started and never

@@ -1,13 +1,13 @@
 package run
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
-	"github.com/testdex/testdex/internal/proc"
 	"github.com/testdex/testdex/plan"
 )
 
@@ -80,15 +80,40 @@ func TestSummaryKeepsOccurrences(t *testing.T) {
 	}
 }
 
+// TestOutputIsCapped: past the head (half the limit) output is held, its
+// last bytes kept within the other half, and reported after a marker of
+// the bytes dropped when the test fails, before its failure; once the
+// tail's half is spent, later output is a marker at the batch's end.
 func TestOutputIsCapped(t *testing.T) {
-	var got []testdex.Event
-	st := &batchState{b: &plan.Batch{Name: ". go", Setup: &lang.Setup{Framework: testdex.Go}}, o: Options{Now: time.Now}, out: &batchOutput{}}
-	for i := 0; i < 10; i++ {
-		if st.keepOutput(testdex.Event{Action: testdex.ActionOutput, Output: "0123456789"}, 35) {
-			got = append(got, testdex.Event{})
+	var got []string
+	add := func(e testdex.Event) { got = append(got, e.ID+" "+string(e.Action)+" "+e.Output) }
+	st := &batchState{b: &plan.Batch{Name: ". go", Setup: &lang.Setup{Framework: testdex.Go}}, o: Options{Now: time.Now},
+		out: &batchOutput{}, outCap: newOutputCap(40), started: map[string]int{}, done: map[string]int{}}
+	emit := func(e testdex.Event) {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if e.Action == testdex.ActionOutput && !st.outCap.take(e, add) {
+			return
 		}
+		if flushes(e) {
+			st.flushOutput()
+		}
+		st.report(e, add)
 	}
-	if len(got) != 3 || len(st.out.events) != 1 || st.out.events[0].Output != proc.Truncated {
-		t.Errorf("kept %d events, marker events %+v", len(got), st.out.events)
+	for i := range 10 {
+		emit(testdex.Event{Action: testdex.ActionOutput, ID: "a", Output: fmt.Sprintf("line %d...\n", i)})
+	}
+	emit(testdex.Event{Action: testdex.ActionOutput, ID: "a", Output: "the reason\n"})
+	emit(testdex.Event{Action: testdex.ActionFail, ID: "a"})
+	emit(testdex.Event{Action: testdex.ActionOutput, ID: "b", Output: "more output"})
+	emit(testdex.Event{Action: testdex.ActionPass}) // the batch's end
+	want := []string{
+		"a output line 0...\n", "a output line 1...\n",
+		"a output " + fmt.Sprintf(TruncatedFormat, 71), "a output ine 9...\n", "a output the reason\n",
+		"a fail ",
+		"b output " + fmt.Sprintf(TruncatedFormat, 11), " pass ",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("reported:\n%q\nwant:\n%q", got, want)
 	}
 }

@@ -56,6 +56,11 @@ type Summary struct {
 	// coverage records carry: the run's start).
 	Recorded   []string
 	RecordedAt time.Time
+	// Inner sums what the tests report of their own checks
+	// (testdex.Event.Inner) over their final results, errors flattened in
+	// the order the tests ended: a suite of skill-test modules' passed
+	// and failed checks. Nil when no test counted any (set by Finish).
+	Inner *testdex.Inner
 
 	result map[resultKey]testdex.Event // final event per test ID and occurrence
 	order  []resultKey                 // the results in the order they ended
@@ -172,8 +177,15 @@ func contains(list []string, s string) bool {
 // and the order of leaked processes.
 func (s *Summary) Finish() {
 	s.Failures = s.Failures[:0]
+	s.Inner = nil
 	for _, k := range s.order {
 		e := s.result[k]
+		if e.Inner != nil {
+			if s.Inner == nil {
+				s.Inner = &testdex.Inner{}
+			}
+			s.Inner.Add(e.Inner)
+		}
 		if e.Action == testdex.ActionFail && (e.Kind != testdex.KindSuite || e.Message != "") {
 			s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, Occurrence: e.Occurrence,
 				File: e.File, Line: e.Line, Message: e.Message})

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -41,7 +43,7 @@ func TestRunSkillTest(t *testing.T) {
 	got := finals(t, out)
 	want := map[string]testdex.Action{
 		"tests/pass.tests.mjs": "pass", "tests/fail.tests.mjs": "fail", "tests/throw.tests.mjs": "fail",
-		"tests/liar.tests.mjs": "fail", "tests/hang.tests.mjs": "pass",
+		"tests/liar.tests.mjs": "fail", "tests/hang.tests.mjs": "pass", "tests/busy.tests.mjs": "pass",
 		"testdex.toml::tap-check": "fail", "testdex.toml::json-check": "pass",
 	}
 	for id, a := range want {
@@ -52,9 +54,17 @@ func TestRunSkillTest(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("results for %d tests, want %d: %v", len(got), len(want), got)
 	}
-	// A module's stdout and stderr are its output, with the counts.
+	// A module's stdout and stderr are its output, with the counts; the
+	// batch's end sums the tests' own counts (the seed's totalPassed,
+	// totalFailed and errors).
 	outputs := map[string]bool{}
 	for _, e := range events(t, out) {
+		if e.ID == "" && e.Action == testdex.ActionFail {
+			want := &testdex.Inner{Passed: 10, Failed: 3, Skipped: 1, Errors: []string{"not ok 2 - equipment has a price", `expected "aa!", got "aa"`, "the real result"}}
+			if !reflect.DeepEqual(e.Inner, want) {
+				t.Errorf("the batch's own counts: %+v, want %+v", e.Inner, want)
+			}
+		}
 		if e.ID == "tests/pass.tests.mjs" && e.Action == testdex.ActionOutput {
 			outputs[e.Output] = true
 		}
@@ -115,4 +125,103 @@ func TestRunSkillTestHang(t *testing.T) {
 		t.Errorf("hang not reported as a timeout:\n%s", tail(out))
 	}
 	checkGone(t, pids, 1) // the hanging module's process
+}
+
+// TestRunSkillTestBusy runs a module that blocks the event loop, so no
+// timer of its own can fire, before one that passes: the per-test limit
+// kills it from outside, it fails as timed out after the limit, the next
+// module still runs, and the run is a failure, not a timeout.
+func TestRunSkillTestBusy(t *testing.T) {
+	_, td := skillFixture(t)
+	pids := fixturePIDs(t)
+	start := time.Now()
+	code, out, errs := td([]string{"TESTDEX_FIXTURE_BUSY=1"}, "run", "--json", "--test-timeout", "1s", "tests/busy.tests.mjs", "tests/pass.tests.mjs")
+	if code != cli.ExitFailed {
+		t.Fatalf("exit %d, want %d (a test failed)\n%s%s", code, cli.ExitFailed, tail(out), errs)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the run took %v; the busy module was not killed at --test-timeout 1s", d)
+	}
+	got := finals(t, out)
+	if got["tests/pass.tests.mjs"] != "pass" {
+		t.Errorf("the module after the busy one: %q, want pass\n%s", got["tests/pass.tests.mjs"], tail(out))
+	}
+	msg := ""
+	for _, e := range events(t, out) {
+		if e.ID == "tests/busy.tests.mjs" && e.Action == testdex.ActionFail {
+			msg = e.Message
+		}
+		if e.Action == testdex.ActionError {
+			t.Errorf("batch error %q: a per-test timeout is the test's failure, not the run's", e.Message)
+		}
+	}
+	if got["tests/busy.tests.mjs"] != "fail" || msg != "timed out after 1000 ms" {
+		t.Errorf("busy module: %q %q, want fail \"timed out after 1000 ms\"\n%s", got["tests/busy.tests.mjs"], msg, tail(out))
+	}
+	checkGone(t, pids, 1)
+}
+
+// TestRunSkillTestParallel runs two modules that each wait for the
+// other's mark: with [skilltest] parallel and -j 2 they run at once and
+// pass; one after the other the first would wait out its limit.
+func TestRunSkillTestParallel(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		testenv.Missing(t, "node is not installed: the skilltest runner needs it")
+	}
+	module := func(mine, other string) string {
+		return "import { writeFileSync, existsSync } from 'node:fs';\n" +
+			"export default async () => {\n  writeFileSync('" + mine + "', '');\n" +
+			"  for (let i = 0; i < 200 && !existsSync('" + other + "'); i++) await new Promise((r) => setTimeout(r, 50));\n" +
+			"  return existsSync('" + other + "') ? {passed: 1, failed: 0} : {passed: 0, failed: 1, errors: ['alone']};\n}\n"
+	}
+	for _, parallel := range []bool{true, false} {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{
+			"testdex.toml":      fmt.Sprintf("[skilltest]\nparallel = %v\n", parallel),
+			"tests/a.tests.mjs": module("a.mark", "b.mark"),
+			"tests/b.tests.mjs": module("b.mark", "a.mark"),
+		})
+		code, out, errs := cliIn(t, root, os.Environ(), "run", "--json", "-j", "2", "--test-timeout", "4s")
+		got := finals(t, out)
+		switch {
+		case parallel && (code != 0 || got["tests/a.tests.mjs"] != "pass" || got["tests/b.tests.mjs"] != "pass"):
+			t.Errorf("parallel: exit %d, %v; want both passed\n%s", code, got, errs)
+		case !parallel && (code != cli.ExitFailed || got["tests/a.tests.mjs"] != "fail"):
+			t.Errorf("one after the other: exit %d, %v; want the first to fail alone", code, got)
+		}
+	}
+}
+
+// TestListSkillCatalog lists modules against a declared skill catalog:
+// the skill's test carries its record fields in the listing's meta, and a
+// module that is no skill's test is listed with an orphan warning.
+func TestListSkillCatalog(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"testdex.toml":              "[skilltest]\nskills = [{name = \"equipment-manager\", shortName = \"equipment\", type = \"dbtable\", skillDir = \"skills/equipment\"}]\n",
+		"tests/equipment.tests.mjs": "export default () => ({passed: 1, failed: 0})\n",
+		"tests/stray.tests.mjs":     "export default () => ({passed: 1, failed: 0})\n",
+	})
+	code, out, errs := cliIn(t, root, os.Environ(), "list", "--json")
+	if code != 0 {
+		t.Fatalf("list: exit %d\n%s", code, errs)
+	}
+	meta := map[string]map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec testdex.Test
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		meta[rec.ID] = rec.Meta
+	}
+	want := map[string]map[string]string{
+		"tests/equipment.tests.mjs": {"skillName": "equipment-manager", "shortName": "equipment", "skillType": "dbtable", "skillDir": "skills/equipment"},
+		"tests/stray.tests.mjs":     nil,
+	}
+	if !reflect.DeepEqual(meta, want) {
+		t.Errorf("meta %v, want %v", meta, want)
+	}
+	if !strings.Contains(errs, "tests/stray.tests.mjs:1: orphan skill test") || strings.Contains(errs, "equipment.tests.mjs:1: orphan") {
+		t.Errorf("stderr does not flag the orphan alone:\n%s", errs)
+	}
 }

@@ -19,7 +19,7 @@ func sample() *Snapshot {
 			Package: "a_test",
 			Facts:   []byte("mod tests;"),
 			Tests: []lang.Test{
-				{Kind: testdex.KindTest, Name: "TestA", Line: 3, Run: "^TestA$"},
+				{Kind: testdex.KindTest, Name: "TestA", Line: 3, Run: "^TestA$", Meta: map[string]string{"k": "v", "a": ""}},
 				{Kind: testdex.KindSubtest, Name: "TestA/{tc.name}", Local: "l", Scope: "s", Parent: "TestA", Line: 4, Dynamic: true, Skip: true, Tags: []string{"x"}},
 			},
 			Problems: []testdex.Problem{{Severity: testdex.SevError, Line: 9, Message: "expected ';'"}},

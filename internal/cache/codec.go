@@ -63,6 +63,16 @@ func encodeTest(w *lang.Enc, t *lang.Test) {
 			w.Bool(*t.Spec.SkipPermissionsIfPossible)
 		}
 	}
+	keys := make([]string, 0, len(t.Meta))
+	for k := range t.Meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	w.Uint(uint64(len(keys)))
+	for _, k := range keys {
+		w.Str(k)
+		w.Str(t.Meta[k])
+	}
 }
 
 func decodeEntry(r *lang.Dec) *Entry {
@@ -119,6 +129,18 @@ func decodeTest(r *lang.Dec, t *lang.Test) {
 			v := r.Bool()
 			t.Spec.SkipPermissionsIfPossible = &v
 		}
+	}
+	n := r.Uint()
+	if n > uint64(len(r.B)) {
+		r.Fail()
+		return
+	}
+	for i := uint64(0); i < n && !r.Bad; i++ {
+		if t.Meta == nil {
+			t.Meta = make(map[string]string, n)
+		}
+		k := r.Str()
+		t.Meta[k] = r.Str()
 	}
 }
 

@@ -31,6 +31,8 @@
 //	[skilltest]
 //	testMatch = ["**/*.tests.mjs"]
 //	commands = [{name = "lint", run = ["./check.sh"], format = "tap"}]
+//	parallel = false          # modules at the same time, up to -j
+//	skills = [{name = "equipment-manager", shortName = "equipment", type = "dbtable", skillDir = "skills/equipment"}]
 //
 //	[affected]                # dependencies no static evidence sees
 //	"testdata/**" = ["pkg/..."]
@@ -110,6 +112,28 @@ type Framework struct {
 	// Commands are executables run as tests (skilltest): each prints a
 	// JSON result or a TAP stream on its standard output.
 	Commands []Command `toml:"commands"`
+	// Parallel runs the modules at the same time, up to the run's -j, as
+	// the seed's runTestSuite({parallel: true}) does (skilltest).
+	Parallel bool `toml:"parallel"`
+	// Skills is the skill catalog (skilltest): when it is declared, a
+	// module is a skill's test when it is tests/SHORTNAME.tests.mjs for
+	// a skill in it, and any other module is an orphan (listed, and
+	// flagged with a warning).
+	Skills []Skill `toml:"skills"`
+}
+
+// Skill is one skill of the catalog, with the seed's record fields:
+//
+//	[[skilltest.skills]]
+//	name = "equipment-manager"   # skillName
+//	shortName = "equipment"      # its test is tests/equipment.tests.mjs; name when absent
+//	type = "dbtable"             # skillType; "unknown" when absent
+//	skillDir = "skills/equipment"
+type Skill struct {
+	Name      string `toml:"name"`
+	ShortName string `toml:"shortName"`
+	Type      string `toml:"type"`
+	SkillDir  string `toml:"skillDir"`
 }
 
 // Command is one executable declared as a test, as in

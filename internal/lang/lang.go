@@ -52,6 +52,7 @@ type Test struct {
 	Tags      []string
 	Run       string // native selector (Go -run pattern)
 	Spec      *testdex.SpecMeta
+	Meta      map[string]string // testdex.Test.Meta
 }
 
 // Result is what an extractor found in one file. Problems are per-file

@@ -174,6 +174,9 @@ type RunEvent struct {
 	Covered []CoveredFile
 	// Verdict is a spec scenario's judgement, on its final event.
 	Verdict *testdex.Verdict
+	// Inner is what the test reports of its own checks, on its final
+	// event, where the runner counts them (testdex.Event.Inner).
+	Inner *testdex.Inner
 }
 
 // Parser reads a command's standard output, in chunks of any size, as it

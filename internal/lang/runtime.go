@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/testdex/testdex"
+import (
+	"time"
+
+	"github.com/testdex/testdex"
+)
 
 // A Lister asks a framework itself for its tests: the runtime method of
 // discovery (seed 001), exact but executing project code (imports,
@@ -38,6 +42,13 @@ type Command struct {
 	// test command (which runs the framework twice, where testdex runs
 	// it once); the core prints it in the batch's output first.
 	Note string
+	// Timeout, when set, bounds this command alone (a per-test limit the
+	// runner cannot enforce itself: a busy loop never yields to a timer
+	// in the process). Past it the core stops the command's process group
+	// (SIGTERM, a grace period, SIGKILL), ends each test the command
+	// started and did not end as a failure "timed out after N ms", and
+	// goes on with the next command; it is not the run's timeout.
+	Timeout time.Duration
 }
 
 // Listed is one test as the framework reported it.

@@ -43,7 +43,7 @@ func (a *runAnswer) answer(st *store) (*mcp.CallToolResult, RunOutput, error) {
 func (a *runAnswer) output() RunOutput {
 	s := a.sum
 	out := RunOutput{Exit: workspace.ExitCode(s), TimedOut: s.TimedOut, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped,
-		Unreported: s.Unreported, Errors: len(s.Errors), Warnings: a.warnings, Run: a.k.id, Failures: []Failure{}, Results: results(s)}
+		Unreported: s.Unreported, Errors: len(s.Errors), Warnings: a.warnings, Run: a.k.id, Failures: []Failure{}, Results: results(s), Inner: s.Inner}
 	if a.cancelled {
 		out.Exit, out.Cancelled, out.TimedOut = ExitCancelled, true, false
 	}
@@ -223,7 +223,7 @@ func (a *runAnswer) withRaw(text string, out RunOutput) string {
 func results(sum *workspace.Summary) []TestResult {
 	out := []TestResult{}
 	for _, e := range sum.Results() {
-		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line})
+		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line, Inner: e.Inner})
 	}
 	return out
 }

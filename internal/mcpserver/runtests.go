@@ -68,6 +68,9 @@ type RunOutput struct {
 	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended, when they fit the budget; else empty, and results_omitted counts them (read testdex://runs/{run}/results)"`
 	// ResultsOmitted counts the results the budget left out.
 	ResultsOmitted int `json:"results_omitted,omitempty"`
+	// Inner sums the checks the tests counted inside themselves (the
+	// seed's totalPassed, totalFailed and errors), nil when none did.
+	Inner *testdex.Inner `json:"inner,omitempty" jsonschema:"the sum of the checks the tests counted inside themselves, errors flattened; absent when no test counts its checks"`
 }
 
 // TestResult is one test's final result: pass, fail or skip.
@@ -80,6 +83,9 @@ type TestResult struct {
 	Message    string  `json:"message,omitempty" jsonschema:"the failure's or skip's reason"`
 	File       string  `json:"file,omitempty" jsonschema:"the failure's file, root-relative"`
 	Line       int     `json:"line,omitempty"`
+	// Inner is what the test counted of its own checks, where it counts
+	// them (a skill-test module's {passed, failed, errors}).
+	Inner *testdex.Inner `json:"inner,omitempty" jsonschema:"the checks the test counted inside itself (a skill-test module's passed, failed and errors), where it counts them"`
 }
 
 func addRun(s *mcp.Server, c Config) {

@@ -224,6 +224,7 @@ type event struct {
 	Line    int                `json:"line,omitempty"`
 	Covered []lang.CoveredFile `json:"covered,omitempty"`
 	Verdict *testdex.Verdict   `json:"verdict,omitempty"`
+	Inner   *testdex.Inner     `json:"inner,omitempty"`
 }
 
 // Encode renders events as a golden file holds them: one JSON object a

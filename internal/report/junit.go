@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -27,12 +28,17 @@ import (
 //     as one). Its suite's <system-out> names it with the reason, so it
 //     stays visible.
 //
+// A test that counted checks inside itself (testdex.Event.Inner) has
+// them as the testcase's properties inner.passed, inner.failed and
+// inner.skipped, and its testsuite their sum.
+//
 // Text is escaped as the text view escapes it (XML cannot hold most
-// control characters); a test's output is kept up to 64 KB.
+// control characters); a test's output is kept up to 64 KB, its first
+// and last 32 KB.
 type JUnit struct {
 	suites  []*junitSuite
 	byBatch map[string]*junitSuite
-	out     map[string]*strings.Builder
+	out     map[string]*keptOutput
 	// errored is each batch's error testcase, until the batch's end gives
 	// it a time.
 	errored map[string]*junitCase
@@ -44,24 +50,27 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name      string       `xml:"name,attr"`
-	Tests     int          `xml:"tests,attr"`
-	Failures  int          `xml:"failures,attr"`
-	Errors    int          `xml:"errors,attr"`
-	Skipped   int          `xml:"skipped,attr"`
-	Time      string       `xml:"time,attr"`
-	Cases     []*junitCase `xml:"testcase"`
-	SystemOut *junitText   `xml:"system-out,omitempty"`
+	Name       string       `xml:"name,attr"`
+	Tests      int          `xml:"tests,attr"`
+	Failures   int          `xml:"failures,attr"`
+	Errors     int          `xml:"errors,attr"`
+	Skipped    int          `xml:"skipped,attr"`
+	Time       string       `xml:"time,attr"`
+	Properties *junitProps  `xml:"properties,omitempty"`
+	Cases      []*junitCase `xml:"testcase"`
+	SystemOut  *junitText   `xml:"system-out,omitempty"`
+	inner      *testdex.Inner
 }
 
 type junitCase struct {
-	Classname string        `xml:"classname,attr"`
-	Name      string        `xml:"name,attr"`
-	Time      string        `xml:"time,attr"`
-	Error     *junitMessage `xml:"error,omitempty"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut *junitText    `xml:"system-out,omitempty"`
+	Classname  string        `xml:"classname,attr"`
+	Name       string        `xml:"name,attr"`
+	Time       string        `xml:"time,attr"`
+	Properties *junitProps   `xml:"properties,omitempty"`
+	Error      *junitMessage `xml:"error,omitempty"`
+	Failure    *junitMessage `xml:"failure,omitempty"`
+	Skipped    *junitMessage `xml:"skipped,omitempty"`
+	SystemOut  *junitText    `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
@@ -70,18 +79,96 @@ type junitMessage struct {
 	Body    string `xml:",cdata"`
 }
 
+// junitProps are a testcase's or testsuite's properties: here the
+// checks a test counted inside itself (testdex.Event.Inner) as
+// inner.passed, inner.failed and inner.skipped, and their sum on the
+// testsuite (the properties pytest's record_property writes, which CI
+// systems show with the case).
+type junitProps struct {
+	Props []junitProp `xml:"property"`
+}
+
+type junitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// innerProps returns the properties of a test's own counts, nil for none.
+func innerProps(in *testdex.Inner) *junitProps {
+	if in == nil {
+		return nil
+	}
+	p := &junitProps{Props: []junitProp{{"inner.passed", strconv.Itoa(in.Passed)}, {"inner.failed", strconv.Itoa(in.Failed)}}}
+	if in.Skipped > 0 {
+		p.Props = append(p.Props, junitProp{"inner.skipped", strconv.Itoa(in.Skipped)})
+	}
+	return p
+}
+
 // junitText is text kept as CDATA, so that its lines stay lines.
 type junitText struct {
 	Text string `xml:",cdata"`
 }
 
-// maxJUnitOutput bounds the bytes of a test's output kept in the report.
+// maxJUnitOutput bounds the bytes of a test's output kept in the report:
+// its first and its last half (keptOutput).
 const maxJUnitOutput = 64 << 10
+
+// keptOutput keeps a test's output within maxJUnitOutput: its first half
+// as written and its last half, with a line saying how much of the middle
+// was dropped, so a failure's reason printed last is in the report.
+type keptOutput struct {
+	head    strings.Builder
+	tail    []byte // the output after the head; its last half is kept
+	dropped int    // bytes cut from the tail's start
+}
+
+func (k *keptOutput) write(s string) {
+	half := maxJUnitOutput / 2
+	if room := half - k.head.Len(); room > 0 {
+		n := runeCut(s, min(room, len(s)))
+		k.head.WriteString(s[:n])
+		s = s[n:]
+	}
+	k.tail = append(k.tail, s...)
+	if len(k.tail) > 2*half { // trimmed now and then, not on every write
+		k.trim()
+	}
+}
+
+// trim keeps the tail's last half, from a rune boundary.
+func (k *keptOutput) trim() {
+	n := len(k.tail) - maxJUnitOutput/2
+	if n <= 0 {
+		return
+	}
+	for n < len(k.tail) && !utf8.RuneStart(k.tail[n]) {
+		n++
+	}
+	k.dropped += n
+	k.tail = append(k.tail[:0], k.tail[n:]...)
+}
+
+func (k *keptOutput) String() string {
+	k.trim()
+	if k.dropped == 0 {
+		return k.head.String() + string(k.tail)
+	}
+	return fmt.Sprintf("%s\n[... %d bytes of output dropped]\n%s", k.head.String(), k.dropped, k.tail)
+}
+
+// runeCut moves n back to a rune boundary of s (n < len(s)).
+func runeCut(s string, n int) int {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
 
 // Event implements run.Handler.
 func (j *JUnit) Event(e testdex.Event) error {
 	if j.byBatch == nil {
-		j.byBatch, j.out, j.errored = map[string]*junitSuite{}, map[string]*strings.Builder{}, map[string]*junitCase{}
+		j.byBatch, j.out, j.errored = map[string]*junitSuite{}, map[string]*keptOutput{}, map[string]*junitCase{}
 	}
 	switch {
 	case e.Action == testdex.ActionError:
@@ -97,14 +184,10 @@ func (j *JUnit) Event(e testdex.Event) error {
 	case e.Action == testdex.ActionOutput:
 		b := j.out[e.ID]
 		if b == nil {
-			b = &strings.Builder{}
+			b = &keptOutput{}
 			j.out[e.ID] = b
 		}
-		n := min(len(e.Output), maxJUnitOutput-b.Len())
-		for n > 0 && n < len(e.Output) && !utf8.RuneStart(e.Output[n]) {
-			n-- // cut on a rune boundary
-		}
-		b.WriteString(e.Output[:n])
+		b.write(e.Output)
 	case e.Action == testdex.ActionUnreported, e.Action == testdex.ActionUnchanged: // not testcases: they did not run
 		s := j.suite(e)
 		if s.SystemOut == nil {
@@ -150,7 +233,14 @@ func (j *JUnit) result(e testdex.Event) {
 	if name == "" {
 		name = file
 	}
-	c := &junitCase{Classname: Escape(file), Name: Escape(name), Time: seconds(e.Elapsed)}
+	c := &junitCase{Classname: Escape(file), Name: Escape(name), Time: seconds(e.Elapsed), Properties: innerProps(e.Inner)}
+	if e.Inner != nil {
+		if s.inner == nil {
+			s.inner = &testdex.Inner{}
+		}
+		s.inner.Add(&testdex.Inner{Passed: e.Inner.Passed, Failed: e.Inner.Failed, Skipped: e.Inner.Skipped})
+		s.Properties = innerProps(s.inner)
+	}
 	out := ""
 	if b := j.out[e.ID]; b != nil {
 		out = escapeBlock(b.String())

@@ -6,12 +6,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/run"
 )
 
 // Summary prints the closing lines, without colour: leaked processes, a
 // timeout, the IDs that matched nothing, the number of tests the runners
-// reported and the duration, then the counts alone on the last line,
+// reported and the duration (and the checks the tests counted inside
+// themselves, where they count them: "; their own checks: 57 passed, 2
+// failed"), then the counts alone on the last line,
 // "N passed, N failed, N skipped" (the form CI systems read), followed by
 // the tests not reported and the batch errors when there are any.
 func Summary(w io.Writer, s *run.Summary, timeout time.Duration) {
@@ -38,7 +41,7 @@ func summary(w io.Writer, p palette, s *run.Summary, timeout time.Duration) {
 	for _, id := range s.Lost {
 		fmt.Fprintf(w, "no result for %s: it is listed, but the runner reported neither it nor a test under it\n", Escape(id))
 	}
-	fmt.Fprintf(w, "ran %d tests in %.1fs\n", s.Ran(), s.End.Sub(s.Start).Seconds())
+	fmt.Fprintf(w, "ran %d tests in %.1fs%s\n", s.Ran(), s.End.Sub(s.Start).Seconds(), innerCounts(s.Inner))
 	counts := []string{
 		count(p.pass, s.Passed, "passed"),
 		count(p.fail, s.Failed, "failed"),
@@ -65,4 +68,17 @@ func count(paint func(string) string, n int, what string) string {
 		return s
 	}
 	return paint(s)
+}
+
+// innerCounts is the sum of the tests' own checks for the "ran" line, ""
+// when no test counted any.
+func innerCounts(in *testdex.Inner) string {
+	if in == nil {
+		return ""
+	}
+	s := fmt.Sprintf("; their own checks: %d passed, %d failed", in.Passed, in.Failed)
+	if in.Skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", in.Skipped)
+	}
+	return s
 }

@@ -154,7 +154,7 @@ func goCommands(p *lang.Project, groups map[string][]string, o lang.RunOptions) 
 
 // NewParser returns a streaming parser of go test -json output.
 func (runner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang.RunEvent)) lang.Parser {
-	j := &jsonParser{module: p.Name, emit: emit, out: map[string]*bytes.Buffer{}, bench: map[string]*benchState{}, openBench: map[string][]string{}}
+	j := &jsonParser{module: p.Name, emit: emit, out: map[string]*testOutput{}, bench: map[string]*benchState{}, openBench: map[string][]string{}}
 	j.lines.Line = j.line
 	return coverParserFor(p, cmd, j)
 }
@@ -165,7 +165,7 @@ type jsonParser struct {
 	module string
 	emit   func(lang.RunEvent)
 	lines  lines.Splitter
-	out    map[string]*bytes.Buffer // per test, for the failure message
+	out    map[string]*testOutput // per test, for the failure message
 	// bench is the running benchmark of each package and the figures it
 	// printed: test2json reports a benchmark's run and failure but not its
 	// pass, which is its figures line followed by the next benchmark or
@@ -236,12 +236,10 @@ func (j *jsonParser) line(l []byte) {
 	case e.Action == "output" && e.Test != "":
 		b := j.out[key]
 		if b == nil {
-			b = &bytes.Buffer{}
+			b = &testOutput{}
 			j.out[key] = b
 		}
-		if b.Len() < 64<<10 {
-			b.WriteString(e.Output)
-		}
+		b.write(e.Output)
 	case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 		// The package's own result: the core judges the batch itself.
 		if e.FailedBuild != "" { // one error for the package, in go's own words
@@ -340,11 +338,12 @@ var failLine = regexp.MustCompile(`^\s+([\w.\-/]+\.go):(\d+): (.*)$`)
 
 // failure finds the last t.Error/t.Fatal-shaped line of a test's output:
 // t.Log lines look the same, and they usually come before the failure.
-func failure(out *bytes.Buffer, dir string) (msg, file string, line int) {
+func failure(out *testOutput, dir string) (msg, file string, line int) {
 	if out == nil {
 		return "", "", 0
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
+	sc := bufio.NewScanner(bytes.NewReader(out.bytes()))
+	sc.Buffer(nil, 4*outputKeep)
 	for sc.Scan() {
 		if m := failLine.FindStringSubmatch(sc.Text()); m != nil {
 			n, _ := strconv.Atoi(m[2])
@@ -352,4 +351,39 @@ func failure(out *bytes.Buffer, dir string) (msg, file string, line int) {
 		}
 	}
 	return msg, file, line
+}
+
+// outputKeep is how much of each end of a test's output testOutput keeps.
+const outputKeep = 32 << 10
+
+// testOutput keeps a test's output for its failure message: its first and
+// its last outputKeep bytes, so the reason a test prints after megabytes
+// of logging (t.Fatal last) is still read.
+type testOutput struct {
+	head, tail []byte
+	dropped    bool // bytes between head and tail were dropped
+}
+
+func (o *testOutput) write(s string) {
+	if room := outputKeep - len(o.head); room > 0 {
+		n := min(room, len(s))
+		o.head, s = append(o.head, s[:n]...), s[n:]
+	}
+	o.tail = append(o.tail, s...)
+	if len(o.tail) > 2*outputKeep {
+		o.tail, o.dropped = append(o.tail[:0], o.tail[len(o.tail)-outputKeep:]...), true
+	}
+}
+
+// bytes returns the output kept, a line break where bytes were dropped.
+func (o *testOutput) bytes() []byte {
+	tail := o.tail
+	if len(tail) > outputKeep {
+		tail, o.dropped = tail[len(tail)-outputKeep:], true
+	}
+	out := append([]byte{}, o.head...)
+	if o.dropped {
+		out = append(out, '\n')
+	}
+	return append(out, tail...)
 }

@@ -73,9 +73,13 @@ def emit(**ev):
 
 
 def cap(text):
+    """The text within OUTPUT_CAP: its head and its tail, with a line
+    saying how much of the middle was left out, so a reason printed last
+    survives."""
     if len(text) <= OUTPUT_CAP:
         return text
-    return text[:OUTPUT_CAP] + "\n[testdex: %d more bytes of output left out]\n" % (len(text) - OUTPUT_CAP)
+    half = OUTPUT_CAP // 2
+    return "%s\n[testdex: %d bytes of output left out]\n%s" % (text[:half], len(text) - 2 * half, text[-half:])
 
 
 class Plugin:

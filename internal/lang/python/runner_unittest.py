@@ -107,8 +107,9 @@ class Result(unittest.TestResult):
         tb = st.pop("traceback", "")
         if tb or out:
             text = tb + out
-            if len(text) > OUTPUT_CAP:
-                text = text[:OUTPUT_CAP] + "\n[testdex: %d more bytes of output left out]\n" % (len(text) - OUTPUT_CAP)
+            if len(text) > OUTPUT_CAP:  # the head and the tail, where a reason printed last is
+                half = OUTPUT_CAP // 2
+                text = "%s\n[testdex: %d bytes of output left out]\n%s" % (text[:half], len(text) - 2 * half, text[-half:])
             emit(action="output", output=text, **self.names)
         emit(**self.names, **st)
 

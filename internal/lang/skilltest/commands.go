@@ -57,6 +57,9 @@ func commands(data []byte) (map[string]config.Command, []config.Command, []testd
 // extractCommands turns the declared commands into records.
 func extractCommands(data []byte) lang.Result {
 	_, order, probs := commands(data)
+	if cfg, err := config.Parse(config.FileName, data); err == nil {
+		probs = append(probs, skillProblems(cfg.Frameworks[string(testdex.SkillTest)].Skills)...)
+	}
 	res := lang.Result{Problems: probs}
 	for _, c := range order {
 		res.Tests = append(res.Tests, lang.Test{Kind: testdex.KindTest, Name: c.Name, Scope: CommandScope, Line: declLine(data, c.Name)})

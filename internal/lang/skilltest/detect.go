@@ -34,33 +34,46 @@ func (detector) Detect(env *lang.DetectEnv, dir string, _ []string) (*lang.Proje
 	if p != nil {
 		return nil, []testdex.Problem{*p}
 	}
-	cmds, declared, probs := readCommands(env, dir)
+	st, probs := readSettings(env, dir)
 	return &lang.Project{Dir: dir, Frameworks: []*lang.Setup{{
 		Framework: testdex.SkillTest,
-		Extractor: Extractor{},
+		Extractor: Extractor{catalog: st.catalog},
 		Match: func(rel string) bool {
 			if rel == config.FileName {
-				return declared
+				return st.declared
 			}
 			return match(rel)
 		},
-		Runner:   &runner{commands: cmds},
+		Runner:   &runner{commands: st.commands, parallel: st.parallel},
 		Patterns: slices.Concat(patterns, []string{config.FileName + " [skilltest] commands"}),
 	}}}, probs
 }
 
-// readCommands reads the commands declared in dir's testdex.toml (none
-// when there is no such file); declared says whether it declares any,
-// valid or not. The declarations' problems are reported by Extract, which
-// reads the same file, so only a read error is returned here.
-func readCommands(env *lang.DetectEnv, dir string) (cmds map[string]config.Command, declared bool, probs []testdex.Problem) {
+// settings are dir's testdex.toml's [skilltest] settings besides the
+// file patterns.
+type settings struct {
+	commands map[string]config.Command // the valid ones, by name
+	declared bool                      // commands are declared, valid or not
+	parallel bool
+	catalog  *catalog // nil when no skill is declared
+}
+
+// readSettings reads dir's testdex.toml (none when there is no such
+// file). The commands' problems are reported by Extract, which reads the
+// same file, so only a read error is returned here.
+func readSettings(env *lang.DetectEnv, dir string) (settings, []testdex.Problem) {
 	data, err := env.ReadFile(filepath.Join(dir, config.FileName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
+		return settings{}, nil
 	}
 	if err != nil {
-		return nil, false, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("read [skilltest] commands: %v", err)}}
+		return settings{}, []testdex.Problem{{Severity: testdex.SevError, Path: config.FileName, Message: fmt.Sprintf("read [skilltest] settings: %v", err)}}
 	}
-	cmds, _, probs = commands(data)
-	return cmds, len(cmds)+len(probs) > 0, nil
+	cmds, _, probs := commands(data)
+	st := settings{commands: cmds, declared: len(cmds)+len(probs) > 0}
+	if cfg, err := config.Parse(config.FileName, data); err == nil {
+		f := cfg.Frameworks[string(testdex.SkillTest)]
+		st.parallel, st.catalog = f.Parallel, newCatalog(f.Skills)
+	}
+	return st, nil
 }

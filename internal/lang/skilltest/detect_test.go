@@ -30,7 +30,7 @@ func TestDetectAndExtract(t *testing.T) {
 	}
 	data, _ := os.ReadFile(filepath.Join(root, "testdex.toml"))
 	got := Extractor{}.Extract(&lang.File{Rel: "testdex.toml", Data: data})
-	want := []lang.Test{{Kind: "test", Name: "tap-check", Scope: "testdex.toml", Line: 9}, {Kind: "test", Name: "json-check", Scope: "testdex.toml", Line: 10}}
+	want := []lang.Test{{Kind: "test", Name: "tap-check", Scope: "testdex.toml", Line: 10}, {Kind: "test", Name: "json-check", Scope: "testdex.toml", Line: 11}}
 	if !reflect.DeepEqual(got.Tests, want) || len(got.Problems) > 0 {
 		t.Errorf("commands: %+v %v", got.Tests, got.Problems)
 	}
@@ -88,7 +88,7 @@ func TestRunCommands(t *testing.T) {
 	want := []*lang.Command{
 		{Args: []string{"/r/bin/lint.sh", "-q", "--x"}, Dir: "/r", Env: []string{"TESTDEX_SKILLTEST_COMMAND=lint"}},
 		{Args: []string{"node", "--x", wrapperPath, "/r/s/a.tests.mjs"}, Dir: "/r/s", Env: []string{
-			"TESTDEX_SKILLTEST_RESULT=" + filepath.Join(scratch, "result-1.json"), "TESTDEX_SKILLTEST_TIMEOUT_MS=30000"}},
+			"TESTDEX_SKILLTEST_RESULT=" + filepath.Join(scratch, "result-1.json")}, Timeout: DefaultTestTimeout},
 		{Args: []string{"make", "check", "--x"}, Dir: "/r", Env: []string{"TESTDEX_SKILLTEST_COMMAND=make"}},
 	}
 	if !reflect.DeepEqual(cmds, want) {
@@ -101,5 +101,58 @@ func TestRunCommands(t *testing.T) {
 	}
 	if _, err := r.RunCommands(&lang.Project{Dir: "/r"}, &lang.Selection{Tests: []*testdex.Test{{File: "testdex.toml", Name: "gone"}}}, lang.RunOptions{Dir: scratch}); err == nil {
 		t.Error("a command no longer declared: no error")
+	}
+}
+
+// TestCatalog declares a skill catalog: a skill's test (tests/SHORT.tests.mjs)
+// carries the skill's record fields, a short name defaulting to the name
+// and a type to "unknown"; any other module is listed and flagged as an
+// orphan; a skill without a name is an error of testdex.toml; and the
+// catalog is part of the cache key.
+func TestCatalog(t *testing.T) {
+	root := t.TempDir()
+	toml := `[skilltest]
+skills = [
+  {name = "equipment-manager", shortName = "equipment", type = "dbtable", skillDir = "skills/equipment"},
+  {name = "pricing"},
+  {shortName = "nameless"},
+]
+`
+	if err := os.WriteFile(filepath.Join(root, "testdex.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, probs := Detector.Detect(&lang.DetectEnv{Root: root, ReadFile: os.ReadFile}, root, nil)
+	if len(probs) > 0 || p == nil {
+		t.Fatalf("Detect: %v %v", p, probs)
+	}
+	ex := p.Frameworks[0].Extractor
+	for _, c := range []struct {
+		rel    string
+		meta   map[string]string
+		orphan bool
+	}{
+		{"tests/equipment.tests.mjs", map[string]string{"skillName": "equipment-manager", "shortName": "equipment", "skillType": "dbtable", "skillDir": "skills/equipment"}, false},
+		{"tests/pricing.tests.mjs", map[string]string{"skillName": "pricing", "shortName": "pricing", "skillType": "unknown"}, false},
+		{"tests/stray.tests.mjs", nil, true},
+		{"other/equipment.tests.mjs", nil, true},
+		{"tests/sub/pricing.tests.mjs", nil, true},
+	} {
+		res := ex.Extract(&lang.File{Rel: c.rel})
+		if len(res.Tests) != 1 || !reflect.DeepEqual(res.Tests[0].Meta, c.meta) {
+			t.Errorf("%s: %+v, want meta %v", c.rel, res.Tests, c.meta)
+		}
+		if got := len(res.Problems) == 1 && res.Problems[0].Severity == testdex.SevWarning; got != c.orphan {
+			t.Errorf("%s: problems %v, want an orphan warning: %v", c.rel, res.Problems, c.orphan)
+		}
+	}
+	res := ex.Extract(&lang.File{Rel: "testdex.toml", Data: []byte(toml)})
+	if len(res.Problems) != 1 || res.Problems[0].Message != `[skilltest] skill 3 has no name (add name = "...")` {
+		t.Errorf("testdex.toml problems: %v", res.Problems)
+	}
+	if ex.CacheKey() == (Extractor{}).CacheKey() {
+		t.Errorf("the catalog is not part of the cache key %q", ex.CacheKey())
+	}
+	if res := (Extractor{}).Extract(&lang.File{Rel: "tests/stray.tests.mjs"}); len(res.Problems) > 0 || res.Tests[0].Meta != nil {
+		t.Errorf("without a catalog: %+v", res)
 	}
 }

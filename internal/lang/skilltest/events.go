@@ -30,10 +30,15 @@ func (t testEvent) output(s string) {
 // end emits the result; elapsed <= 0 means the time since the parser
 // was made.
 func (t testEvent) end(a testdex.Action, msg string, elapsed float64) {
+	t.endCounted(a, msg, elapsed, nil)
+}
+
+// endCounted emits the result with the test's own counts.
+func (t testEvent) endCounted(a testdex.Action, msg string, elapsed float64, inner *testdex.Inner) {
 	if elapsed <= 0 {
 		elapsed = time.Since(t.start).Seconds()
 	}
-	t.emit(lang.RunEvent{Action: a, Scope: t.scope, Name: t.name, Message: msg, Elapsed: elapsed})
+	t.emit(lang.RunEvent{Action: a, Scope: t.scope, Name: t.name, Message: msg, Elapsed: elapsed, Inner: inner})
 }
 
 // counts is the protocol's result, {passed, failed, errors}, with the
@@ -50,6 +55,16 @@ func (c counts) String() string {
 	}
 	return s + "\n"
 }
+
+// inner is the counts as the event carries them.
+func (c counts) inner() *testdex.Inner {
+	return &testdex.Inner{Passed: c.Passed, Failed: c.Failed, Skipped: c.Skipped, Errors: c.Errors}
+}
+
+// failing says whether the counts fail the test: a failed check, or an
+// error reported with no failure counted (never a false green; the seed
+// would pass it).
+func (c counts) failing() bool { return c.Failed > 0 || len(c.Errors) > 0 }
 
 // failMessage is the failure's message: the errors, or the count.
 func (c counts) failMessage() string {

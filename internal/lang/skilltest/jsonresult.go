@@ -37,7 +37,8 @@ func (j *jsonParser) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Close decodes the result. The test fails when failed > 0, when stdout
+// Close decodes the result. The test fails when failed > 0 or errors
+// are reported, when stdout
 // is not one JSON object, or when the command exited non-zero; a killed
 // command (exit code -1) is left to the core.
 func (j *jsonParser) Close(exitCode int) error {
@@ -70,12 +71,12 @@ func (j *jsonParser) Close(exitCode int) error {
 	}
 	j.ev.output(c.String())
 	switch {
-	case c.Failed > 0:
-		j.ev.end(testdex.ActionFail, c.failMessage(), 0)
+	case c.failing():
+		j.ev.endCounted(testdex.ActionFail, c.failMessage(), 0, c.inner())
 	case exitCode != 0:
-		j.ev.end(testdex.ActionFail, fmt.Sprintf("exited %d", exitCode), 0)
+		j.ev.endCounted(testdex.ActionFail, fmt.Sprintf("exited %d", exitCode), 0, c.inner())
 	default:
-		j.ev.end(testdex.ActionPass, "", 0)
+		j.ev.endCounted(testdex.ActionPass, "", 0, c.inner())
 	}
 	return nil
 }

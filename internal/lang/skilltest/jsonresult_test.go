@@ -23,6 +23,7 @@ func TestJSONResults(t *testing.T) {
 		{`{"passed": 1, "failed": 2, "errors": ["a", {"message": "b"}, 3]}`, 1, "fail", "a\nb\n3"},
 		{`{"passed": 1, "failed": 0}`, 3, "fail", "exited 3"},
 		{`{"failed": 1}`, 1, "fail", "1 failed"},
+		{`{"passed": 4, "failed": 0, "errors": ["still wrong"]}`, 0, "fail", "still wrong"}, // never a false green
 		{"log line\n{\"passed\": 1, \"failed\": 0}\n", 0, "fail", "stdout is not one JSON object {passed, failed, errors}: invalid character 'l' looking for beginning of value (print the result alone on stdout; logs go to stderr)"},
 		{`{"passed": 1} {"passed": 2}`, 0, "fail", "stdout is not one JSON object {passed, failed, errors}: more than one value (print the result alone on stdout; logs go to stderr)"},
 		{`{"ok": true}`, 0, "fail", "stdout is not one JSON object {passed, failed, errors}: no passed or failed count (print the result alone on stdout; logs go to stderr)"},

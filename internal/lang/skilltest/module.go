@@ -68,9 +68,10 @@ func (m *moduleParser) Close(exitCode int) error {
 	return nil
 }
 
-// report emits the outcome: fail on an exception or failed > 0, pass
-// otherwise (a function returning no object counts nothing and passes, as
-// in the seed, with a note).
+// report emits the outcome with the module's counts: fail on an
+// exception, failed > 0 or errors reported, pass otherwise (a function
+// returning no object counts nothing and passes, as in the seed, with a
+// note).
 func (m *moduleParser) report(r moduleResult) {
 	elapsed := r.ElapsedMs / 1000
 	if r.Error != "" {
@@ -85,9 +86,9 @@ func (m *moduleParser) report(r moduleResult) {
 		m.ev.output(fmt.Sprintf("skilltest: the test function returned %s, not {passed, failed, errors}\n", r.Returned))
 	}
 	m.ev.output(c.String())
-	if c.Failed > 0 {
-		m.ev.end(testdex.ActionFail, c.failMessage(), elapsed)
+	if c.failing() {
+		m.ev.endCounted(testdex.ActionFail, c.failMessage(), elapsed, c.inner())
 		return
 	}
-	m.ev.end(testdex.ActionPass, "", elapsed)
+	m.ev.endCounted(testdex.ActionPass, "", elapsed, c.inner())
 }

@@ -4,11 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/config"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/parsertest"
 	"github.com/testdex/testdex/internal/testenv"
@@ -64,7 +66,8 @@ func TestModuleResults(t *testing.T) {
 		{"stderr", "export default () => { console.error('to stderr'); return {passed: 1, failed: 0} }", "pass", "", "to stderr\n"},
 		{"stdout lie", "export default () => { console.log('{\"passed\":1,\"failed\":0}'); return {passed: 0, failed: 1, errors: ['real']} }", "fail", "real", "{\"passed\":1,\"failed\":0}\n"},
 		{"handle left open", "export default () => { setInterval(() => {}, 1000); return {passed: 1, failed: 0} }", "pass", "", ""},
-		{"timeout", "export default () => new Promise((r) => setTimeout(r, 60000))", "fail", "timed out after 300 ms", ""},
+		{"errors without a failure", "export default () => ({passed: 3, failed: 0, errors: ['said wrong']})", "fail", "said wrong", ""},
+		{"prints past the pipe buffer", "export default () => { for (let i = 0; i < 6000; i++) console.log('y'.repeat(99)); console.log('LAST LINE'); return {passed: 1, failed: 0} }", "pass", "", "LAST LINE\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			evs := runModule(t, c.src, 300*time.Millisecond)
@@ -94,5 +97,38 @@ func TestModuleKilled(t *testing.T) {
 	newModuleParser(ev, filepath.Join(t.TempDir(), "none.json")).Close(134)
 	if e := evs[len(evs)-1]; e.Action != testdex.ActionFail || e.Message != "node exited 134 without a result (see the output above)" {
 		t.Errorf("crashed: %+v", e)
+	}
+}
+
+// TestModuleLimit checks that a module's command carries its per-test
+// limit, the seed's 30 s unless the run sets one, for the core to enforce
+// from outside (cmd/testdex's TestRunSkillTestBusy runs a busy loop), and
+// that a declared command carries only the run's.
+func TestModuleLimit(t *testing.T) {
+	root := t.TempDir()
+	p := &lang.Project{Dir: root}
+	r := &runner{commands: map[string]config.Command{"c": {Name: "c", Run: []string{"true"}}}}
+	sel := &lang.Selection{Tests: []*testdex.Test{{File: "m.tests.mjs", Scope: ".", Name: "m.tests.mjs"}, {File: config.FileName, Scope: CommandScope, Name: "c"}}}
+	for _, c := range []struct {
+		set, module, command time.Duration
+	}{{0, DefaultTestTimeout, 0}, {2 * time.Second, 2 * time.Second, 2 * time.Second}} {
+		cmds, err := r.RunCommands(p, sel, lang.RunOptions{Dir: t.TempDir(), TestTimeout: c.set})
+		if err != nil || len(cmds) != 2 {
+			t.Fatalf("RunCommands: %v, %d commands", err, len(cmds))
+		}
+		if cmds[0].Timeout != c.module || cmds[1].Timeout != c.command {
+			t.Errorf("--test-timeout %v: module %v, command %v; want %v, %v", c.set, cmds[0].Timeout, cmds[1].Timeout, c.module, c.command)
+		}
+	}
+}
+
+// TestModuleInner checks the module's own counts on its result: passed,
+// failed and the errors, as the module returned them.
+func TestModuleInner(t *testing.T) {
+	evs := runModule(t, "export default () => ({passed: 57, failed: 2, errors: ['a', new Error('b')]})", 10*time.Second)
+	e := evs[len(evs)-1]
+	want := &testdex.Inner{Passed: 57, Failed: 2, Errors: []string{"a", "b"}}
+	if e.Action != testdex.ActionFail || !reflect.DeepEqual(e.Inner, want) {
+		t.Errorf("%s inner %+v, want fail %+v", e.Action, e.Inner, want)
 	}
 }

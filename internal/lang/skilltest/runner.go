@@ -24,28 +24,36 @@ var wrapper []byte
 // command, so a command is self-describing (no state kept between
 // RunCommands and NewParser); a declared command also sees its own name.
 const (
-	envResult  = "TESTDEX_SKILLTEST_RESULT"     // module: the result file
-	envTimeout = "TESTDEX_SKILLTEST_TIMEOUT_MS" // module: the per-test limit
-	envCommand = "TESTDEX_SKILLTEST_COMMAND"    // command: its name
+	envResult  = "TESTDEX_SKILLTEST_RESULT"  // module: the result file
+	envCommand = "TESTDEX_SKILLTEST_COMMAND" // command: its name
 )
 
 // DefaultTestTimeout is a module's limit when the run sets none: the
-// seed's 30 s. A module that blocks the event loop (a busy loop) ignores
-// it; the run's own timeout kills it then.
+// seed's 30 s. The core enforces it from outside (lang.Command.Timeout):
+// past it the module's process group is stopped, so a module that blocks
+// the event loop (a busy loop) costs its limit and no more, and the next
+// module runs.
 const DefaultTestTimeout = 30 * time.Second
 
 // runner runs each module and command in its own process, one after the
-// other, as the seed does: a module cannot crash or pollute another, and
-// a hang costs only itself when it yields to the event loop.
+// other (modules at the same time with [skilltest] parallel), as the seed
+// does: a module cannot crash or pollute another, and a hang costs only
+// its per-test limit.
 type runner struct {
 	commands map[string]config.Command // by name
+	// parallel gives each module a lane of its own, so the core runs
+	// them at the same time, up to -j ([skilltest] parallel = true).
+	parallel bool
 }
 
 // RunCommands returns one command per test: node on the wrapper for a
 // module (run in the module's folder, as the seed does), the declared argv
 // for a command (run from the root; a relative first word with a slash is
 // made absolute). Extra arguments are appended to declared commands' argv
-// and passed to node before the wrapper for modules.
+// and passed to node before the wrapper for modules. A module's command
+// carries its per-test limit (DefaultTestTimeout unless the run sets
+// one), a declared command the run's alone; with [skilltest] parallel
+// each module has a lane of its own.
 func (r *runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	tests := sel.Records()
 	wrapperPath := filepath.Join(o.Dir, "skilltest-wrapper.mjs")
@@ -66,8 +74,12 @@ func (r *runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpt
 			}
 			wrote = true
 		}
-		cmds = append(cmds, moduleCommand(filepath.Join(p.Dir, filepath.FromSlash(t.File)), wrapperPath,
-			filepath.Join(o.Dir, "result-"+strconv.Itoa(i)+".json"), o))
+		c := moduleCommand(filepath.Join(p.Dir, filepath.FromSlash(t.File)), wrapperPath,
+			filepath.Join(o.Dir, "result-"+strconv.Itoa(i)+".json"), o)
+		if r.parallel {
+			c.Lane = t.File
+		}
+		cmds = append(cmds, c)
 	}
 	return cmds, nil
 }
@@ -79,10 +91,7 @@ func moduleCommand(abs, wrapperPath, result string, o lang.RunOptions) *lang.Com
 		limit = DefaultTestTimeout
 	}
 	args := append(append([]string{"node"}, o.Extra...), wrapperPath, abs)
-	return &lang.Command{Args: args, Dir: filepath.Dir(abs), Env: []string{
-		envResult + "=" + result,
-		envTimeout + "=" + strconv.FormatInt(limit.Milliseconds(), 10),
-	}}
+	return &lang.Command{Args: args, Dir: filepath.Dir(abs), Env: []string{envResult + "=" + result}, Timeout: limit}
 }
 
 // command builds a declared command.
@@ -95,7 +104,7 @@ func (r *runner) command(p *lang.Project, t *testdex.Test, o lang.RunOptions) (*
 	if strings.Contains(args[0], "/") && !filepath.IsAbs(args[0]) {
 		args[0] = filepath.Join(p.Dir, filepath.FromSlash(args[0]))
 	}
-	return &lang.Command{Args: args, Dir: p.Dir, Env: []string{envCommand + "=" + c.Name}}, nil
+	return &lang.Command{Args: args, Dir: p.Dir, Env: []string{envCommand + "=" + c.Name}, Timeout: o.TestTimeout}, nil
 }
 
 // NewParser returns the parser that suits the command: a module's reads

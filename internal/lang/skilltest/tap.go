@@ -90,26 +90,31 @@ func (t *tapParser) Close(exitCode int) error {
 	if exitCode < 0 {
 		return nil
 	}
+	var inner *testdex.Inner
 	if t.points > 0 || t.planned >= 0 {
 		t.ev.output(t.counts.String())
+		c := t.counts
+		c.Errors = t.failed
+		inner = c.inner()
 	}
+	end := func(a testdex.Action, msg string) { t.ev.endCounted(a, msg, 0, inner) }
 	switch {
 	case t.bailed:
-		t.ev.end(testdex.ActionFail, "bail out: "+t.bail, 0)
+		end(testdex.ActionFail, "bail out: "+t.bail)
 	case t.counts.Failed > 0:
-		t.ev.end(testdex.ActionFail, strings.Join(t.failed, "\n"), 0)
+		end(testdex.ActionFail, strings.Join(t.failed, "\n"))
 	case t.planned < 0 && t.points == 0:
-		t.ev.end(testdex.ActionFail, fmt.Sprintf("no TAP plan or test points on stdout (exit code %d)", exitCode), 0)
+		end(testdex.ActionFail, fmt.Sprintf("no TAP plan or test points on stdout (exit code %d)", exitCode))
 	case t.planned >= 0 && t.planned != t.points:
-		t.ev.end(testdex.ActionFail, fmt.Sprintf("planned %d tests, ran %d", t.planned, t.points), 0)
+		end(testdex.ActionFail, fmt.Sprintf("planned %d tests, ran %d", t.planned, t.points))
 	case exitCode != 0:
-		t.ev.end(testdex.ActionFail, fmt.Sprintf("exited %d", exitCode), 0)
+		end(testdex.ActionFail, fmt.Sprintf("exited %d", exitCode))
 	case t.points == 0:
-		t.ev.end(testdex.ActionSkip, t.planWhy, 0)
+		end(testdex.ActionSkip, t.planWhy)
 	case t.counts.Skipped == t.points:
-		t.ev.end(testdex.ActionSkip, t.skipWhy, 0)
+		end(testdex.ActionSkip, t.skipWhy)
 	default:
-		t.ev.end(testdex.ActionPass, "", 0)
+		end(testdex.ActionPass, "")
 	}
 	return nil
 }

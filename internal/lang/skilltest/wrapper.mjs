@@ -7,12 +7,13 @@
 // this wrapper, so nothing the module prints can be mistaken for a result;
 // a missing file means the process was killed or crashed natively.
 // The module's stderr writes go to stdout, so its output stays in order
-// and attributed to it.
+// and attributed to it; the wrapper exits once stdout has drained, so
+// nothing printed is lost (the core caps what it reports, keeping the
+// head and the tail).
 import { renameSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const resultPath = process.env.TESTDEX_SKILLTEST_RESULT;
-const timeoutMs = Number(process.env.TESTDEX_SKILLTEST_TIMEOUT_MS || 0);
 const started = performance.now();
 let written = false;
 const realExit = process.exit;
@@ -26,9 +27,13 @@ function report(doc) {
   renameSync(resultPath + '.tmp', resultPath);
 }
 
+// finish writes the result, then exits once stdout has drained: writes to
+// a pipe are asynchronous, and exiting at once would drop whatever the
+// module printed past the pipe's buffer (64 KB on Linux).
 function finish(doc) {
   report(doc);
-  realExit.call(process, doc.error || doc.failed > 0 ? 1 : 0);
+  const code = doc.error || doc.failed > 0 || doc.errors?.length > 0 ? 1 : 0;
+  process.stdout.write('', () => realExit.call(process, code));
 }
 
 function text(e) {
@@ -70,17 +75,15 @@ process.on('exit', () => report({
     ? 'the test function never settled: its promise was pending when node ran out of work'
     : `the module ended the process (exit code ${exitedWith}) before its test function settled`,
 }));
-if (timeoutMs > 0) {
-  setTimeout(() => finish({ error: `timed out after ${timeoutMs} ms`, timeout: true }), timeoutMs).unref();
-}
 
 try {
   const mod = await import(pathToFileURL(process.argv[2]).href);
   const fn = pick(mod);
-  if (!fn) {
+  if (fn) {
+    finish(counts(await fn()));
+  } else {
     finish({ error: 'the module exports neither a default function nor runTests (export one returning {passed, failed, errors})' });
   }
-  finish(counts(await fn()));
 } catch (e) {
   finish(failure('', e));
 }
