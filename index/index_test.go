@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -251,12 +252,12 @@ func TestNameMatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, n := range tc.yes {
-			if !m.match(n) {
+			if !m.matchName(n) {
 				t.Errorf("%q does not select %q", tc.pattern, n)
 			}
 		}
 		for _, n := range tc.no {
-			if m.match(n) {
+			if m.matchName(n) {
 				t.Errorf("%q selects %q", tc.pattern, n)
 			}
 		}
@@ -412,5 +413,43 @@ func TestCacheRacyEditSurvivesPartialListing(t *testing.T) {
 	ix := build(at(20 * time.Second))
 	if got := strings.Join(ids(ix.Tests), " "); !strings.Contains(got, "TestBBBB") {
 		t.Errorf("the edit was hidden by the cache: %s", got)
+	}
+}
+
+// TestSelectNameByLabels: --name matches what the tree view shows of a
+// record (its lineage's labels), so a pytest test whose name holds its
+// file's path is matched by the function's name, and its rows by the
+// second level, as a Go subtest is.
+func TestSelectNameByLabels(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"py/pytest.ini":      "[pytest]\n",
+		"py/tests/test_m.py": "import pytest\n\n@pytest.mark.parametrize('v', ['x y', '[z]'])\ndef test_rows(v):\n    assert v\n\ndef test_fails():\n    assert 1 == 2\n",
+		"go.mod":             "module m\n\ngo 1.21\n",
+		"a_test.go":          "package m\n\nimport \"testing\"\n\nfunc TestRows(t *testing.T) {\n\tt.Run(\"x\", func(t *testing.T) {})\n}\n",
+	})
+	ix, err := Build(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pattern, want := range map[string][]string{
+		"test_rows":    {"py/tests/test_m.py::test_rows", "py/tests/test_m.py::test_rows[x y]", "py/tests/test_m.py::test_rows[[z]]"},
+		"test_rows/z":  {"py/tests/test_m.py::test_rows", "py/tests/test_m.py::test_rows[[z]]"},
+		"Rows$/x":      {"a_test.go::TestRows", "a_test.go::TestRows/x"},
+		"^test_fails$": {"py/tests/test_m.py::test_fails"},
+	} {
+		got, err := ix.Select(Filter{Name: pattern})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.ID)
+		}
+		slices.Sort(ids)
+		slices.Sort(want)
+		if !slices.Equal(ids, want) {
+			t.Errorf("--name %q selects %q, want %q", pattern, ids, want)
+		}
 	}
 }

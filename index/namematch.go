@@ -9,8 +9,12 @@ import (
 // nameMatcher selects names the way `go test -run` does, for every
 // framework: the pattern is split at unbracketed, unparenthesized "/" into
 // one regular expression per level, and at top-level "|" into
-// alternatives; a name is selected when each of its "/"-separated elements
-// matches the expression of its level. Levels beyond the pattern are
+// alternatives; a name is selected when each of its levels matches the
+// expression of its level. A record's levels are its "/"-separated name
+// (a Go test's), or the labels of its lineage as the tree view shows them
+// (a pytest test, then its row; a describe, then its test), so that a
+// name holding a path ("tests/test_m.py::test_rows") is matched by what a
+// user sees of it. Levels beyond the pattern are
 // unconstrained (TestX selects all of TestX's subtests), and a name with
 // fewer levels than the pattern is selected too, as go test runs a parent
 // to reach a matching child.
@@ -32,8 +36,11 @@ func compileNameMatcher(pattern string) (nameMatcher, error) {
 	return m, nil
 }
 
-func (m nameMatcher) match(name string) bool {
-	elems := strings.Split(name, "/")
+// matchName matches a name split at "/" (a Go test's name is its levels).
+func (m nameMatcher) matchName(name string) bool { return m.match(strings.Split(name, "/")) }
+
+// match matches a name's levels.
+func (m nameMatcher) match(elems []string) bool {
 	for _, alt := range m {
 		ok := true
 		for i, e := range elems {

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/languages"
 )
 
 // Filter selects records. The zero Filter selects everything. The fields
@@ -29,11 +31,13 @@ func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
 		return slices.Clip(ix.Tests), nil
 	}
 	var names nameMatcher
+	var levels map[string][]string
 	if f.Name != "" {
 		var err error
 		if names, err = compileNameMatcher(f.Name); err != nil {
 			return nil, err
 		}
+		levels = ix.labelLevels()
 	}
 	var byID map[string]int
 	if len(f.IDs) > 0 {
@@ -53,7 +57,7 @@ func (ix *Index) Select(f Filter) ([]testdex.Test, error) {
 			len(f.Tags) > 0 && !anyTag(t.Tags, f.Tags) {
 			continue
 		}
-		if names != nil && !names.match(t.Name) {
+		if names != nil && !names.matchName(t.Name) && !names.match(levels[t.ID]) {
 			continue
 		}
 		if len(ids) > 0 && !ix.lineage(t, byID, func(a testdex.Test) bool { return ids[a.ID] }) {
@@ -86,4 +90,22 @@ func anyTag(have, want []string) bool {
 		}
 	}
 	return false
+}
+
+// labelLevels are each record's levels for name matching: the labels of
+// its lineage, as the tree view shows them (lang.ChildLabel).
+func (ix *Index) labelLevels() map[string][]string {
+	levels := make(map[string][]string, len(ix.Tests))
+	keys := make(map[string]string, len(ix.Tests))
+	for _, t := range ix.Tests {
+		key := lang.IDKey(t)
+		keys[t.ID] = key
+		if up, ok := levels[t.Parent]; ok && t.Parent != "" {
+			label := lang.ChildLabel(key, keys[t.Parent], languages.Framework(t.Framework).Labels)
+			levels[t.ID] = append(up[:len(up):len(up)], label)
+			continue
+		}
+		levels[t.ID] = []string{key}
+	}
+	return levels
 }

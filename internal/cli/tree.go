@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/languages"
 	"github.com/testdex/testdex/internal/report"
 )
@@ -38,14 +39,11 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 			c.files++
 			fmt.Fprintf(w, "%s  %s%s\n", report.Escape(t.File), t.Framework, report.Escape(scopeSuffix(t)))
 		}
-		key := t.ID
-		if t.File != "" {
-			key = strings.TrimPrefix(t.ID, t.File+testdex.IDSep)
-		}
+		key := lang.IDKey(t)
 		d, label := 1, key
 		if pd, ok := depth[t.Parent]; ok && t.Parent != "" {
 			d = pd + 1
-			label = relativeLabel(key, keys[t.Parent], languages.Framework(t.Framework).Labels)
+			label = lang.ChildLabel(key, keys[t.Parent], languages.Framework(t.Framework).Labels)
 		}
 		depth[t.ID], keys[t.ID] = d, key
 		c.count(t)
@@ -67,22 +65,6 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, c.String())
-}
-
-// relativeLabel shows a child by what its key adds to its parent's,
-// without the framework's separator (seps, its lang.Framework.Labels):
-// TestX/case -> case, test_m[1] -> [1], Outer.m() -> m(), a > b -> b.
-func relativeLabel(key, parent string, seps []string) string {
-	rest, ok := strings.CutPrefix(key, parent)
-	if !ok || rest == "" {
-		return key
-	}
-	for _, sep := range seps {
-		if r, ok := strings.CutPrefix(rest, sep); ok {
-			return r
-		}
-	}
-	return rest
 }
 
 func scopeSuffix(t testdex.Test) string {

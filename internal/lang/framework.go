@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/testdex/testdex"
+import (
+	"strings"
+
+	"github.com/testdex/testdex"
+)
 
 // Language is one language as the generic code knows it: a plain value,
 // declared in its package (golang.Language, python.Language, ...) and
@@ -80,4 +84,30 @@ func (f *Framework) NamingFor(l *Listing) Naming {
 		return GenericNaming{Seps: DefaultSeps}
 	}
 	return f.Naming(l)
+}
+
+// IDKey is a record's key: its ID without its file and the separator
+// (the whole ID for a record of no file).
+func IDKey(t testdex.Test) string {
+	if t.File == "" {
+		return t.ID
+	}
+	return strings.TrimPrefix(t.ID, t.File+testdex.IDSep)
+}
+
+// ChildLabel shows a child by what its key adds to its parent's, without
+// the framework's separator (seps, its Framework.Labels): TestX/case ->
+// case, test_m[1] -> [1], Outer.m() -> m(), a > b -> b. The tree view and
+// name matching (`--name`) show and match records by these labels.
+func ChildLabel(key, parent string, seps []string) string {
+	rest, ok := strings.CutPrefix(key, parent)
+	if !ok || rest == "" {
+		return key
+	}
+	for _, sep := range seps {
+		if r, ok := strings.CutPrefix(rest, sep); ok {
+			return r
+		}
+	}
+	return rest
 }
