@@ -17,8 +17,11 @@
 //	detection      detect.go frameworks.go config.go patterns.go mocha.go
 //	               nodetest.go
 //	extraction     extract.go module.go walker.go spec.go lineage.go loops.go
-//	               helpers.go imports.go mutated.go recover.go scope.go env.go
-//	evaluation     eval.go evalcall.go value.go jsops.go
+//	               helpers.go imports.go recover.go (the walker: test calls
+//	               found, records emitted)
+//	evaluation     eval.go evalcall.go value.go jsops.go scope.go env.go
+//	               mutated.go (the evaluator: the module's bindings and the
+//	               values of titles and tables, no knowledge of tests)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
 //	listing        lister.go lister_node_mocha.go

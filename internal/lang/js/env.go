@@ -40,7 +40,7 @@ func (e *env) bind(name string, v value, scope uint32) *env {
 // bindPattern binds the names of a declaration target (an identifier or
 // an object or array destructuring pattern, with defaults) to the parts
 // of v. ok is false for a target it cannot read (a member expression).
-func (w *walker) bindPattern(p *sitter.Node, v value, scope uint32, e *env) (*env, bool) {
+func (w *evaluator) bindPattern(p *sitter.Node, v value, scope uint32, e *env) (*env, bool) {
 	if p == nil {
 		return e, false
 	}
@@ -129,7 +129,7 @@ func elementOf(v value, i int) value {
 }
 
 // evalIn evaluates n with the bindings of e in scope.
-func (w *walker) evalIn(n *sitter.Node, e *env) value {
+func (w *evaluator) evalIn(n *sitter.Node, e *env) value {
 	saved := w.env
 	w.env = e
 	defer func() { w.env = saved }()

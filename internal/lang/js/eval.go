@@ -20,7 +20,7 @@ const maxEvalDepth = 64
 // mutates), the loop variables and parameters in w.env, and, once linked,
 // the values of local imports. Anything else is unknown, with its source
 // kept.
-func (w *walker) eval(n *sitter.Node, depth int) value {
+func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	if n == nil {
 		return value{kind: kUndefined}
 	}
@@ -81,7 +81,7 @@ func (w *walker) eval(n *sitter.Node, depth int) value {
 	return unknown
 }
 
-func (w *walker) ident(n *sitter.Node, depth int) value {
+func (w *evaluator) ident(n *sitter.Node, depth int) value {
 	name := w.text(n)
 	switch name {
 	case "undefined":
@@ -136,7 +136,7 @@ type memoKey struct {
 	env   *env
 }
 
-func (w *walker) unary(n *sitter.Node, depth int) value {
+func (w *evaluator) unary(n *sitter.Node, depth int) value {
 	arg := w.eval(n.ChildByFieldName("argument"), depth+1)
 	op := n.ChildByFieldName("operator")
 	if op == nil || arg.kind == kUnknown {
@@ -166,7 +166,7 @@ func (w *walker) unary(n *sitter.Node, depth int) value {
 
 // binary folds + over strings and numbers, the logical operators, and
 // strict equality of primitives; nothing else.
-func (w *walker) binary(n *sitter.Node, depth int) value {
+func (w *evaluator) binary(n *sitter.Node, depth int) value {
 	op := n.ChildByFieldName("operator")
 	if op == nil {
 		return value{str: w.text(n)}
@@ -215,7 +215,7 @@ func (w *walker) binary(n *sitter.Node, depth int) value {
 	return value{str: w.text(n)}
 }
 
-func (w *walker) array(n *sitter.Node, depth int) value {
+func (w *evaluator) array(n *sitter.Node, depth int) value {
 	v := value{kind: kArray}
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		c := n.NamedChild(i)
@@ -241,7 +241,7 @@ func (w *walker) array(n *sitter.Node, depth int) value {
 	return v
 }
 
-func (w *walker) object(n *sitter.Node, depth int) value {
+func (w *evaluator) object(n *sitter.Node, depth int) value {
 	v := value{kind: kObject}
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		c := n.NamedChild(i)
@@ -276,7 +276,7 @@ func (w *walker) object(n *sitter.Node, depth int) value {
 }
 
 // propertyKey reads an object literal key that is not computed.
-func (w *walker) propertyKey(k *sitter.Node) (string, bool) {
+func (w *evaluator) propertyKey(k *sitter.Node) (string, bool) {
 	if k == nil {
 		return "", false
 	}

@@ -10,7 +10,7 @@ import (
 // template evaluates a template literal: the raw text between the
 // substitutions, unescaped, and each substitution as String() prints it.
 // One substitution the source does not fix makes the whole unknown.
-func (w *walker) template(n *sitter.Node, depth int) value {
+func (w *evaluator) template(n *sitter.Node, depth int) value {
 	var b strings.Builder
 	at := n.StartByte() + 1 // after the opening backtick
 	for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -36,7 +36,7 @@ func (w *walker) template(n *sitter.Node, depth int) value {
 }
 
 // member evaluates obj.name and obj?.name.
-func (w *walker) member(n *sitter.Node, depth int) value {
+func (w *evaluator) member(n *sitter.Node, depth int) value {
 	obj, prop := n.ChildByFieldName("object"), n.ChildByFieldName("property")
 	if obj == nil || prop == nil || prop.Type() != "property_identifier" {
 		return value{str: w.text(n)}
@@ -52,7 +52,7 @@ func (w *walker) member(n *sitter.Node, depth int) value {
 }
 
 // subscript evaluates obj[key] with a key the source fixes.
-func (w *walker) subscript(n *sitter.Node, depth int) value {
+func (w *evaluator) subscript(n *sitter.Node, depth int) value {
 	obj, idx := n.ChildByFieldName("object"), n.ChildByFieldName("index")
 	if obj == nil || idx == nil {
 		return value{str: w.text(n)}
@@ -85,7 +85,7 @@ func optional(n *sitter.Node) bool {
 // String(x), JSON.stringify(x), Object.keys/values/entries(o), and the
 // string and array methods toUpperCase, toLowerCase, trim, join and
 // toString on literals. Any other call is unknown: it would run code.
-func (w *walker) callValue(n *sitter.Node, depth int) value {
+func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	unknown := value{str: w.text(n)}
 	fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
 	if fn == nil || args == nil || args.Type() != "arguments" {
@@ -130,7 +130,7 @@ func (w *walker) callValue(n *sitter.Node, depth int) value {
 }
 
 // globalCall evaluates String(x) when String is the global.
-func (w *walker) globalCall(name string, argv []value) value {
+func (w *evaluator) globalCall(name string, argv []value) value {
 	if name != "String" || w.env.lookup(name) != nil || w.consts[name] != nil {
 		return value{}
 	}
@@ -144,7 +144,7 @@ func (w *walker) globalCall(name string, argv []value) value {
 }
 
 // shadowed reports whether a global's name is bound in the file.
-func (w *walker) shadowed(n *sitter.Node, name string) bool {
+func (w *evaluator) shadowed(n *sitter.Node, name string) bool {
 	if w.env.lookup(name) != nil || w.consts[name] != nil || w.vars[name] != nil {
 		return true
 	}
@@ -248,7 +248,7 @@ const jsSpace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u20
 // mapCall evaluates array.map(fn) and array.filter(fn) on a literal array
 // when fn returns an expression of its parameters (x => [x.name, x],
 // function (x) { return x.a }): test.each(cases.map(c => [c.name, c])).
-func (w *walker) mapCall(fn, args *sitter.Node, depth int) (value, bool) {
+func (w *evaluator) mapCall(fn, args *sitter.Node, depth int) (value, bool) {
 	if fn.Type() != "member_expression" || args.NamedChildCount() != 1 {
 		return value{}, false
 	}

@@ -143,7 +143,7 @@ func (w *walker) requiredLocal(call *sitter.Node) string {
 
 // imported is the value of an imported binding when the linker supplied
 // it; otherwise it notes that the file needs its imports.
-func (w *walker) imported(name string) (value, bool) {
+func (w *evaluator) imported(name string) (value, bool) {
 	if _, ok := w.imports[name]; !ok {
 		return value{}, false
 	}

@@ -186,7 +186,7 @@ func strictEqual(a, b value) (bool, bool) {
 }
 
 // logical is a || b, a && b and a ?? b, reading b only when a leaves it.
-func (w *walker) logical(n *sitter.Node, op string, depth int) value {
+func (w *evaluator) logical(n *sitter.Node, op string, depth int) value {
 	l := w.eval(n.ChildByFieldName("left"), depth+1)
 	var takeLeft, ok bool
 	switch op {

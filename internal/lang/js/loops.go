@@ -261,7 +261,7 @@ func (w *walker) arrayCallback(fn *sitter.Node, e *env) ([]*env, bool) {
 }
 
 // paramNodes lists a function's parameter patterns (x => ..., (a, {b}) => ...).
-func (w *walker) paramNodes(fn *sitter.Node) []*sitter.Node {
+func (w *evaluator) paramNodes(fn *sitter.Node) []*sitter.Node {
 	if p := fn.ChildByFieldName("parameter"); p != nil {
 		return []*sitter.Node{p}
 	}

@@ -21,14 +21,14 @@ var mutators = map[string]bool{"push": true, "pop": true, "shift": true, "unshif
 // mutated reports whether anything in the file may change the binding
 // name, by its name alone (shadowing is ignored, which only errs on the
 // side of unknown). A name declared twice at the top level counts too.
-func (w *walker) mutated(name string) bool {
+func (w *evaluator) mutated(name string) bool {
 	if w.mutations == nil {
 		w.mutations = w.scanMutations()
 	}
 	return w.mutations[name] || w.mutations["\x00all"]
 }
 
-func (w *walker) scanMutations() map[string]bool {
+func (w *evaluator) scanMutations() map[string]bool {
 	out := map[string]bool{}
 	for n := range w.redeclared {
 		out[n] = true
@@ -48,7 +48,7 @@ func (w *walker) scanMutations() map[string]bool {
 
 // mutationTarget is the name an assignment, update or mutating method
 // call changes, "" when none.
-func (w *walker) mutationTarget(n *sitter.Node) string {
+func (w *evaluator) mutationTarget(n *sitter.Node) string {
 	var target *sitter.Node
 	switch n.Type() {
 	case "update_expression":

@@ -14,7 +14,7 @@ type decl struct {
 // that are ancestors of the call being visited are indexed once each, by
 // name, so a lookup does not walk the ancestors; only the few nodes
 // between the deepest of them and n are read.
-func (w *walker) localConst(n *sitter.Node, name string) (*sitter.Node, uint32) {
+func (w *evaluator) localConst(n *sitter.Node, name string) (*sitter.Node, uint32) {
 	l := w.lin
 	i := l.deepest(n)
 	if i < 0 {
@@ -43,7 +43,7 @@ func (w *walker) localConst(n *sitter.Node, name string) (*sitter.Node, uint32) 
 
 // between returns the nodes strictly between ancestor a and its
 // descendant n, outermost first.
-func (w *walker) between(a, n *sitter.Node) []*sitter.Node {
+func (w *evaluator) between(a, n *sitter.Node) []*sitter.Node {
 	if a.ID() == n.ID() {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (w *walker) between(a, n *sitter.Node) []*sitter.Node {
 
 // scanScopes puts the const bindings of the path's statement blocks not
 // yet read in scope: the first declaration of each name per block.
-func (w *walker) scanScopes() {
+func (w *evaluator) scanScopes() {
 	l := w.lin
 	for ; l.scanned < len(l.path); l.scanned++ {
 		s := &l.path[l.scanned]
@@ -84,7 +84,7 @@ func (w *walker) scanScopes() {
 // whose name nothing in the file assigns or mutates (a table written with
 // let is as fixed as one written with const, and a const array pushed to
 // is not).
-func (w *walker) blockConsts(block *sitter.Node) []decl {
+func (w *evaluator) blockConsts(block *sitter.Node) []decl {
 	var out []decl
 	cur := sitter.NewTreeCursor(block)
 	defer cur.Close()

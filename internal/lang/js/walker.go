@@ -17,21 +17,10 @@ const maxRows = 1000
 
 // walker reads one parsed file.
 type walker struct {
+	evaluator     // what the module's names hold, and evaluation
 	fw            testdex.Framework
-	lang          *sitter.Language
-	src           []byte
-	root          *sitter.Node
-	consts        map[string]*sitter.Node // module-level const NAME = literal
-	vars          map[string]*sitter.Node // module-level let and var, used when nothing mutates them
-	redeclared    map[string]bool         // module-level names declared more than once
-	mutations     map[string]bool         // see mutated; nil until asked
 	aliases       map[string]string       // local name -> describe, it, test, ...
 	calleeAliases map[string]*sitter.Node // const t = test.skip, cond ? test.skip : test
-	functions     map[string]bool         // functions declared at the top level
-	evaluating    map[string]bool         // consts being evaluated (cycles)
-	memo          map[memoKey]value       // definitions evaluated
-	env           *env                    // the bindings of the instance being evaluated
-	lin           *lineage                // ancestors of the call being visited
 	deepPath      int                     // see deepPath; tests lower it
 	stack         []*frame
 	tests         []lang.Test
@@ -43,15 +32,36 @@ type walker struct {
 	helpers       *helperSet             // local functions that declare tests; nil until asked
 	inlining      []uint32               // the helpers being inlined, by first byte (recursion)
 	limit         uint32                 // when not 0, calls from this byte on are not this walker's (a helper's end)
-	imports       map[string]importRef   // module-level bindings of relative imports
-	importValues  map[string]value       // their values, when the linker read the modules
-	needImports   bool                   // a title needed an import's value
-	file          string                 // the file's path (for __filename); "" when not known
 	base          *instance              // the parent of top-level calls in a loaded file (see loadedExtractor)
 	loaded        bool                   // list only what runs when the file is loaded (see loadedExtractor)
 	loads         []loadFact             // the load sites (see loads.go)
 	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
 	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
+}
+
+// evaluator is the evaluation half of a walker: the module's top-level
+// bindings and the values of expressions over them (eval.go, evalcall.go,
+// jsops.go, env.go, scope.go, mutated.go), with no knowledge of test
+// calls or records. The walker (walker.go, spec.go and the rest) finds
+// the test calls and emits their records, asking the evaluator for titles
+// and tables.
+type evaluator struct {
+	lang         *sitter.Language
+	src          []byte
+	root         *sitter.Node
+	consts       map[string]*sitter.Node // module-level const NAME = literal
+	vars         map[string]*sitter.Node // module-level let and var, used when nothing mutates them
+	redeclared   map[string]bool         // module-level names declared more than once
+	mutations    map[string]bool         // see mutated; nil until asked
+	functions    map[string]bool         // functions declared at the top level
+	evaluating   map[string]bool         // consts being evaluated (cycles)
+	memo         map[memoKey]value       // definitions evaluated
+	env          *env                    // the bindings of the instance being evaluated
+	imports      map[string]importRef    // module-level bindings of relative imports
+	importValues map[string]value        // their values, when the linker read the modules
+	needImports  bool                    // a title needed an import's value
+	file         string                  // the file's path (for __filename); "" when not known
+	lin          *lineage                // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -87,10 +97,11 @@ type instance struct {
 }
 
 func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
-	w := &walker{fw: fw, lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
-		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{}, calleeAliases: map[string]*sitter.Node{},
-		aliases: map[string]string{}, evaluating: map[string]bool{}, seen: map[string]int{},
-		memo: map[memoKey]value{}, lin: newLineage(root), deepPath: deepPath}
+	w := &walker{fw: fw, evaluator: evaluator{lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
+		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{},
+		evaluating: map[string]bool{}, memo: map[memoKey]value{}, lin: newLineage(root)},
+		calleeAliases: map[string]*sitter.Node{}, aliases: map[string]string{}, seen: map[string]int{},
+		deepPath: deepPath}
 	w.scanModule()
 	return w
 }
@@ -98,7 +109,7 @@ func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitte
 // close releases the walker's tree cursors.
 func (w *walker) close() { w.lin.close() }
 
-func (w *walker) text(n *sitter.Node) string {
+func (w *evaluator) text(n *sitter.Node) string {
 	s, e := n.StartByte(), n.EndByte()
 	if int(e) > len(w.src) || s > e {
 		return ""

@@ -12,9 +12,12 @@
 //	detection      detect.go setup.go config.go expr.go (rootdir, ini files,
 //	               -m and -k)
 //	extraction     extract.go reparse.go params.go marks.go fixtures.go
-//	               doctest.go hide.go dynamic.go dynfunc.go
-//	naming         ids.go idfunc.go literal.go repr.go numbers.go value.go
-//	               values.go (pytest's parametrize IDs)
+//	               doctest.go hide.go dynamic.go dynfunc.go (the walker:
+//	               tests and tables found, records emitted)
+//	evaluation     value.go values.go literal.go repr.go numbers.go
+//	               idfunc.go (the evaluator: the module's names, the values
+//	               of parameters and ids= as pytest computes them)
+//	naming         ids.go (pytest's parametrize IDs from those values)
 //	linking        link.go classes.go assume.go dynlink.go facts.go
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py

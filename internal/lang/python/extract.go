@@ -151,25 +151,37 @@ func firstError(n *sitter.Node, depth int) (int, string) {
 
 // walker holds one file's extraction state.
 type walker struct {
-	src       []byte
+	evaluator // the module's names and the values of expressions over them
 	unittest  bool
-	functions []string // python_functions
-	longStr   string   // parametrize_long_str_id_strategy
-	noEscape  bool     // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
-	strictIDs bool     // strict_parametrization_ids, or strict when unset
+	functions []string                // python_functions
+	longStr   string                  // parametrize_long_str_id_strategy
+	noEscape  bool                    // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
+	strictIDs bool                    // strict_parametrization_ids, or strict when unset
+	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
+	refused   bool                    // pytest fails the module's collection
+	mismatch  bool                    // the last table's ids= has the wrong length
+	tests     []lang.Test
+	problems  []testdex.Problem // warnings about parts not read
+	seenFn    map[string]bool
+}
+
+// evaluator is the evaluation half of a walker: the module's top-level
+// names (literals, definitions, enums, imports) and the values of
+// expressions over them, as pytest would compute them at collection
+// (value.go, values.go, literal.go, repr.go, numbers.go), with no
+// knowledge of test functions or records. The walker finds the tests
+// and their parameter tables and emits the records, asking the evaluator
+// for values.
+type evaluator struct {
+	src       []byte
+	noEscape  bool // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
 	facts     fileFacts
-	markVars  map[string]*sitter.Node    // module-level NAME = pytest.mark.x
 	literals  map[string]*sitter.Node    // module-level NAME = literal
 	defined   map[string]bool            // module-level def and class names
 	enums     map[string]map[string]bool // module-level enum classes' members
 	assumed   []string                   // the current table's Assumed
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
-	refused   bool                       // pytest fails the module's collection
-	mismatch  bool                       // the last table's ids= has the wrong length
-	tests     []lang.Test
-	problems  []testdex.Problem // warnings about parts not read
-	seenFn    map[string]bool
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {
@@ -181,11 +193,10 @@ func newWalker(f *lang.File, unittest bool) *walker {
 	if v := f.Settings[SetLongStr]; len(v) == 1 {
 		longStr = v[0]
 	}
-	return &walker{src: f.Data, unittest: unittest, functions: fns, longStr: longStr, noEscape: iniBool(f.Settings[SetNoEscape]),
-		strictIDs: strictIDs(f.Settings),
-		facts:     fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
-		markVars:  map[string]*sitter.Node{}, literals: map[string]*sitter.Node{},
-		defined: map[string]bool{}, seenFn: map[string]bool{}, bindings: map[string]int{}}
+	return &walker{evaluator: evaluator{src: f.Data, facts: fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
+		literals: map[string]*sitter.Node{}, defined: map[string]bool{}, bindings: map[string]int{}, noEscape: iniBool(f.Settings[SetNoEscape])},
+		unittest: unittest, functions: fns, longStr: longStr,
+		strictIDs: strictIDs(f.Settings), markVars: map[string]*sitter.Node{}, seenFn: map[string]bool{}}
 }
 
 // strictIDs is pytest 9's strict_parametrization_ids, which defaults to
@@ -209,7 +220,7 @@ func iniBool(v []string) bool {
 	return false
 }
 
-func (w *walker) text(n *sitter.Node) string {
+func (w *evaluator) text(n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}

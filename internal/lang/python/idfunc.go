@@ -12,7 +12,7 @@ import (
 // the parameter, str(parameter), an f-string whose only fields are
 // {parameter}, or a + of those. Anything else (a named function, an
 // attribute, a lambda doing more) gives nil: the table is dynamic.
-func (w *walker) idFunc(n *sitter.Node) idFunc {
+func (w *evaluator) idFunc(n *sitter.Node) idFunc {
 	if n.Type() == "identifier" && w.text(n) == "str" && w.facts.Imports["str"] == "" && !w.defined["str"] {
 		return func(v pyVal) (pyVal, bool, bool) {
 			out, ok := w.strOf(v)
@@ -43,7 +43,7 @@ func (w *walker) idFunc(n *sitter.Node) idFunc {
 }
 
 // lambdaBodyOK reports whether evalLambda knows every part of a body.
-func (w *walker) lambdaBodyOK(n *sitter.Node, param string, depth int) bool {
+func (w *evaluator) lambdaBodyOK(n *sitter.Node, param string, depth int) bool {
 	n = unparen(n)
 	if depth > 10 {
 		return false
@@ -64,14 +64,14 @@ func (w *walker) lambdaBodyOK(n *sitter.Node, param string, depth int) bool {
 }
 
 // strCallArg reports a call str(param).
-func (w *walker) strCallArg(n *sitter.Node, param string) bool {
+func (w *evaluator) strCallArg(n *sitter.Node, param string) bool {
 	args := children(n.ChildByFieldName("arguments"))
 	return w.text(n.ChildByFieldName("function")) == "str" && w.facts.Imports["str"] == "" &&
 		len(args) == 1 && args[0].Type() == "identifier" && w.text(args[0]) == param
 }
 
 // evalLambda evaluates a lambda body for one value v of its parameter.
-func (w *walker) evalLambda(n *sitter.Node, param string, v pyVal, depth int) (out pyVal, fallback, ok bool) {
+func (w *evaluator) evalLambda(n *sitter.Node, param string, v pyVal, depth int) (out pyVal, fallback, ok bool) {
 	n = unparen(n)
 	switch n.Type() {
 	case "none":
@@ -114,7 +114,7 @@ var fieldName = regexp.MustCompile(`\{([A-Za-z_][A-Za-z_0-9]*)\}`)
 // fString evaluates an f-string whose replacement fields are all plain
 // names: param (whose value is v) or module-level names with known str,
 // int, float, bool or None values.
-func (w *walker) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bool) {
+func (w *evaluator) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bool) {
 	src := w.text(n)
 	if n.Type() != "string" || strings.Contains(src, "{{") || strings.Contains(src, "}}") || strings.ContainsRune(src, 0) {
 		return pyVal{}, false, false
@@ -154,7 +154,7 @@ func (w *walker) fString(n *sitter.Node, param string, v pyVal) (pyVal, bool, bo
 // strOf is str(v): a str itself, the text of a number, bool or None,
 // the repr() of a list or tuple of those. Others (bytes, classes,
 // functions, objects) print a repr not known here.
-func (w *walker) strOf(v pyVal) (pyVal, bool) {
+func (w *evaluator) strOf(v pyVal) (pyVal, bool) {
 	switch {
 	case v.isStr():
 		return v, true

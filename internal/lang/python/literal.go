@@ -42,7 +42,7 @@ func (v pyVal) isStr() bool { return v.kind == vText && v.str && !v.bytes }
 
 // strVal is a str or bytes value with the ID pytest's
 // _ascii_escaped_by_config gives it.
-func (w *walker) strVal(raw string, isBytes bool) pyVal {
+func (w *evaluator) strVal(raw string, isBytes bool) pyVal {
 	v := pyVal{kind: vText, raw: raw, str: true, bytes: isBytes}
 	switch {
 	case w.noEscape && isBytes:

@@ -96,7 +96,7 @@ func (w *walker) markName(e *sitter.Node) (string, bool) {
 
 // resolve rewrites a dotted name's first part through the file's imports:
 // "pt.mark.x" -> "pytest.mark.x" after import pytest as pt.
-func (w *walker) resolve(dotted string) string {
+func (w *evaluator) resolve(dotted string) string {
 	first, rest, hasRest := strings.Cut(dotted, ".")
 	full, ok := w.facts.Imports[first]
 	if !ok {

@@ -50,7 +50,7 @@ var floatText = regexp.MustCompile(`(?i)^\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[
 // callValue evaluates a call pytest's ID can be known from: float() of
 // a literal, an instance of a standard-library class, re.compile and a
 // str literal's lower() or upper() (ASCII only, where Go and Python agree).
-func (w *walker) callValue(n *sitter.Node, depth int) (pyVal, bool) {
+func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 	fn := n.ChildByFieldName("function")
 	args := children(n.ChildByFieldName("arguments"))
 	name := w.resolve(w.text(fn))

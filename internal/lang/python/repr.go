@@ -10,7 +10,7 @@ import (
 
 // seqRepr is repr() of a list or tuple literal whose elements are ints,
 // floats, bools, None, strs or such sequences; "" otherwise.
-func (w *walker) seqRepr(n *sitter.Node, depth int) string {
+func (w *evaluator) seqRepr(n *sitter.Node, depth int) string {
 	// The elements' own assumptions do not matter: a list's ID is
 	// argname+index, and functions have no repr here.
 	saved := w.assumed

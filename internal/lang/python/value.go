@@ -19,7 +19,7 @@ var builtinNames = map[string]bool{"int": true, "str": true, "float": true, "byt
 const maxValueDepth = 100
 
 // value evaluates a parameter value as pytest's _idval_from_value sees it.
-func (w *walker) value(n *sitter.Node, depth int) pyVal {
+func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 	if depth > maxValueDepth {
 		return pyVal{kind: vUnknown}
 	}
@@ -83,7 +83,7 @@ func (w *walker) value(n *sitter.Node, depth int) pyVal {
 
 // stringValue evaluates a (concatenated) str or bytes literal into its
 // escaped ID.
-func (w *walker) stringValue(n *sitter.Node) pyVal {
+func (w *evaluator) stringValue(n *sitter.Node) pyVal {
 	parts := []*sitter.Node{n}
 	if n.Type() == "concatenated_string" {
 		parts = children(n)

@@ -13,7 +13,7 @@ import (
 // StrEnum, Flag and mixins changed in 3.11 and are left out). A member is
 // kept only when no other can be its alias: the values are distinct
 // strings and integers, or all auto().
-func (w *walker) enumMembers(defs []*sitter.Node) {
+func (w *evaluator) enumMembers(defs []*sitter.Node) {
 	for _, n := range defs {
 		d := definition(n)
 		if d == nil || d.Type() != "class_definition" {
@@ -34,7 +34,7 @@ func (w *walker) enumMembers(defs []*sitter.Node) {
 
 // enumBody returns an enum class body's members, nil when some value
 // could make an alias.
-func (w *walker) enumBody(body *sitter.Node) map[string]bool {
+func (w *evaluator) enumBody(body *sitter.Node) map[string]bool {
 	if body == nil {
 		return nil
 	}
@@ -65,7 +65,7 @@ func (w *walker) enumBody(body *sitter.Node) map[string]bool {
 
 // enumValueKey identifies a member's value for the alias check: its kind
 // (str, int or auto) and a key equal for equal values.
-func (w *walker) enumValueKey(n *sitter.Node) (key, kind string) {
+func (w *evaluator) enumValueKey(n *sitter.Node) (key, kind string) {
 	if n.Type() == "call" {
 		if fn := w.resolve(w.text(n.ChildByFieldName("function"))); fn == "enum.auto" && n.ChildByFieldName("arguments").NamedChildCount() == 0 {
 			return "auto" + strconv.Itoa(int(n.StartByte())), "auto"
@@ -85,7 +85,7 @@ func (w *walker) enumValueKey(n *sitter.Node) (key, kind string) {
 }
 
 // attrValue evaluates Class.MEMBER of a module enum: str() is its name.
-func (w *walker) attrValue(n *sitter.Node) pyVal {
+func (w *evaluator) attrValue(n *sitter.Node) pyVal {
 	if f, ok := mathConstants[w.resolve(w.text(n))]; ok {
 		return floatVal(f)
 	}
@@ -114,7 +114,7 @@ const maxStrLen = 100000
 // binaryValue evaluates arithmetic on numbers, str + str, bytes + bytes
 // and str * int (either order): long IDs and repeated patterns are often
 // written so. An instance plus or minus a value is an instance.
-func (w *walker) binaryValue(n *sitter.Node, depth int) pyVal {
+func (w *evaluator) binaryValue(n *sitter.Node, depth int) pyVal {
 	l, r := w.value(n.ChildByFieldName("left"), depth+1), w.value(n.ChildByFieldName("right"), depth+1)
 	op := w.text(n.ChildByFieldName("operator"))
 	if l.num != numNone && r.num != numNone {
@@ -145,7 +145,7 @@ func (w *walker) binaryValue(n *sitter.Node, depth int) pyVal {
 
 // patternValue evaluates re.compile(literal): pytest's ID is the pattern,
 // always ascii_escaped (the ini option does not apply).
-func (w *walker) patternValue(n *sitter.Node) pyVal {
+func (w *evaluator) patternValue(n *sitter.Node) pyVal {
 	args := children(n.ChildByFieldName("arguments"))
 	if len(args) == 0 || args[0].Type() == "keyword_argument" {
 		return pyVal{kind: vUnknown}
@@ -164,7 +164,7 @@ func (w *walker) patternValue(n *sitter.Node) pyVal {
 // literal returns the value of a module-level NAME = value when that is
 // the name's only binding: a name also imported, defined or assigned in
 // another branch (try: import ... except: NAME = None) is not known.
-func (w *walker) literal(name string) (*sitter.Node, bool) {
+func (w *evaluator) literal(name string) (*sitter.Node, bool) {
 	v, ok := w.literals[name]
 	return v, ok && w.bindings[name] == 1
 }
@@ -172,7 +172,7 @@ func (w *walker) literal(name string) (*sitter.Node, bool) {
 // identValue evaluates a name as pytest's ID sees it: a literal's value,
 // a builtin's or a module-level function's or class's __name__, an
 // imported module's dotted name, or an imported class's own name.
-func (w *walker) identValue(name string, depth int) pyVal {
+func (w *evaluator) identValue(name string, depth int) pyVal {
 	if w.bindings[name] > 1 {
 		return pyVal{kind: vUnknown}
 	}
@@ -234,7 +234,7 @@ var stdPackages = map[string]bool{"os": true, "xml": true, "email": true, "json"
 // tell; the table records the assumption for the Linker to check against
 // the project's modules. Names from the standard library's packages stay
 // unknown.
-func (w *walker) assumeFunction(dotted string) pyVal {
+func (w *evaluator) assumeFunction(dotted string) pyVal {
 	first, _, _ := strings.Cut(dotted, ".")
 	if stdPackages[first] {
 		return pyVal{kind: vUnknown}
