@@ -59,7 +59,7 @@ func (pr *project) glubean() *lang.Setup {
 		return err == nil && importsGlubean(data)
 	}
 	return &lang.Setup{Framework: testdex.Glubean, Patterns: patterns, Match: match, Extractor: glubeanExtractor{},
-		Linker: glubeanLinker{}, Runner: glubeanRunner{}, Duplicates: true}
+		Linker: glubeanLinker{}, Lister: glubeanLister{}, Runner: glubeanRunner{}, Duplicates: true}
 }
 
 // glubeanLinker sets every record's Scope to its file's path relative to
