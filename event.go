@@ -39,13 +39,19 @@ const (
 	// batch it is about, when it is about one. It is no test result and
 	// fails nothing; the CLI prints it on stderr too.
 	ActionWarning Action = "warning"
+	// ActionFlaky ends a test that failed and then passed when rerun alone
+	// (`testdex run --retries N`): its own outcome, neither a pass nor a
+	// failure. Attempt is the attempt that passed (1 for the first rerun),
+	// Message the first failure's. It fails the run only with
+	// --fail-on-flaky.
+	ActionFlaky Action = "flaky"
 )
 
 // Final reports whether a is a test's final result: pass, fail, skip,
-// unreported or unchanged.
+// unreported, unchanged or flaky.
 func (a Action) Final() bool {
 	switch a {
-	case ActionPass, ActionFail, ActionSkip, ActionUnreported, ActionUnchanged:
+	case ActionPass, ActionFail, ActionSkip, ActionUnreported, ActionUnchanged, ActionFlaky:
 		return true
 	}
 	return false
@@ -86,6 +92,11 @@ type Event struct {
 	// duplicate parametrize IDs) or run more than once (go test -count=N):
 	// each is a result of its own, counted and kept apart, never merged.
 	Occurrence int `json:"occurrence,omitempty"`
+	// Attempt is which run of the test the event belongs to: 0 for the
+	// first, 1 and on for the reruns of `testdex run --retries N`, which
+	// rerun the failed tests alone; a later attempt's result replaces the
+	// earlier one.
+	Attempt int `json:"attempt,omitempty"`
 	// Elapsed is the duration in seconds, on pass, fail and skip.
 	Elapsed float64 `json:"elapsed,omitempty"`
 	Output  string  `json:"output,omitempty"`

@@ -34,7 +34,7 @@ func runBatch(ctx context.Context, b *plan.Batch, o Options, names *plan.Namer, 
 	st.emitTo = func(e testdex.Event, add func(testdex.Event)) {
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		e.Time, e.Framework, e.Batch = o.Now(), fw, b.Name
+		e.Time, e.Framework, e.Batch, e.Attempt = o.Now(), fw, b.Name, o.Attempt
 		switch {
 		case e.Action == testdex.ActionOutput:
 			if e.ID == "" {

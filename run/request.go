@@ -34,6 +34,11 @@ type Request struct {
 	// unless Options.Bench asks, as a path never does: a benchmark runs
 	// when named by ID or with --bench.
 	Chosen bool
+	// Retries reruns the failed tests, by ID and without the rest, in new
+	// processes, up to this many times while some still fail: a test that
+	// passes on a rerun ends flaky (testdex.ActionFlaky), one that fails
+	// every time stays failed. 0 reruns nothing.
+	Retries int
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
 	Options  Options

@@ -67,6 +67,11 @@ type Options struct {
 	// from Run's own goroutine, one at a time; nil drops them.
 	Warn func(b *plan.Batch, msg string)
 
+	// Attempt numbers the run among the attempts of its tests: 0 for the
+	// first, 1 and on for a rerun of the failures (testdex.Event.Attempt,
+	// set on every event).
+	Attempt int
+
 	// Repeat, Fresh, Output and Strict are for the runners that judge
 	// (markdown specs through an agent CLI; see lang.RunOptions): judge
 	// each scenario Repeat times and report its agreement; reuse no

@@ -25,6 +25,10 @@ type Summary struct {
 	// Unchanged counts the tests `run --changed` did not run because they
 	// and their dependencies are unchanged since their last passing run.
 	Unchanged int
+	// Flaky counts the tests that failed and then passed when rerun
+	// (testdex.ActionFlaky); Flakes lists them in the order they ended.
+	Flaky  int
+	Flakes []Failure
 	// Failures are the failed tests in the order they failed: what
 	// `testdex failures` shows and `testdex run --failed` reruns.
 	Failures []Failure
@@ -85,6 +89,10 @@ type Failure struct {
 	File       string `json:"file,omitempty"`
 	Line       int    `json:"line,omitempty"`
 	Message    string `json:"message,omitempty"`
+	// Flaky says the test failed (Message) and then passed on a rerun:
+	// kept with the failures for `testdex failures` to show, never rerun
+	// by `run --failed`.
+	Flaky bool `json:"flaky,omitempty"`
 }
 
 // BatchError is a batch that failed without per-test results.
@@ -134,6 +142,9 @@ func (s *Summary) Event(e testdex.Event) error {
 	case e.ID != "" && e.Action.Final():
 		k := resultKey{e.ID, e.Occurrence}
 		old, ok := s.result[k]
+		if ok && e.Attempt > 0 && !rerunResult(e.Action) {
+			return nil // a rerun that did not run the test (its batch failed) leaves the earlier result
+		}
 		if !ok {
 			s.order = append(s.order, k)
 		} else {
@@ -143,6 +154,13 @@ func (s *Summary) Event(e testdex.Event) error {
 		s.count(e, 1)
 	}
 	return nil
+}
+
+// rerunResult reports whether a rerun's result replaces the earlier one:
+// a pass, a failure or the flaky verdict do; a skip or "unreported" (the
+// rerun did not reach the test) never hides an earlier failure.
+func rerunResult(a testdex.Action) bool {
+	return a == testdex.ActionPass || a == testdex.ActionFail || a == testdex.ActionFlaky
 }
 
 // count adds d to the count e's result falls in.
@@ -161,6 +179,8 @@ func (s *Summary) count(e testdex.Event, d int) {
 		s.Unchanged += d
 	case testdex.ActionFail:
 		s.Failed += d
+	case testdex.ActionFlaky:
+		s.Flaky += d
 	}
 }
 
@@ -176,7 +196,7 @@ func contains(list []string, s string) bool {
 // Finish completes the summary once the stream ended: the failures list
 // and the order of leaked processes.
 func (s *Summary) Finish() {
-	s.Failures = s.Failures[:0]
+	s.Failures, s.Flakes = s.Failures[:0], s.Flakes[:0]
 	s.Inner = nil
 	for _, k := range s.order {
 		e := s.result[k]
@@ -186,28 +206,36 @@ func (s *Summary) Finish() {
 			}
 			s.Inner.Add(e.Inner)
 		}
-		if e.Action == testdex.ActionFail && (e.Kind != testdex.KindSuite || e.Message != "") {
-			s.Failures = append(s.Failures, Failure{ID: e.ID, Framework: e.Framework, Occurrence: e.Occurrence,
-				File: e.File, Line: e.Line, Message: e.Message})
+		f := Failure{ID: e.ID, Framework: e.Framework, Occurrence: e.Occurrence, File: e.File, Line: e.Line, Message: e.Message}
+		switch {
+		case e.Action == testdex.ActionFail && (e.Kind != testdex.KindSuite || e.Message != ""):
+			s.Failures = append(s.Failures, f)
+		case e.Action == testdex.ActionFlaky && (e.Kind != testdex.KindSuite || e.Message != ""):
+			f.Flaky = true
+			s.Flakes = append(s.Flakes, f)
 		}
 	}
 	s.pruneParents()
 	sort.SliceStable(s.Leaked, func(i, j int) bool { return s.Leaked[i].PID < s.Leaked[j].PID })
 }
 
-// pruneParents leaves a parent that failed only because a subtest or row
-// did (no message of its own) to its failed descendants, so that
-// rerunning the failures reruns exactly them. It is still counted. The
-// tree is the events' Parent links.
+// pruneParents leaves a parent that failed (or was flaky) only because a
+// subtest or row did (no message of its own) to its failed (flaky)
+// descendants, so that rerunning the failures reruns exactly them. It is
+// still counted. The tree is the events' Parent links.
 func (s *Summary) pruneParents() {
-	under := s.ancestorsOf(func(e testdex.Event) bool { return e.Action == testdex.ActionFail })
-	kept := s.Failures[:0]
-	for _, f := range s.Failures {
-		if f.Message != "" || !under[f.ID] {
-			kept = append(kept, f)
+	prune := func(list []Failure, a testdex.Action) []Failure {
+		under := s.ancestorsOf(func(e testdex.Event) bool { return e.Action == a })
+		kept := list[:0]
+		for _, f := range list {
+			if f.Message != "" || !under[f.ID] {
+				kept = append(kept, f)
+			}
 		}
+		return kept
 	}
-	s.Failures = kept
+	s.Failures = prune(s.Failures, testdex.ActionFail)
+	s.Flakes = prune(s.Flakes, testdex.ActionFlaky)
 }
 
 // ancestorsOf returns the IDs that have a descendant among the results
@@ -234,7 +262,7 @@ func (s *Summary) ancestorsOf(ok func(testdex.Event) bool) map[string]bool {
 func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Errors) == 0 }
 
 // Ran is the number of tests the runners reported.
-func (s *Summary) Ran() int { return s.Passed + s.Failed + s.Skipped }
+func (s *Summary) Ran() int { return s.Passed + s.Failed + s.Skipped + s.Flaky }
 
 // Results returns each result's final event, in the order the tests
 // ended: one per test and occurrence (tests sharing an ID each have

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -56,6 +57,9 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 	}
 	req.Options.CacheDir, req.Options.Warn = req.CacheDir, w.say
 	sum, err := run.Run(ctx, p, req.Options, h)
+	if err == nil && req.Retries > 0 {
+		err = retry(ctx, ix, sum, req, h, w)
+	}
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
 	}
@@ -68,7 +72,7 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 		}
 	}
 	if req.CacheDir != "" {
-		if err := run.SaveFailures(req.CacheDir, ix.Root, sum.Failures); err != nil {
+		if err := run.SaveFailures(req.CacheDir, ix.Root, append(slices.Clip(sum.Failures), sum.Flakes...)); err != nil {
 			req.Warn(err.Error())
 		}
 	}
@@ -118,10 +122,11 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 
 // failedIDs returns the last run's failures still named by the listing.
 func failedIDs(ix *index.Index, req run.Request) ([]string, error) {
-	fs, err := run.LoadFailures(req.CacheDir, ix.Root, req.Warn)
+	all, err := run.LoadFailures(req.CacheDir, ix.Root, req.Warn)
 	if err != nil {
 		return nil, err
 	}
+	fs := slices.DeleteFunc(all, func(f run.Failure) bool { return f.Flaky }) // passed on a rerun: no failure to rerun
 	if len(fs) == 0 {
 		return nil, fmt.Errorf("%w for %s (run the tests first)", run.ErrNoFailures, ix.Root)
 	}
@@ -224,4 +229,63 @@ func (w *warner) say(b *plan.Batch, msg string) {
 		e.Framework, e.Batch = b.Framework, b.Name
 	}
 	w.err = w.h.Event(e)
+}
+
+// retry reruns the failed tests of sum alone, by ID, in new processes, up
+// to req.Retries times while some still fail (gotestsum's --rerun-fails,
+// with one meaning for every framework). The reruns' events, Attempt 1
+// and on, go to sum and h; a result that failed at first and passes on a
+// rerun ends with a flaky event (Message: its first failure's). A rerun
+// that does not reach a test (a batch that fails to build) leaves its
+// failure as it was. No rerun after a timeout or for a batch error alone:
+// those are no test's failures.
+func retry(ctx context.Context, ix *index.Index, sum *run.Summary, req run.Request, h run.Handler, w *warner) error {
+	type key struct {
+		id  string
+		occ int
+	}
+	first := map[key]testdex.Event{}
+	for _, e := range sum.Results() {
+		if e.Action == testdex.ActionFail {
+			first[key{e.ID, e.Occurrence}] = e
+		}
+	}
+	both := run.MultiHandler(sum, h)
+	for attempt := 1; attempt <= req.Retries && !sum.TimedOut && ctx.Err() == nil; attempt++ {
+		var ids []string
+		seen := map[string]bool{}
+		for _, f := range sum.Failures {
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				ids = append(ids, f.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		sel, err := ix.Resolve(ids, nil)
+		if err != nil {
+			w.say(nil, fmt.Sprintf("the failures were not rerun: %v", err))
+			return nil
+		}
+		o := req.Options
+		o.Attempt, o.Coverage, o.Planned = attempt, false, nil
+		if _, err := run.Run(ctx, ix.Plan(sel), o, both); err != nil {
+			return err
+		}
+		for _, e := range sum.Results() {
+			f, failed := first[key{e.ID, e.Occurrence}]
+			if !failed || e.Action != testdex.ActionPass || e.Attempt != attempt {
+				continue
+			}
+			fl := testdex.Event{Time: w.now(), Action: testdex.ActionFlaky, ID: e.ID, Occurrence: e.Occurrence, Attempt: attempt,
+				Framework: e.Framework, Batch: e.Batch, Kind: e.Kind, Parent: e.Parent, Elapsed: e.Elapsed,
+				File: f.File, Line: f.Line, Message: f.Message}
+			if err := both.Event(fl); err != nil {
+				return err
+			}
+		}
+		sum.Finish()
+	}
+	return nil
 }

@@ -40,7 +40,11 @@ func newFailuresCmd(env *Env, g *globals) *cobra.Command {
 				if f.Line > 0 {
 					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 				}
-				fmt.Fprintf(w, "%s  %s  %s\n", report.Escape(f.ID), report.Escape(loc), report.Escape(f.Message))
+				flaky := ""
+				if f.Flaky {
+					flaky = "  (flaky: passed on a rerun)"
+				}
+				fmt.Fprintf(w, "%s  %s  %s%s\n", report.Escape(f.ID), report.Escape(loc), report.Escape(f.Message), flaky)
 			}
 			return nil
 		},

@@ -42,6 +42,8 @@ type runFlags struct {
 	repeat      int
 	strict      bool
 	plan        string
+	retries     int
+	failOnFlaky bool
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -87,6 +89,8 @@ usage error, 124 when the run timed out.`,
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	fl.StringVar(&f.output, "output", "", "markdown specs: also write semtest's report files to this folder (latest.md, ci-results.json, junit-results.xml, debug/); it is left out of discovery")
 	fl.IntVar(&f.repeat, "repeat", 1, "markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable); reuses no stored verdict")
+	fl.IntVar(&f.retries, "retries", 0, "rerun the failed tests alone, by ID, in new processes, up to N times; one that then passes is 'flaky' and fails nothing (without --fail-on-flaky)")
+	fl.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "with --retries: a flaky test fails the run (exit 1)")
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
 	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
@@ -101,6 +105,10 @@ func (f *runFlags) check() error {
 		return usageErr("--test-timeout %v is negative", f.testTimeout)
 	case f.jobs < 1:
 		return usageErr("-j %d: at least 1 batch must run at once", f.jobs)
+	case f.retries < 0 || f.retries > 10:
+		return usageErr("--retries %d is out of range (0 to 10)", f.retries)
+	case f.failOnFlaky && f.retries == 0:
+		return usageErr("--fail-on-flaky goes with --retries")
 	case f.repeat < 0 || f.repeat > 100: // 0 (watch sets no default) is once, as 1
 		return usageErr("--repeat %d is out of range (1 to 100)", f.repeat)
 	}
@@ -159,7 +167,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if f.changed && len(paths) == 0 {
 		paths = []string{"."}
 	}
-	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o,
+	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o, Retries: f.retries,
 		Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f, nil)
 }
@@ -189,7 +197,7 @@ func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, 
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	req := run.Request{Options: f.options(env, g, extra), Warn: func(msg string) { g.warn(env, msg) }}
+	req := run.Request{Options: f.options(env, g, extra), Retries: f.retries, Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f, p)
 }
 
@@ -286,7 +294,11 @@ func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.In
 	if interrupted {
 		return &ExitError{Code: ExitFailed, Err: errors.New("interrupted")}
 	}
-	switch code := run.ExitCode(sum); code {
+	code := run.ExitCode(sum)
+	if code == run.ExitPassed && f.failOnFlaky && sum.Flaky > 0 {
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("%d flaky test(s) and --fail-on-flaky", sum.Flaky)}
+	}
+	switch code {
 	case run.ExitPassed:
 		return nil
 	case run.ExitNoMatch:

@@ -42,7 +42,7 @@ func (a *runAnswer) answer(st *store) (*mcp.CallToolResult, RunOutput, error) {
 // output is the whole structured result.
 func (a *runAnswer) output() RunOutput {
 	s := a.sum
-	out := RunOutput{Exit: workspace.ExitCode(s), TimedOut: s.TimedOut, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped,
+	out := RunOutput{Exit: workspace.ExitCode(s), TimedOut: s.TimedOut, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Flaky: s.Flaky,
 		Unreported: s.Unreported, Errors: len(s.Errors), Warnings: a.warnings, Run: a.k.id, Failures: []Failure{}, Results: results(s), Inner: s.Inner}
 	if a.cancelled {
 		out.Exit, out.Cancelled, out.TimedOut = ExitCancelled, true, false

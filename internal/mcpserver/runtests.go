@@ -25,6 +25,7 @@ type RunInput struct {
 	Since    string   `json:"since,omitempty" jsonschema:"with scope affected: the git revision the work tree is compared with; default HEAD"`
 	Timeout  float64  `json:"timeout,omitempty" jsonschema:"limit for the whole run in seconds, more than 0 and at most 1800; 0 or none means the default 300"`
 	Coverage bool     `json:"coverage,omitempty" jsonschema:"also record what each test executes, for tests_covering (Go: each top-level test in its own process)"`
+	Retries  int      `json:"retries,omitempty" jsonschema:"rerun the failed tests alone, by ID, up to this many times (0 to 10); one that then passes is flaky (counted in flaky, not a failure)"`
 	Raw      bool     `json:"raw,omitempty" jsonschema:"also append the native runners' raw standard output (go test -json's events, pytest's report...) to the text, cut to what the answer budget leaves; the whole is the resource testdex://runs/{run}/raw"`
 }
 
@@ -48,6 +49,8 @@ type RunOutput struct {
 	Passed    int  `json:"passed"`
 	Failed    int  `json:"failed"`
 	Skipped   int  `json:"skipped"`
+	// Flaky counts the tests that failed and passed on a rerun (retries).
+	Flaky int `json:"flaky,omitempty" jsonschema:"tests that failed and then passed when rerun (retries): not failures"`
 	// Unreported counts listed tests the runner never reported; Errors the
 	// batches whose runner failed without per-test results.
 	Unreported int `json:"unreported"`
@@ -171,7 +174,10 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	prog := progressFor(ctx, req, 0)
 	o.Live, o.Planned = prog.live(), prog.planned()
 	var warnings []string
-	sum, err := ws.Run(ctx, ix, workspace.Request{IDs: ids, Paths: paths, Failed: in.Scope == scopeFailed, Chosen: chosen, Options: o,
+	if in.Retries < 0 || in.Retries > 10 {
+		return nil, RunOutput{}, fmt.Errorf("retries %d is out of range (0 to 10)", in.Retries)
+	}
+	sum, err := ws.Run(ctx, ix, workspace.Request{IDs: ids, Paths: paths, Failed: in.Scope == scopeFailed, Chosen: chosen, Options: o, Retries: in.Retries,
 		Warn: func(msg string) {
 			warnings = append(warnings, msg)
 			fmt.Fprintln(stderr, "testdex: warning: "+msg)

@@ -85,7 +85,7 @@ func TestToolsList(t *testing.T) {
 	}
 	want := map[string][]string{
 		"discover_tests":     {"filter", "paths", "sources"},
-		"run_tests":          {"coverage", "ids", "paths", "raw", "scope", "since", "timeout"},
+		"run_tests":          {"coverage", "ids", "paths", "raw", "retries", "scope", "since", "timeout"},
 		"last_test_failures": nil,
 		"affected_tests":     {"files", "since"},
 		"tests_covering":     {"end_line", "file", "line"},

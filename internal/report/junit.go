@@ -36,6 +36,7 @@ import (
 // control characters); a test's output is kept up to 64 KB, its first
 // and last 32 KB.
 type JUnit struct {
+	cases   map[string]*junitCase // each test's testcase, by ID and occurrence, for its reruns
 	suites  []*junitSuite
 	byBatch map[string]*junitSuite
 	out     map[string]*keptOutput
@@ -63,14 +64,28 @@ type junitSuite struct {
 }
 
 type junitCase struct {
-	Classname  string        `xml:"classname,attr"`
-	Name       string        `xml:"name,attr"`
-	Time       string        `xml:"time,attr"`
-	Properties *junitProps   `xml:"properties,omitempty"`
-	Error      *junitMessage `xml:"error,omitempty"`
-	Failure    *junitMessage `xml:"failure,omitempty"`
-	Skipped    *junitMessage `xml:"skipped,omitempty"`
-	SystemOut  *junitText    `xml:"system-out,omitempty"`
+	Classname     string        `xml:"classname,attr"`
+	Name          string        `xml:"name,attr"`
+	Time          string        `xml:"time,attr"`
+	Properties    *junitProps   `xml:"properties,omitempty"`
+	Error         *junitMessage `xml:"error,omitempty"`
+	Failure       *junitMessage `xml:"failure,omitempty"`
+	RerunFailures []junitRerun  `xml:"rerunFailure,omitempty"`
+	FlakyFailures []junitRerun  `xml:"flakyFailure,omitempty"`
+	Skipped       *junitMessage `xml:"skipped,omitempty"`
+	SystemOut     *junitText    `xml:"system-out,omitempty"`
+
+	suite *junitSuite
+}
+
+// junitRerun is one failed attempt of a rerun test, as Surefire writes
+// it: <rerunFailure> for a test that failed every time (after its
+// <failure>), <flakyFailure> for one that passed on a rerun (and has no
+// <failure>).
+type junitRerun struct {
+	Message    string `xml:"message,attr,omitempty"`
+	StackTrace string `xml:"stackTrace,omitempty"`
+	SystemOut  string `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
@@ -168,7 +183,7 @@ func runeCut(s string, n int) int {
 // Event implements run.Handler.
 func (j *JUnit) Event(e testdex.Event) error {
 	if j.byBatch == nil {
-		j.byBatch, j.out, j.errored = map[string]*junitSuite{}, map[string]*keptOutput{}, map[string]*junitCase{}
+		j.byBatch, j.out, j.errored, j.cases = map[string]*junitSuite{}, map[string]*keptOutput{}, map[string]*junitCase{}, map[string]*junitCase{}
 	}
 	switch {
 	case e.Action == testdex.ActionError:
@@ -198,6 +213,9 @@ func (j *JUnit) Event(e testdex.Event) error {
 			label = "unchanged"
 		}
 		s.SystemOut.Text += fmt.Sprintf("%s: %s: %s\n", label, Escape(e.ID), Escape(e.Message))
+	case e.Attempt > 0 && j.cases[caseKey(e)] != nil:
+		j.rerun(e)
+	case e.Action == testdex.ActionFlaky: // a test first reported by a rerun is a pass there
 	case e.Action.Final():
 		j.result(e)
 	}
@@ -241,13 +259,12 @@ func (j *JUnit) result(e testdex.Event) {
 		s.inner.Add(&testdex.Inner{Passed: e.Inner.Passed, Failed: e.Inner.Failed, Skipped: e.Inner.Skipped})
 		s.Properties = innerProps(s.inner)
 	}
-	out := ""
-	if b := j.out[e.ID]; b != nil {
-		out = escapeBlock(b.String())
-	}
+	out := j.output(e)
 	if out != "" && e.Action != testdex.ActionFail {
 		c.SystemOut = &junitText{out}
 	}
+	c.suite = s
+	j.cases[caseKey(e)] = c
 	s.Tests++
 	switch e.Action {
 	case testdex.ActionFail:
@@ -258,6 +275,40 @@ func (j *JUnit) result(e testdex.Event) {
 		c.Skipped = &junitMessage{Message: escapeBlock(e.Message)}
 	}
 	s.Cases = append(s.Cases, c)
+}
+
+// caseKey names a test's testcase: its ID and occurrence.
+func caseKey(e testdex.Event) string { return e.ID + "\x00" + strconv.Itoa(e.Occurrence) }
+
+// output is what the test printed, escaped.
+func (j *JUnit) output(e testdex.Event) string {
+	if b := j.out[e.ID]; b != nil {
+		return escapeBlock(b.String())
+	}
+	return ""
+}
+
+// rerun records a rerun's result on the test's testcase, as Surefire
+// does: a failure again is a <rerunFailure>; the flaky verdict moves the
+// <failure> and the reruns' failures into <flakyFailure>s, and the
+// testcase counts as passed. A pass on its own changes nothing (the
+// verdict follows it).
+func (j *JUnit) rerun(e testdex.Event) {
+	c := j.cases[caseKey(e)]
+	switch e.Action {
+	case testdex.ActionFail:
+		if c.Failure != nil {
+			c.RerunFailures = append(c.RerunFailures, junitRerun{Message: escapeBlock(e.Message), StackTrace: escapeBlock(e.Message), SystemOut: j.output(e)})
+		}
+	case testdex.ActionFlaky:
+		if c.Failure == nil {
+			return
+		}
+		first := junitRerun{Message: c.Failure.Message, StackTrace: c.Failure.Message, SystemOut: c.Failure.Body}
+		c.FlakyFailures = append([]junitRerun{first}, c.RerunFailures...)
+		c.Failure, c.RerunFailures = nil, nil
+		c.suite.Failures--
+	}
 }
 
 // batchError adds a batch's error as a testcase of its own.

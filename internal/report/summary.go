@@ -16,7 +16,8 @@ import (
 // themselves, where they count them: "; their own checks: 57 passed, 2
 // failed"), then the counts alone on the last line,
 // "N passed, N failed, N skipped" (the form CI systems read), followed by
-// the tests not reported and the batch errors when there are any.
+// the flaky tests, the tests not reported and the batch errors when there
+// are any.
 func Summary(w io.Writer, s *run.Summary, timeout time.Duration) {
 	summary(w, palette{}, s, timeout)
 }
@@ -46,6 +47,9 @@ func summary(w io.Writer, p palette, s *run.Summary, timeout time.Duration) {
 		count(p.pass, s.Passed, "passed"),
 		count(p.fail, s.Failed, "failed"),
 		count(p.skip, s.Skipped, "skipped"),
+	}
+	if s.Flaky > 0 {
+		counts = append(counts, count(p.skip, s.Flaky, "flaky"))
 	}
 	if s.Unreported > 0 {
 		counts = append(counts, count(p.quiet, s.Unreported, "not reported"))

@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/testdex/testdex"
 )
@@ -52,6 +53,14 @@ func (t *Text) Event(e testdex.Event) error {
 		if e.Kind != testdex.KindSuite || e.Message != "" { // else its tests' failures say it
 			t.fail(p, e)
 		}
+	case e.Action == testdex.ActionFlaky:
+		if e.Kind != testdex.KindSuite || e.Message != "" {
+			why := ""
+			if e.Message != "" {
+				why = "; it failed first: " + firstLine(e.Message)
+			}
+			t.header(p.skip("--- FLAKY:"), fmt.Sprintf("%s (passed on rerun %d%s)", Escape(e.ID), e.Attempt, why), "")
+		}
 	case e.Action == testdex.ActionPass && e.Kind == testdex.KindBenchmark: // its figures are its result, as go test -bench prints them
 		t.header(p.pass("--- BENCH:"), Escape(e.ID), e.Message)
 	case !t.Verbose:
@@ -91,6 +100,9 @@ func (t *Text) fail(p palette, e testdex.Event) {
 		if e.Line > 0 {
 			loc += fmt.Sprintf(":%d", e.Line)
 		}
+	}
+	if e.Attempt > 0 {
+		loc += fmt.Sprintf(" [rerun %d]", e.Attempt)
 	}
 	t.header(p.fail("--- FAIL:"), fmt.Sprintf("%s%s (%.2fs)", Escape(e.ID), loc, e.Elapsed), "")
 	t.indented(messageLines(e.Message))
@@ -158,4 +170,10 @@ func messageLines(msg string) []string {
 		ls = append(ls, fmt.Sprintf("[... %d more lines; testdex run --json has the whole message]", more))
 	}
 	return ls
+}
+
+// firstLine is a message's first line, escaped.
+func firstLine(msg string) string {
+	l, _, _ := strings.Cut(msg, "\n")
+	return Escape(l)
 }
