@@ -31,9 +31,9 @@ type Stat struct {
 func (h *History) Durations(label string) map[string]Stat {
 	runs := h.runsOf(label)
 	type acc struct {
-		runs   map[string]bool
-		failed map[string]bool
-		times  []float64
+		runs            map[string]bool
+		failed          map[string]bool
+		times           []float64
 		last, lastT     Attempt
 		lastAt, lastTAt string
 	}

@@ -71,4 +71,3 @@ func Append(path string, add *History) error {
 func lockFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 }
-

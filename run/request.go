@@ -41,7 +41,7 @@ type Request struct {
 	// is "" too). Profile labels the run's environment in it.
 	History string
 	Profile string
-	Options  Options
+	Options Options
 	// Warn receives warnings (a failure no longer listed, a batch whose
 	// coverage recorded nothing); nil drops them. Each is also an
 	// ActionWarning event for the handler.
