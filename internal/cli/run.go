@@ -42,6 +42,8 @@ type runFlags struct {
 	repeat      int
 	strict      bool
 	plan        string
+	history     string
+	profile     string
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -88,6 +90,8 @@ usage error, 124 when the run timed out.`,
 	fl.StringVar(&f.output, "output", "", "markdown specs: also write semtest's report files to this folder (latest.md, ci-results.json, junit-results.xml, debug/); it is left out of discovery")
 	fl.IntVar(&f.repeat, "repeat", 1, "markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable); reuses no stored verdict")
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
+	fl.StringVar(&f.history, "history", "", "append the run's outcomes and durations to this history file (default: the root's, under the cache folder; see 'testdex history')")
+	fl.StringVar(&f.profile, "profile", "", "label the run's environment in the history, e.g. linux-large (default: $TESTDEX_PROFILE)")
 	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
 }
@@ -160,7 +164,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		paths = []string{"."}
 	}
 	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o,
-		Warn: func(msg string) { g.warn(env, msg) }}
+		History: f.historyFile(env), Profile: f.profile, Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f, nil)
 }
 
@@ -168,6 +172,14 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 func (f *runFlags) options(env *Env, g *globals, extra []string) run.Options {
 	return run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
 		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
+}
+
+// historyFile is --history, absolute; "" when not given.
+func (f *runFlags) historyFile(env *Env) string {
+	if f.history == "" {
+		return ""
+	}
+	return abs(env, f.history)
 }
 
 // runPlan runs the plan in f.plan over the root listed again.
@@ -189,7 +201,8 @@ func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, 
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	req := run.Request{Options: f.options(env, g, extra), Warn: func(msg string) { g.warn(env, msg) }}
+	req := run.Request{Options: f.options(env, g, extra), History: f.historyFile(env), Profile: f.profile,
+		Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f, p)
 }
 
