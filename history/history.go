@@ -22,6 +22,9 @@ const (
 	MaxAttempts = 200_000
 )
 
+// maxAttempts is MaxAttempts, lowered by the tests.
+var maxAttempts = MaxAttempts
+
 // The outcomes of an attempt.
 const (
 	Pass = "pass"
@@ -239,13 +242,13 @@ func (h *History) bound(runs map[string]Run) {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), newer(a.Run, b.Run), cmp.Compare(a.Attempt, b.Attempt))
 	})
 	h.Attempts = keepRuns(h.Attempts, func(a Attempt) (string, string) { return a.ID, a.Run })
-	if len(h.Attempts) > MaxAttempts { // the newest attempts, by a total order
+	if len(h.Attempts) > maxAttempts { // the newest attempts, by a total order
 		byAge := slices.Clone(h.Attempts)
 		slices.SortFunc(byAge, func(a, b Attempt) int {
 			return cmp.Or(newer(a.Run, b.Run), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Attempt, b.Attempt))
 		})
-		keep := make(map[attemptKey]bool, MaxAttempts)
-		for _, a := range byAge[:MaxAttempts] {
+		keep := make(map[attemptKey]bool, maxAttempts)
+		for _, a := range byAge[:maxAttempts] {
 			keep[a.key()] = true
 		}
 		h.Attempts = slices.DeleteFunc(h.Attempts, func(a Attempt) bool { return !keep[a.key()] })

@@ -46,9 +46,12 @@ func Save(path string, h *History) error {
 // Append merges add into the history file path under a lock file beside
 // it (path + ".lock"), so that runs appending at once lose nothing: each
 // reads the file as the last one left it, merges its own records in and
-// renames the result over it. A file that cannot be read as a history is
-// not overwritten: the error says why.
-func Append(path string, add *History) error {
+// renames the result over it. An odd file in its place (a link, a FIFO,
+// a folder, too large: a *state.OddError) is said through warn and
+// replaced, as every state file is; a regular file that is not a
+// history this testdex reads (another version's, or damaged) is not
+// overwritten: the error says why.
+func Append(path string, add *History, warn func(string)) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("history %s: %w", path, err)
 	}
@@ -58,6 +61,13 @@ func Append(path string, add *History) error {
 	}
 	defer unlock()
 	old, err := Load(path)
+	var odd *state.OddError
+	if errors.As(err, &odd) {
+		if warn != nil {
+			warn(err.Error())
+		}
+		old, err = nil, nil
+	}
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ type Imported struct {
 // under a listed one) names, or that several name, is reported in
 // Unmapped, never guessed. A file that cannot be read or parsed is an
 // error naming it, and nothing is appended.
-func (w *Workspace) ImportHistory(ctx context.Context, ix *index.Index, req ImportRequest) ([]Imported, error) {
+func (w *Workspace) ImportHistory(ctx context.Context, ix *index.Index, req ImportRequest, warn func(string)) ([]Imported, error) {
 	file := w.HistoryFile(req.History)
 	if file == "" {
 		return nil, ErrNoStore
@@ -77,7 +77,7 @@ func (w *Workspace) ImportHistory(ctx context.Context, ix *index.Index, req Impo
 		out = append(out, Imported{File: f, Format: rep.Format, Results: len(rep.Results), Mapped: len(rep.Results) - len(lost),
 			Attempts: len(h.Attempts), Unmapped: lost})
 	}
-	if err := history.Append(file, history.Merge(add...)); err != nil {
+	if err := history.Append(file, history.Merge(add...), warn); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -65,7 +65,7 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
 	}
 	if rec != nil {
-		if err := history.Append(historyFile(req.CacheDir, ix.Root, req.History), rec.History()); err != nil {
+		if err := history.Append(historyFile(req.CacheDir, ix.Root, req.History), rec.History(), req.Warn); err != nil {
 			req.Warn(err.Error())
 		}
 	}

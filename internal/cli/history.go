@@ -12,6 +12,7 @@ import (
 	"github.com/testdex/testdex/history"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/report"
+	"github.com/testdex/testdex/internal/state"
 	"github.com/testdex/testdex/workspace"
 )
 
@@ -47,6 +48,11 @@ func newHistoryShowCmd(env *Env, g *globals) *cobra.Command {
 				return workspace.ErrNoStore
 			}
 			h, err := history.Load(path)
+			var odd *state.OddError
+			if errors.As(err, &odd) { // as every state file: said, and nothing recorded
+				g.warn(env, err.Error())
+				h, err = &history.History{}, nil
+			}
 			if err != nil {
 				return err
 			}
@@ -118,7 +124,7 @@ adds nothing), at --commit (default HEAD) with this machine's profile.`,
 				files[i] = abs(env, f)
 			}
 			req := workspace.ImportRequest{Files: files, History: historyPath(env, ws, file), Profile: profileLabel(env, label), Commit: commit}
-			res, err := ws.ImportHistory(cmd.Context(), ix, req)
+			res, err := ws.ImportHistory(cmd.Context(), ix, req, func(msg string) { g.warn(env, msg) })
 			if err != nil {
 				if errors.Is(err, workspace.ErrNoStore) {
 					return usageErr("%v (or name a file with --history)", err)
