@@ -132,10 +132,11 @@ func Read(r io.Reader) (*History, error) {
 	return &h, nil
 }
 
-// Write writes h in its canonical form (as Merge leaves it), one record a
-// line, so that a diff of two histories reads.
+// Write writes h, one record a line, so that a diff of two histories
+// reads; a history Merge returned is in canonical form, the same inputs
+// the same bytes.
 func (h *History) Write(w io.Writer) error {
-	c := Merge(h)
+	c := h
 	if _, err := fmt.Fprintf(w, "{\"version\": %d,\n\"runs\": [", Version); err != nil {
 		return err
 	}
@@ -228,59 +229,70 @@ func Merge(hs ...*History) *History {
 }
 
 // bound keeps the last KeptRuns runs of each test and unit and at most
-// MaxAttempts attempts, newest runs first, and the runs still named;
+// maxAttempts attempts, newest runs first, and the runs still named;
 // everything sorted.
 func (h *History) bound(runs map[string]Run) {
-	newer := func(a, b string) int { // newest first
-		ra, rb := runs[a], runs[b]
-		if c := rb.Time.Compare(ra.Time); c != 0 {
-			return c
-		}
-		return cmp.Compare(b, a)
+	order := make([]Run, 0, len(runs))
+	for _, r := range runs {
+		order = append(order, r)
 	}
-	slices.SortFunc(h.Attempts, func(a, b Attempt) int {
-		return cmp.Or(cmp.Compare(a.ID, b.ID), newer(a.Run, b.Run), cmp.Compare(a.Attempt, b.Attempt))
+	slices.SortFunc(order, func(a, b Run) int { return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.ID, b.ID)) })
+	age := make(map[string]int, len(order)) // 0 for the newest run
+	for i, r := range order {
+		age[r.ID] = len(order) - 1 - i
+	}
+	type ranked struct {
+		Attempt
+		age int
+	}
+	atts := make([]ranked, len(h.Attempts))
+	for i, a := range h.Attempts {
+		atts[i] = ranked{a, age[a.Run]}
+	}
+	slices.SortFunc(atts, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.age, b.age), cmp.Compare(a.Attempt.Attempt, b.Attempt.Attempt))
 	})
-	h.Attempts = keepRuns(h.Attempts, func(a Attempt) (string, string) { return a.ID, a.Run })
-	if len(h.Attempts) > maxAttempts { // the newest attempts, by a total order
-		byAge := slices.Clone(h.Attempts)
-		slices.SortFunc(byAge, func(a, b Attempt) int {
-			return cmp.Or(newer(a.Run, b.Run), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Attempt, b.Attempt))
+	atts = keepRuns(atts, func(a ranked) (string, int) { return a.ID, a.age })
+	if len(atts) > maxAttempts { // the newest attempts, by a total order
+		byAge := slices.Clone(atts)
+		slices.SortFunc(byAge, func(a, b ranked) int {
+			return cmp.Or(cmp.Compare(a.age, b.age), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Attempt.Attempt, b.Attempt.Attempt))
 		})
 		keep := make(map[attemptKey]bool, maxAttempts)
 		for _, a := range byAge[:maxAttempts] {
 			keep[a.key()] = true
 		}
-		h.Attempts = slices.DeleteFunc(h.Attempts, func(a Attempt) bool { return !keep[a.key()] })
+		atts = slices.DeleteFunc(atts, func(a ranked) bool { return !keep[a.key()] })
 	}
-	slices.SortFunc(h.Units, func(a, b Unit) int { return cmp.Or(cmp.Compare(a.Unit, b.Unit), newer(a.Run, b.Run)) })
-	h.Units = keepRuns(h.Units, func(u Unit) (string, string) { return u.Unit, u.Run })
+	h.Attempts = h.Attempts[:0]
 	used := map[string]bool{}
-	for _, a := range h.Attempts {
+	for _, a := range atts {
+		h.Attempts = append(h.Attempts, a.Attempt)
 		used[a.Run] = true
 	}
+	slices.SortFunc(h.Units, func(a, b Unit) int { return cmp.Or(cmp.Compare(a.Unit, b.Unit), cmp.Compare(age[a.Run], age[b.Run])) })
+	h.Units = keepRuns(h.Units, func(u Unit) (string, int) { return u.Unit, age[u.Run] })
 	for _, u := range h.Units {
 		used[u.Run] = true
 	}
 	h.Runs = h.Runs[:0]
-	for id, r := range runs {
-		if used[id] {
+	for _, r := range order {
+		if used[r.ID] {
 			h.Runs = append(h.Runs, r)
 		}
 	}
-	slices.SortFunc(h.Runs, func(a, b Run) int { return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.ID, b.ID)) })
 }
 
 // keepRuns keeps, of vs sorted by key and then newest run first, the
 // records of the first KeptRuns runs of each key.
-func keepRuns[T any](vs []T, key func(T) (string, string)) []T {
+func keepRuns[T any](vs []T, key func(T) (string, int)) []T {
 	kept := vs[:0]
-	var last, lastRun string
+	last, lastRun := "", -1
 	n := 0
-	for _, v := range vs {
+	for i, v := range vs {
 		k, run := key(v)
-		if k != last {
-			last, lastRun, n = k, "", 0
+		if k != last || i == 0 {
+			last, lastRun, n = k, -1, 0
 		}
 		if run != lastRun {
 			lastRun = run

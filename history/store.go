@@ -33,8 +33,8 @@ func Load(path string) (*History, error) {
 	return h, nil
 }
 
-// Save replaces the history file path with h, atomically, creating its
-// folder.
+// Save replaces the history file path with h (as Merge returned it, for
+// its canonical form), atomically, creating its folder.
 func Save(path string, h *History) error {
 	var buf bytes.Buffer
 	if err := h.Write(&buf); err != nil {
