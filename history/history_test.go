@@ -44,7 +44,7 @@ func fromFile(t *testing.T, name string, data []byte, label string) *History {
 		t.Fatalf("%s: %v", name, err)
 	}
 	r := Run{ID: ImportRunID(data), Time: rep.Time, Commit: "c0ffee", Profile: Local(label), Source: rep.Format + " " + name}
-	h, lost := FromReport(rep, r, func(res Reported) (string, string) { return res.Class + "::" + res.Name, "" })
+	h, lost := FromReport(rep, r, func(res Reported) (string, string) { return res.Class + "::" + res.Name, "" }, nil)
 	if len(lost) > 0 {
 		t.Fatalf("%s: lost %v", name, lost)
 	}

@@ -1,15 +1,27 @@
 package history
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/zeebo/xxh3"
 )
 
-// ImportRunID is the run ID of an imported report: its content's hash, so
-// that importing one file twice, or on two machines, adds nothing.
-func ImportRunID(data []byte) string {
-	return "import-" + strconv.FormatUint(xxh3.Hash(data), 16)
+// ImportRunID is the run ID of imported reports: the hash of their
+// contents' hashes in sorted order, so that importing the same files
+// again, in any order or on another machine, adds nothing.
+func ImportRunID(files ...[]byte) string {
+	sums := make([]uint64, len(files))
+	for i, f := range files {
+		sums[i] = xxh3.Hash(f)
+	}
+	slices.Sort(sums)
+	var all []byte
+	for _, s := range sums {
+		all = strconv.AppendUint(all, s, 16)
+		all = append(all, ' ')
+	}
+	return "import-" + strconv.FormatUint(xxh3.Hash(all), 16)
 }
 
 // Unmapped is a result of a report no test ID names, and why.
@@ -18,14 +30,17 @@ type Unmapped struct {
 	Why string
 }
 
-// FromReport returns the history of rep as the run r: each result named
-// by name (its test ID, or "" and why not), its tries attempts
-// numbered per ID in the report's order. The results name does not name
-// are returned, not guessed.
-func FromReport(rep *Report, r Run, name func(Reported) (id, why string)) (*History, []Unmapped) {
+// FromReport returns the history of rep as (part of) the run r: each
+// result named by name (its test ID, or "" and why not), its tries
+// attempts numbered per ID in the report's order, after those next holds
+// of the run's earlier reports (next is updated; nil starts at 0). The
+// results name does not name are returned, not guessed.
+func FromReport(rep *Report, r Run, name func(Reported) (id, why string), next map[string]int) (*History, []Unmapped) {
 	h := &History{Version: Version}
 	var lost []Unmapped
-	next := map[string]int{}
+	if next == nil {
+		next = map[string]int{}
+	}
 	for _, res := range rep.Results {
 		id, why := name(res)
 		if id == "" {

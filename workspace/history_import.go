@@ -40,7 +40,8 @@ type Imported struct {
 
 // ImportHistory reads each report of req (JUnit XML or go test -json, by
 // its content), names its results by the listing ix, and appends them to
-// the history, one run per report. A result no listed test (or test
+// the history as one run (a Surefire run writes a report per class; a
+// retry in a later file is a later attempt), its ID the files' hash. A result no listed test (or test
 // under a listed one) names, or that several name, is reported in
 // Unmapped, never guessed. A file that cannot be read or parsed is an
 // error naming it, and nothing is appended.
@@ -53,9 +54,9 @@ func (w *Workspace) ImportHistory(ctx context.Context, ix *index.Index, req Impo
 	if commit == "" {
 		commit, _ = w.Head(ctx)
 	}
-	m := newImportNamer(ix)
-	var out []Imported
-	var add []*history.History
+	var datas [][]byte
+	var reps []*history.Report
+	r := history.Run{Commit: commit, Profile: history.Local(req.Profile)}
 	for _, f := range req.Files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -65,16 +66,27 @@ func (w *Workspace) ImportHistory(ctx context.Context, ix *index.Index, req Impo
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		r := history.Run{ID: history.ImportRunID(data), Time: rep.Time, Commit: commit,
-			Profile: history.Local(req.Profile), Source: rep.Format + " " + filepath.Base(f)}
-		if r.Time.IsZero() {
-			if fi, err := os.Stat(f); err == nil {
-				r.Time = fi.ModTime().UTC()
-			}
+		at := rep.Time
+		if fi, err := os.Stat(f); at.IsZero() && err == nil {
+			at = fi.ModTime().UTC()
 		}
-		h, lost := history.FromReport(rep, r, func(res history.Reported) (string, string) { return m.name(rep.Format, res) })
+		if r.Time.IsZero() || at.Before(r.Time) {
+			r.Time = at
+		}
+		datas, reps = append(datas, data), append(reps, rep)
+	}
+	r.ID, r.Source = history.ImportRunID(datas...), "import "+filepath.Base(req.Files[0])
+	if len(req.Files) > 1 {
+		r.Source += fmt.Sprintf(" and %d more", len(req.Files)-1)
+	}
+	m := newImportNamer(ix)
+	var out []Imported
+	var add []*history.History
+	next := map[string]int{}
+	for i, rep := range reps {
+		h, lost := history.FromReport(rep, r, func(res history.Reported) (string, string) { return m.name(rep.Format, res) }, next)
 		add = append(add, h)
-		out = append(out, Imported{File: f, Format: rep.Format, Results: len(rep.Results), Mapped: len(rep.Results) - len(lost),
+		out = append(out, Imported{File: req.Files[i], Format: rep.Format, Results: len(rep.Results), Mapped: len(rep.Results) - len(lost),
 			Attempts: len(h.Attempts), Unmapped: lost})
 	}
 	if err := history.Append(file, history.Merge(add...), warn); err != nil {

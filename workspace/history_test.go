@@ -16,22 +16,23 @@ import (
 // TestImportRecorded: each recorded report of a real tool, run on a run
 // fixture (history/testdata/import, with the commands beside them), is
 // named by that fixture's listing: every result but those the listing
-// cannot see, each under a listed ID or under a listed test, and a rerun
-// as a second attempt of its test.
+// cannot see, each under a listed ID or under a listed test; each import
+// is one run.
 func TestImportRecorded(t *testing.T) {
 	cases := []struct {
 		root     string
-		files    []string
+		imports  [][]string
 		unmapped []string // names of the results the listing cannot hold
 		example  [2]string
 	}{
-		{"python", []string{"pytest.xml", "pytest-xunit1.xml"}, []string{"test_made", "test_made"},
+		{"python", [][]string{{"pytest.xml"}, {"pytest-xunit1.xml"}}, []string{"test_made", "test_made"},
 			[2]string{"test_rows[1]", "test_run.py::TestGroup::test_rows[1]"}},
-		{"go", []string{"gotest.json", "gotestsum.xml"}, nil, [2]string{"TestTable/bad", "run_test.go::TestTable/bad"}},
-		{"junit", []string{"surefire-RunTest.xml", "surefire-RowsTest.xml", "surefire-LegacyTest.xml", "surefire-rerun-RunTest.xml"}, nil,
+		{"go", [][]string{{"gotest.json"}, {"gotestsum.xml"}}, nil, [2]string{"TestTable/bad", "run_test.go::TestTable/bad"}},
+		{"junit", [][]string{{"surefire-RunTest.xml", "surefire-RowsTest.xml", "surefire-LegacyTest.xml"},
+			{"surefire-rerun-RunTest-Inner.xml", "surefire-rerun-RunTest.xml"}}, nil,
 			[2]string{"rows(int)[2]", "src/test/java/run/RunTest.java::RunTest.rows(int)[2]"}},
-		{"node/vitest", []string{"vitest.xml"}, nil, [2]string{"math > double 2 is 5", "test/math.test.js::math > double 2 is 5"}},
-		{"node/jest", []string{"jest-junit.xml"}, nil, [2]string{"math double 2 is 5", "__tests__/math.test.js::math > double 2 is 5"}},
+		{"node/vitest", [][]string{{"vitest.xml"}}, nil, [2]string{"math > double 2 is 5", "test/math.test.js::math > double 2 is 5"}},
+		{"node/jest", [][]string{{"jest-junit.xml"}}, nil, [2]string{"math double 2 is 5", "__tests__/math.test.js::math > double 2 is 5"}},
 	}
 	for _, c := range cases {
 		t.Run(c.root, func(t *testing.T) {
@@ -44,21 +45,23 @@ func TestImportRecorded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var files []string
-			for _, f := range c.files {
-				files = append(files, filepath.Join("../history/testdata/import", f))
-			}
 			out := filepath.Join(t.TempDir(), "h.json")
-			res, err := ws.ImportHistory(context.Background(), ix, ImportRequest{Files: files, History: out, Profile: "ci", Commit: "abc"}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var unmapped []string
 			results := 0
-			for _, r := range res {
-				results += r.Results
-				for _, u := range r.Unmapped {
-					unmapped = append(unmapped, u.Name)
+			for _, names := range c.imports {
+				var files []string
+				for _, f := range names {
+					files = append(files, filepath.Join("../history/testdata/import", f))
+				}
+				res, err := ws.ImportHistory(context.Background(), ix, ImportRequest{Files: files, History: out, Profile: "ci", Commit: "abc"}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range res {
+					results += r.Results
+					for _, u := range r.Unmapped {
+						unmapped = append(unmapped, u.Name)
+					}
 				}
 			}
 			if !slices.Equal(unmapped, c.unmapped) {
@@ -82,8 +85,8 @@ func TestImportRecorded(t *testing.T) {
 					}
 				}
 			}
-			if len(h.Attempts) != results-len(unmapped) || len(h.Runs) != len(files) {
-				t.Errorf("%d attempts of %d runs, from %d results of %d files", len(h.Attempts), len(h.Runs), results-len(unmapped), len(files))
+			if len(h.Attempts) != results-len(unmapped) || len(h.Runs) != len(c.imports) {
+				t.Errorf("%d attempts of %d runs, from %d results of %d imports", len(h.Attempts), len(h.Runs), results-len(unmapped), len(c.imports))
 			}
 			if seen[c.example[1]] == 0 {
 				t.Errorf("%q not named %q (named: %v)", c.example[0], c.example[1], seen)
@@ -94,6 +97,44 @@ func TestImportRecorded(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestImportRerun: Surefire's rerun of a failure, written into another
+// report file of the same run, is the test's second attempt in that run;
+// importing the files again, in the other order, adds nothing.
+func TestImportRerun(t *testing.T) {
+	root, _ := filepath.Abs("../testdata/run/junit")
+	ws, err := Open(index.Options{Root: root, Dir: root}, t.TempDir(), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := ws.List(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rerun := "../history/testdata/import/surefire-rerun-RunTest-Inner.xml", "../history/testdata/import/surefire-rerun-RunTest.xml"
+	out := filepath.Join(t.TempDir(), "h.json")
+	for _, files := range [][]string{{first, rerun}, {rerun, first}} {
+		if _, err := ws.ImportHistory(context.Background(), ix, ImportRequest{Files: files, History: out}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := history.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fail []history.Attempt
+	for _, a := range h.Attempts {
+		if a.ID == "src/test/java/run/RunTest.java::RunTest.fail()" {
+			fail = append(fail, a)
+		}
+	}
+	if len(h.Runs) != 1 || len(fail) != 2 || fail[0].Attempt != 0 || fail[1].Attempt != 1 || fail[0].Outcome != history.Fail || fail[1].Outcome != history.Fail {
+		t.Errorf("%d runs; the attempts of RunTest.fail: %+v", len(h.Runs), fail)
+	}
+	if d := h.Durations("")["src/test/java/run/RunTest.java::RunTest.fail()"]; d.Runs != 1 || d.Failed != 1 || d.Timed != 2 {
+		t.Errorf("figures %+v", d)
 	}
 }
 
