@@ -108,8 +108,10 @@ func newHistoryImportCmd(env *Env, g *globals) *cobra.Command {
 and go test -json streams, told apart by their content. Each result is
 named by the root's listing, as a run names what its runner reports; a
 result no listed test names, or several do, is listed as unmapped, never
-guessed. Each file is one run (its ID the file's hash: importing it again
-adds nothing), at --commit (default HEAD) with this machine's profile.`,
+guessed. One import is one run (import a Surefire run's report files
+together: a rerun in a later file is a later attempt), its ID the files'
+hash, so importing them again adds nothing; at --commit (default HEAD),
+with this machine's profile.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
 			ws, err := g.workspace(env, nil)
