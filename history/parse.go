@@ -66,6 +66,7 @@ type xmlCase struct {
 	Class   string    `xml:"classname,attr"`
 	File    string    `xml:"file,attr"`
 	Time    string    `xml:"time,attr"`
+	Stamp   string    `xml:"timestamp,attr"` // cargo-nextest's
 	Failure []xmlTry  `xml:"failure"`
 	Error   []xmlTry  `xml:"error"`
 	Skipped *struct{} `xml:"skipped"`
@@ -96,16 +97,17 @@ func parseJUnit(data []byte) (*Report, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
-			case "testsuite":
-				suites = append(suites, attr(t, "name"))
-				if ts, ok := parseTime(attr(t, "timestamp")); ok && (rep.Time.IsZero() || ts.Before(rep.Time)) {
-					rep.Time = ts
+			case "testsuites", "testsuite":
+				if t.Name.Local == "testsuite" {
+					suites = append(suites, attr(t, "name"))
 				}
+				rep.began(attr(t, "timestamp"))
 			case "testcase":
 				var c xmlCase
 				if err := dec.DecodeElement(&c, &t); err != nil {
 					return nil, fmt.Errorf("line %d: %w", lineAt(data, dec.InputOffset()), err)
 				}
+				rep.began(c.Stamp)
 				suite := ""
 				if len(suites) > 0 {
 					suite = suites[len(suites)-1]
@@ -159,6 +161,14 @@ func seconds(s string) float64 {
 		return 0
 	}
 	return f
+}
+
+// began keeps the timestamp stamp as the report's start when it is the
+// earliest yet.
+func (rep *Report) began(stamp string) {
+	if ts, ok := parseTime(stamp); ok && (rep.Time.IsZero() || ts.Before(rep.Time)) {
+		rep.Time = ts
+	}
 }
 
 func attr(t xml.StartElement, name string) string {
