@@ -83,8 +83,10 @@ type Attempt struct {
 	Run string `json:"run"` // the Run's ID
 	ID  string `json:"id"`  // the test's ID, as `testdex list` prints it
 	// Attempt tells apart the results of one test in one run: 0 for its
-	// first, n for its (n+1)th (a retry, go test -count=N, a rerun a
-	// report records); for a retry on the same commit, a later attempt.
+	// first, n for its (n+1)th: a retry, go test -count=N, a rerun a
+	// report records, or, as testdex.Event.Occurrence counts them, a
+	// second test its runner reports under the same ID (two its with one
+	// title). A retry on the same commit is a later attempt of one run.
 	Attempt int    `json:"attempt,omitempty"`
 	Outcome string `json:"outcome"` // Pass, Fail or Skip
 	// Duration is in seconds; Untimed says the report gave none (a rerun
