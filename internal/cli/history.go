@@ -34,10 +34,10 @@ CI job caches or uploads). See docs/ci.md for the format.`,
 
 func newHistoryShowCmd(env *Env, g *globals) *cobra.Command {
 	var file, label string
-	var asJSON bool
+	var asJSON, setup bool
 	cmd := &cobra.Command{
 		Use:   "show [ID...]",
-		Short: "Per test: runs, failures, mean and median duration, last outcome",
+		Short: "Per test: runs, failures, mean and median duration, last outcome (--setup: per batch, its setup cost)",
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			ws, err := g.workspace(env, nil)
 			if err != nil {
@@ -56,19 +56,23 @@ func newHistoryShowCmd(env *Env, g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return showHistory(env, h, ids, label, asJSON)
+			figures := h.Durations(label)
+			if setup {
+				figures = h.Setup(label)
+			}
+			return showHistory(env, figures, ids, asJSON)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&file, "history", "", "the history file (default: the root's, under the cache folder)")
 	fl.StringVar(&label, "profile", "", "only the runs of this profile label")
 	fl.BoolVar(&asJSON, "json", false, "print JSON Lines records: id and the figures")
+	fl.BoolVar(&setup, "setup", false, "the batches' setup costs (wall time less their tests'), by batch name (\"DIR FRAMEWORK\")")
 	return cmd
 }
 
-// showHistory prints the figures of ids (every test when none).
-func showHistory(env *Env, h *history.History, ids []string, label string, asJSON bool) error {
-	ds := h.Durations(label)
+// showHistory prints the figures of ids (every test or batch when none).
+func showHistory(env *Env, ds map[string]history.Stat, ids []string, asJSON bool) error {
 	if len(ids) == 0 {
 		for id := range ds {
 			ids = append(ids, id)
@@ -89,6 +93,10 @@ func showHistory(env *Env, h *history.History, ids []string, label string, asJSO
 		}
 		if !ok {
 			fmt.Fprintf(w, "%s  no run recorded\n", report.Escape(id))
+			continue
+		}
+		if s.Outcome == "" { // a batch's setup
+			fmt.Fprintf(w, "%s  %d runs  mean %.3fs  median %.3fs  last %.3fs\n", report.Escape(id), s.Runs, s.Mean, s.Median, s.Last)
 			continue
 		}
 		fmt.Fprintf(w, "%s  %d runs  %d failed  mean %.3fs  median %.3fs  last %s\n",
