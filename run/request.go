@@ -41,7 +41,12 @@ type Request struct {
 	Retries int
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
-	Options  Options
+	// History is the file the run's results are appended to (package
+	// history); "" is the root's history under CacheDir (none when that
+	// is "" too). Profile labels the run's environment in it.
+	History string
+	Profile string
+	Options Options
 	// Warn receives warnings (a failure no longer listed, a batch whose
 	// coverage recorded nothing); nil drops them. Each is also an
 	// ActionWarning event for the handler.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/history"
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
@@ -56,12 +57,21 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 		}
 	}
 	req.Options.CacheDir, req.Options.Warn = req.CacheDir, w.say
+	rec := newHistoryRun(ctx, ix.Root, req)
+	if rec != nil {
+		h = run.MultiHandler(handlerOrNone(h), rec)
+	}
 	sum, err := run.Run(ctx, p, req.Options, h)
 	if err == nil && req.Retries > 0 {
 		err = retry(ctx, ix, sum, req, h, w)
 	}
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
+	}
+	if rec != nil {
+		if err := history.Append(historyFile(req.CacheDir, ix.Root, req.History), rec.History(), req.Warn); err != nil {
+			req.Warn(err.Error())
+		}
 	}
 	if err := updateBaselines(req.CacheDir, ix.Root, sum.Recorded, mans, sum.RecordedAt, sum.Failures); err != nil {
 		req.Warn(err.Error())

@@ -248,6 +248,7 @@ func (w *Workspace) Run(ctx context.Context, ix *index.Index, req run.Request, h
 	if req.Options.Env == nil {
 		req.Options.Env = w.Environ
 	}
+	req.Profile = profileOf(req, w.Environ)
 	return session(ctx, ix, nil, req, h)
 }
 
@@ -280,6 +281,7 @@ func (w *Workspace) RunPlan(ctx context.Context, ix *index.Index, p *plan.Plan, 
 	if req.Options.Env == nil {
 		req.Options.Env = w.Environ
 	}
+	req.Profile = profileOf(req, w.Environ)
 	return session(ctx, ix, p, req, h)
 }
 

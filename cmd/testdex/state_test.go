@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/testdex/testdex/coverage"
+	"github.com/testdex/testdex/history"
 	"github.com/testdex/testdex/internal/cli"
 	"github.com/testdex/testdex/run"
 	"github.com/testdex/testdex/workspace"
@@ -44,9 +45,11 @@ func TestOddStateFiles(t *testing.T) {
 		args []string
 		want int
 	}{
-		"failures": {run.FailuresFile(cache, root), []string{"failures"}, 0},
-		"passing":  {workspace.PassingFile(cache, root), []string{"run", "--changed"}, 0},
-		"coverage": {coverage.Path(cache, root), []string{"covering", "odd_test.go:5"}, -1},
+		"failures":         {run.FailuresFile(cache, root), []string{"failures"}, 0},
+		"passing":          {workspace.PassingFile(cache, root), []string{"run", "--changed"}, 0},
+		"coverage":         {coverage.Path(cache, root), []string{"covering", "odd_test.go:5"}, -1},
+		"history":          {history.File(cache, root), []string{"history", "show"}, 0},
+		"history by a run": {history.File(cache, root), []string{"run"}, 0},
 	}
 	odd := map[string]func(string) error{
 		"zero":    func(p string) error { return os.Symlink("/dev/zero", p) },
@@ -91,5 +94,9 @@ func TestOddStateFiles(t *testing.T) {
 	}
 	if fi, err := os.Lstat(run.FailuresFile(cache, root)); err != nil || !fi.Mode().IsRegular() {
 		t.Errorf("the failures file was not rewritten: %v %v", fi, err)
+	}
+	// And the history: its last records are the run's.
+	if h, err := history.Load(history.File(cache, root)); err != nil || h.Durations("")["odd_test.go::TestOdd"].Runs == 0 {
+		t.Errorf("the history was not rewritten: %+v %v", h, err)
 	}
 }

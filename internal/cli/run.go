@@ -44,6 +44,8 @@ type runFlags struct {
 	plan        string
 	retries     int
 	failOnFlaky bool
+	history     string
+	profile     string
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -92,6 +94,8 @@ usage error, 124 when the run timed out.`,
 	fl.IntVar(&f.retries, "retries", 0, "rerun the failed tests alone, by ID, in new processes, up to N times; one that then passes is 'flaky' and fails nothing (without --fail-on-flaky)")
 	fl.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "with --retries: a flaky test fails the run (exit 1)")
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
+	fl.StringVar(&f.history, "history", "", "append the run's outcomes and durations to this history file (default: the root's, under the cache folder; see 'testdex history')")
+	fl.StringVar(&f.profile, "profile", "", "label the run's environment in the history, e.g. linux-large (default: $TESTDEX_PROFILE)")
 	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
 }
@@ -168,7 +172,7 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 		paths = []string{"."}
 	}
 	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o, Retries: f.retries,
-		Warn: func(msg string) { g.warn(env, msg) }}
+		History: f.historyFile(env), Profile: f.profile, Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f, nil)
 }
 
@@ -176,6 +180,14 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 func (f *runFlags) options(env *Env, g *globals, extra []string) run.Options {
 	return run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
 		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
+}
+
+// historyFile is --history, absolute; "" when not given.
+func (f *runFlags) historyFile(env *Env) string {
+	if f.history == "" {
+		return ""
+	}
+	return abs(env, f.history)
 }
 
 // runPlan runs the plan in f.plan over the root listed again.
@@ -197,7 +209,8 @@ func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, 
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	req := run.Request{Options: f.options(env, g, extra), Retries: f.retries, Warn: func(msg string) { g.warn(env, msg) }}
+	req := run.Request{Options: f.options(env, g, extra), Retries: f.retries, History: f.historyFile(env), Profile: f.profile,
+		Warn: func(msg string) { g.warn(env, msg) }}
 	return execute(cmd, env, ws, ix, req, f, p)
 }
 

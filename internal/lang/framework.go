@@ -75,6 +75,19 @@ type Framework struct {
 	// record is no longer in the file. nil: the function the project's
 	// Spanner finds around the record's line, else a window of lines.
 	Section func(t testdex.Test, data []byte) (start, end int, text string, err error)
+	// FromJUnit names a testcase of a JUnit XML report another tool wrote
+	// (`testdex history import`) in the runner's terms: the scopes and
+	// names (and declaring file, project-relative) it may stand for in a
+	// project whose listed records of the framework are listed, each
+	// tried against the listing; only one naming a listed test, or a test
+	// under a listed one, maps it. nil: its classname and name as written.
+	FromJUnit func(c JUnitCase, listed []testdex.Test) []Reported
+}
+
+// JUnitCase is a testcase of a JUnit XML report, as written: its
+// testsuite's name and its classname, name and file attributes.
+type JUnitCase struct {
+	Suite, Class, Name, File string
 }
 
 // NamingFor returns the framework's rules over l: its Naming's, or the

@@ -16,4 +16,9 @@ var JUnit = &lang.Framework{
 	Name:   testdex.JUnit,
 	Naming: newNaming,
 	Labels: []string{".", "$"}, // Outer.m() -> m(), Outer$Inner -> Inner; a row's "[" stays
+	// Surefire's and Gradle's reports name a test as the runner's own
+	// report does: its class, and its method as the runner reads it.
+	FromJUnit: func(c lang.JUnitCase, _ []testdex.Test) []lang.Reported {
+		return []lang.Reported{{Scope: c.Class, Name: recordName(c.Name)}}
+	},
 }

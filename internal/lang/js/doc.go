@@ -27,7 +27,9 @@
 //	listing        lister.go lister_node_mocha.go
 //	running        runner.go runner_args.go runner_install.go runner_script.go
 //	               runner_shell.go runner_reporters.go runner_wrapper.cjs
-//	parsing        runner_parse.go (standard output and the events file)
+//	parsing        runner_parse.go (standard output and the events file),
+//	               junit.go (Vitest's and jest-junit's testcases, for history
+//	               import)
 //	coverage       runner_coverage.go runner_covnotes.go runner_coverage.cjs
 //	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
 //	               impact_tsconfig.go impact_map.go impact_config.go

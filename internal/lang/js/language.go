@@ -20,13 +20,14 @@ var (
 	// Glubean's tests are keyed by their ids, a builder's steps by the
 	// test's id and the step's name joined by " > "; a test reports a
 	// result of its own besides its steps'.
-	Glubean = &lang.Framework{Name: testdex.Glubean, Naming: newNaming, Labels: []string{" > "}, ParentsReport: true}
+	Glubean = &lang.Framework{Name: testdex.Glubean, Naming: newNaming, Labels: []string{" > "}, ParentsReport: true, FromJUnit: fromJUnit}
 )
 
 func framework(name testdex.Framework) *lang.Framework {
 	return &lang.Framework{
-		Name:   name,
-		Naming: newNaming,
-		Labels: []string{" > "},
+		Name:      name,
+		Naming:    newNaming,
+		Labels:    []string{" > "},
+		FromJUnit: fromJUnit,
 	}
 }

@@ -22,7 +22,8 @@
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py
-//	parsing        runner_parse.go (the drivers' JSON events)
+//	parsing        runner_parse.go (the drivers' JSON events), junit.go
+//	               (pytest's --junitxml testcases, for history import)
 //	coverage       coverage.go runner_coverage.py
 //	impact graph   impact.go impact_scan.go impact_parse.go impact_resolve.go
 //	               impact_data.go impact_exec.go impact_cache.go

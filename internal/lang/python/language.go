@@ -18,11 +18,13 @@ var Pytest = &lang.Framework{
 	Naming:      newPytestNaming,
 	RowsRunByID: true,
 	Labels:      []string{testdex.IDSep}, // a row's "[" stays in its label: test_m[1] -> [1]
+	FromJUnit:   fromJUnit,
 }
 
 // Unittest is unittest's framework.
 var Unittest = &lang.Framework{
-	Name:   testdex.Unittest,
-	Naming: newUnittestNaming,
-	Labels: []string{testdex.IDSep},
+	Name:      testdex.Unittest,
+	Naming:    newUnittestNaming,
+	Labels:    []string{testdex.IDSep},
+	FromJUnit: fromJUnit,
 }

@@ -23,7 +23,8 @@
 //	               macro expansion)
 //	listing        list.go (cargo test -- --list)
 //	running        runner.go runner_targets.go runner_doc.go
-//	parsing        runparse.go (libtest's output)
+//	parsing        runparse.go (libtest's output), junit.go (cargo-nextest's
+//	               JUnit testcases, for history import)
 //	coverage       cover.go cover_parse.go
 //	impact graph   impact.go impact_deps.go
 //	spans          spanner.go

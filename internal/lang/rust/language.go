@@ -18,4 +18,5 @@ var Cargo = &lang.Framework{
 	Naming:       newNaming,
 	AllPlatforms: true,
 	Labels:       []string{"::"},
+	FromJUnit:    fromJUnit,
 }

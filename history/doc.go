@@ -1,0 +1,25 @@
+// Package history is the per-test history of a root: for each test ID,
+// each attempt's outcome and duration, with the run it belongs to (its
+// ID, time, commit and environment profile), and per unit of a run (a
+// batch: one project and framework) what starting it cost. Every
+// `testdex run` appends to it; `testdex history import` adds results
+// other tools wrote (JUnit XML, go test -json); histories of several
+// machines merge.
+//
+//	testdex run ──► Recorder (events) ──┐
+//	                                     ├─► Append ─► FILE (lock, merge, atomic rename)
+//	history import ─► Parse ─► Map ─────┘                 │
+//	                                                       ▼
+//	          show, sharding ◄── Durations, Setup ◄── Load / Merge
+//
+// The file is one versioned JSON document (Version; see docs/ci.md):
+// runs, attempts and units, each kept once by its key and written in a
+// canonical order, so that Merge is idempotent and commutative, and a
+// file merged from the same inputs is the same bytes.
+// It is bounded: the attempts of the last KeptRuns runs of each test and
+// unit, at most MaxAttempts attempts in all (the oldest runs go first).
+//
+// Several runs of one root at once lose nothing: Append takes a lock
+// file beside the history, reads it, merges its own records in and
+// renames a new file over it.
+package history

@@ -1,0 +1,237 @@
+package history
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// reports are the recorded reports of the real tools (testdata/import,
+// each with the command that made it beside it).
+func reports(t *testing.T) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob("testdata/import/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		if filepath.Ext(f) == ".cmd" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = data
+	}
+	if len(out) < 8 {
+		t.Fatalf("%d recorded reports", len(out))
+	}
+	return out
+}
+
+// fromFile is the history of one recorded report, each result named by
+// its classname and name (no listing needed to test the store).
+func fromFile(t *testing.T, name string, data []byte, label string) *History {
+	t.Helper()
+	rep, err := Parse(data)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r := Run{ID: ImportRunID(data), Time: rep.Time, Commit: "c0ffee", Profile: Local(label), Source: rep.Format + " " + name}
+	h, lost := FromReport(rep, r, func(res Reported) (string, string) { return res.Class + "::" + res.Name, "" }, nil)
+	if len(lost) > 0 {
+		t.Fatalf("%s: lost %v", name, lost)
+	}
+	return h
+}
+
+func encode(t *testing.T, h *History) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := h.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestMergeIdempotentCommutative: histories of several machines merge to
+// the same bytes in any order, merging one again changes nothing, and
+// what a file holds reads back as written.
+func TestMergeIdempotentCommutative(t *testing.T) {
+	var hs []*History
+	for name, data := range reports(t) {
+		hs = append(hs, fromFile(t, name, data, "linux-"+name[:3]))
+	}
+	a, b, c := Merge(hs[:3]...), Merge(hs[3:6]...), Merge(hs[6:]...)
+	ab, ba := encode(t, Merge(a, b)), encode(t, Merge(b, a))
+	if ab != ba {
+		t.Errorf("Merge(a, b) != Merge(b, a):\n%s\n---\n%s", ab, ba)
+	}
+	if got := encode(t, Merge(Merge(a, b), c)); got != encode(t, Merge(a, Merge(c, b))) {
+		t.Error("the grouping of three merges changes the result")
+	}
+	if got := encode(t, Merge(a, a)); got != encode(t, a) {
+		t.Error("Merge(a, a) != a")
+	}
+	if got := encode(t, Merge(Merge(a, b), b)); got != ab {
+		t.Error("merging b again changed Merge(a, b)")
+	}
+	all := Merge(hs...)
+	back, err := Read(bytes.NewReader([]byte(encode(t, all))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if encode(t, back) != encode(t, all) {
+		t.Error("a history read back differs")
+	}
+	n := 0
+	for _, h := range hs {
+		n += len(h.Attempts)
+	}
+	if len(all.Attempts) != n || len(all.Runs) != len(hs) {
+		t.Errorf("merged %d attempts of %d runs; the inputs hold %d of %d", len(all.Attempts), len(all.Runs), n, len(hs))
+	}
+}
+
+// TestMergeConflict: two records under one key that disagree (a run
+// imported on two machines with different clocks) merge to the same one
+// whichever comes first.
+func TestMergeConflict(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	x := &History{Runs: []Run{{ID: "r", Time: at, Commit: "a"}}, Attempts: []Attempt{{Run: "r", ID: "t", Outcome: Pass, Duration: 1}}}
+	y := &History{Runs: []Run{{ID: "r", Time: at, Commit: "b"}}, Attempts: []Attempt{{Run: "r", ID: "t", Outcome: Fail, Duration: 2}}}
+	if encode(t, Merge(x, y)) != encode(t, Merge(y, x)) {
+		t.Error("the order of conflicting records decides the merge")
+	}
+	if m := Merge(x, y); len(m.Runs) != 1 || len(m.Attempts) != 1 {
+		t.Errorf("one key kept twice: %+v", m)
+	}
+}
+
+// many is a history of n runs, an hour apart, of tests t0..t(k-1).
+func many(n, k int, prefix string) *History {
+	h := &History{}
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		id := fmt.Sprintf("%s%03d", prefix, i)
+		h.Runs = append(h.Runs, Run{ID: id, Time: at.Add(time.Duration(i) * time.Hour)})
+		for j := range k {
+			h.Attempts = append(h.Attempts, Attempt{Run: id, ID: fmt.Sprintf("t%d", j), Outcome: Pass, Duration: float64(i)})
+		}
+		h.Units = append(h.Units, Unit{Run: id, Unit: ". go", Wall: float64(i) + 1, Setup: 1})
+	}
+	return h
+}
+
+// TestBounded: a test keeps the attempts of its last KeptRuns runs, a
+// unit its last KeptRuns, and the whole history the newest maxAttempts
+// attempts; runs nothing names any more go.
+func TestBounded(t *testing.T) {
+	h := Merge(many(KeptRuns+10, 2, "r"))
+	if len(h.Attempts) != 2*KeptRuns || len(h.Units) != KeptRuns || len(h.Runs) != KeptRuns {
+		t.Fatalf("kept %d attempts, %d units, %d runs", len(h.Attempts), len(h.Units), len(h.Runs))
+	}
+	if d := h.Durations("")["t0"]; d.Runs != KeptRuns || d.Last != float64(KeptRuns+9) || d.Max != d.Last {
+		t.Errorf("t0: %+v (the newest runs are kept)", d)
+	}
+	defer func(n int) { maxAttempts = n }(maxAttempts)
+	maxAttempts = 25
+	h = Merge(many(20, 3, "r"))
+	if len(h.Attempts) != 25 {
+		t.Fatalf("kept %d attempts, want 25", len(h.Attempts))
+	}
+	for _, a := range h.Attempts {
+		if a.Duration < 11 { // runs 12..19 whole (24 attempts) and one of run 11
+			t.Errorf("kept %+v of an old run", a)
+		}
+	}
+}
+
+// TestDurations: the figures of a test per profile: runs, failed runs,
+// mean and median of the timed attempts, the last outcome.
+func TestDurations(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	h := Merge(&History{
+		Runs: []Run{{ID: "a", Time: at, Profile: Profile{Label: "big"}}, {ID: "b", Time: at.Add(time.Hour), Profile: Profile{Label: "big"}},
+			{ID: "c", Time: at.Add(2 * time.Hour), Profile: Profile{Label: "small"}}},
+		Attempts: []Attempt{
+			{Run: "a", ID: "x", Outcome: Pass, Duration: 1},
+			{Run: "b", ID: "x", Outcome: Fail, Duration: 2},
+			{Run: "b", ID: "x", Attempt: 1, Outcome: Pass, Duration: 6},
+			{Run: "b", ID: "x", Attempt: 2, Outcome: Fail, Untimed: true},
+			{Run: "c", ID: "x", Outcome: Skip},
+		},
+		Units: []Unit{{Run: "a", Unit: ". go", Setup: 0.5}, {Run: "b", Unit: ". go", Setup: 1.5}},
+	})
+	big := h.Durations("big")["x"]
+	want := Stat{Runs: 2, Timed: 3, Mean: 3, Median: 2, Max: 6, Last: 6, Outcome: Fail, Failed: 1}
+	if big != want {
+		t.Errorf("big: %+v, want %+v", big, want)
+	}
+	if all := h.Durations("")["x"]; all.Runs != 3 || all.Outcome != Skip || all.Timed != 3 {
+		t.Errorf("every profile: %+v", all)
+	}
+	if s := h.Setup("big")[". go"]; s.Runs != 2 || s.Mean != 1 || s.Last != 1.5 {
+		t.Errorf("setup: %+v", s)
+	}
+	if got := h.Labels(); fmt.Sprint(got) != "[big small]" {
+		t.Errorf("labels %q", got)
+	}
+}
+
+// TestAppendConcurrent: runs appending to one history at once lose
+// nothing (the lock, then read, merge and rename).
+func TestAppendConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ci", "history.json")
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- Append(path, many(3, 5, fmt.Sprintf("w%02d-", i)), nil)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Runs) != 48 || len(h.Attempts) != 48*5 {
+		t.Errorf("%d runs, %d attempts after 16 appends of 3 runs of 5 tests", len(h.Runs), len(h.Attempts))
+	}
+}
+
+// TestLoadRefuses: a file that is not a history, or of a newer version,
+// is an error naming it and is never overwritten by Append.
+func TestLoadRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"junk": "{\"runs\": 3}", "newer": "{\"version\": 99, \"runs\": []}", "noversion": "{\"runs\": []}"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		if _, err := Load(p); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+		if err := Append(p, many(1, 1, "r"), nil); err == nil {
+			t.Errorf("%s: appended over it", name)
+		}
+		if data, _ := os.ReadFile(p); string(data) != text {
+			t.Errorf("%s: rewritten", name)
+		}
+	}
+	if h, err := Load(filepath.Join(dir, "missing")); err != nil || len(h.Runs) != 0 {
+		t.Errorf("a missing history: %v, %v", h, err)
+	}
+}

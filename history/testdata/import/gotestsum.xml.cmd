@@ -1,0 +1,3 @@
+# testdata/run/go copied to a scratch folder; gotestsum v1.13.0
+# (GOBIN=/tmp/bin go install gotest.tools/gotestsum@latest):
+gotestsum --junitfile gotestsum.xml --format dots -- -count=1 ./...

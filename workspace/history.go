@@ -1,0 +1,71 @@
+package workspace
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/changes"
+	"github.com/testdex/testdex/history"
+	"github.com/testdex/testdex/run"
+)
+
+// ProfileEnv names the environment variable that labels a run's profile
+// in the history when no --profile does.
+const ProfileEnv = "TESTDEX_PROFILE"
+
+// historyFile is the history a run of root appends to: the one named, or
+// the root's under the cache folder ("" when both are off).
+func historyFile(cacheDir, root, named string) string {
+	switch {
+	case named != "":
+		return named
+	case cacheDir != "":
+		return history.File(cacheDir, root)
+	}
+	return ""
+}
+
+// HistoryFile is the history of the root: the file named (--history), or
+// the root's under the cache folder; "" when neither is (the cache off).
+func (w *Workspace) HistoryFile(named string) string { return historyFile(w.CacheDir, w.Root, named) }
+
+// newHistoryRun returns the recorder of a run of root into its history,
+// nil when it keeps none: the run's ID, start, commit (HEAD, "" outside
+// git) and profile.
+func newHistoryRun(ctx context.Context, root string, req run.Request) *history.Recorder {
+	if historyFile(req.CacheDir, root, req.History) == "" {
+		return nil
+	}
+	now := time.Now
+	if req.Options.Now != nil {
+		now = req.Options.Now
+	}
+	start := now()
+	commit, _ := changes.Head(ctx, changes.GitOptions{Root: root, Env: req.Options.Env})
+	return history.NewRecorder(history.Run{ID: history.NewRunID(start), Time: start.UTC(), Commit: commit,
+		Profile: history.Local(req.Profile), Source: "run"})
+}
+
+// profileOf is the profile label of a request: its own, else the
+// environment's TESTDEX_PROFILE.
+func profileOf(req run.Request, environ []string) string {
+	if req.Profile != "" {
+		return req.Profile
+	}
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, ProfileEnv+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// handlerOrNone is h, or a handler that drops the events when h is nil.
+func handlerOrNone(h run.Handler) run.Handler {
+	if h == nil {
+		return run.HandlerFunc(func(testdex.Event) error { return nil })
+	}
+	return h
+}
