@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/testdex/testdex"
 )
 
 // reports are the recorded reports of the real tools (testdata/import,
@@ -233,5 +236,33 @@ func TestLoadRefuses(t *testing.T) {
 	}
 	if h, err := Load(filepath.Join(dir, "missing")); err != nil || len(h.Runs) != 0 {
 		t.Errorf("a missing history: %v, %v", h, err)
+	}
+}
+
+// TestRecorderAttempts: a rerun's results (Event.Attempt) and a second
+// test reported under one ID (Event.Occurrence) are attempts of their
+// own; a suite and a test that did not run are not recorded.
+func TestRecorderAttempts(t *testing.T) {
+	r := NewRecorder(Run{ID: "r1"})
+	for _, e := range []testdex.Event{
+		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionFail, Elapsed: 0.5},
+		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionFail, Occurrence: 1, Elapsed: 0.25},
+		{Batch: ". go", ID: "a_test.go::TestB", Action: testdex.ActionUnreported},
+		{Batch: ". go", ID: "a_test.go::S", Kind: testdex.KindSuite, Action: testdex.ActionPass},
+		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionPass, Attempt: 1, Elapsed: 0.5},
+		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionFlaky, Attempt: 1},
+	} {
+		if err := r.Event(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := r.History().Attempts
+	want := []Attempt{
+		{Run: "r1", ID: "a_test.go::TestA", Outcome: Fail, Duration: 0.5},
+		{Run: "r1", ID: "a_test.go::TestA", Occurrence: 1, Outcome: Fail, Duration: 0.25},
+		{Run: "r1", ID: "a_test.go::TestA", Attempt: 1, Outcome: Pass, Duration: 0.5},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("attempts %+v\nwant %+v", got, want)
 	}
 }
