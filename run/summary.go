@@ -29,6 +29,12 @@ type Summary struct {
 	// (testdex.ActionFlaky); Flakes lists them in the order they ended.
 	Flaky  int
 	Flakes []Failure
+	// Quarantine names the tests whose failures do not fail the run (set
+	// by the caller before Finish: the root's quarantine list);
+	// Quarantined are the failures Finish set apart for it: they ran and
+	// failed, and are said, but OK does not count them.
+	Quarantine  map[string]bool
+	Quarantined []Failure
 	// Failures are the failed tests in the order they failed: what
 	// `testdex failures` shows and `testdex run --failed` reruns.
 	Failures []Failure
@@ -93,6 +99,9 @@ type Failure struct {
 	// kept with the failures for `testdex failures` to show, never rerun
 	// by `run --failed`.
 	Flaky bool `json:"flaky,omitempty"`
+	// Quarantined says the test is on the root's quarantine list: its
+	// failure did not fail the run.
+	Quarantined bool `json:"quarantined,omitempty"`
 }
 
 // BatchError is a batch that failed without per-test results.
@@ -216,6 +225,19 @@ func (s *Summary) Finish() {
 		}
 	}
 	s.pruneParents()
+	s.Quarantined = s.Quarantined[:0]
+	if len(s.Quarantine) > 0 {
+		kept := s.Failures[:0]
+		for _, f := range s.Failures {
+			if s.Quarantine[f.ID] {
+				f.Quarantined = true
+				s.Quarantined = append(s.Quarantined, f)
+			} else {
+				kept = append(kept, f)
+			}
+		}
+		s.Failures = kept
+	}
 	sort.SliceStable(s.Leaked, func(i, j int) bool { return s.Leaked[i].PID < s.Leaked[j].PID })
 }
 
@@ -257,9 +279,12 @@ func (s *Summary) ancestorsOf(ok func(testdex.Event) bool) map[string]bool {
 	return out
 }
 
-// OK reports whether nothing failed: no test failed and no batch failed
-// without results (the timeout included).
-func (s *Summary) OK() bool { return s.Failed == 0 && len(s.Errors) == 0 }
+// OK reports whether nothing failed: no test failed (but quarantined
+// ones: Quarantined) and no batch failed without results (the timeout
+// included).
+func (s *Summary) OK() bool {
+	return len(s.Errors) == 0 && (s.Failed == 0 || len(s.Failures) == 0 && len(s.Quarantined) > 0)
+}
 
 // Ran is the number of tests the runners reported.
 func (s *Summary) Ran() int { return s.Passed + s.Failed + s.Skipped + s.Flaky }

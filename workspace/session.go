@@ -73,6 +73,7 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 			req.Warn(err.Error())
 		}
 	}
+	(&Workspace{Root: ix.Root, CacheDir: req.CacheDir}).applyQuarantine(sum, req, w.now(), req.Warn)
 	if err := updateBaselines(req.CacheDir, ix.Root, sum.Recorded, mans, sum.RecordedAt, sum.Failures); err != nil {
 		req.Warn(err.Error())
 	}
@@ -82,7 +83,7 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 		}
 	}
 	if req.CacheDir != "" {
-		if err := run.SaveFailures(req.CacheDir, ix.Root, append(slices.Clip(sum.Failures), sum.Flakes...)); err != nil {
+		if err := run.SaveFailures(req.CacheDir, ix.Root, slices.Concat(sum.Failures, sum.Quarantined, sum.Flakes)); err != nil {
 			req.Warn(err.Error())
 		}
 	}

@@ -41,8 +41,11 @@ func newFailuresCmd(env *Env, g *globals) *cobra.Command {
 					loc = fmt.Sprintf("%s:%d", f.File, f.Line)
 				}
 				flaky := ""
-				if f.Flaky {
+				switch {
+				case f.Flaky:
 					flaky = "  (flaky: passed on a rerun)"
+				case f.Quarantined:
+					flaky = "  (quarantined: did not fail the run)"
 				}
 				fmt.Fprintf(w, "%s  %s  %s%s\n", report.Escape(f.ID), report.Escape(loc), report.Escape(f.Message), flaky)
 			}

@@ -35,6 +35,12 @@ type Failure struct {
 	File       string `json:"file,omitempty" jsonschema:"root-relative"`
 	Line       int    `json:"line,omitempty"`
 	Message    string `json:"message,omitempty"`
+	// Verdict is what the per-test history makes of the failure.
+	Verdict string `json:"verdict,omitempty" jsonschema:"what the test's recorded runs say: new failure, flaky: failed 3 of 20 runs, broken since abc1234"`
+	// Flaky and Quarantined say the test passed on a rerun, or is on the
+	// root's quarantine list: neither failed the run.
+	Flaky       bool `json:"flaky,omitempty" jsonschema:"it failed and then passed on a rerun: not a failure of the run, not rerun"`
+	Quarantined bool `json:"quarantined,omitempty" jsonschema:"it is on the quarantine list: its failure did not fail the run"`
 }
 
 func addFailures(s *mcp.Server, c Config) {
@@ -68,11 +74,18 @@ func (c Config) failures(_ context.Context, _ *mcp.CallToolRequest, _ FailuresIn
 		return textResult("no run yet for this workspace root (call run_tests first)"), out, nil
 	}
 	out.Ran = true
+	verdicts := ws.FailureVerdicts(fs, "")
+	var failed []Failure
 	for _, f := range fs {
-		out.Failures = append(out.Failures, Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message})
+		mf := Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message,
+			Verdict: verdicts[f.ID], Flaky: f.Flaky, Quarantined: f.Quarantined}
+		out.Failures = append(out.Failures, mf)
+		if !f.Flaky {
+			failed = append(failed, mf)
+		}
 	}
-	if len(fs) > 0 {
-		out.Rerun = rerunCall(out.Failures, RunInput{}, c.budget(), true)
+	if len(failed) > 0 {
+		out.Rerun = rerunCall(failed, RunInput{}, c.budget(), true)
 	}
 	res, cut := fitAnswer(c, out, func(step int, whole string) (string, FailuresOutput, bool) {
 		if step == 0 {

@@ -26,6 +26,8 @@ type runAnswer struct {
 	// failedStore is true when the failures are kept per root, so that
 	// scope "failed" can rerun them.
 	failedStore bool
+	// verdicts are the history's verdicts on the failures, by ID.
+	verdicts map[string]string
 }
 
 // answer keeps the run whole in st and returns the answer cut to the
@@ -48,9 +50,12 @@ func (a *runAnswer) output() RunOutput {
 		out.Exit, out.Cancelled, out.TimedOut = ExitCancelled, true, false
 	}
 	for _, f := range s.Failures {
-		out.Failures = append(out.Failures, Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message})
+		out.Failures = append(out.Failures, Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message, Verdict: a.verdicts[f.ID]})
 	}
 	out.Rerun = a.rerun(out.Failures)
+	for _, f := range s.Quarantined {
+		out.Failures = append(out.Failures, Failure{ID: f.ID, Occurrence: f.Occurrence, File: f.File, Line: f.Line, Message: f.Message, Verdict: a.verdicts[f.ID], Quarantined: true})
+	}
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,7 +193,8 @@ func (c Config) runTests(ctx context.Context, req *mcp.CallToolRequest, in RunIn
 	} else if len(sum.Missing) > 0 {
 		return nil, RunOutput{}, fmt.Errorf("%s", strings.Join(sum.Missing, "; "))
 	}
-	a := &runAnswer{in: in, sum: sum, limit: limit, warnings: warnings, stdout: stdout, stderr: stderr, k: k, budget: c.budget(), failedStore: c.CacheDir != ""}
+	a := &runAnswer{in: in, sum: sum, limit: limit, warnings: warnings, stdout: stdout, stderr: stderr, k: k, budget: c.budget(), failedStore: c.CacheDir != "",
+		verdicts: ws.FailureVerdicts(slices.Concat(sum.Failures, sum.Quarantined), "")}
 	a.cancelled = cancelled
 	return a.answer(c.runs)
 }

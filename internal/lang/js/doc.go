@@ -37,4 +37,5 @@
 //	spans          spanner.go stmtdiff.go
 //	Glubean        glubean.go glubean_chain.go (exports, builders, rows)
 //	               glubean_detect.go (projects, files) glubean_runner.go
+//	               glubean_lister.go (the runtime method: glubean scan)
 package js
