@@ -145,7 +145,7 @@ acc_attrs() {
 acc_dateutil() {
 	pip_sdist python-dateutil==4.0.0
 	step "pip install dateutil tests" .venv/bin/pip install --quiet --disable-pip-version-check \
-		pytest==9.2.0 hypothesis==6.170.17 freezegun==1.5.5 -e .
+		pytest==9.2.0 hypothesis==6.170.17 freezegun==1.5.5 attrs==26.1.0 -e .
 }
 
 jest_mock_extended() { npm_project jest-mock-extended@4.0.1; }
