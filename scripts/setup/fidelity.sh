@@ -121,6 +121,33 @@ pyasn1() {
 	step "pip install pyasn1" .venv/bin/pip install --quiet --disable-pip-version-check -e .
 }
 
+# The listing's accuracy projects (internal/lang/python's TestAccuracy):
+# pytest and unittest sdists that ship their tests, compared by name only
+# with pytest's own collection, so TestFidelity does not run them.
+acc_click() {
+	pip_sdist click==8.5.1
+	step "pip install click tests" .venv/bin/pip install --quiet --disable-pip-version-check pytest==9.2.0 -e .
+}
+
+acc_jinja2() {
+	pip_sdist jinja2==3.1.6
+	# Its own pinned test requirements (pytest 8.3.4, trio).
+	step "pip install jinja2 tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		-r requirements/tests.txt -e .
+}
+
+acc_attrs() {
+	pip_sdist attrs==26.1.0
+	step "pip install attrs tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		pytest==9.2.0 hypothesis==6.170.17 pympler==1.1 cloudpickle==3.1.3 -e .
+}
+
+acc_dateutil() {
+	pip_sdist python-dateutil==4.0.0
+	step "pip install dateutil tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		pytest==9.2.0 hypothesis==6.170.17 freezegun==1.5.5 attrs==26.1.0 -e .
+}
+
 jest_mock_extended() { npm_project jest-mock-extended@4.0.1; }
 
 json_schema_traverse() { npm_project json-schema-traverse@1.0.0; }
@@ -203,6 +230,12 @@ if have python3; then
 	install pyasn1 pyasn1 || status=1
 	venv_coverage itsdangerous || status=1
 	venv_coverage pyasn1 || status=1
+	if [ "${TESTDEX_ACCURACY:-1}" != 0 ]; then
+		install acc-click acc_click || status=1
+		install acc-jinja2 acc_jinja2 || status=1
+		install acc-attrs acc_attrs || status=1
+		install acc-dateutil acc_dateutil || status=1
+	fi
 fi
 if have npm; then
 	install jest-mock-extended jest_mock_extended || status=1

@@ -15,8 +15,9 @@
 //	               doctest.go hide.go dynamic.go dynfunc.go (the walker:
 //	               tests and tables found, records emitted)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
-//	               idfunc.go (the evaluator: the module's names, the values
-//	               of parameters and ids= as pytest computes them)
+//	               idfunc.go platform.go (the evaluator: the module's names,
+//	               the values of parameters and ids= as pytest computes
+//	               them, and platform conditions as they fall on this host)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	linking        link.go classes.go assume.go dynlink.go facts.go
 //	listing        lister.go (pytest --collect-only, unittest discovery)

@@ -93,7 +93,7 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	w := newWalker(f, e.Unittest)
 	w.module(roots...)
 	w.dynamics(roots)
-	if w.refused {
+	if w.refused || w.skipsOnHost(roots[0]) {
 		w.dropTests()
 	}
 	if !e.Unittest && len(f.Settings[SetDoctest]) > 0 {
@@ -245,7 +245,9 @@ func (w *walker) statements(n *sitter.Node, depth int, yield func(*sitter.Node))
 			if cond := c.ChildByFieldName("condition"); cond != nil && isMainCheck(cond.Content(w.src)) {
 				continue // runs only as a script, never on import
 			}
-			w.branch(c, depth, yield)
+			for _, b := range w.hostBranches(c) {
+				w.branch(b, depth, yield)
+			}
 		case "try_statement", "with_statement", "elif_clause", "else_clause",
 			"except_clause", "finally_clause", "block", "except_group_clause":
 			w.branch(c, depth, yield)

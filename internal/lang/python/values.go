@@ -105,8 +105,20 @@ func (w *evaluator) attrValue(n *sitter.Node) pyVal {
 	if isClassName(name) {
 		return pyVal{kind: vText, id: name}
 	}
+	if stdObjects[mod+"."+name] {
+		return pyVal{kind: vObject} // a stream, a list, a mapping: no __name__
+	}
 	return w.assumeFunction(mod + "." + name)
 }
+
+// stdObjects are standard-library module attributes that are neither
+// functions nor classes: objects without a __name__, which pytest names
+// argname+index.
+var stdObjects = map[string]bool{"sys.stdin": true, "sys.stdout": true, "sys.stderr": true,
+	"sys.__stdin__": true, "sys.__stdout__": true, "sys.__stderr__": true, "sys.argv": true,
+	"sys.path": true, "sys.modules": true, "sys.flags": true, "sys.float_info": true,
+	"sys.int_info": true, "sys.hash_info": true, "sys.version_info": true, "sys.meta_path": true,
+	"sys.path_hooks": true, "sys.warnoptions": true, "os.environ": true, "os.environb": true}
 
 // maxStrLen bounds the strings "s" * n may build.
 const maxStrLen = 100000
