@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -255,11 +256,13 @@ func cutInner(in *testdex.Inner, l limits) (out *testdex.Inner, omitted int) {
 	return &c, len(in.Errors) - n
 }
 
-// results are each test's final result in the order the tests ended.
+// results are each test's final result in the order the tests ended,
+// their times to the millisecond (a runner's nanoseconds are digits an
+// agent reads for nothing).
 func results(sum *workspace.Summary) []TestResult {
 	out := []TestResult{}
 	for _, e := range sum.Results() {
-		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line, Inner: e.Inner})
+		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: math.Round(e.Elapsed*1000) / 1000, Message: e.Message, File: e.File, Line: e.Line, Inner: e.Inner})
 	}
 	return out
 }
