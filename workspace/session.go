@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -93,6 +94,7 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 	if err := contained(ix.Root, sel); err != nil {
 		return nil, nil, err
 	}
+	warnProblems(ix, sel, req.Warn)
 	var ch *changedRun
 	if req.Changed {
 		if ch, err = newChangedRun(ix, sel, req.CacheDir, req.Warn); err != nil {
@@ -114,6 +116,24 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 		p.Unchanged, p.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on, or all it executed when its coverage was recorded)"
 	}
 	return p, ch, nil
+}
+
+// warnProblems gives a run the listing's problems of the files under the
+// paths it selects, the whole root aside: a file whose tests the listing
+// could not see (a Rust file no target compiles, one that does not parse)
+// otherwise runs none in silence.
+func warnProblems(ix *index.Index, sel *index.Selection, warn func(string)) {
+	if warn == nil {
+		return
+	}
+	for _, pr := range ix.Problems {
+		for _, p := range sel.Paths {
+			if p != "." && (pr.Path == p || strings.HasPrefix(pr.Path, p+"/")) {
+				warn(strings.TrimPrefix(pr.String(), string(testdex.SevWarning)+": ")) // a warning already
+				break
+			}
+		}
+	}
 }
 
 // failedIDs returns the last run's failures still named by the listing.
