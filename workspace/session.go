@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,17 +120,24 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 }
 
 // warnProblems gives a run the listing's problems of the files under the
-// paths it selects, the whole root aside: a file whose tests the listing
-// could not see (a Rust file no target compiles, one that does not parse)
-// otherwise runs none in silence.
+// paths it selects: a file whose tests the listing cannot see (a Rust
+// file no target compiles, one that does not parse) otherwise runs none
+// in silence. A whole-root run gets one line: how many, and the first.
 func warnProblems(ix *index.Index, sel *index.Selection, warn func(string)) {
-	if warn == nil {
+	if warn == nil || len(ix.Problems) == 0 {
+		return
+	}
+	say := func(pr testdex.Problem) string {
+		return strings.TrimPrefix(pr.String(), string(testdex.SevWarning)+": ")
+	}
+	if slices.Contains(sel.Paths, ".") {
+		warn(fmt.Sprintf("the listing has %d problem(s), the first: %s (the listing shows them all)", len(ix.Problems), say(ix.Problems[0])))
 		return
 	}
 	for _, pr := range ix.Problems {
 		for _, p := range sel.Paths {
-			if p != "." && (pr.Path == p || strings.HasPrefix(pr.Path, p+"/")) {
-				warn(strings.TrimPrefix(pr.String(), string(testdex.SevWarning)+": ")) // a warning already
+			if pr.Path == p || strings.HasPrefix(pr.Path, p+"/") {
+				warn(say(pr))
 				break
 			}
 		}

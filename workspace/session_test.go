@@ -44,8 +44,8 @@ func TestWarnerEvents(t *testing.T) {
 
 // TestWarnProblems: a run of paths warns with the listing's problems of
 // the files under them (a Rust file no target compiles runs none, and
-// must not pass in silence); those of other files, and a whole-root run,
-// say nothing.
+// must not pass in silence), not those of other files; a whole-root run
+// says how many there are, and the first.
 func TestWarnProblems(t *testing.T) {
 	orphan := testdex.Problem{Severity: testdex.SevWarning, Path: "tests/zz.rs", Message: "not in the module tree of any target"}
 	other := testdex.Problem{Severity: testdex.SevWarning, Path: "testsuite/a.rs", Message: "elsewhere"}
@@ -59,7 +59,7 @@ func TestWarnProblems(t *testing.T) {
 		{[]string{"tests"}, []string{said(orphan)}},
 		{[]string{"tests", "testsuite"}, []string{said(orphan), said(other)}},
 		{[]string{"test"}, nil},
-		{[]string{"."}, nil},
+		{[]string{"."}, []string{"the listing has 2 problem(s), the first: " + said(orphan) + " (the listing shows them all)"}},
 	} {
 		var got []string
 		warnProblems(ix, &index.Selection{Paths: c.paths}, func(s string) { got = append(got, s) })
