@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/testenv"
 )
 
@@ -74,4 +75,32 @@ func tapRan(out string) map[string]bool {
 		}
 	}
 	return ran
+}
+
+// TestNodeRuntimeRowRun: a node:test row the listing does not hold (named
+// at run time, under a dynamic record) is selected as its listed parent
+// test is, since node never starts it otherwise; under a suite, and for
+// the other frameworks, the runner builds the pattern from its name.
+func TestNodeRuntimeRowRun(t *testing.T) {
+	res := extract(t, testdex.NodeTest, "a.test.js", nodeSelectSrc)
+	l := &lang.Listing{Framework: testdex.NodeTest}
+	for _, r := range res.Tests {
+		l.Tests = append(l.Tests, testdex.Test{ID: "a.test.js::" + r.Name, Framework: testdex.NodeTest, Kind: r.Kind, Run: r.Run})
+	}
+	for _, c := range []struct {
+		parent, want string
+	}{
+		{"a.test.js::odd [group] | ✓", `^odd \[group\] \| ✓$`},
+		{"a.test.js::odd [group] | ✓ > with spaces [1]", `^odd \[group\] \| ✓$`},
+		{"a.test.js::suite [a]", ""},
+	} {
+		row := &testdex.Test{ID: c.parent + " > row 7", Parent: c.parent, Kind: testdex.KindSubtest}
+		if got := newNaming(l).Run(row); got != c.want {
+			t.Errorf("under %q: run %q, want %q", c.parent, got, c.want)
+		}
+	}
+	l.Framework = testdex.Jest
+	if got := newNaming(l).Run(&testdex.Test{Parent: "a.test.js::odd [group] | ✓"}); got != "" {
+		t.Errorf("jest: run %q, want none", got)
+	}
 }
