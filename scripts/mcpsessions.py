@@ -6,12 +6,14 @@ projects (scripts/setup/fidelity.sh installs them), then drives `testdex
 mcp` over stdio as an agent would: run_tests {"scope": "all"} to find the
 failure, fixes the planted test, and calls run_tests with the `rerun`
 arguments the answer gave. It measures the bytes of testdex's answers (the
-whole tools/call result: text and structured content) against two
-baselines for the same two runs: the runners' own stream testdex read
-(go test -json, the reporters' output: what seed 004's run_tests returned;
-testdex://runs/{id}/raw), and the native console command a developer types
-(the whole suite, then the planted file alone). It counts bytes/4 as tokens, and checks that the rerun
-ran exactly the failed IDs (read from testdex://runs/{id}/results) and that
+whole tools/call result: text and structured content) against the output
+of the native runner an agent would read otherwise, for the same two runs:
+the command a developer types for the whole suite, then for the planted
+file, with the runner's default reporter (go test with -v: its per-test
+lines; seed 004's run_tests returned the larger -json stream). It counts
+bytes/4 as tokens, and checks that the rerun ran exactly the failed IDs
+(read from testdex://runs/{id}/results; a runner that cannot select a row
+alone runs its parent's rows, and the rerun's warnings say so) and that
 they pass (a test the runner's filter left out, reported skipped, did not
 run). The planted file is removed afterwards.
 
@@ -77,9 +79,25 @@ def rust_plant(variant, broken):
     return f"const BROKEN: bool = {b};\n\nmod odd {{\n    #[test]\n    fn planted_row() {{\n        assert!(!super::BROKEN, \"planted row\");\n    }}\n    #[test]\n    fn fine() {{}}\n}}\n"
 
 
+# commons-cli's build runs Apache RAT before the tests: a file without this
+# header fails the build (native `mvn test` as well) and no test runs.
+APACHE_HEADER = ("/*\n * Licensed to the Apache Software Foundation (ASF) under one or more\n"
+                 " * contributor license agreements.  See the NOTICE file distributed with\n"
+                 " * this work for additional information regarding copyright ownership.\n"
+                 " * The ASF licenses this file to You under the Apache License, Version 2.0\n"
+                 " * (the \"License\"); you may not use this file except in compliance with\n"
+                 " * the License.  You may obtain a copy of the License at\n *\n"
+                 " *      http://www.apache.org/licenses/LICENSE-2.0\n *\n"
+                 " * Unless required by applicable law or agreed to in writing, software\n"
+                 " * distributed under the License is distributed on an \"AS IS\" BASIS,\n"
+                 " * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.\n"
+                 " * See the License for the specific language governing permissions and\n"
+                 " * limitations under the License.\n */\n\n")
+
+
 def java_plant(variant, broken):
     b = "true" if broken else "false"
-    head = ("package org.apache.commons.cli;\n\nimport static org.junit.jupiter.api.Assertions.assertFalse;\n\n"
+    head = (APACHE_HEADER + "package org.apache.commons.cli;\n\nimport static org.junit.jupiter.api.Assertions.assertFalse;\n\n"
             "import org.junit.jupiter.api.Test;\nimport org.junit.jupiter.params.ParameterizedTest;\nimport org.junit.jupiter.params.provider.ValueSource;\n\n")
     if variant == "plain":
         return f"{head}class ZzPlantedTest {{\n    static final boolean BROKEN = {b};\n\n    @Test\n    void planted() {{\n        assertFalse(BROKEN, \"planted failure\");\n    }}\n}}\n"
@@ -89,16 +107,23 @@ def java_plant(variant, broken):
 
 
 # name, language, planted file, plant, native whole-suite command, native command for the planted file
+# (the runner's own output an agent would read otherwise: its default reporter, and for go test the
+# per-test lines of -v, where seed 004 returned the larger -json stream),
+# and optionally a file and the line appended to it that bring the planted file into a test target
 PROJECTS = [
-    ("go-cmp", "Go", "cmp/zz_planted_test.go", go("cmp"), ["go", "test", "-count=1", "./..."], ["go", "test", "-count=1", "-run", "Planted", "./cmp"]),
-    ("go-toml", "Go", "zz_planted_test.go", go("toml"), ["go", "test", "-count=1", "./..."], ["go", "test", "-count=1", "-run", "Planted", "."]),
+    ("go-cmp", "Go", "cmp/zz_planted_test.go", go("cmp"), ["go", "test", "-v", "-count=1", "./..."], ["go", "test", "-v", "-count=1", "-run", "Planted", "./cmp"]),
+    ("go-toml", "Go", "zz_planted_test.go", go("toml"), ["go", "test", "-v", "-count=1", "./..."], ["go", "test", "-v", "-count=1", "-run", "Planted", "."]),
     ("itsdangerous", "Python", "tests/test_itsdangerous/test_zz_planted.py", pytest_plant, [".venv/bin/pytest"], [".venv/bin/pytest", "tests/test_itsdangerous/test_zz_planted.py"]),
     ("pyasn1", "Python", "tests/test_zz_planted.py", unittest_plant, [".venv/bin/python", "-m", "unittest", "discover", "-s", "tests", "-t", "."], [".venv/bin/python", "-m", "unittest", "tests.test_zz_planted"]),
     ("jest-mock-extended", "JS", "lib/zz_planted.spec.js", js_plant(""), ["node_modules/.bin/jest"], ["node_modules/.bin/jest", "zz_planted"]),
     ("zod", "JS", "src/v4/core/tests/zz_planted.test.ts", js_plant("import { describe, test } from 'vitest';\n"), ["node_modules/.bin/vitest", "run"], ["node_modules/.bin/vitest", "run", "zz_planted"]),
     ("json-schema-traverse", "JS", "spec/zz_planted.spec.js", js_plant("", "it"), ["node_modules/.bin/mocha", "spec"], ["node_modules/.bin/mocha", "spec/zz_planted.spec.js"]),
     ("light-my-request", "JS", "test/zz_planted.test.js", node_plant, ["node", "--test"], ["node", "--test", "test/zz_planted.test.js"]),
-    ("semver", "Rust", "tests/zz_planted.rs", rust_plant, ["cargo", "test", "--locked"], ["cargo", "test", "--locked", "--test", "zz_planted"]),
+    # semver's published Cargo.toml says autotests = false and names its test
+    # targets: a new file under tests/ is no target (cargo compiles it not,
+    # and testdex warns so), so the plant is a module of test_version.
+    ("semver", "Rust", "tests/zz_planted.rs", rust_plant, ["cargo", "test", "--locked"],
+     ["cargo", "test", "--locked", "--test", "test_version", "zz_planted"], ("tests/test_version.rs", "\nmod zz_planted;\n")),
     ("commons-cli", "Java", "src/test/java/org/apache/commons/cli/ZzPlantedTest.java", java_plant,
      ["mvn", "-B", "-Dstyle.color=never", "test"], ["mvn", "-B", "-Dstyle.color=never", "test", "-Dtest=ZzPlantedTest", "-Dsurefire.failIfNoSpecifiedTests=false"]),
 ]
@@ -158,9 +183,16 @@ def related(a, b):
 
 
 def session(binary, budget, proj, variant):
-    name, lang, rel, plant, whole, one = proj
+    name, lang, rel, plant, whole, one = proj[:6]
+    hook = proj[6] if len(proj) > 6 else None
     root = os.path.join(ROOT, name)
     path = os.path.join(root, rel)
+    hooked = None
+    if hook:
+        with open(os.path.join(root, hook[0])) as f:
+            hooked = f.read()
+        with open(os.path.join(root, hook[0]), "w") as f:
+            f.write(hooked + hook[1])
     env = dict(os.environ, TESTDEX_CACHE_DIR=tempfile.mkdtemp(prefix="mcpsessions-"), NO_COLOR="1", CI="1")
     row = {"project": name, "lang": lang, "variant": variant}
     try:
@@ -184,7 +216,7 @@ def session(binary, budget, proj, variant):
             row["exact"] = all(any(related(i, f) for f in failed) for i in ids) and all(any(related(f, i) for i in ids) for f in failed)
             row["fixed"] = out2["failed"] == 0 and out2["exit"] == 0
             row["rerun"] = json.dumps(out["rerun"], ensure_ascii=False)
-            row["stream"] = sum(len(srv.read(f"testdex://runs/{o['run']}/raw").encode()) for o in (out, out2))
+            row["warnings"] = out2.get("warnings", [])
         finally:
             srv.close()
         with open(path, "w") as f:
@@ -198,6 +230,9 @@ def session(binary, budget, proj, variant):
     finally:
         if os.path.exists(path):
             os.remove(path)
+        if hooked is not None:
+            with open(os.path.join(root, hook[0]), "w") as f:
+                f.write(hooked)
         shutil.rmtree(env["TESTDEX_CACHE_DIR"], ignore_errors=True)
     return row
 
@@ -216,25 +251,27 @@ def main():
             r = session(a.testdex, a.budget, proj, variant)
             rows.append(r)
             print(json.dumps(r, ensure_ascii=False), file=sys.stderr, flush=True)
-    print("| project | lang | failing test | failed | testdex tokens (run + rerun) | runner stream tokens | × | console tokens (suite + file) | × | rerun exact | fixed |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    streams, consoles = [], []
+    print("| project | lang | failing test | failed | testdex tokens (run + rerun) | runner output tokens (suite + file) | × | largest answer (bytes) | rerun exact | fixed |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    ratios = []
     for r in rows:
         if "error" in r:
-            print(f"| {r['project']} | {r['lang']} | {r['variant']} | error: {r['error']} | | | | | | | |")
+            print(f"| {r['project']} | {r['lang']} | {r['variant']} | error: {r['error']} | | | | | | |")
             continue
         td = (r["answer1"] + r["answer2"]) / 4
-        st, con = r["stream"] / 4, (r["raw1"] + r["raw2"]) / 4
-        streams.append(st / td)
-        consoles.append(con / td)
-        print(f"| {r['project']} | {r['lang']} | {r['variant']} | {r['failed']} | {td:.0f} ({r['answer1']//4} + {r['answer2']//4}) | {st:.0f} | {st/td:.1f} "
-              f"| {con:.0f} ({r['raw1']//4} + {r['raw2']//4}) | {con/td:.1f} | {'yes' if r['exact'] else 'NO'} | {'yes' if r['fixed'] else 'NO'} |")
-    if streams:
+        con = (r["raw1"] + r["raw2"]) / 4
+        ratios.append(con / td)
+        print(f"| {r['project']} | {r['lang']} | {r['variant']} | {r['failed']} | {td:.0f} ({r['answer1']//4} + {r['answer2']//4}) "
+              f"| {con:.0f} ({r['raw1']//4} + {r['raw2']//4}) | {con/td:.1f} | {max(r['answer1'], r['answer2'])} "
+              f"| {'yes' if r['exact'] else 'NO'} | {'yes' if r['fixed'] else 'NO'} |")
+    if ratios:
         ok = [r for r in rows if "error" not in r]
-        print(f"\n{len(ok)} sessions ({len(rows) - len(ok)} broke); testdex against the runner stream: median {statistics.median(streams):.1f}×, "
-              f"min {min(streams):.1f}×, max {max(streams):.1f}×; against the console: median {statistics.median(consoles):.1f}×, "
-              f"min {min(consoles):.1f}×, max {max(consoles):.1f}×; largest testdex answer {max(max(r['answer1'], r['answer2']) for r in ok)} bytes; "
+        print(f"\n{len(ok)} sessions ({len(rows) - len(ok)} broke); the runner's output over testdex's answers: median {statistics.median(ratios):.1f}×, "
+              f"min {min(ratios):.1f}×, max {max(ratios):.1f}×; largest testdex answer {max(max(r['answer1'], r['answer2']) for r in ok)} bytes; "
               f"reruns exact {sum(r['exact'] for r in ok)}/{len(ok)}, fixed {sum(r['fixed'] for r in ok)}/{len(ok)}")
+        for r in ok:
+            if r.get("warnings"):
+                print(f"{r['project']} {r['variant']} rerun warnings: {r['warnings']}")
 
 if __name__ == "__main__":
     main()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -108,6 +109,7 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 	if err := contained(ix.Root, sel); err != nil {
 		return nil, nil, err
 	}
+	warnProblems(ix, sel, req.Warn)
 	var ch *changedRun
 	if req.Changed {
 		if ch, err = newChangedRun(ix, sel, req.CacheDir, req.Warn); err != nil {
@@ -129,6 +131,31 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 		p.Unchanged, p.UnchangedReason = ch.unchanged, "unchanged since its last passing run (it and everything it depends on, or all it executed when its coverage was recorded)"
 	}
 	return p, ch, nil
+}
+
+// warnProblems gives a run the listing's problems of the files under the
+// paths it selects: a file whose tests the listing cannot see (a Rust
+// file no target compiles, one that does not parse) otherwise runs none
+// in silence. A whole-root run gets one line: how many, and the first.
+func warnProblems(ix *index.Index, sel *index.Selection, warn func(string)) {
+	if warn == nil || len(ix.Problems) == 0 {
+		return
+	}
+	say := func(pr testdex.Problem) string {
+		return strings.TrimPrefix(pr.String(), string(testdex.SevWarning)+": ")
+	}
+	if slices.Contains(sel.Paths, ".") {
+		warn(fmt.Sprintf("the listing has %d problem(s), the first: %s (the listing shows them all)", len(ix.Problems), say(ix.Problems[0])))
+		return
+	}
+	for _, pr := range ix.Problems {
+		for _, p := range sel.Paths {
+			if pr.Path == p || strings.HasPrefix(pr.Path, p+"/") {
+				warn(say(pr))
+				break
+			}
+		}
+	}
 }
 
 // failedIDs returns the last run's failures still named by the listing.

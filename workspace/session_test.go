@@ -2,10 +2,12 @@ package workspace
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
 )
@@ -37,5 +39,32 @@ func TestWarnerEvents(t *testing.T) {
 	}
 	if e := evs[1]; e.Action != testdex.ActionWarning || e.Batch != "web jest" || e.Framework != testdex.Jest || e.Message != said[1] {
 		t.Errorf("event 1: %+v", e)
+	}
+}
+
+// TestWarnProblems: a run of paths warns with the listing's problems of
+// the files under them (a Rust file no target compiles runs none, and
+// must not pass in silence), not those of other files; a whole-root run
+// says how many there are, and the first.
+func TestWarnProblems(t *testing.T) {
+	orphan := testdex.Problem{Severity: testdex.SevWarning, Path: "tests/zz.rs", Message: "not in the module tree of any target"}
+	other := testdex.Problem{Severity: testdex.SevWarning, Path: "testsuite/a.rs", Message: "elsewhere"}
+	ix := &index.Index{Problems: []testdex.Problem{orphan, other}}
+	said := func(pr testdex.Problem) string { return pr.Path + ": " + pr.Message }
+	for _, c := range []struct {
+		paths []string
+		want  []string
+	}{
+		{[]string{"tests/zz.rs"}, []string{said(orphan)}},
+		{[]string{"tests"}, []string{said(orphan)}},
+		{[]string{"tests", "testsuite"}, []string{said(orphan), said(other)}},
+		{[]string{"test"}, nil},
+		{[]string{"."}, []string{"the listing has 2 problem(s), the first: " + said(orphan) + " (the listing shows them all)"}},
+	} {
+		var got []string
+		warnProblems(ix, &index.Selection{Paths: c.paths}, func(s string) { got = append(got, s) })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: warned %q, want %q", c.paths, got, c.want)
+		}
 	}
 }

@@ -70,7 +70,7 @@ func TestGoFixture(t *testing.T) {
 
 	// Rerunning a passing ID alone passes, and clears the failures.
 	text, isErr = call(t, cs, "run_tests", map[string]any{"ids": []string{"run_test.go::TestPass"}}, &ran)
-	if isErr || ran.Exit != 0 || !strings.Contains(text, "2 passed, 0 failed, 0 skipped\nwhole run: testdex://runs/2/output") || !strings.HasSuffix(text, "exit: 0\n") {
+	if isErr || ran.Exit != 0 || !strings.Contains(text, "2 passed, 0 failed, 0 skipped\nwhole run: testdex://runs/2/output, /results") || !strings.HasSuffix(text, "exit: 0\n") {
 		t.Errorf("run_tests TestPass: error %v, exit %d, text:\n%s", isErr, ran.Exit, text)
 	}
 	if text, _ := call(t, cs, "last_test_failures", nil, &fs); !fs.Ran || len(fs.Failures) != 0 || text != "the last run had no failures" {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/workspace"
 )
@@ -111,6 +113,9 @@ func (a *runAnswer) render(full RunOutput) render[RunOutput] {
 		var text string
 		switch step {
 		case 0:
+			if jsonSize(full.Results) > a.budget/resultsShare {
+				out.Results, out.ResultsOmitted = []TestResult{}, len(full.Results)
+			}
 			text = a.fullText(out)
 		case 1:
 			out.Results, out.ResultsOmitted = []TestResult{}, len(full.Results)
@@ -128,6 +133,7 @@ func (a *runAnswer) render(full RunOutput) render[RunOutput] {
 			if w := l.keep(len(full.Warnings)); w < len(full.Warnings) {
 				out.Warnings = full.Warnings[:w]
 			}
+			out.Inner, out.InnerErrorsOmitted = cutInner(full.Inner, l)
 			text = a.compactText(out, l)
 		}
 		if a.in.Raw {
@@ -170,7 +176,7 @@ func (a *runAnswer) notes(out RunOutput) string {
 	if out.Rerun != nil {
 		b.WriteString("rerun: run_tests " + callJSON(out.Rerun) + "\n")
 	}
-	fmt.Fprintf(&b, "whole run: testdex://runs/%d/output (every result: /results; events: /events; the runners' raw output: /raw)\n", out.Run)
+	fmt.Fprintf(&b, "whole run: testdex://runs/%d/output, /results, /events, /raw\n", out.Run)
 	return b.String()
 }
 
@@ -224,11 +230,44 @@ func (a *runAnswer) withRaw(text string, out RunOutput) string {
 	return text + head + raw
 }
 
-// results are each test's final result in the order the tests ended.
+// resultsShare bounds every test's result in a whole answer: they go in
+// while they take at most this share of the budget (a rerun's few
+// tests), else results_omitted counts them and the resource has them. A
+// suite's passing tests are what the counts already say.
+const resultsShare = 8
+
+// jsonSize is the bytes of v marshalled.
+func jsonSize(v any) int {
+	data, _ := json.Marshal(v)
+	return len(data)
+}
+
+// cutInner is the tests' own checks cut to l: their counts whole, the
+// errors kept and each cut as a failure message is; omitted counts the
+// errors left out. It copies: in belongs to the whole answer.
+func cutInner(in *testdex.Inner, l limits) (out *testdex.Inner, omitted int) {
+	if in == nil {
+		return nil, 0
+	}
+	c := *in
+	n := l.keep(len(in.Errors))
+	c.Errors = make([]string, n)
+	for i, e := range in.Errors[:n] {
+		c.Errors[i] = cutMessage(e, l.frames, l.bytes)
+	}
+	if n == 0 {
+		c.Errors = nil
+	}
+	return &c, len(in.Errors) - n
+}
+
+// results are each test's final result in the order the tests ended,
+// their times to the millisecond (a runner's nanoseconds are digits an
+// agent reads for nothing).
 func results(sum *workspace.Summary) []TestResult {
 	out := []TestResult{}
 	for _, e := range sum.Results() {
-		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: e.Elapsed, Message: e.Message, File: e.File, Line: e.Line, Inner: e.Inner})
+		out = append(out, TestResult{ID: e.ID, Action: e.Action, Occurrence: e.Occurrence, Elapsed: math.Round(e.Elapsed*1000) / 1000, Message: e.Message, File: e.File, Line: e.Line, Inner: e.Inner})
 	}
 	return out
 }

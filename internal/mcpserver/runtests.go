@@ -68,13 +68,15 @@ type RunOutput struct {
 	// Rerun is the call that reruns exactly the failures.
 	Rerun *RunInput `json:"rerun,omitempty" jsonschema:"the run_tests arguments that rerun exactly the failed tests (or, after batch errors alone, the same selection)"`
 	// Results hold each test's final result, in the order they ended,
-	// when they fit the budget.
-	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended, when they fit the budget; else empty, and results_omitted counts them (read testdex://runs/{run}/results)"`
+	// when they take at most an eighth of the budget.
+	Results []TestResult `json:"results" jsonschema:"each test's final result in the order the tests ended, when they take at most an eighth of the budget (a rerun's few tests); else empty, and results_omitted counts them (read testdex://runs/{run}/results)"`
 	// ResultsOmitted counts the results the budget left out.
 	ResultsOmitted int `json:"results_omitted,omitempty"`
 	// Inner sums the checks the tests counted inside themselves (the
 	// seed's totalPassed, totalFailed and errors), nil when none did.
 	Inner *testdex.Inner `json:"inner,omitempty" jsonschema:"the sum of the checks the tests counted inside themselves, errors flattened; absent when no test counts its checks"`
+	// InnerErrorsOmitted counts the inner errors the budget left out.
+	InnerErrorsOmitted int `json:"inner_errors_omitted,omitempty" jsonschema:"inner errors left out to stay within the budget: read testdex://runs/{run}/results"`
 }
 
 // TestResult is one test's final result: pass, fail or skip.

@@ -53,7 +53,22 @@ func (Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 	if o.Coverage {
 		return coverageCommands(p, o, append(args[2:], o.Extra...))
 	}
-	return []*lang.Command{{Args: append(args, o.Extra...), Dir: p.Dir}}, nil
+	return []*lang.Command{{Args: append(args, o.Extra...), Dir: p.Dir, Note: rowsNote(sel)}}, nil
+}
+
+// rowsNote says, when sel names parameterized rows, that each ran with
+// its whole method: Surefire selects a method, not one invocation.
+func rowsNote(sel *lang.Selection) string {
+	n := 0
+	for _, t := range sel.Tests {
+		if t.Kind == testdex.KindSubtest {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Surefire cannot select one invocation of a parameterized test: the %d selected rows ran with their whole methods, other rows included", n)
 }
 
 // selectors returns Surefire's -Dtest selectors for sel, sorted.

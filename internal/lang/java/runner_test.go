@@ -1,6 +1,7 @@
 package java
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -149,6 +150,28 @@ func TestRunCommands(t *testing.T) {
 	}
 	if _, err := (Runner{}).RunCommands(&lang.Project{Manifest: "build.gradle"}, &lang.Selection{Tests: tests}, lang.RunOptions{}); err == nil {
 		t.Error("a Gradle project gave no error")
+	}
+}
+
+// TestRowsNote: a selection naming parameterized rows says that their
+// whole methods ran (Surefire selects no single invocation); one naming
+// methods alone says nothing.
+func TestRowsNote(t *testing.T) {
+	row := func(n int) *testdex.Test {
+		return &testdex.Test{Kind: testdex.KindSubtest, Name: fmt.Sprintf("BTest.m(String)[%d]", n), Run: "a.BTest#m"}
+	}
+	note := func(tests ...*testdex.Test) string {
+		cmds, err := Runner{}.RunCommands(&lang.Project{Dir: "/j", Manifest: "pom.xml"}, &lang.Selection{Tests: tests}, lang.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmds[0].Note
+	}
+	if got := note(row(1), row(3)); !strings.Contains(got, "the 2 selected rows ran with their whole methods") {
+		t.Errorf("rows: note %q", got)
+	}
+	if got := note(&testdex.Test{Run: "a.BTest#m"}); got != "" {
+		t.Errorf("a method: note %q, want none", got)
 	}
 }
 

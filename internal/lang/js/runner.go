@@ -135,6 +135,10 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 		if script.Runs > 1 && i == 0 {
 			c.Note = fmt.Sprintf("package.json's test script runs %s %d times (each with its own options); testdex runs it once, with the first one's", r.fw, script.Runs)
 		}
+		if n := subtestsByParent(sel); n > 0 && run.pattern != "" {
+			c.Note = strings.TrimPrefix(c.Note+"; "+fmt.Sprintf("node --test cannot select a subtest (t.test) alone: "+
+				"the %d selected ran with their enclosing test, whose other subtests ran too", n), "; ")
+		}
 		cmds = append(cmds, c)
 	}
 	return cmds, nil
@@ -157,6 +161,20 @@ func (r runner) GuardsLinks(links []lang.Link) bool {
 		return true
 	}
 	return false
+}
+
+// subtestsByParent counts the selected node:test subtests: node runs a
+// test's body, and so its subtests, only when the test's own name matches
+// the pattern, so each is selected by its outermost test (the walker's
+// selector), siblings included.
+func subtestsByParent(sel *lang.Selection) int {
+	n := 0
+	for _, t := range sel.Tests {
+		if t.Framework == testdex.NodeTest && t.Kind == testdex.KindSubtest && !t.Dynamic {
+			n++
+		}
+	}
+	return n
 }
 
 // splitSelection turns a selection into the commands' runs: the whole

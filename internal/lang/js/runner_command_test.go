@@ -200,6 +200,17 @@ func TestNodeTestArgs(t *testing.T) {
 		if eventsFileOf(cmds[0]) != ev {
 			t.Errorf("%s: the parser reads %q", c.name, eventsFileOf(cmds[0]))
 		}
+		if cmds[0].Note != "" {
+			t.Errorf("%s: note %q, want none", c.name, cmds[0].Note)
+		}
+	}
+	sub := &lang.Selection{Tests: []*testdex.Test{{Framework: testdex.NodeTest, Kind: testdex.KindSubtest, Scope: "test/a.test.js", Name: "t > row", Run: "^t$"}}}
+	cmds, err := runnerFor(testdex.NodeTest).RunCommands(&lang.Project{Dir: dir}, sub, lang.RunOptions{Dir: scratch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cmds[0].Note, "cannot select a subtest") {
+		t.Errorf("a subtest: note %q, want one saying its siblings ran too", cmds[0].Note)
 	}
 }
 

@@ -93,6 +93,7 @@ type instance struct {
 	only    bool // focused, itself or by an enclosing describe.only
 	cond    bool // skipped or not by a condition known only at run time
 	run     string
+	test    bool // a test's record, not a suite's: node:test runs its body only when its own name matches
 	env     *env // the loop variables and parameters bound where it runs
 }
 
@@ -287,12 +288,16 @@ func (w *walker) warnTooDeep(c *sitter.Node) {
 // emit records one instance of a call under one parent instance.
 func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn bool, e *env) instance {
 	in := instance{key: title, spaced: title, record: true, dynamic: dyn || p.dynamic, skip: sp.skip || p.skip,
-		only: sp.only || p.only, cond: sp.cond || p.cond, env: e}
+		only: sp.only || p.only, cond: sp.cond || p.cond, test: !sp.suite, env: e}
 	if p.record {
 		in.key, in.spaced = p.key+" > "+title, p.spaced+" "+title
 	}
 	in.run = selector(w.fw, in.spaced, title, sp.suite)
-	if in.dynamic {
+	if in.dynamic || (w.fw == testdex.NodeTest && p.record && p.test) {
+		// node --test-name-pattern skips a test whose own name does not
+		// match, and with it the subtests its body would start; a
+		// matching test runs all of them: a subtest is selected by its
+		// outermost test, siblings included.
 		in.run = p.run
 	}
 	kind := testdex.KindTest
