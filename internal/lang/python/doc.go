@@ -15,7 +15,8 @@
 //	               doctest.go hide.go dynamic.go dynfunc.go (the walker:
 //	               tests and tables found, records emitted)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
-//	               idfunc.go platform.go (the evaluator: the module's names,
+//	               seqs.go idfunc.go platform.go (the evaluator: the
+//	               module's names, the sequences pytest iterates,
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
 //	naming         ids.go (pytest's parametrize IDs from those values)

@@ -182,6 +182,7 @@ type evaluator struct {
 	assumed   []string                   // the current table's Assumed
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
+	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {

@@ -51,6 +51,8 @@ var idsCases = []idsCase{
 		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",
 		"tests/test_ids.py::test_enum_alias[{[Alias.B]}]",
 		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
+		"tests/test_seqs.py::test_splat_slice[{[*EMITTED[:0], *DATES, 3]}]",
+		"tests/test_seqs.py::test_filtered[{[s for s in [\"a\", \"b\"] if s != \"a\"]}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},
 	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},
