@@ -104,3 +104,24 @@ def test_ids_comprehension(x):
 @pytest.mark.parametrize("x", [y for y in DATES for y in [y, y + 10]])
 def test_rebound(x):
     pass
+
+
+def mark_dualiter(parameter, factory):
+    def decorator(f):
+        return pytest.mark.parametrize(parameter, [lambda: factory(), lambda: iter(factory())])(f)
+
+    return decorator
+
+
+@mark_dualiter("foo", lambda: range(10))
+def test_decorator_parametrizes(foo):
+    pass
+
+
+def plain(f):
+    return f
+
+
+@plain
+def test_plain_decorator():
+    pass
