@@ -27,7 +27,7 @@ func (s *dynScan) exactSuite(d *sitter.Node) []string {
 	}
 	standard := s.w.text(params.NamedChild(1))
 	lists := map[string][]string{} // NAME = (Class, ...) in the body
-	suites := map[string]bool{}     // NAME = loader.suiteClass() or unittest.TestSuite()
+	suites := map[string]bool{}    // NAME = loader.suiteClass() or unittest.TestSuite()
 	stmts := children(body)
 	for i, st := range stmts {
 		if st.Type() != "expression_statement" || st.NamedChildCount() != 1 || st.NamedChild(0).Type() != "assignment" {
