@@ -12,10 +12,11 @@
 //	detection      detect.go setup.go config.go expr.go (rootdir, ini files,
 //	               -m and -k)
 //	extraction     extract.go reparse.go params.go marks.go fixtures.go
-//	               doctest.go hide.go dynamic.go dynfunc.go (the walker:
+//	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
-//	               idfunc.go platform.go (the evaluator: the module's names,
+//	               seqs.go idfunc.go platform.go (the evaluator: the
+//	               module's names, the sequences pytest iterates,
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
 //	naming         ids.go (pytest's parametrize IDs from those values)

@@ -36,6 +36,10 @@ type dynFact struct {
 	// Targets are the modules, dotted as written, whose tests a load_tests
 	// hook adds besides its own module's.
 	Targets []string `json:"t,omitempty"`
+	// Only are the module's classes a load_tests hook's suite holds, when
+	// it holds nothing else (loadsuite.go): the module's other test
+	// classes are not run.
+	Only []string `json:"only,omitempty"`
 }
 
 // maker is what a module-level function makes: the bases of the classes

@@ -50,6 +50,9 @@ func (s *dynScan) loadTestsDef(d *sitter.Node) {
 			f.Targets = append(f.Targets, s.w.resolve(strings.Join(parts[:len(parts)-1], ".")))
 		}
 	})
+	if len(f.Targets) == 0 {
+		f.Only = s.exactSuite(d)
+	}
 	s.add(f)
 }
 

@@ -158,6 +158,7 @@ type walker struct {
 	noEscape  bool                    // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
 	strictIDs bool                    // strict_parametrization_ids, or strict when unset
 	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
+	paramDecs map[string]bool         // module-level functions whose body calls parametrize
 	refused   bool                    // pytest fails the module's collection
 	mismatch  bool                    // the last table's ids= has the wrong length
 	tests     []lang.Test
@@ -182,6 +183,7 @@ type evaluator struct {
 	assumed   []string                   // the current table's Assumed
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
+	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {
@@ -319,8 +321,16 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 		case "decorated_definition", "function_definition", "class_definition":
 			*defs = append(*defs, n)
 			if d := definition(n); d != nil {
-				w.defined[w.text(d.ChildByFieldName("name"))] = true
-				w.bindings[w.text(d.ChildByFieldName("name"))]++
+				name := w.text(d.ChildByFieldName("name"))
+				w.defined[name] = true
+				w.bindings[name]++
+				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
+					strings.Contains(w.text(body), "parametrize") {
+					if w.paramDecs == nil {
+						w.paramDecs = map[string]bool{}
+					}
+					w.paramDecs[name] = true
+				}
 			}
 		}
 	})

@@ -52,7 +52,8 @@ func TestParamIDs(t *testing.T) {
 		{`parametrize("x,y", [pytest.param(1, 2, id="p"), (3, None)])`, "p,3-None"},
 		{`parametrize(argnames="x", argvalues=[True])`, "True"},
 		{`parametrize("x", range(1, 7, 3))`, "1,4"},
-		{`parametrize("x", [x for x in "ab"])`, `{[x for x in "ab"]}`},
+		{`parametrize("x", [x for x in "ab"])`, "a,b"},
+		{`parametrize("x", [x for x in "ab" if x])`, `{[x for x in "ab" if x]}`},
 		{`parametrize("x", [SOME_CONST])`, "{[SOME_CONST]}"},
 	} {
 		src := "import pytest\n@pytest.mark." + tc.decorator + "\ndef test_f(x): pass\n"

@@ -10,8 +10,8 @@ import (
 // _resolve_parameter_set_ids sees it: absent, a sequence of entries, or
 // a callable applied to each value.
 type idSource struct {
-	list []*sitter.Node // the entries, nil when absent, empty or a callable
-	fn   idFunc         // the callable, nil when absent or a sequence
+	list []elem // the entries, nil when absent, empty or a callable
+	fn   idFunc // the callable, nil when absent or a sequence
 }
 
 // idFunc is a callable given as ids= that can be evaluated statically.
@@ -37,28 +37,24 @@ func (w *walker) idSource(ids *sitter.Node, n int) (src idSource, problem string
 	switch ids.Type() {
 	case "none":
 		return src, "", true
-	case "list", "tuple":
-		src.list = children(ids)
-		for _, c := range src.list {
-			if c.Type() == "list_splat" || c.Type() == "parenthesized_list_splat" {
-				return idSource{}, "", false
+	case "list", "tuple", "list_comprehension", "generator_expression", "binary_operator", "call":
+		if ids.Type() == "call" && w.text(ids.ChildByFieldName("function")) == "iter" && w.bindings["iter"] == 0 {
+			// An iterator has no len(): pytest takes as many entries
+			// as there are rows, and makes the IDs of the rows beyond
+			// its end.
+			args := children(ids.ChildByFieldName("arguments"))
+			if len(args) != 1 {
+				return src, "", false
 			}
+			list, ok := w.argvalues(args[0], 0)
+			src.list = list[:min(len(list), n)]
+			return src, "", ok
 		}
-	case "call":
-		// iter([...]), list([...]) and tuple([...]) of a literal sequence;
-		// an iterator has no len(): pytest takes as many entries as there
-		// are rows, and makes the IDs of the rows beyond its end.
-		fn := w.text(ids.ChildByFieldName("function"))
-		args := children(ids.ChildByFieldName("arguments"))
-		if w.facts.Imports[fn] != "" || (fn != "iter" && fn != "list" && fn != "tuple") || len(args) != 1 ||
-			(args[0].Type() != "list" && args[0].Type() != "tuple") {
+		list, ok := w.argvalues(ids, 0)
+		if !ok {
 			return src, "", false
 		}
-		src.list = children(args[0])
-		if fn == "iter" {
-			src.list = src.list[:min(len(src.list), n)]
-			return src, "", true
-		}
+		src.list = list
 	default:
 		src.fn = w.idFunc(ids)
 		return src, "", src.fn != nil

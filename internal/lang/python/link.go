@@ -226,6 +226,7 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 		}
 	}
 	refs = append(refs, importedClasses(cl, m)...)
+	refs = loadedOnly(m, refs)
 	sort.SliceStable(refs, func(i, j int) bool { return refs[i].line < refs[j].line })
 	// A test class the module adds tests to at run time is listed even
 	// without static test methods: its dynamic record needs a parent.
@@ -265,6 +266,29 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	for _, p := range places {
 		if p.class == "" {
 			out = append(out, dynRecord(m, p))
+		}
+	}
+	return out
+}
+
+// loadedOnly keeps the classes a module's load_tests hook loads, when
+// that hook loads exactly some of its classes (dynFact.Only).
+func loadedOnly(m *modFile, refs []imported) []imported {
+	var only []string
+	hooks := 0
+	for _, f := range m.facts.Dyn {
+		if f.Why == whyLoadTests {
+			hooks++
+			only = f.Only
+		}
+	}
+	if hooks != 1 || only == nil {
+		return refs
+	}
+	var out []imported
+	for _, r := range refs {
+		if slices.Contains(only, r.local) {
+			out = append(out, r)
 		}
 	}
 	return out

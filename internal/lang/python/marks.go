@@ -29,6 +29,12 @@ func (w *walker) marks(exprs []*sitter.Node) (markSet, bool) {
 		case strings.HasPrefix(callee, "unittest."):
 			w.unittestDecorator(strings.TrimPrefix(callee, "unittest."), args, &m)
 			continue
+		case call.Type() == "identifier" && w.paramDecs[callee] && w.bindings[callee] == 1:
+			// A decorator of the module that parametrizes in its body
+			// (def mark_dualiter(...): return pytest.mark.parametrize(
+			// ...)(f)): its rows are not read.
+			m.Tables = append(m.Tables, w.dynamic(e))
+			continue
 		}
 		name, ok := w.markName(e)
 		if !ok {

@@ -21,6 +21,9 @@ func (w *walker) parametrize(args *sitter.Node) table {
 	var ids, indirect *sitter.Node
 	for i := 0; i < int(args.NamedChildCount()); i++ {
 		a := args.NamedChild(i)
+		if a.Type() == "comment" {
+			continue
+		}
 		if a.Type() != "keyword_argument" {
 			pos = append(pos, a)
 			continue
@@ -171,95 +174,19 @@ func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
 	return out, len(out) > 0
 }
 
-// elem is one element of argvalues: a node, or an integer from range().
-type elem struct {
-	n   *sitter.Node
-	num string
-	v   pyVal // num's value
-}
-
-// argvalues reads a list or tuple literal, range(...) with literal
-// integers, or a module-level name bound to one of those.
-func (w *walker) argvalues(n *sitter.Node, depth int) ([]elem, bool) {
-	switch n.Type() {
-	case "list", "tuple":
-		var out []elem
-		for _, c := range children(n) {
-			out = append(out, elem{n: c})
-		}
-		return out, true
-	case "parenthesized_expression":
-		if n.NamedChildCount() == 1 && depth < 10 {
-			return w.argvalues(n.NamedChild(0), depth+1)
-		}
-	case "identifier":
-		if v, ok := w.literal(w.text(n)); ok && depth < 3 {
-			return w.argvalues(v, depth+1)
-		}
-	case "call":
-		if w.text(n.ChildByFieldName("function")) == "range" {
-			return w.rangeValues(n.ChildByFieldName("arguments"))
-		}
-	}
-	return nil, false
-}
-
-// rangeValues expands range(stop) and range(start, stop[, step]) with
-// literal integers.
-func (w *walker) rangeValues(args *sitter.Node) ([]elem, bool) {
-	if args == nil {
-		return nil, false
-	}
-	var nums []int
-	for _, a := range children(args) {
-		v, err := strconv.Atoi(strings.ReplaceAll(w.text(a), "_", ""))
-		if err != nil {
-			return nil, false
-		}
-		nums = append(nums, v)
-	}
-	start, stop, step := 0, 0, 1
-	switch len(nums) {
-	case 1:
-		stop = nums[0]
-	case 2, 3:
-		start, stop = nums[0], nums[1]
-		if len(nums) == 3 {
-			step = nums[2]
-		}
-	default:
-		return nil, false
-	}
-	if step == 0 {
-		return nil, false
-	}
-	var out []elem
-	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
-		if len(out) >= 10000 {
-			return nil, false
-		}
-		out = append(out, elem{num: strconv.Itoa(i)})
-	}
-	return out, true
-}
-
 // paramRow makes one row: pytest.param(values..., id=, marks=), a tuple
 // or list of values for several argnames, or one value. ok is false when
 // its ID cannot be known.
 func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, bool) {
-	if e.n == nil {
-		e.v = pyVal{kind: vText, id: e.num, scalar: true}
-	}
 	var r row
+	saved := w.locals
+	defer func() { w.locals = saved }()
+	n := w.deref(e)
 	var vals []pyVal
 	explicit := false
-	var n *sitter.Node
-	if e.n != nil {
-		n = unparen(e.n)
-	}
 	switch {
-	case e.n == nil:
-		vals = []pyVal{e.v}
+	case n == nil:
+		vals = []pyVal{w.elemValue(e, 0)}
 	case n.Type() == "call" && w.isParam(n.ChildByFieldName("function")):
 		var ok bool
 		if vals, explicit, ok = w.paramCall(n, &r); !ok {
@@ -267,23 +194,26 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 		}
 	case len(names) == 1:
 		vals = []pyVal{w.value(n, 0)}
-	case n.Type() == "tuple" || n.Type() == "list":
-		for _, c := range children(n) {
-			vals = append(vals, w.value(c, 0))
-		}
 	default:
-		return r, false
+		items, ok := w.argvalues(n, 0)
+		if !ok {
+			return r, false
+		}
+		for _, it := range items {
+			vals = append(vals, w.elemValue(it, 0))
+		}
 	}
 	if explicit {
 		return r, true
 	}
-	if idx < len(ids.list) && ids.list[idx].Type() != "none" {
-		v := w.value(ids.list[idx], 0)
-		if v.kind != vText {
-			return r, false
+	if idx < len(ids.list) {
+		if v := w.elemValue(ids.list[idx], 0); !isNone(v) {
+			if v.kind != vText {
+				return r, false
+			}
+			r.ID = v.id
+			return r, true
 		}
-		r.ID = v.id
-		return r, true
 	}
 	if len(vals) != len(names) {
 		return r, false
@@ -298,6 +228,30 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 	}
 	r.ID = strings.Join(parts, "-")
 	return r, true
+}
+
+// deref follows an element bound to a comprehension variable to the node
+// it stands for, leaving w.locals the environment that node is evaluated
+// in; nil for an integer of range().
+func (w *walker) deref(e elem) *sitter.Node {
+	for i := 0; i < maxValueDepth; i++ {
+		w.locals = e.env
+		if e.n == nil {
+			return nil
+		}
+		n := unparen(e.n)
+		next, ok := w.locals[w.text(n)]
+		if n.Type() != "identifier" || !ok {
+			return n
+		}
+		e = next
+	}
+	return nil
+}
+
+// isNone reports the value None.
+func isNone(v pyVal) bool {
+	return v.kind == vText && v.scalar && !v.str && v.id == "None"
 }
 
 // paramCall reads pytest.param(values..., id=, marks=) into r: its

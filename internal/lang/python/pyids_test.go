@@ -51,10 +51,14 @@ var idsCases = []idsCase{
 		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",
 		"tests/test_ids.py::test_enum_alias[{[Alias.B]}]",
 		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
+		"tests/test_seqs.py::test_splat_slice[{[*EMITTED[:0], *DATES, 3]}]",
+		"tests/test_seqs.py::test_filtered[{[s for s in [\"a\", \"b\"] if s != \"a\"]}]",
+		"tests/test_seqs.py::test_decorator_parametrizes[{mark_dualiter(\"foo\", lambda: range(10))}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},
 	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},
-	{dir: "pyids_unittest", unittest: true},
+	// load_tests hooks: one loads some of its module's classes only.
+	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_loadmore.{load_tests}", "test_loadsuite.{load_tests}"}},
 	// --doctest-modules and --doctest-glob: docstrings in every module,
 	// text files; pkg/dyn.py, pkg/edited.py and an except clause in
 	// pkg/core.py make or remove some at run time.

@@ -73,7 +73,7 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 		fn := w.text(n.ChildByFieldName("function"))
 		last := fn[strings.LastIndex(fn, ".")+1:]
-		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "tuple" || last == "partial" ||
+		if fn == "object" || fn == "dict" || fn == "list" || fn == "set" || fn == "frozenset" || fn == "tuple" || last == "partial" ||
 			(isClassName(last) && !builtinNames[last]) {
 			return pyVal{kind: vObject} // an instance: no __name__
 		}

@@ -89,6 +89,9 @@ func (w *evaluator) attrValue(n *sitter.Node) pyVal {
 	if f, ok := mathConstants[w.resolve(w.text(n))]; ok {
 		return floatVal(f)
 	}
+	if i, ok := intConstants[w.resolve(w.text(n))]; ok {
+		return pyVal{kind: vText, id: i, scalar: true, num: numInt}
+	}
 	obj, attr := n.ChildByFieldName("object"), n.ChildByFieldName("attribute")
 	if obj == nil || attr == nil || obj.Type() != "identifier" {
 		return pyVal{kind: vUnknown}
@@ -110,6 +113,10 @@ func (w *evaluator) attrValue(n *sitter.Node) pyVal {
 	}
 	return w.assumeFunction(mod + "." + name)
 }
+
+// intConstants are standard-library integers the same in every Python
+// pytest 9 runs on (3.10 and later).
+var intConstants = map[string]string{"pickle.HIGHEST_PROTOCOL": "5"}
 
 // stdObjects are standard-library module attributes that are neither
 // functions nor classes: objects without a __name__, which pytest names
@@ -185,16 +192,19 @@ func (w *evaluator) literal(name string) (*sitter.Node, bool) {
 // a builtin's or a module-level function's or class's __name__, an
 // imported module's dotted name, or an imported class's own name.
 func (w *evaluator) identValue(name string, depth int) pyVal {
+	if e, ok := w.locals[name]; ok {
+		return w.elemValue(e, depth)
+	}
 	if w.bindings[name] > 1 {
 		return pyVal{kind: vUnknown}
 	}
 	if v, ok := w.literals[name]; ok {
 		m, ok := w.identMemo[name]
 		if !ok {
-			saved := w.assumed
-			w.assumed = nil
+			saved, locals := w.assumed, w.locals
+			w.assumed, w.locals = nil, nil
 			m.v = w.value(v, depth+1)
-			m.assumed, w.assumed = w.assumed, saved
+			m.assumed, w.assumed, w.locals = w.assumed, saved, locals
 			if w.identMemo == nil {
 				w.identMemo = map[string]memoVal{}
 			}
