@@ -61,6 +61,8 @@ def static_listing(binary, root):
     parents = {r["parent"] for r in records if r.get("parent")}
     leaves, dynamic = {}, []
     for r in records:
+        if r.get("project", ".") != ".":
+            continue  # a nested project (its own package.json) the root's runner does not run
         if r.get("dynamic"):
             parent = byid.get(r.get("parent") or "")
             dynamic.append((r["scope"], parent["name"] if parent else None))
