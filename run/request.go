@@ -7,7 +7,7 @@ import "errors"
 const (
 	ExitPassed  = 0   // every test that ran passed or was skipped
 	ExitFailed  = 1   // a test failed, or a batch failed without results
-	ExitNoMatch = 2   // a named ID matched no test the runner reported
+	ExitNoMatch = 2   // a named ID matched no test the runner reported, or no test ran at all
 	ExitTimeout = 124 // the run hit its timeout
 )
 
@@ -70,7 +70,7 @@ func ExitCode(sum *Summary) int {
 		return ExitTimeout
 	case !sum.OK():
 		return ExitFailed
-	case len(sum.Unmatched)+len(sum.Lost) > 0:
+	case len(sum.Unmatched)+len(sum.Lost) > 0, sum.NothingRan():
 		return ExitNoMatch
 	}
 	return ExitPassed

@@ -286,6 +286,15 @@ func (s *Summary) OK() bool {
 	return len(s.Errors) == 0 && (s.Failed == 0 || len(s.Failures) == 0 && len(s.Quarantined) > 0)
 }
 
+// NothingRan reports whether the runners reported no test at all (the
+// listed tests selected, if any, ended unreported): a path whose file no
+// build compiles, a framework testdex cannot run. Not a pass: as seed
+// 003's "no tests found", exit 2. A run whose tests were all unchanged
+// (`--changed`) ran nothing on purpose.
+func (s *Summary) NothingRan() bool {
+	return s.Ran() == 0 && s.Unchanged == 0
+}
+
 // Ran is the number of tests the runners reported.
 func (s *Summary) Ran() int { return s.Passed + s.Failed + s.Skipped + s.Flaky }
 

@@ -315,6 +315,13 @@ func execute(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.In
 	case run.ExitPassed:
 		return nil
 	case run.ExitNoMatch:
+		if sum.NothingRan() && len(sum.Unmatched)+len(sum.Lost) == 0 {
+			why := "the runners reported none (see their output with --verbose or --json)"
+			if sum.Unreported > 0 {
+				why = fmt.Sprintf("the %d listed tests selected were not reported by their runner (see why with --verbose)", sum.Unreported)
+			}
+			return &ExitError{Code: code, Err: fmt.Errorf("no test ran: %s", why)}
+		}
 		if len(sum.Unmatched) == 0 {
 			return &ExitError{Code: code, Err: fmt.Errorf("no result for %s: listed, but the runner reported nothing under it (see its output with --verbose or --json)", strings.Join(sum.Lost, ", "))}
 		}

@@ -15,7 +15,7 @@
 //	value          language.go (the Language: its frameworks' facts)
 //	ID rules       naming.go (titles joined by " > ")
 //	detection      detect.go frameworks.go config.go patterns.go mocha.go
-//	               nodetest.go
+//	               nodetest.go typecheck.go (Vitest's type tests)
 //	extraction     extract.go module.go walker.go spec.go lineage.go loops.go
 //	               helpers.go imports.go recover.go (the walker: test calls
 //	               found, records emitted)

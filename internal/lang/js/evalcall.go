@@ -35,6 +35,40 @@ func (w *evaluator) template(n *sitter.Node, depth int) value {
 	return str(b.String())
 }
 
+// rawTemplate evaluates String.raw`...`: the raw text between the
+// substitutions, escapes kept as written, and each substitution as
+// String() prints it.
+func (w *evaluator) rawTemplate(n *sitter.Node, depth int) value {
+	var b strings.Builder
+	at := n.StartByte() + 1
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if c.Type() != "template_substitution" {
+			continue
+		}
+		b.WriteString(rawText(w.src[at:c.StartByte()]))
+		if c.NamedChildCount() != 1 {
+			return value{str: w.text(n)}
+		}
+		s, ok := toStr(w.eval(c.NamedChild(0), depth+1))
+		if !ok {
+			return value{str: w.text(n)}
+		}
+		b.WriteString(s)
+		at = c.EndByte()
+	}
+	if end := n.EndByte() - 1; end >= at {
+		b.WriteString(rawText(w.src[at:end]))
+	}
+	return str(b.String())
+}
+
+// rawText is a template's raw text as String.raw sees it: line
+// terminators normalized to \n, escapes kept.
+func rawText(b []byte) string {
+	return strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\r", "\n")
+}
+
 // member evaluates obj.name and obj?.name.
 func (w *evaluator) member(n *sitter.Node, depth int) value {
 	obj, prop := n.ChildByFieldName("object"), n.ChildByFieldName("property")
@@ -88,6 +122,12 @@ func optional(n *sitter.Node) bool {
 func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	unknown := value{str: w.text(n)}
 	fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
+	if fn != nil && args != nil && args.Type() == "template_string" {
+		if w.text(fn) == "String.raw" && !w.shadowed(fn, "String") {
+			return w.rawTemplate(args, depth)
+		}
+		return unknown
+	}
 	if fn == nil || args == nil || args.Type() != "arguments" {
 		return unknown
 	}

@@ -167,7 +167,17 @@ func (pr *project) vitest() *lang.Setup {
 	pr.badPatterns(src, "test.include", bad)
 	exc, bad := compileGlobs(exclude)
 	pr.badPatterns(src, "test.exclude", bad)
-	return &lang.Setup{Patterns: include, Match: func(rel string) bool {
+	typeInclude, typeOnly := pr.vitestTypecheck(t, src)
+	typeInc, bad := compileGlobs(typeInclude)
+	pr.badPatterns(src, "test.typecheck.include", bad)
+	patterns := include
+	if typeOnly {
+		patterns, inc = typeInclude, typeInc
+	} else if len(typeInclude) > 0 {
+		patterns = append(append([]string{}, include...), typeInclude...)
+		inc = append(append(globSet{}, inc...), typeInc...)
+	}
+	return &lang.Setup{Patterns: patterns, Match: func(rel string) bool {
 		if exc.match(rel) || underNodeModules(rel) {
 			return false
 		}

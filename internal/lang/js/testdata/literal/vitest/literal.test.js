@@ -65,3 +65,14 @@ describe('each objects', () => {
   test.for([[1, 2], [3, 4]])('for %i + %i', () => {});
   test.for([{x: 'p'}, {x: 'q'}])('for obj $x', () => {});
 });
+
+describe('raw strings', () => {
+  const cases = [
+    {input: String.raw`!@#$%^&*()_-+=[]{}\|;:'",.<>/?`},
+    {input: String.raw`C:\temp\${'x'}\n${1 + 1}`},
+  ];
+  for (const t of cases) {
+    test(t.input.toString(), () => {});
+  }
+  test(String.raw`tab\t${'sub'}end\\`, () => {});
+});
