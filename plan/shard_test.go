@@ -1,0 +1,230 @@
+package plan_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/plan"
+)
+
+// durations is a synthetic history.
+type durations struct {
+	tests, setups map[string]time.Duration
+}
+
+func (d durations) Test(id string) (time.Duration, bool) {
+	v, ok := d.tests[id]
+	return v, ok
+}
+
+func (d durations) Setup(unit string) (time.Duration, bool) {
+	v, ok := d.setups[unit]
+	return v, ok
+}
+
+// synthetic makes a plan of projects × files × tests (each test with a
+// subtest), the whole of each project selected as "." or by folder, and
+// random durations for most tests.
+func synthetic(r *rand.Rand, projects, files, tests int) (*plan.Plan, durations) {
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{}}
+	p := &plan.Plan{Version: plan.Version}
+	for pi := range projects {
+		dir := fmt.Sprintf("p%d", pi)
+		b := &plan.Batch{Name: dir + " go", Dir: dir, Framework: "go"}
+		ps := lang.PathSelection{Path: ".", Dir: true}
+		for fi := range files {
+			file := fmt.Sprintf("%s/f%d_test.go", dir, fi)
+			p.Listing.Files = append(p.Listing.Files, lang.ListedFile{Path: file, Framework: "go", Project: dir})
+			for ti := range 1 + r.IntN(tests) {
+				id := fmt.Sprintf("%s::T%d_%d", file, fi, ti)
+				top := &testdex.Test{ID: id, Framework: "go", File: file, Line: ti + 1}
+				sub := &testdex.Test{ID: id + "/sub", Framework: "go", File: file, Line: ti + 1, Parent: id}
+				ps.Tests = append(ps.Tests, top)
+				b.Expected = append(b.Expected, top, sub)
+				if r.IntN(5) > 0 {
+					d.tests[sub.ID] = time.Duration(1+r.IntN(3000)) * time.Millisecond
+				}
+			}
+		}
+		b.Paths = []string{dir}
+		b.Selection.Paths = []lang.PathSelection{ps}
+		p.Batches = append(p.Batches, b)
+		if pi%2 == 0 {
+			d.setups[b.Name] = time.Duration(r.IntN(4000)) * time.Millisecond
+		}
+	}
+	return p, d
+}
+
+// shardsText is everything a split decides, for comparing two splits.
+func shardsText(t *testing.T, s *plan.Sharding) string {
+	var buf bytes.Buffer
+	for _, sh := range s.Shards {
+		fmt.Fprintf(&buf, "shard %d %v %v\n", sh.Index, sh.Predicted, sh.Units)
+		if err := sh.Plan.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.String()
+}
+
+// TestSplitProperties splits random plans and checks every test is in
+// exactly one shard, no shard is empty, and the same inputs (the plan
+// read back from its document, as another machine holds it) give the
+// same split.
+func TestSplitProperties(t *testing.T) {
+	for seed := range uint64(60) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		p, d := synthetic(r, 1+r.IntN(4), 1+r.IntN(12), 1+r.IntN(30))
+		n := 1 + r.IntN(10)
+		s, err := plan.Split(p, n, d)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var plans []*plan.Plan
+		for _, sh := range s.Shards {
+			plans = append(plans, sh.Plan)
+			if len(sh.Units) == 0 || len(sh.Plan.Batches) == 0 {
+				t.Fatalf("seed %d: shard %d is empty", seed, sh.Index)
+			}
+		}
+		if err := plan.Verify(p, plans); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if len(s.Shards) > n || (len(s.Shards) < n) != (s.Note != "") {
+			t.Fatalf("seed %d: %d shards of %d asked, note %q", seed, len(s.Shards), n, s.Note)
+		}
+		var doc bytes.Buffer
+		if err := p.Write(&doc); err != nil {
+			t.Fatal(err)
+		}
+		again, err := plan.Read(&doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2, err := plan.Split(again, n, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := shardsText(t, s), shardsText(t, s2); a != b {
+			t.Fatalf("seed %d: the same plan split twice differs", seed)
+		}
+	}
+}
+
+// TestVerifyCatches checks Verify names a test run twice, a test run by
+// no shard and an empty shard.
+func TestVerifyCatches(t *testing.T) {
+	p, d := synthetic(rand.New(rand.NewPCG(1, 2)), 2, 4, 5)
+	s, err := plan.Split(p, 3, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shards := []*plan.Plan{s.Shards[0].Plan, s.Shards[1].Plan, s.Shards[2].Plan}
+	twice := append(shards[:3:3], s.Shards[0].Plan)
+	if err := plan.Verify(p, twice); err == nil || !strings.Contains(err.Error(), "in 2 shard(s)") {
+		t.Errorf("a shard given twice: %v", err)
+	}
+	if err := plan.Verify(p, shards[:2]); err == nil || !strings.Contains(err.Error(), "in 0 shard(s)") {
+		t.Errorf("a shard left out: %v", err)
+	}
+	empty := append(shards[:3:3], &plan.Plan{})
+	if err := plan.Verify(p, empty); err == nil || !strings.Contains(err.Error(), "shard 4 has nothing to run") {
+		t.Errorf("an empty shard: %v", err)
+	}
+}
+
+// TestSplitLongestFirst checks the packing on known durations: files of
+// 6, 5, 4, 3, 2 seconds in one batch without setup into 2 shards give
+// 6+3+2 and 5+4 (longest first, each to the least loaded shard).
+func TestSplitLongestFirst(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	b := &plan.Batch{Name: ". pytest", Dir: ".", Framework: "pytest", Paths: []string{"."}}
+	ps := lang.PathSelection{Path: ".", Dir: true}
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{". pytest": 0}}
+	for i, secs := range []int{2, 6, 3, 5, 4} {
+		file := fmt.Sprintf("t%d.py", i)
+		rec := &testdex.Test{ID: file + "::test", Framework: "pytest", File: file}
+		ps.Tests = append(ps.Tests, rec)
+		b.Expected = append(b.Expected, rec)
+		d.tests[rec.ID] = time.Duration(secs) * time.Second
+	}
+	b.Selection.Paths = []lang.PathSelection{ps}
+	p.Batches = []*plan.Batch{b}
+	s, err := plan.Split(p, 2, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(s.Shards[0].Predicted, s.Shards[0].Units, s.Shards[1].Predicted, s.Shards[1].Units)
+	want := "11s [. pytest: t0.py . pytest: t1.py . pytest: t2.py] 9s [. pytest: t3.py . pytest: t4.py]"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if s.Max() != 11*time.Second || s.Mean() != 10*time.Second {
+		t.Errorf("max %v mean %v", s.Max(), s.Mean())
+	}
+	for _, sh := range s.Shards {
+		for _, sel := range sh.Plan.Batches[0].Selection.Paths {
+			if sel.Dir || len(sel.Tests) != 1 {
+				t.Errorf("shard %d selects %+v, want one file", sh.Index, sel)
+			}
+		}
+	}
+}
+
+// TestSplitDominantFile checks a file holding most of the time is broken
+// into its tests by ID, and that fewer units than shards give fewer
+// shards, said.
+func TestSplitDominantFile(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	b := &plan.Batch{Name: ". jest", Dir: ".", Framework: "jest", Paths: []string{"."}}
+	ps := lang.PathSelection{Path: ".", Dir: true}
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{". jest": time.Second}}
+	add := func(file, name string, secs int) {
+		rec := &testdex.Test{ID: file + "::" + name, Framework: "jest", File: file}
+		ps.Tests = append(ps.Tests, rec)
+		b.Expected = append(b.Expected, rec)
+		d.tests[rec.ID] = time.Duration(secs) * time.Second
+	}
+	for i := range 4 {
+		add("big.test.js", fmt.Sprintf("slow %d", i), 10)
+	}
+	add("small.test.js", "quick", 1)
+	b.Selection.Paths = []lang.PathSelection{ps}
+	p.Batches = []*plan.Batch{b}
+	s, err := plan.Split(p, 4, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Shards) != 4 || s.Max() > 12*time.Second {
+		t.Fatalf("%d shards, max %v: the big file was not broken up (%v)", len(s.Shards), s.Max(), s.Shards[0].Units)
+	}
+	if sel := s.Shards[0].Plan.Batches[0].Selection; len(sel.Tests) != 1 {
+		t.Errorf("shard 1 selects %+v, want one test by ID", sel)
+	}
+	few, err := plan.Split(p, 9, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(few.Shards) != 5 || !strings.Contains(few.Note, "fewer than the 9 shards") || few.Shard(6) != nil {
+		t.Errorf("9 shards of 5 units: %d shards, note %q", len(few.Shards), few.Note)
+	}
+}
+
+// BenchmarkSplit10k splits a plan of 10,000 tests (20 projects of 50
+// files) into 8 shards: `testdex plan` answers in well under a second.
+func BenchmarkSplit10k(b *testing.B) {
+	p, d := synthetic(rand.New(rand.NewPCG(3, 4)), 20, 50, 19)
+	for b.Loop() {
+		if _, err := plan.Split(p, 8, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(p.Leaves()), "tests")
+}
