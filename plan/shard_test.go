@@ -228,3 +228,42 @@ func BenchmarkSplit10k(b *testing.B) {
 	}
 	b.ReportMetric(float64(p.Leaves()), "tests")
 }
+
+// TestRecorded reads durations from a run's events: a test's elapsed
+// time (summed over its runs under one ID), a batch's setup as its wall
+// time less its top-level tests' (never negative), nothing for a batch
+// never seen.
+func TestRecorded(t *testing.T) {
+	r := plan.NewRecorded()
+	for _, e := range []testdex.Event{
+		{Action: testdex.ActionStart, Batch: "a go"},
+		{Action: testdex.ActionPass, Batch: "a go", ID: "a/x_test.go::TestX", Elapsed: 1.5},
+		{Action: testdex.ActionPass, Batch: "a go", ID: "a/x_test.go::TestX/sub", Parent: "a/x_test.go::TestX", Elapsed: 1.0},
+		{Action: testdex.ActionFail, Batch: "a go", ID: "a/x_test.go::TestY", Elapsed: 0.5},
+		{Action: testdex.ActionFail, Batch: "a go", ID: "a/x_test.go::TestY", Occurrence: 1, Elapsed: 0.25},
+		{Action: testdex.ActionOutput, Batch: "a go", ID: "a/x_test.go::TestY", Elapsed: 9},
+		{Action: testdex.ActionFail, Batch: "a go", Elapsed: 5},
+		{Action: testdex.ActionPass, Batch: "b go", ID: "b/y_test.go::TestZ", Elapsed: 3},
+		{Action: testdex.ActionPass, Batch: "b go", Elapsed: 1},
+	} {
+		if err := r.Event(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what string, got time.Duration, ok bool, want time.Duration, wantOK bool) {
+		t.Helper()
+		if got != want || ok != wantOK {
+			t.Errorf("%s: %v %v, want %v %v", what, got, ok, want, wantOK)
+		}
+	}
+	d, ok := r.Test("a/x_test.go::TestY")
+	check("TestY, run twice", d, ok, 750*time.Millisecond, true)
+	d, ok = r.Test("a/x_test.go::TestX/sub")
+	check("a subtest", d, ok, time.Second, true)
+	d, ok = r.Setup("a go")
+	check("a's setup", d, ok, 2750*time.Millisecond, true)
+	d, ok = r.Setup("b go")
+	check("b's setup, tests longer than the batch", d, ok, 0, true)
+	d, ok = r.Setup("c go")
+	check("a batch never seen", d, ok, 0, false)
+}
