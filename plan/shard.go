@@ -132,7 +132,14 @@ type batchInfo struct {
 // every machine: ties are broken by name, never by map order. A plan with
 // fewer units than n gives fewer shards (Note says so); n = 1 gives p
 // itself. The result is checked with Verify before it is returned.
-func Split(p *Plan, n int, d Durations) (*Sharding, error) {
+func Split(p *Plan, n int, d Durations) (*Sharding, error) { return split(p, n, d, false) }
+
+// RoundRobin splits p as the naive baseline Split is measured against:
+// the units in name order (no file broken up) dealt to the shards in
+// turn, whatever their durations; d only predicts each shard's time.
+func RoundRobin(p *Plan, n int, d Durations) (*Sharding, error) { return split(p, n, d, true) }
+
+func split(p *Plan, n int, d Durations, roundRobin bool) (*Sharding, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%d shards: at least 1", n)
 	}
@@ -145,14 +152,14 @@ func Split(p *Plan, n int, d Durations) (*Sharding, error) {
 		infos[i] = newBatchInfo(b, d)
 		items = append(items, infos[i].itemsOf(i, p.Listing.Files)...)
 	}
-	if n > 1 {
+	if n > 1 && !roundRobin {
 		items = breakDominant(items, infos, n)
 	}
 	for _, it := range items {
 		infos[it.batch].items++
 	}
 	sort.SliceStable(items, func(i, j int) bool {
-		if items[i].cost != items[j].cost {
+		if items[i].cost != items[j].cost && !roundRobin {
 			return items[i].cost > items[j].cost
 		}
 		return items[i].key < items[j].key
@@ -162,7 +169,15 @@ func Split(p *Plan, n int, d Durations) (*Sharding, error) {
 	if k < n {
 		s.Note = fmt.Sprintf("the plan has %d unit(s) to run, fewer than the %d shards asked: %d shard(s) run them, the others have nothing to run", len(items), n, k)
 	}
-	parts := pack(items, infos, k)
+	var parts [][]*item
+	if roundRobin {
+		parts = make([][]*item, k)
+		for i, it := range items {
+			parts[i%k] = append(parts[i%k], it)
+		}
+	} else {
+		parts = pack(items, infos, k)
+	}
 	for i, part := range parts {
 		s.Shards = append(s.Shards, build(p, infos, part, i+1, n == 1))
 	}

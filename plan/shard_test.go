@@ -83,6 +83,9 @@ func TestSplitProperties(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		p, d := synthetic(r, 1+r.IntN(4), 1+r.IntN(12), 1+r.IntN(30))
 		n := 1 + r.IntN(10)
+		if _, err := plan.RoundRobin(p, n, d); err != nil {
+			t.Fatalf("seed %d: round robin: %v", seed, err)
+		}
 		s, err := plan.Split(p, n, d)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

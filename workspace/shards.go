@@ -21,14 +21,19 @@ func (w *Workspace) Shards(ix *index.Index, req run.Request, n int, d plan.Durat
 	if err != nil {
 		return nil, err
 	}
-	return SplitPlan(p, n, d)
+	return SplitPlan(p, n, d, false)
 }
 
 // SplitPlan splits a plan made here or read from a document (`run --plan
-// FILE --shard k/N`) into n shards with the durations d.
-func SplitPlan(p *plan.Plan, n int, d plan.Durations) (*plan.Sharding, error) {
+// FILE --shard k/N`) into n shards with the durations d; roundRobin deals
+// the files out in turn instead (plan.RoundRobin, the baseline a
+// benchmark compares with).
+func SplitPlan(p *plan.Plan, n int, d plan.Durations, roundRobin bool) (*plan.Sharding, error) {
 	if n < 1 {
 		return nil, &UsageError{fmt.Errorf("%d shards: at least 1", n)}
+	}
+	if roundRobin {
+		return plan.RoundRobin(p, n, d)
 	}
 	return plan.Split(p, n, d)
 }

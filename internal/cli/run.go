@@ -46,6 +46,7 @@ type runFlags struct {
 	shardTotal  int
 	durations   string
 	recorded    *plan.Recorded // --durations, once read
+	roundRobin  bool
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -95,6 +96,7 @@ usage error, 124 when the run timed out.`,
 	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1-based) of the selection, split by 'testdex plan --shards N'; without it, a CI's own shard variables are read (GitLab, CircleCI, Buildkite, Bazel)")
 	fl.IntVar(&f.shardTotal, "shard-total", 0, "in a Kubernetes Indexed Job: the number of shards (the shard is JOB_COMPLETION_INDEX + 1)")
 	fl.StringVar(&f.durations, "durations", "", "predict with the test durations of this 'testdex run --json' stream: shards split by time, batches start longest first")
+	roundRobinFlag(cmd, f)
 	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
 }

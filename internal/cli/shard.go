@@ -66,6 +66,7 @@ to run (exit 0).`,
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
 	fl.BoolVar(&f.noCover, "no-coverage", false, "with --affected: ignore the recorded coverage")
 	fl.BoolVar(&f.failed, "failed", false, "split the tests that failed in the last run of this root")
+	roundRobinFlag(cmd, f)
 	return cmd
 }
 
@@ -79,7 +80,7 @@ func planShards(env *Env, ws *workspace.Workspace, ix *index.Index, req run.Requ
 	if err != nil {
 		return selectionError(err)
 	}
-	s, err := workspace.SplitPlan(full, n, d)
+	s, err := workspace.SplitPlan(full, n, d, f.roundRobin)
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func runShard(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.I
 			return selectionError(err)
 		}
 	}
-	s, err := workspace.SplitPlan(p, spec.N, d)
+	s, err := workspace.SplitPlan(p, spec.N, d, f.roundRobin)
 	if err != nil {
 		return err
 	}
@@ -211,4 +212,11 @@ func runShard(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.I
 	err = execute(cmd, env, ws, ix, req, f, sh.Plan)
 	fmt.Fprintf(env.Stderr, "testdex: shard %d/%d: predicted %s, measured %s\n", spec.K, spec.N, seconds(sh.Predicted), seconds(time.Since(start)))
 	return err
+}
+
+// roundRobinFlag adds the hidden --round-robin: the files dealt out in
+// turn, the baseline scripts/shardbench.sh measures the split against.
+func roundRobinFlag(cmd *cobra.Command, f *runFlags) {
+	cmd.Flags().BoolVar(&f.roundRobin, "round-robin", false, "deal the files to the shards in turn, whatever their durations (a baseline for benchmarks)")
+	_ = cmd.Flags().MarkHidden("round-robin")
 }
