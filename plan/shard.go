@@ -33,11 +33,27 @@ const (
 // A file whose predicted time exceeds DominantShare of a shard's mean is
 // broken into its top-level tests, selected by ID, unless it has more
 // than MaxBroken of them (a selection by ID is a command line), only one,
-// a record named only at run time, or two records with one ID.
+// a record named only at run time, two records with one ID, or a
+// benchmark.
 const (
 	DominantShare = 0.5
 	MaxBroken     = 500
 )
+
+// SplitOptions are how Split prices and places the units.
+type SplitOptions struct {
+	// Durations price the tests and setups (nil: the defaults).
+	Durations Durations
+	// RoundRobin deals the units out in name order, whatever their
+	// durations (no file broken up): the naive baseline a benchmark
+	// measures the packing against. Durations then only predict.
+	RoundRobin bool
+	// FolderRuns reports whether a framework's runner runs a file
+	// through its folder (lang.Framework.FolderRuns): a file without
+	// listed tests then goes with the other files of its folder rather
+	// than on its own, where it would run all of them again.
+	FolderRuns func(testdex.Framework) bool
+}
 
 // Sharding is a plan split into shards that run apart and together run
 // the plan once: every selected test in exactly one shard.
@@ -132,17 +148,11 @@ type batchInfo struct {
 // every machine: ties are broken by name, never by map order. A plan with
 // fewer units than n gives fewer shards (Note says so); n = 1 gives p
 // itself. The result is checked with Verify before it is returned.
-func Split(p *Plan, n int, d Durations) (*Sharding, error) { return split(p, n, d, false) }
-
-// RoundRobin splits p as the naive baseline Split is measured against:
-// the units in name order (no file broken up) dealt to the shards in
-// turn, whatever their durations; d only predicts each shard's time.
-func RoundRobin(p *Plan, n int, d Durations) (*Sharding, error) { return split(p, n, d, true) }
-
-func split(p *Plan, n int, d Durations, roundRobin bool) (*Sharding, error) {
+func Split(p *Plan, n int, o SplitOptions) (*Sharding, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%d shards: at least 1", n)
 	}
+	d, roundRobin := o.Durations, o.RoundRobin
 	if d == nil {
 		d = noDurations{}
 	}
@@ -150,7 +160,8 @@ func split(p *Plan, n int, d Durations, roundRobin bool) (*Sharding, error) {
 	var items []*item
 	for i, b := range p.Batches {
 		infos[i] = newBatchInfo(b, d)
-		items = append(items, infos[i].itemsOf(i, p.Listing.Files)...)
+		folderRuns := o.FolderRuns != nil && o.FolderRuns(b.Framework)
+		items = append(items, infos[i].itemsOf(i, p.Listing.Files, folderRuns)...)
 	}
 	if n > 1 && !roundRobin {
 		items = breakDominant(items, infos, n)

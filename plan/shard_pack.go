@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -14,8 +15,11 @@ import (
 // on its own (found in the listing's files of the batch's project and
 // framework), each selected file, each test selected by ID. A batch whose
 // project lies above the root, or whose paths do not match its
-// selection's, stays whole.
-func (in *batchInfo) itemsOf(i int, files []lang.ListedFile) []*item {
+// selection's, stays whole. With folderRuns (see SplitOptions), a file
+// under a folder without listed tests is left out when another file of
+// its folder holds some (the shard running those builds the folder with
+// it), else kept.
+func (in *batchInfo) itemsOf(i int, files []lang.ListedFile, folderRuns bool) []*item {
 	b := in.b
 	if strings.HasPrefix(b.Dir, "..") || len(b.Paths) != len(b.Selection.Paths) {
 		return []*item{in.wholeItem(i)}
@@ -34,7 +38,16 @@ func (in *batchInfo) itemsOf(i int, files []lang.ListedFile) []*item {
 		if !ok {
 			return []*item{in.wholeItem(i)}
 		}
+		listed := map[string]bool{} // folders with a file holding listed tests
+		for f, tests := range byFile {
+			if len(tests) > 0 {
+				listed[path.Dir(f)] = true
+			}
+		}
 		for _, f := range sortedKeys(byFile) {
+			if folderRuns && len(byFile[f]) == 0 && listed[path.Dir(f)] {
+				continue
+			}
 			if !seen[f] {
 				seen[f] = true
 				out = append(out, in.fileItem(i, f, lang.ProjectRel(b.Dir, f), byFile[f]))
@@ -133,14 +146,15 @@ func breakDominant(items []*item, infos []*batchInfo, n int) []*item {
 
 // breakable reports whether a file's top-level records may run apart by
 // ID: more than one, at most MaxBroken, all named statically, no ID twice
-// (a selection by ID runs every record of that ID).
+// (a selection by ID runs every record of that ID), no benchmark (named by
+// ID, a benchmark runs; under a path, it does not).
 func breakable(tests []*testdex.Test) bool {
 	if len(tests) < 2 || len(tests) > MaxBroken {
 		return false
 	}
 	seen := map[string]bool{}
 	for _, t := range tests {
-		if t.Dynamic || seen[t.ID] {
+		if t.Dynamic || seen[t.ID] || t.Kind == testdex.KindBenchmark {
 			return false
 		}
 		seen[t.ID] = true

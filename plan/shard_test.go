@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -83,10 +84,10 @@ func TestSplitProperties(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		p, d := synthetic(r, 1+r.IntN(4), 1+r.IntN(12), 1+r.IntN(30))
 		n := 1 + r.IntN(10)
-		if _, err := plan.RoundRobin(p, n, d); err != nil {
+		if _, err := plan.Split(p, n, plan.SplitOptions{Durations: d, RoundRobin: true}); err != nil {
 			t.Fatalf("seed %d: round robin: %v", seed, err)
 		}
-		s, err := plan.Split(p, n, d)
+		s, err := plan.Split(p, n, plan.SplitOptions{Durations: d})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -111,7 +112,7 @@ func TestSplitProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, err := plan.Split(again, n, d)
+		s2, err := plan.Split(again, n, plan.SplitOptions{Durations: d})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func TestSplitProperties(t *testing.T) {
 // no shard and an empty shard.
 func TestVerifyCatches(t *testing.T) {
 	p, d := synthetic(rand.New(rand.NewPCG(1, 2)), 2, 4, 5)
-	s, err := plan.Split(p, 3, d)
+	s, err := plan.Split(p, 3, plan.SplitOptions{Durations: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestSplitLongestFirst(t *testing.T) {
 	}
 	b.Selection.Paths = []lang.PathSelection{ps}
 	p.Batches = []*plan.Batch{b}
-	s, err := plan.Split(p, 2, d)
+	s, err := plan.Split(p, 2, plan.SplitOptions{Durations: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestSplitDominantFile(t *testing.T) {
 	add("small.test.js", "quick", 1)
 	b.Selection.Paths = []lang.PathSelection{ps}
 	p.Batches = []*plan.Batch{b}
-	s, err := plan.Split(p, 4, d)
+	s, err := plan.Split(p, 4, plan.SplitOptions{Durations: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestSplitDominantFile(t *testing.T) {
 	if sel := s.Shards[0].Plan.Batches[0].Selection; len(sel.Tests) != 1 {
 		t.Errorf("shard 1 selects %+v, want one test by ID", sel)
 	}
-	few, err := plan.Split(p, 9, d)
+	few, err := plan.Split(p, 9, plan.SplitOptions{Durations: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestSplitDominantFile(t *testing.T) {
 func BenchmarkSplit10k(b *testing.B) {
 	p, d := synthetic(rand.New(rand.NewPCG(3, 4)), 20, 50, 19)
 	for b.Loop() {
-		if _, err := plan.Split(p, 8, d); err != nil {
+		if _, err := plan.Split(p, 8, plan.SplitOptions{Durations: d}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -269,4 +270,44 @@ func TestRecorded(t *testing.T) {
 	check("b's setup, tests longer than the batch", d, ok, 0, true)
 	d, ok = r.Setup("c go")
 	check("a batch never seen", d, ok, 0, false)
+}
+
+// TestSplitFolderRuns: where the runner runs a file through its folder, a
+// file without listed tests is not a unit beside its folder's other files
+// (selected alone it would run them all again in another shard), but is
+// one in a folder of its own; elsewhere every file is a unit.
+func TestSplitFolderRuns(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	b := &plan.Batch{Name: ". go", Dir: ".", Framework: "go", Paths: []string{"."}}
+	ps := lang.PathSelection{Path: ".", Dir: true}
+	for _, f := range []string{"a/x_test.go", "a/y_test.go", "a/helpers_test.go", "b/only_test.go"} {
+		p.Listing.Files = append(p.Listing.Files, lang.ListedFile{Path: f, Framework: "go", Project: "."})
+		if f == "a/helpers_test.go" || f == "b/only_test.go" {
+			continue
+		}
+		rec := &testdex.Test{ID: f + "::TestX", Framework: "go", File: f}
+		ps.Tests = append(ps.Tests, rec)
+		b.Expected = append(b.Expected, rec)
+	}
+	b.Selection.Paths = []lang.PathSelection{ps}
+	p.Batches = []*plan.Batch{b}
+	units := func(o plan.SplitOptions) string {
+		s, err := plan.Split(p, 4, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []string
+		for _, sh := range s.Shards {
+			all = append(all, sh.Units...)
+		}
+		sort.Strings(all)
+		return strings.Join(all, ", ")
+	}
+	folder := units(plan.SplitOptions{FolderRuns: func(fw testdex.Framework) bool { return fw == "go" }})
+	if want := ". go: a/x_test.go, . go: a/y_test.go, . go: b/only_test.go"; folder != want {
+		t.Errorf("folder runs: %s\nwant %s", folder, want)
+	}
+	if got, want := units(plan.SplitOptions{}), ". go: a/helpers_test.go, . go: a/x_test.go, . go: a/y_test.go, . go: b/only_test.go"; got != want {
+		t.Errorf("file runs: %s\nwant %s", got, want)
+	}
 }

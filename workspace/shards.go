@@ -7,6 +7,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/languages"
 	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
 )
@@ -26,16 +27,16 @@ func (w *Workspace) Shards(ix *index.Index, req run.Request, n int, d plan.Durat
 
 // SplitPlan splits a plan made here or read from a document (`run --plan
 // FILE --shard k/N`) into n shards with the durations d; roundRobin deals
-// the files out in turn instead (plan.RoundRobin, the baseline a
+// the files out in turn instead (SplitOptions.RoundRobin, the baseline a
 // benchmark compares with).
 func SplitPlan(p *plan.Plan, n int, d plan.Durations, roundRobin bool) (*plan.Sharding, error) {
 	if n < 1 {
 		return nil, &UsageError{fmt.Errorf("%d shards: at least 1", n)}
 	}
-	if roundRobin {
-		return plan.RoundRobin(p, n, d)
-	}
-	return plan.Split(p, n, d)
+	return plan.Split(p, n, plan.SplitOptions{Durations: d, RoundRobin: roundRobin, FolderRuns: func(fw testdex.Framework) bool {
+		f := languages.Framework(fw)
+		return f != nil && f.FolderRuns
+	}})
 }
 
 // Stream is one shard's saved event stream for Merge: Read hands its
@@ -115,9 +116,12 @@ func (w *Workspace) Merge(streams []Stream, full *plan.Plan, h run.Handler) (*ru
 	return sum, nil
 }
 
-// missing lists the leaf records full expects that the merged run has no
-// result for, itself or under it (a dynamic record's rows are known only
-// when it runs: one of them reported is enough), in ID order.
+// missing lists the records full expects a result for that the merged
+// run has none for, itself or under it, in ID order: as a run ends its
+// own records unreported, a record with listed children leaves it to
+// them, a dynamic record's rows are known only when it runs (one
+// reported under its parent is enough), and a benchmark runs only when
+// named by ID.
 func missing(full *plan.Plan, sum *run.Summary) []string {
 	reported := map[string]bool{}
 	for _, e := range sum.Results() {
@@ -128,14 +132,23 @@ func missing(full *plan.Plan, sum *run.Summary) []string {
 	}
 	var out []string
 	for _, b := range full.Batches {
-		parents := map[string]bool{}
+		byID := map[string]*testdex.Test{}
+		hasChild := map[string]bool{}
 		for _, t := range b.Expected {
-			parents[t.Parent] = true
+			byID[t.ID] = t
+			if !t.Dynamic {
+				hasChild[t.Parent] = true
+			}
+		}
+		named := map[string]bool{}
+		for _, t := range b.Selection.Tests {
+			named[t.ID] = true
 		}
 		for _, t := range b.Expected {
-			if !parents[t.ID] && !reported[t.ID] && !(t.Dynamic && reported[t.Parent]) {
-				out = append(out, t.ID)
+			if hasChild[t.ID] || reported[t.ID] || t.Dynamic || benchmarkUnnamed(t, byID, named) {
+				continue
 			}
+			out = append(out, t.ID)
 		}
 	}
 	for _, t := range full.Unrunnable {
@@ -145,4 +158,19 @@ func missing(full *plan.Plan, sum *run.Summary) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// benchmarkUnnamed reports whether t is or lies under a benchmark that
+// neither it nor the benchmark is named by ID: a run without --bench does
+// not run it.
+func benchmarkUnnamed(t *testdex.Test, byID map[string]*testdex.Test, named map[string]bool) bool {
+	for a, depth := t, 0; a != nil && depth < 64; a, depth = byID[a.Parent], depth+1 {
+		if named[a.ID] {
+			return false
+		}
+		if a.Kind == testdex.KindBenchmark {
+			return true
+		}
+	}
+	return false
 }
