@@ -19,7 +19,7 @@ import (
 // that run's results and exit code, and fails (exit 1, naming the tests)
 // when a shard's stream is missing or given twice; a shard beyond the
 // units passes with nothing to run; GitLab's variables name the shard as
-// the flag does.
+// the flag does, but neither split a plan file nor override --shard 1/1.
 func TestShardRoundTrip(t *testing.T) {
 	if exec.Command("python3", "-c", "import pytest").Run() != nil {
 		testenv.Missing(t, "python3 with pytest is not installed")
@@ -95,6 +95,12 @@ func TestShardRoundTrip(t *testing.T) {
 	_, viaFlag, _ := cliIn(t, root, os.Environ(), "run", "--json", "--shard", "2/3", "--durations", full)
 	if !strings.Contains(errs, "from GitLab CI") || !reflect.DeepEqual(finals(t, viaEnv), finals(t, viaFlag)) {
 		t.Errorf("GitLab's shard 2 of 3 ran %v, --shard 2/3 %v\n%s", finals(t, viaEnv), finals(t, viaFlag), errs)
+	}
+	if _, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--plan", planFile); !reflect.DeepEqual(finals(t, got), finals(t, direct)) {
+		t.Errorf("a plan file under GitLab's variables ran %v, not the whole plan\n%s", finals(t, got), errs)
+	}
+	if _, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", "1/1"); !reflect.DeepEqual(finals(t, got), finals(t, direct)) {
+		t.Errorf("--shard 1/1 under GitLab's variables ran %v, not everything\n%s", finals(t, got), errs)
 	}
 }
 

@@ -131,7 +131,11 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if err != nil {
 		return err
 	}
-	spec, sharded, err := shardFromEnv(f.shard, f.shardTotal, env.Getenv)
+	getenv := env.Getenv
+	if f.plan != "" { // a plan file is one machine's work already (a shard's plan): only --shard splits it
+		getenv = func(string) string { return "" }
+	}
+	spec, sharded, err := shardFromEnv(f.shard, f.shardTotal, getenv)
 	if err != nil {
 		return err
 	}
