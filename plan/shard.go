@@ -11,11 +11,12 @@ import (
 )
 
 // Durations are the recorded durations a split predicts with: a test's
-// own duration by ID, and the setup cost of a unit (a batch, named as
-// Batch.Name: the process start, the build, the collection a shard pays
-// once for each batch it touches). An implementation picks the records
-// of the environment it predicts for (the matching profile when it holds
-// enough of them, else all). A nil Durations knows nothing.
+// own duration by ID, and the setup cost of a unit (SetupUnit: a batch, or
+// one folder of a batch whose runner runs files through their folder; the
+// process start, the build, the collection a shard pays once for each
+// unit it touches). An implementation picks the records of the
+// environment it predicts for (the matching profile when it holds enough
+// of them, else all). A nil Durations knows nothing.
 type Durations interface {
 	Test(id string) (time.Duration, bool)
 	Setup(unit string) (time.Duration, bool)
@@ -117,6 +118,7 @@ type item struct {
 	whole bool
 	key   string
 	cost  time.Duration
+	unit  string // its setup unit (SetupUnit)
 }
 
 func (it *item) label(b *Batch) string {
@@ -136,8 +138,12 @@ type batchInfo struct {
 	median   time.Duration
 	setup    time.Duration
 	d        Durations
-	items    int
-	broken   bool
+	// folderRuns: each folder is a setup unit of its own (see
+	// SplitOptions.FolderRuns and SetupUnit), priced in setups.
+	folderRuns bool
+	setups     map[string]time.Duration
+	items      int
+	broken     bool
 }
 
 // Split splits p into at most n shards by longest-processing-time-first
@@ -160,8 +166,10 @@ func Split(p *Plan, n int, o SplitOptions) (*Sharding, error) {
 	var items []*item
 	for i, b := range p.Batches {
 		infos[i] = newBatchInfo(b, d)
-		folderRuns := o.FolderRuns != nil && o.FolderRuns(b.Framework)
-		items = append(items, infos[i].itemsOf(i, p.Listing.Files, folderRuns)...)
+		infos[i].folderRuns = o.FolderRuns != nil && o.FolderRuns(b.Framework)
+		its := infos[i].itemsOf(i, p.Listing.Files, infos[i].folderRuns)
+		infos[i].priceSetups(its)
+		items = append(items, its...)
 	}
 	if n > 1 && !roundRobin {
 		items = breakDominant(items, infos, n)

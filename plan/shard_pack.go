@@ -125,7 +125,9 @@ func breakDominant(items []*item, infos []*batchInfo, n int) []*item {
 		total += it.cost
 	}
 	for _, in := range infos {
-		total += in.setup
+		for _, d := range in.setups {
+			total += d
+		}
 	}
 	limit := time.Duration(float64(total) / float64(n) * DominantShare)
 	out := items[:0:0]
@@ -138,10 +140,44 @@ func breakDominant(items []*item, infos []*batchInfo, n int) []*item {
 		in.broken = true
 		for _, t := range it.ps.Tests {
 			out = append(out, &item{batch: it.batch, file: it.file, tests: []*testdex.Test{t},
-				key: it.key + "\x00" + t.ID, cost: in.cost(t, 0)})
+				key: it.key + "\x00" + t.ID, cost: in.cost(t, 0), unit: it.unit})
 		}
 	}
 	return out
+}
+
+// SetupUnit names the setup unit a file of batch b belongs to: the
+// batch (b.Name), or, where the runner runs files through their folder
+// (SplitOptions.FolderRuns: go test builds each package), "BATCH:FOLDER"
+// with the file's root-relative folder. Durations.Setup is asked by it.
+func SetupUnit(b *Batch, file string, folderRuns bool) string {
+	if !folderRuns || file == "" {
+		return b.Name
+	}
+	return b.Name + ":" + path.Dir(file)
+}
+
+// priceSetups names each item's setup unit and prices the units: a
+// recorded setup of the unit, else, for a folder, its share of the
+// batch's recorded setup (the batch's over its folders), else
+// DefaultSetup.
+func (in *batchInfo) priceSetups(items []*item) {
+	in.setups = map[string]time.Duration{}
+	for _, it := range items {
+		it.unit = SetupUnit(in.b, it.file, in.folderRuns)
+		in.setups[it.unit] = 0
+	}
+	batch, known := in.d.Setup(in.b.Name)
+	for u := range in.setups {
+		switch v, ok := in.d.Setup(u); {
+		case ok:
+			in.setups[u] = v
+		case known:
+			in.setups[u] = batch / time.Duration(len(in.setups))
+		default:
+			in.setups[u] = DefaultSetup
+		}
+	}
 }
 
 // breakable reports whether a file's top-level records may run apart by
@@ -164,33 +200,34 @@ func breakable(tests []*testdex.Test) bool {
 
 // pack places the items, largest first, into k shards: the first k one
 // each (no shard is empty), then each where the shard's time grows least
-// (its cost, and the batch's setup if the shard does not touch the batch
+// (its cost, and its setup unit's if the shard does not touch the unit
 // yet), the lowest shard on a tie.
 func pack(items []*item, infos []*batchInfo, k int) [][]*item {
 	parts := make([][]*item, k)
 	loads := make([]time.Duration, k)
-	touched := make([]map[int]bool, k)
+	touched := make([]map[string]bool, k)
 	for s := range touched {
-		touched[s] = map[int]bool{}
+		touched[s] = map[string]bool{}
 	}
 	for i, it := range items {
+		setup := infos[it.batch].setups[it.unit]
 		best := i
 		if i >= k {
 			best = 0
 			var bestLoad time.Duration
 			for s := range k {
 				load := loads[s] + it.cost
-				if !touched[s][it.batch] {
-					load += infos[it.batch].setup
+				if !touched[s][it.unit] {
+					load += setup
 				}
 				if s == 0 || load < bestLoad {
 					best, bestLoad = s, load
 				}
 			}
 		}
-		if !touched[best][it.batch] {
-			loads[best] += infos[it.batch].setup
-			touched[best][it.batch] = true
+		if !touched[best][it.unit] {
+			loads[best] += setup
+			touched[best][it.unit] = true
 		}
 		loads[best] += it.cost
 		parts[best] = append(parts[best], it)
@@ -214,16 +251,20 @@ func build(p *Plan, infos []*batchInfo, part []*item, index int, same bool) *Sha
 		}
 	}
 	byBatch := map[int][]*item{}
+	units := map[string]bool{}
 	for _, it := range part {
 		byBatch[it.batch] = append(byBatch[it.batch], it)
 		sh.Predicted += it.cost
+		if !units[it.unit] {
+			units[it.unit] = true
+			sh.Predicted += infos[it.batch].setups[it.unit]
+		}
 	}
 	for i, b := range p.Batches {
 		its := byBatch[i]
 		if len(its) == 0 {
 			continue
 		}
-		sh.Predicted += infos[i].setup
 		sort.Slice(its, func(x, y int) bool { return its[x].key < its[y].key })
 		for _, it := range its {
 			sh.Units = append(sh.Units, it.label(b))

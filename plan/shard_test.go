@@ -311,3 +311,43 @@ func TestSplitFolderRuns(t *testing.T) {
 		t.Errorf("file runs: %s\nwant %s", got, want)
 	}
 }
+
+// TestSplitSetupUnits: a shard pays each setup unit it touches once; where
+// the runner runs files through their folder, each folder is a unit,
+// priced by its own record, else by its share of the batch's.
+func TestSplitSetupUnits(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	b := &plan.Batch{Name: ". go", Dir: ".", Framework: "go", Paths: []string{"."}}
+	ps := lang.PathSelection{Path: ".", Dir: true}
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{". go": 4 * time.Second, ". go:c": time.Second}}
+	for _, f := range []string{"a/x_test.go", "b/y_test.go", "c/z_test.go"} {
+		p.Listing.Files = append(p.Listing.Files, lang.ListedFile{Path: f, Framework: "go", Project: "."})
+		rec := &testdex.Test{ID: f + "::TestX", Framework: "go", File: f}
+		ps.Tests = append(ps.Tests, rec)
+		b.Expected = append(b.Expected, rec)
+		d.tests[rec.ID] = 10 * time.Second
+	}
+	b.Selection.Paths = []lang.PathSelection{ps}
+	p.Batches = []*plan.Batch{b}
+	predicted := func(o plan.SplitOptions) string {
+		s, err := plan.Split(p, 3, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sh := range s.Shards {
+			out = append(out, sh.Predicted.String())
+		}
+		return strings.Join(out, " ")
+	}
+	folders := plan.SplitOptions{Durations: d, FolderRuns: func(testdex.Framework) bool { return true }}
+	if got, want := predicted(folders), "11.333333333s 11.333333333s 11s"; got != want {
+		t.Errorf("folder units: %s, want %s (a and b a third of the batch's 4 s, c its own 1 s)", got, want)
+	}
+	if got, want := predicted(plan.SplitOptions{Durations: d}), "14s 14s 14s"; got != want {
+		t.Errorf("batch units: %s, want %s (each shard pays the batch's 4 s)", got, want)
+	}
+	if got := plan.SetupUnit(b, "a/x_test.go", true); got != ". go:a" {
+		t.Errorf("SetupUnit = %q", got)
+	}
+}
