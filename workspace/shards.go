@@ -74,15 +74,18 @@ func clip(ids []string) string {
 }
 
 // Merge makes the shards' streams one run, as if one run had produced
-// them (`testdex merge`): every event goes to h, in stream order, and to
-// the summary it returns; the merged run's failures are kept for
-// `testdex failures` and `run --failed`. A test reported by two streams,
+// them (`testdex merge`): every event goes, in stream order, to h (when
+// not nil) and to the summary it returns; the merged run's failures are
+// kept for `testdex failures` and `run --failed`. A test reported by two streams,
 // or, when full (the plan the shards were split from) is given, a test it
 // expects that no stream reported, is a *MergeError returned with the
 // summary: the merged run is not green.
 func (w *Workspace) Merge(streams []Stream, full *plan.Plan, h run.Handler) (*run.Summary, error) {
 	sum := run.NewSummary()
-	all := run.MultiHandler(sum, h)
+	all := run.Handler(sum)
+	if h != nil {
+		all = run.MultiHandler(sum, h)
+	}
 	from := map[string]int{} // test ID and occurrence → the stream that reported it
 	merr := &MergeError{}
 	for i, s := range streams {
