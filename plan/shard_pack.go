@@ -282,7 +282,8 @@ func build(p *Plan, infos []*batchInfo, part []*item, index int, same bool) *Sha
 }
 
 // subBatch is b restricted to the items its: their files by path, their
-// tests by ID, the records of both expected.
+// tests by ID, the records of both expected (a record with its top-level
+// test, which is its file's).
 func subBatch(b *Batch, its []*item) *Batch {
 	nb := &Batch{Name: b.Name, Dir: b.Dir, Framework: b.Framework, Settings: b.Settings, Outside: b.Outside,
 		Project: b.Project, Setup: b.Setup}
@@ -306,11 +307,24 @@ func subBatch(b *Batch, its []*item) *Batch {
 		}
 	}
 	for _, t := range b.Expected {
-		if files[t.File] || selectedAbove(t, ids, byID) {
+		if selectedAbove(t, ids, byID) || files[topOf(t, byID).File] {
 			nb.Expected = append(nb.Expected, t)
 		}
 	}
 	return nb
+}
+
+// topOf returns t's outermost expected ancestor (t itself at top level):
+// a record goes where its top-level test goes, whatever file declares it.
+func topOf(t *testdex.Test, byID map[string]*testdex.Test) *testdex.Test {
+	for range 64 {
+		up := byID[t.Parent]
+		if t.Parent == "" || up == nil {
+			return t
+		}
+		t = up
+	}
+	return t
 }
 
 // selectedAbove reports whether t or one of its ancestors is selected by

@@ -30,8 +30,8 @@ func (d durations) Setup(unit string) (time.Duration, bool) {
 }
 
 // synthetic makes a plan of projects × files × tests (each test with a
-// subtest), the whole of each project selected as "." or by folder, and
-// random durations for most tests.
+// subtest, a few declared in another file), the whole of each project
+// selected, and random durations for most tests.
 func synthetic(r *rand.Rand, projects, files, tests int) (*plan.Plan, durations) {
 	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{}}
 	p := &plan.Plan{Version: plan.Version}
@@ -46,6 +46,9 @@ func synthetic(r *rand.Rand, projects, files, tests int) (*plan.Plan, durations)
 				id := fmt.Sprintf("%s::T%d_%d", file, fi, ti)
 				top := &testdex.Test{ID: id, Framework: "go", File: file, Line: ti + 1}
 				sub := &testdex.Test{ID: id + "/sub", Framework: "go", File: file, Line: ti + 1, Parent: id}
+				if ti%7 == 3 {
+					sub.File = dir + "/base_test.go" // declared in another file (an inherited method)
+				}
 				ps.Tests = append(ps.Tests, top)
 				b.Expected = append(b.Expected, top, sub)
 				if r.IntN(5) > 0 {
