@@ -236,10 +236,10 @@ func BenchmarkSplit10k(b *testing.B) {
 	b.ReportMetric(float64(p.Leaves()), "tests")
 }
 
-// TestRecorded reads durations from a run's events: a test's elapsed
-// time (summed over its runs under one ID), a batch's setup as its wall
-// time less its top-level tests' (never negative), nothing for a batch
-// never seen.
+// TestRecorded reads durations from runs' events: a test's elapsed time
+// (summed over its runs under one ID), a batch's setup as its wall time
+// less its top-level tests' (never negative; the mean over the shards
+// that ran it), nothing for a batch never seen.
 func TestRecorded(t *testing.T) {
 	r := plan.NewRecorded()
 	for _, e := range []testdex.Event{
@@ -252,6 +252,10 @@ func TestRecorded(t *testing.T) {
 		{Action: testdex.ActionFail, Batch: "a go", Elapsed: 5},
 		{Action: testdex.ActionPass, Batch: "b go", ID: "b/y_test.go::TestZ", Elapsed: 3},
 		{Action: testdex.ActionPass, Batch: "b go", Elapsed: 1},
+		// another shard's run of batch a: its setup counts in the mean
+		{Action: testdex.ActionStart, Batch: "a go"},
+		{Action: testdex.ActionPass, Batch: "a go", ID: "a/z_test.go::TestW", Elapsed: 1},
+		{Action: testdex.ActionPass, Batch: "a go", Elapsed: 2.25},
 	} {
 		if err := r.Event(e); err != nil {
 			t.Fatal(err)
@@ -268,7 +272,7 @@ func TestRecorded(t *testing.T) {
 	d, ok = r.Test("a/x_test.go::TestX/sub")
 	check("a subtest", d, ok, time.Second, true)
 	d, ok = r.Setup("a go")
-	check("a's setup", d, ok, 2750*time.Millisecond, true)
+	check("a's setup, the mean of its two runs' (2.75 s and 1.25 s)", d, ok, 2*time.Second, true)
 	d, ok = r.Setup("b go")
 	check("b's setup, tests longer than the batch", d, ok, 0, true)
 	d, ok = r.Setup("c go")
