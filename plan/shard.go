@@ -108,8 +108,8 @@ func (s *Sharding) Shard(k int) *Shard {
 	return s.Shards[k-1]
 }
 
-// item is what packing places: a file selected by path, a test (or the
-// tests sharing one ID) selected by ID, or a batch kept whole.
+// item is what packing places: a file selected by path, a test selected
+// by ID, or a batch kept whole.
 type item struct {
 	batch int
 	file  string              // root-relative file, "" for a whole batch
