@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -30,6 +31,10 @@ type Options struct {
 	TestTimeout time.Duration
 	// Jobs is the number of batches run at once; <= 0 means 1.
 	Jobs int
+	// Predict, when set, is each batch's predicted time: the batches
+	// start longest first (ties in plan order), so the longest known ones
+	// do not start last; their events are delivered in plan order still.
+	Predict func(b *plan.Batch) time.Duration
 	// Env is the children's environment; nil means an empty one (no PATH:
 	// callers pass os.Environ()). Nothing is added to it.
 	Env []string
@@ -163,7 +168,8 @@ func runPlan(ctx context.Context, p *plan.Plan, o Options, h Handler) (*Summary,
 	var g errgroup.Group
 	g.SetLimit(o.Jobs) // each batch is a native runner using the machine's cores itself
 	go func() {
-		for i, b := range p.Batches {
+		for _, i := range startOrder(p.Batches, o.Predict) {
+			b := p.Batches[i]
 			g.Go(func() error {
 				defer close(outs[i].ready)
 				runBatch(ctx, b, o, names, outs[i])
@@ -188,6 +194,21 @@ func runPlan(ctx context.Context, p *plan.Plan, o Options, h Handler) (*Summary,
 		return sum, err
 	}
 	return sum, nil
+}
+
+// startOrder is the order the batches start in: longest predicted first
+// when predict is set, ties (and everything without it) in plan order.
+func startOrder(batches []*plan.Batch, predict func(*plan.Batch) time.Duration) []int {
+	order := make([]int, len(batches))
+	cost := make([]time.Duration, len(batches))
+	for i, b := range batches {
+		order[i] = i
+		if predict != nil {
+			cost[i] = predict(b)
+		}
+	}
+	sort.SliceStable(order, func(x, y int) bool { return cost[order[x]] > cost[order[y]] })
+	return order
 }
 
 // MultiHandler delivers each event to every handler in turn, stopping at

@@ -161,7 +161,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see 'testdex %s --help')", err, c.Name())}
 	})
-	root.AddCommand(newListCmd(env, g), newCheckCmd(env, g), newIndexCmd(env, g), newWhyCmd(env, g), newRunCmd(env, g), newFailuresCmd(env, g), newShowCmd(env, g), newAffectedCmd(env, g), newCoveringCmd(env, g), newCoverageCmd(env, g), newWatchCmd(env, g), newMCPCmd(env, g), newReportCmd(env, g), newHistoryCmd(env, g), newFlakyCmd(env, g), newVersionCmd(env))
+	root.AddCommand(newListCmd(env, g), newCheckCmd(env, g), newIndexCmd(env, g), newWhyCmd(env, g), newRunCmd(env, g), newFailuresCmd(env, g), newShowCmd(env, g), newAffectedCmd(env, g), newCoveringCmd(env, g), newCoverageCmd(env, g), newWatchCmd(env, g), newMCPCmd(env, g), newReportCmd(env, g), newHistoryCmd(env, g), newFlakyCmd(env, g), newPlanCmd(env, g), newShardsCmd(env, g), newMergeCmd(env, g), newVersionCmd(env))
 	return root
 }
 

@@ -49,7 +49,15 @@ to the run, not to its stream).`,
 				defer f.Close()
 				r = f
 			}
-			return replay(env, r, junitPath, verbose, color)
+			feed := func(h run.Handler) (*run.Summary, error) {
+				sum := run.NewSummary()
+				if err := report.ReadJSON(r, run.MultiHandler(sum, h).Event); err != nil {
+					return nil, fmt.Errorf("read the run's stream: %w (give a 'testdex run --json' output)", err)
+				}
+				sum.Finish()
+				return sum, nil
+			}
+			return replay(env, feed, replayView{junit: junitPath, verbose: verbose, color: color})
 		},
 	}
 	fl := cmd.Flags()
@@ -60,16 +68,35 @@ to the run, not to its stream).`,
 	return cmd
 }
 
-// replay feeds the stream to the summary, the text view and JUnit.
-func replay(env *Env, r io.Reader, junitPath string, verbose bool, color colorMode) error {
+// replayView is how replay shows a stream: the text view (or the stream
+// again as JSON Lines), and a JUnit file.
+type replayView struct {
+	junit   string
+	verbose bool
+	color   colorMode
+	json    bool
+}
+
+// replay feeds saved events (feed hands them to its handler and returns
+// their summary) to the text view or JSON Lines and JUnit, and returns
+// the exit code of the run they are. An error feed returns with a
+// summary fails the run (shards that do not make one run); without one,
+// the events could not be read.
+func replay(env *Env, feed func(run.Handler) (*run.Summary, error), v replayView) error {
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
-	sum := run.NewSummary()
-	text := &report.Text{W: w, Verbose: verbose, Color: color.enabled(env)}
+	var text *report.Text
+	var view run.Handler
+	if v.json {
+		view = report.NewJSON(w)
+	} else {
+		text = &report.Text{W: w, Verbose: v.verbose, Color: v.color.enabled(env)}
+		view = text
+	}
 	junit := &report.JUnit{}
-	all := run.MultiHandler(sum, text, junit)
+	all := run.MultiHandler(view, junit)
 	var timeout time.Duration
-	err := report.ReadJSON(r, func(e testdex.Event) error {
+	sum, ferr := feed(run.HandlerFunc(func(e testdex.Event) error {
 		switch {
 		case e.Action == testdex.ActionWarning:
 			fmt.Fprintln(env.Stderr, "testdex: warning: "+report.Escape(e.Message))
@@ -77,16 +104,20 @@ func replay(env *Env, r io.Reader, junitPath string, verbose bool, color colorMo
 			timeout, _ = time.ParseDuration(strings.TrimPrefix(e.Message, "timed out after "))
 		}
 		return all.Event(e)
-	})
-	if err != nil {
-		return fmt.Errorf("read the run's stream: %w (give a 'testdex run --json' output)", err)
+	}))
+	if sum == nil {
+		return ferr
 	}
-	sum.Finish()
-	text.Summary(sum, timeout)
-	if junitPath != "" {
-		if err := writeFileAtomic(abs(env, junitPath), func(w io.Writer) error { _, err := junit.WriteTo(w); return err }); err != nil {
+	if text != nil {
+		text.Summary(sum, timeout)
+	}
+	if v.junit != "" {
+		if err := writeFileAtomic(abs(env, v.junit), func(w io.Writer) error { _, err := junit.WriteTo(w); return err }); err != nil {
 			return err
 		}
+	}
+	if ferr != nil {
+		return &ExitError{Code: ExitFailed, Err: ferr}
 	}
 	if code := run.ExitCode(sum); code != run.ExitPassed {
 		return &ExitError{Code: code}

@@ -46,6 +46,11 @@ type runFlags struct {
 	failOnFlaky bool
 	history     string
 	profile     string
+	shard       string
+	shardTotal  int
+	durations   string
+	recorded    *plan.Recorded // --durations, once read
+	roundRobin  bool
 }
 
 func newRunCmd(env *Env, g *globals) *cobra.Command {
@@ -96,6 +101,10 @@ usage error, 124 when the run timed out.`,
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
 	fl.StringVar(&f.history, "history", "", "append the run's outcomes and durations to this history file (default: the root's, under the cache folder; see 'testdex history')")
 	fl.StringVar(&f.profile, "profile", "", "label the run's environment in the history, e.g. linux-large (default: $TESTDEX_PROFILE)")
+	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1-based) of the selection, split by 'testdex plan --shards N'; without it, a CI's own shard variables are read (GitLab, CircleCI, Buildkite, Bazel)")
+	fl.IntVar(&f.shardTotal, "shard-total", 0, "in a Kubernetes Indexed Job: the number of shards (the shard is JOB_COMPLETION_INDEX + 1)")
+	fl.StringVar(&f.durations, "durations", "", "predict with the test durations of this 'testdex run --json' stream: shards split by time, batches start longest first")
+	roundRobinFlag(cmd, f)
 	fl.BoolVar(&f.strict, "strict", false, "markdown specs: a spec with validation findings (a duplicate or missing scenario ID) fails without being judged")
 	return cmd
 }
@@ -134,52 +143,85 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	if err != nil {
 		return err
 	}
-	if f.plan != "" {
-		return runPlan(cmd, env, g, ws, f, sel, extra)
+	getenv := env.Getenv
+	if f.plan != "" { // a plan file is one machine's work already (a shard's plan): only --shard splits it
+		getenv = func(string) string { return "" }
 	}
-	ix, err := runIndex(cmd, env, g, f.from, sel, outputDir(env, f.output))
+	spec, sharded, err := shardFromEnv(f.shard, f.shardTotal, getenv)
 	if err != nil {
 		return err
+	}
+	if f.plan != "" {
+		return runPlan(cmd, env, g, ws, f, sel, extra, spec, sharded)
+	}
+	ix, req, err := selectRun(cmd, env, g, ws, f, sel, extra)
+	if err != nil || ix == nil {
+		return err
+	}
+	if sharded {
+		return runShard(cmd, env, ws, ix, req, f, spec, nil)
+	}
+	return execute(cmd, env, ws, ix, req, f, nil)
+}
+
+// selectRun lists the root and makes the request the arguments and flags
+// select (IDs, paths, --failed, --affected, --changed); ix is nil when
+// --affected found nothing to run, which it said.
+func selectRun(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, f *runFlags, sel, extra []string) (*index.Index, run.Request, error) {
+	var req run.Request
+	ix, err := runIndex(cmd, env, g, f.from, sel, outputDir(env, f.output))
+	if err != nil {
+		return nil, req, err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
 	ids, paths, err := splitArgs(ix, env, sel)
 	if err != nil {
-		return err
+		return nil, req, err
 	}
 	if f.affected {
 		if len(sel) > 0 || f.failed {
-			return usageErr("--affected selects the tests itself; it takes no IDs, paths or --failed")
+			return nil, req, usageErr("--affected selects the tests itself; it takes no IDs, paths or --failed")
 		}
 		res, err := affectedTests(cmd, env, ws, ix, f.since, nil, !f.noCover)
 		if err != nil {
-			return err
+			return nil, req, err
 		}
 		if len(res.Affected) == 0 {
 			fmt.Fprintln(env.Stdout, changes.Summary(res.Set, res.Affected))
-			return nil
+			return nil, req, nil
 		}
 		ids, paths = workspace.Selection(res.Affected) // exactly the selection: a whole file by path, else its tests by ID
 	} else if f.since != "" {
-		return usageErr("--since goes with --affected")
+		return nil, req, usageErr("--since goes with --affected")
 	} else if f.noCover {
-		return usageErr("--no-coverage goes with --affected")
+		return nil, req, usageErr("--no-coverage goes with --affected")
 	}
-	o := f.options(env, g, extra)
+	o, err := f.options(env, g, extra)
+	if err != nil {
+		return nil, req, err
+	}
 	if f.changed && (len(ids) > 0 || f.failed || f.affected) {
-		return usageErr("--changed takes paths only, not IDs, --failed or --affected")
+		return nil, req, usageErr("--changed takes paths only, not IDs, --failed or --affected")
 	}
 	if f.changed && len(paths) == 0 {
 		paths = []string{"."}
 	}
-	req := run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o, Retries: f.retries,
+	req = run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o, Retries: f.retries,
 		History: f.historyFile(env), Profile: f.profile, Warn: func(msg string) { g.warn(env, msg) }}
-	return execute(cmd, env, ws, ix, req, f, nil)
+	return ix, req, nil
 }
 
-// options are the run's options from its flags.
-func (f *runFlags) options(env *Env, g *globals, extra []string) run.Options {
-	return run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
+// options are the run's options from its flags; with --durations, the
+// batches start longest first.
+func (f *runFlags) options(env *Env, g *globals, extra []string) (run.Options, error) {
+	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
 		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
+	d, err := f.readDurations(env)
+	if err != nil || d == nil {
+		return o, err
+	}
+	o.Predict = func(b *plan.Batch) time.Duration { return plan.Predict(b, d) }
+	return o, nil
 }
 
 // historyFile is --history, absolute; "" when not given.
@@ -191,26 +233,28 @@ func (f *runFlags) historyFile(env *Env) string {
 }
 
 // runPlan runs the plan in f.plan over the root listed again.
-func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, f *runFlags, sel, extra []string) error {
+func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, f *runFlags, sel, extra []string, spec shardSpec, sharded bool) error {
 	if len(sel) > 0 || f.failed || f.affected || f.changed || f.from != "" {
 		return usageErr("--plan names its tests itself; it takes no IDs, paths, --failed, --affected, --changed or --from")
 	}
-	file, err := os.Open(abs(env, f.plan))
+	p, err := readPlan(env, f.plan)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	p, err := plan.Read(file)
-	file.Close()
-	if err != nil {
-		return usageErr("%s: %v", f.plan, err)
+		return err
 	}
 	ix, err := runIndex(cmd, env, g, "", nil, outputDir(env, f.output))
 	if err != nil {
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	req := run.Request{Options: f.options(env, g, extra), Retries: f.retries, History: f.historyFile(env), Profile: f.profile,
+	o, err := f.options(env, g, extra)
+	if err != nil {
+		return err
+	}
+	req := run.Request{Options: o, Retries: f.retries, History: f.historyFile(env), Profile: f.profile,
 		Warn: func(msg string) { g.warn(env, msg) }}
+	if sharded {
+		return runShard(cmd, env, ws, ix, req, f, spec, p)
+	}
 	return execute(cmd, env, ws, ix, req, f, p)
 }
 

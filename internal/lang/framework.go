@@ -47,6 +47,11 @@ type Framework struct {
 	// test files rather than with a file: Go's, for a test only the
 	// runner reported, which is known by its package.
 	FolderIDs bool
+	// FolderRuns says that the runner runs a file through its folder: a
+	// file selected by path whose tests are not listed runs every test of
+	// its folder (go test selects packages, not files). A split into
+	// shards then never selects such a file beside its folder's others.
+	FolderRuns bool
 	// ParentsReport says that a parent whose children are listed reports
 	// a result of its own, which the runner counts (a Go test with
 	// subtests); otherwise its children report in its place (a

@@ -19,6 +19,7 @@ var GoTest = &lang.Framework{
 	Name:          testdex.Go,
 	Naming:        newNaming,
 	FolderIDs:     true,
+	FolderRuns:    true,
 	ParentsReport: true,
 	AllPlatforms:  true,
 	Labels:        []string{"/"},

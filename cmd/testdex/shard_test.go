@@ -1,0 +1,112 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/cli"
+	"github.com/testdex/testdex/internal/testenv"
+)
+
+// TestShardRoundTrip: the shards of `run --shard K/N` together run
+// exactly what `run` runs, each test once; `merge` of their streams gives
+// that run's results and exit code, and fails (exit 1, naming the tests)
+// when a shard's stream is missing or given twice; a shard beyond the
+// units passes with nothing to run; GitLab's variables name the shard as
+// the flag does, but neither split a plan file nor override --shard 1/1.
+func TestShardRoundTrip(t *testing.T) {
+	if exec.Command("python3", "-c", "import pytest").Run() != nil {
+		testenv.Missing(t, "python3 with pytest is not installed")
+	}
+	root := t.TempDir()
+	tree := map[string]string{
+		"svc/b_test.go":       "package svc\n\nimport \"testing\"\n\nfunc TestB1(t *testing.T) {}\nfunc TestB2(t *testing.T) {}\nfunc BenchmarkB(b *testing.B) {}\n",
+		"svc/helpers_test.go": "package svc\n\nfunc helper() int { return 1 }\n",
+		"py/tests/test_n.py":  "def test_a():\n    pass\n\ndef test_b():\n    pass\n",
+		"py/tests/test_o.py":  "def test_c():\n    pass\n",
+		"py/tests/sub/x.py":   "",
+		"py/tests/test_p2.py": "import pytest\n\n@pytest.mark.skip(reason='later')\ndef test_later():\n    pass\n",
+	}
+	for k, v := range planTree {
+		tree[k] = v
+	}
+	writeFiles(t, root, tree)
+	out := t.TempDir()
+	full := filepath.Join(out, "full.jsonl")
+	code, direct, errs := cliIn(t, root, os.Environ(), "run", "--json")
+	if code != cli.ExitFailed {
+		t.Fatalf("run: exit %d\n%s", code, errs)
+	}
+	write(t, full, direct)
+	if code, text, errs := cliIn(t, root, os.Environ(), "plan", "--shards", "8", "--durations", full, "-o", filepath.Join(out, "plan")); code != 0 || !strings.Contains(text, "shard(s): max") || !strings.Contains(errs, "fewer than the 8 shards asked") {
+		t.Fatalf("plan --shards 8: exit %d\n%s%s", code, text, errs)
+	}
+	var streams []string
+	union := map[string]testdex.Action{}
+	for i := 1; i <= 8; i++ { // as many shards as units: each file of svc alone
+		k := strconv.Itoa(i)
+		_, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", k+"/8", "--durations", full)
+		if got == "" && strings.Contains(errs, "nothing to run") {
+			continue // fewer units than shards
+		}
+		if !strings.Contains(errs, "shard "+k+"/8: predicted") {
+			t.Errorf("shard %s does not say its predicted and measured times:\n%s", k, errs)
+		}
+		for id, a := range finals(t, got) {
+			if _, twice := union[id]; twice {
+				t.Errorf("%s ran in two shards", id)
+			}
+			union[id] = a
+		}
+		streams = append(streams, filepath.Join(out, "shard-"+k+".jsonl"))
+		write(t, streams[len(streams)-1], got)
+	}
+	if want := finals(t, direct); !reflect.DeepEqual(union, want) {
+		t.Fatalf("the shards ran %v\nthe run ran %v", union, want)
+	}
+	planFile := filepath.Join(out, "plan", "plan.json")
+	code, merged, errs := cliIn(t, root, os.Environ(), append([]string{"merge", "--json", "--plan", planFile}, streams...)...)
+	if code != cli.ExitFailed || !reflect.DeepEqual(finals(t, merged), finals(t, direct)) {
+		t.Errorf("merge: exit %d, %v\n%s", code, finals(t, merged), errs)
+	}
+	if code, _, errs := cliIn(t, root, os.Environ(), "merge", "--plan", planFile, full); code != cli.ExitFailed || strings.Contains(errs, "shard") {
+		t.Errorf("merge of the unsplit run with its plan: exit %d\n%s", code, errs)
+	}
+	code, _, errs = cliIn(t, root, os.Environ(), append([]string{"merge", "--plan", planFile}, streams[1:]...)...)
+	if code != cli.ExitFailed || !strings.Contains(errs, "reported by no shard") {
+		t.Errorf("merge without shard 1: exit %d\n%s", code, errs)
+	}
+	code, _, errs = cliIn(t, root, os.Environ(), append([]string{"merge", streams[0]}, streams...)...)
+	if code != cli.ExitFailed || !strings.Contains(errs, "reported by two shards") {
+		t.Errorf("merge with shard 1 twice: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := cliIn(t, root, os.Environ(), "run", "--shard", "40/40"); code != 0 || !strings.Contains(errs, "nothing to run") {
+		t.Errorf("an idle shard: exit %d\n%s", code, errs)
+	}
+	t.Setenv("CI_NODE_INDEX", "2")
+	t.Setenv("CI_NODE_TOTAL", "3")
+	_, viaEnv, errs := cliIn(t, root, os.Environ(), "run", "--json", "--durations", full)
+	_, viaFlag, _ := cliIn(t, root, os.Environ(), "run", "--json", "--shard", "2/3", "--durations", full)
+	if !strings.Contains(errs, "from GitLab CI") || !reflect.DeepEqual(finals(t, viaEnv), finals(t, viaFlag)) {
+		t.Errorf("GitLab's shard 2 of 3 ran %v, --shard 2/3 %v\n%s", finals(t, viaEnv), finals(t, viaFlag), errs)
+	}
+	if _, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--plan", planFile); !reflect.DeepEqual(finals(t, got), finals(t, direct)) {
+		t.Errorf("a plan file under GitLab's variables ran %v, not the whole plan\n%s", finals(t, got), errs)
+	}
+	if _, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", "1/1"); !reflect.DeepEqual(finals(t, got), finals(t, direct)) {
+		t.Errorf("--shard 1/1 under GitLab's variables ran %v, not everything\n%s", finals(t, got), errs)
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

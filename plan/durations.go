@@ -1,0 +1,78 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/testdex/testdex"
+)
+
+// Recorded are Durations read from runs' events (`testdex run --json`
+// streams, one or several: the shards' of one run, fed to Event one at a
+// time): each test's elapsed time (summed over the times one ID ran), and
+// each batch's setup, taken as its wall time less the elapsed times of
+// its top-level tests (never below zero; a batch running its tests in
+// parallel shows less setup than it has), the mean over the times the
+// batch ran (once per shard that touched it).
+type Recorded struct {
+	tests  map[string]time.Duration
+	top    map[string]time.Duration // of the batch's current run
+	setups map[string][]time.Duration
+}
+
+// NewRecorded returns an empty Recorded.
+func NewRecorded() *Recorded {
+	return &Recorded{tests: map[string]time.Duration{}, top: map[string]time.Duration{}, setups: map[string][]time.Duration{}}
+}
+
+// Event takes one event of a run: a batch's start, a test's final
+// result, or a batch's.
+func (r *Recorded) Event(e testdex.Event) error {
+	d := time.Duration(e.Elapsed * float64(time.Second))
+	switch {
+	case e.Action == testdex.ActionStart && e.ID == "":
+		r.top[e.Batch] = 0
+	case e.Action != testdex.ActionPass && e.Action != testdex.ActionFail && e.Action != testdex.ActionSkip:
+	case e.ID == "" && e.Batch != "" && e.Action != testdex.ActionSkip:
+		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-r.top[e.Batch], 0))
+		r.top[e.Batch] = 0
+	case e.ID != "":
+		r.tests[e.ID] += d
+		if e.Parent == "" {
+			r.top[e.Batch] += d
+		}
+	}
+	return nil
+}
+
+// Len is the number of tests with a recorded duration.
+func (r *Recorded) Len() int { return len(r.tests) }
+
+// Test returns a test's recorded duration.
+func (r *Recorded) Test(id string) (time.Duration, bool) {
+	d, ok := r.tests[id]
+	return d, ok
+}
+
+// Setup returns a batch's setup: the mean over its runs of its wall time
+// less its top-level tests'.
+func (r *Recorded) Setup(unit string) (time.Duration, bool) {
+	runs := r.setups[unit]
+	if len(runs) == 0 {
+		return 0, false
+	}
+	var sum time.Duration
+	for _, d := range runs {
+		sum += d
+	}
+	return sum / time.Duration(len(runs)), true
+}
+
+// Predict returns a batch's predicted time with d: its setup and the
+// predicted durations of its selected records (as Split prices them).
+func Predict(b *Batch, d Durations) time.Duration {
+	if d == nil {
+		d = noDurations{}
+	}
+	in := newBatchInfo(b, d)
+	return in.setup + in.wholeItem(0).cost
+}

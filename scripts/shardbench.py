@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""scripts/shardbench.py measures sharding (docs/ci.md#sharding-one-suite-on-n-machines).
+
+For each project: one full `testdex run --json` (its stream is the
+durations), then for each N and each split (time: the duration plan;
+count: the same packing without durations, which balances test counts;
+round-robin: the files dealt out in turn), every shard run alone, one after
+another, timed; `testdex merge` of the shards must give the full run's exit
+code and no merge error. Prints a markdown table: the predicted and the
+measured max/mean of the shards' times (1.00 is a perfect balance), the
+slowest shard, and the full run.
+
+  scripts/shardbench.py [--projects sleepy,go-toml,commons-cli] [--shards 4,8] [--bin BIN]
+
+`sleepy` is a pytest suite generated here (seeded): 40 files whose tests
+sleep for skewed times, one file holding a sixth of the total, about 60 s in
+all. The others are the fidelity projects (scripts/setup/fidelity.sh
+installs them). Builds ./cmd/testdex unless --bin is given. The machine's
+load shows in the measured times: run it on a quiet machine.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIDELITY = os.environ.get("TESTDEX_FIDELITY_DIR", os.path.expanduser("~/.cache/testdex-fidelity"))
+SPLITS = {
+    "time": lambda d: ["--durations", d],
+    "count": lambda d: [],
+    "round-robin": lambda d: ["--durations", d, "--round-robin"],
+}
+
+
+def sleepy(root):
+    """Writes the seeded pytest suite of sleeping tests under root."""
+    rng = random.Random(1)
+    files = {}
+    for f in range(39):
+        files[f"tests/test_f{f:02d}.py"] = [min(6.0, 0.05 * rng.paretovariate(1.2)) for _ in range(rng.randint(1, 10))]
+    scale = 50.0 / sum(sum(v) for v in files.values())
+    files = {k: [round(s * scale, 2) for s in v] for k, v in files.items()}
+    files["tests/test_slow.py"] = [1.25] * 8  # a dominant file: a sixth of the total
+    for path, sleeps in files.items():
+        p = os.path.join(root, path)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as out:
+            out.write("import time\n")
+            for i, s in enumerate(sleeps):
+                out.write(f"\n\ndef test_{i}():\n    time.sleep({s})\n")
+    with open(os.path.join(root, "pytest.ini"), "w") as out:
+        out.write("[pytest]\n")
+    return root
+
+
+def run(cmd, cwd, env, stdout=None):
+    """Runs cmd and returns (exit code, seconds, stderr)."""
+    start = time.monotonic()
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=stdout or subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return p.returncode, time.monotonic() - start, p.stderr
+
+
+def bench(bin_, name, root, shards, env, work):
+    full = os.path.join(work, "full.jsonl")
+    with open(full, "w") as out:
+        code, secs, err = run([bin_, "run", "--json"], root, env, out)
+    if code not in (0, 1):
+        sys.exit(f"{name}: full run exit {code}\n{err}")
+    rows = []
+    for n in shards:
+        for split, extra in SPLITS.items():
+            d = os.path.join(work, f"{split}-{n}")
+            os.makedirs(d, exist_ok=True)
+            p = subprocess.run([bin_, "plan", "--shards", str(n), "--json", "-o", d] + extra(full),
+                               cwd=root, env=env, capture_output=True, text=True, check=True)
+            doc = json.loads(p.stdout)
+            shard_secs, streams = [], []
+            for k in range(1, len(doc["shards"]) + 1):
+                s = os.path.join(d, f"shard-{k}.jsonl")
+                with open(s, "w") as out:
+                    _, t, _ = run([bin_, "run", "--json", "--shard", f"{k}/{n}"] + extra(full), root, env, out)
+                shard_secs.append(t)
+                streams.append(s)
+            mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
+            if mcode != code or "shard" in merr:
+                sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
+            mean = sum(shard_secs) / len(shard_secs)
+            rows.append((n, split, doc["maxSeconds"] / doc["meanSeconds"] if doc["meanSeconds"] else 1,
+                         max(shard_secs) / mean, max(shard_secs), len(doc["shards"])))
+            print(f"{name} N={n} {split}: shards {[round(t, 1) for t in shard_secs]}", file=sys.stderr)
+    return secs, rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--projects", default="sleepy,go-toml")
+    ap.add_argument("--shards", default="4,8")
+    ap.add_argument("--bin")
+    args = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="shardbench-")
+    bin_ = args.bin or os.path.join(work, "testdex")
+    if not args.bin:
+        subprocess.run(["go", "build", "-o", bin_, "./cmd/testdex"], cwd=REPO, check=True,
+                       env=dict(os.environ, CGO_ENABLED="1"))
+    env = dict(os.environ, TESTDEX_CACHE_DIR=os.path.join(work, "cache"), GOFLAGS="-count=1")
+    shards = [int(s) for s in args.shards.split(",")]
+    print("| project | full run | N | split | predicted max/mean | measured max/mean | slowest shard |")
+    print("|---|---|---|---|---|---|---|")
+    for name in args.projects.split(","):
+        root = sleepy(os.path.join(work, "sleepy")) if name == "sleepy" else os.path.join(FIDELITY, name)
+        if not os.path.isdir(root):
+            print(f"{name}: not installed (scripts/setup/fidelity.sh)", file=sys.stderr)
+            continue
+        pw = os.path.join(work, name)
+        os.makedirs(pw, exist_ok=True)
+        full, rows = bench(bin_, name, root, shards, env, pw)
+        for n, split, pred, meas, slowest, used in rows:
+            used_note = "" if used == n else f" ({used} used)"
+            print(f"| {name} | {full:.1f} s | {n}{used_note} | {split} | {pred:.2f} | {meas:.2f} | {slowest:.1f} s |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
