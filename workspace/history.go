@@ -8,6 +8,7 @@ import (
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/changes"
 	"github.com/testdex/testdex/history"
+	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
 )
 
@@ -68,4 +69,41 @@ func handlerOrNone(h run.Handler) run.Handler {
 		return run.HandlerFunc(func(testdex.Event) error { return nil })
 	}
 	return h
+}
+
+// HistoryDurations are the history's durations as a split and the
+// batches' order read them (plan.Durations): a test's median duration in
+// the runs of the profile label when it has one there, else in every run;
+// a setup unit's median setup cost likewise (a Go package's unit,
+// "BATCH:FOLDER", has no record of its own: the history keeps batches).
+func HistoryDurations(h *history.History, label string) plan.Durations {
+	d := historyDurations{tests: h.Durations(""), setups: h.Setup("")}
+	if label != "" {
+		d.labelTests, d.labelSetups = h.Durations(label), h.Setup(label)
+	}
+	return d
+}
+
+type historyDurations struct {
+	tests, labelTests   map[string]history.Stat
+	setups, labelSetups map[string]history.Stat
+}
+
+func (d historyDurations) Test(id string) (time.Duration, bool) {
+	return median(d.labelTests, d.tests, id)
+}
+
+func (d historyDurations) Setup(unit string) (time.Duration, bool) {
+	return median(d.labelSetups, d.setups, unit)
+}
+
+// median is key's median in first when it has timed figures there, else
+// in all.
+func median(first, all map[string]history.Stat, key string) (time.Duration, bool) {
+	for _, m := range []map[string]history.Stat{first, all} {
+		if s, ok := m[key]; ok && (s.Timed > 0 || s.Outcome == "" && s.Runs > 0) {
+			return time.Duration(s.Median * float64(time.Second)), true
+		}
+	}
+	return 0, false
 }

@@ -50,6 +50,7 @@ type runFlags struct {
 	shardTotal  int
 	durations   string
 	recorded    *plan.Recorded // --durations, once read
+	fromHistory plan.Durations // the history's durations, once read
 	roundRobin  bool
 }
 
@@ -196,7 +197,7 @@ func selectRun(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace
 	} else if f.noCover {
 		return nil, req, usageErr("--no-coverage goes with --affected")
 	}
-	o, err := f.options(env, g, extra)
+	o, err := f.options(env, g, ws, extra)
 	if err != nil {
 		return nil, req, err
 	}
@@ -213,10 +214,10 @@ func selectRun(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace
 
 // options are the run's options from its flags; with --durations, the
 // batches start longest first.
-func (f *runFlags) options(env *Env, g *globals, extra []string) (run.Options, error) {
+func (f *runFlags) options(env *Env, g *globals, ws *workspace.Workspace, extra []string) (run.Options, error) {
 	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
 		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
-	d, err := f.readDurations(env)
+	d, err := f.readDurations(env, ws)
 	if err != nil || d == nil {
 		return o, err
 	}
@@ -246,7 +247,7 @@ func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, 
 		return err
 	}
 	printProblems(env.Stderr, ix.Problems, true)
-	o, err := f.options(env, g, extra)
+	o, err := f.options(env, g, ws, extra)
 	if err != nil {
 		return err
 	}

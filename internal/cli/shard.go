@@ -72,7 +72,7 @@ to run (exit 0).`,
 
 // planShards splits and prints.
 func planShards(env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags, n int, asJSON bool, out string) error {
-	d, err := f.readDurations(env)
+	d, err := f.readDurations(env, ws)
 	if err != nil {
 		return err
 	}
@@ -156,10 +156,20 @@ func writeShards(env *Env, dir string, full *plan.Plan, s *plan.Sharding) error 
 	return nil
 }
 
-// readDurations reads --durations once: nil without it.
-func (f *runFlags) readDurations(env *Env) (plan.Durations, error) {
+// readDurations reads --durations once; without it, the root's history
+// (--history, else the root's under the cache folder), of the run's
+// profile where it has a test's durations, else of every profile; nil
+// when there is neither.
+func (f *runFlags) readDurations(env *Env, ws *workspace.Workspace) (plan.Durations, error) {
 	if f.durations == "" {
-		return nil, nil
+		if f.fromHistory == nil {
+			h, err := ws.LoadHistory(f.historyFile(env), nil)
+			if err != nil || len(h.Attempts) == 0 {
+				return nil, nil
+			}
+			f.fromHistory = workspace.HistoryDurations(h, profileLabel(env, f.profile))
+		}
+		return f.fromHistory, nil
 	}
 	if f.recorded != nil {
 		return f.recorded, nil
@@ -181,7 +191,7 @@ func (f *runFlags) readDurations(env *Env) (plan.Durations, error) {
 // and runs the shard spec names; a shard with nothing to run says so and
 // passes. After it, the shard's predicted and measured times.
 func runShard(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags, spec shardSpec, p *plan.Plan) error {
-	d, err := f.readDurations(env)
+	d, err := f.readDurations(env, ws)
 	if err != nil {
 		return err
 	}
