@@ -57,22 +57,28 @@ type junitSuite struct {
 	Errors     int          `xml:"errors,attr"`
 	Skipped    int          `xml:"skipped,attr"`
 	Time       string       `xml:"time,attr"`
+	Flakes     int          `xml:"flakes,attr,omitempty"` // Surefire's: the testcases that passed on a rerun
 	Properties *junitProps  `xml:"properties,omitempty"`
 	Cases      []*junitCase `xml:"testcase"`
 	SystemOut  *junitText   `xml:"system-out,omitempty"`
 	inner      *testdex.Inner
 }
 
+// junitCase is a testcase. Its elements come in the order of the
+// sequence of Surefire's surefire-test-report.xsd (failure, rerunFailure,
+// flakyFailure, skipped, error, system-out); properties, before them, is
+// the one element that schema lacks (the inner counts, as pytest writes
+// them).
 type junitCase struct {
 	Classname     string        `xml:"classname,attr"`
 	Name          string        `xml:"name,attr"`
 	Time          string        `xml:"time,attr"`
 	Properties    *junitProps   `xml:"properties,omitempty"`
-	Error         *junitMessage `xml:"error,omitempty"`
 	Failure       *junitMessage `xml:"failure,omitempty"`
 	RerunFailures []junitRerun  `xml:"rerunFailure,omitempty"`
 	FlakyFailures []junitRerun  `xml:"flakyFailure,omitempty"`
 	Skipped       *junitMessage `xml:"skipped,omitempty"`
+	Error         *junitMessage `xml:"error,omitempty"`
 	SystemOut     *junitText    `xml:"system-out,omitempty"`
 
 	suite *junitSuite
@@ -81,10 +87,10 @@ type junitCase struct {
 // junitRerun is one failed attempt of a rerun test, as Surefire writes
 // it: <rerunFailure> for a test that failed every time (after its
 // <failure>), <flakyFailure> for one that passed on a rerun (and has no
-// <failure>).
+// <failure>). Surefire's schema requires its <stackTrace>, empty or not.
 type junitRerun struct {
 	Message    string `xml:"message,attr,omitempty"`
-	StackTrace string `xml:"stackTrace,omitempty"`
+	StackTrace string `xml:"stackTrace"`
 	SystemOut  string `xml:"system-out,omitempty"`
 }
 
@@ -308,6 +314,7 @@ func (j *JUnit) rerun(e testdex.Event) {
 		c.FlakyFailures = append([]junitRerun{first}, c.RerunFailures...)
 		c.Failure, c.RerunFailures = nil, nil
 		c.suite.Failures--
+		c.suite.Flakes++
 	}
 }
 
