@@ -288,7 +288,7 @@ func retry(ctx context.Context, ix *index.Index, sum *run.Summary, req run.Reque
 			first[key{e.ID, e.Occurrence}] = e
 		}
 	}
-	both := run.MultiHandler(sum, h)
+	n := ix.NewNamer()
 	for attempt := 1; attempt <= req.Retries && !sum.TimedOut && ctx.Err() == nil; attempt++ {
 		var ids []string
 		seen := map[string]bool{}
@@ -308,6 +308,7 @@ func retry(ctx context.Context, ix *index.Index, sum *run.Summary, req run.Reque
 		}
 		o := req.Options
 		o.Attempt, o.Coverage, o.Planned = attempt, false, nil
+		both := rerunOnly(n, seen, run.MultiHandler(sum, h))
 		if _, err := run.Run(ctx, ix.Plan(sel), o, both); err != nil {
 			return err
 		}
@@ -326,4 +327,35 @@ func retry(ctx context.Context, ix *index.Index, sum *run.Summary, req run.Reque
 		sum.Finish()
 	}
 	return nil
+}
+
+// rerunOnly passes a rerun's events on to h but for the skips of tests it
+// did not select: a runner that filters by name (Jest's -t, node --test's
+// name pattern) reports the other tests of a file as skipped, and they
+// did not run again. A test is selected when its ID, or an ancestor's,
+// is among ids.
+func rerunOnly(n *plan.Namer, ids map[string]bool, h run.Handler) run.Handler {
+	selected := func(id, parent string) bool {
+		for range 64 { // deeper than any listing nests
+			if ids[id] {
+				return true
+			}
+			if parent == "" {
+				return false
+			}
+			id = parent
+			t, ok := n.ForID(id)
+			if !ok {
+				return ids[id]
+			}
+			parent = t.Parent
+		}
+		return false
+	}
+	return run.HandlerFunc(func(e testdex.Event) error {
+		if e.ID != "" && e.Action == testdex.ActionSkip && !selected(e.ID, e.Parent) {
+			return nil
+		}
+		return h.Event(e)
+	})
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +78,7 @@ func TestRunRetries(t *testing.T) {
 	if code != cli.ExitFailed {
 		t.Fatalf("exit %d with a test that always fails\n%s", code, errs)
 	}
+	rerunOnlyFailed(t, out)
 	final := map[string]testdex.Action{}
 	attempts := map[string]int{}
 	for _, e := range events(t, out) {
@@ -126,5 +129,90 @@ func TestRunRetries(t *testing.T) {
 	os.Mkdir(marks, 0o755)
 	if code, _, errs := cliIn(t, root, env, "run", "--retries", "1", "--fail-on-flaky"); code != cli.ExitFailed || !strings.Contains(errs, "flaky") {
 		t.Errorf("--fail-on-flaky: exit %d: %s", code, errs)
+	}
+}
+
+// rerunOnlyFailed checks that each rerun of a --retries stream ran
+// exactly the tests whose previous attempt failed: the final results of
+// attempt N are those of the IDs that failed attempt N-1, and nothing
+// else (a test whose name another's starts with is not rerun with it).
+func rerunOnlyFailed(t *testing.T, stream string) {
+	t.Helper()
+	failed := map[int]map[string]bool{}
+	ran := map[int]map[string]bool{}
+	for _, e := range events(t, stream) {
+		if e.ID == "" || !e.Action.Final() || e.Action == testdex.ActionFlaky || e.Kind == testdex.KindSuite {
+			continue
+		}
+		if ran[e.Attempt] == nil {
+			ran[e.Attempt], failed[e.Attempt] = map[string]bool{}, map[string]bool{}
+		}
+		ran[e.Attempt][e.ID] = true
+		if e.Action == testdex.ActionFail {
+			failed[e.Attempt][e.ID] = true
+		}
+	}
+	if len(ran[1]) == 0 {
+		t.Fatalf("no rerun in the stream")
+	}
+	for a := 1; ran[a] != nil; a++ {
+		if !maps.Equal(ran[a], failed[a-1]) {
+			t.Errorf("rerun %d ran %v; want exactly the failures of attempt %d: %v", a, slices.Sorted(maps.Keys(ran[a])), a-1, slices.Sorted(maps.Keys(failed[a-1])))
+		}
+	}
+}
+
+// jestRetryTree is a Jest project whose test with spaces and brackets in
+// its name fails once; a test whose name is a prefix of it, and a third,
+// pass.
+var jestRetryTree = map[string]string{
+	// roots: the test's cache folder, under the root, holds a .snap file Jest would call obsolete.
+	"package.json": `{"name": "flk", "private": true, "scripts": {"test": "jest"}, "jest": {"roots": ["<rootDir>/__tests__"]}}` + "\n",
+	"__tests__/cart.test.js": `const fs = require("fs"), path = require("path");
+
+function once(name) {
+  const m = path.join(process.env.MARKS, name);
+  if (!fs.existsSync(m)) {
+    fs.writeFileSync(m, "");
+    throw new Error("fails the first time: " + name);
+  }
+}
+
+describe("cart [x]", () => {
+  test("adds [2] items (a b)", () => once("js-flaky"));
+  test("adds [2] items", () => {});
+  test("steady one", () => {});
+});
+`,
+}
+
+// TestRunRetriesJest: a Jest test with spaces and brackets in its name
+// that fails once is rerun alone by its ID (not the test whose name is a
+// prefix of it) and ends flaky; the rerun reports none of the others
+// (Jest calls the tests its name filter left out skipped).
+func TestRunRetriesJest(t *testing.T) {
+	root := t.TempDir()
+	copyNodeFixture(t, "jest", filepath.Join(t.TempDir(), "jest")) // skips without node or Jest
+	modules, _ := filepath.Abs("../../testdata/run/node/jest/node_modules")
+	writeFiles(t, root, jestRetryTree)
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	marks := t.TempDir()
+	code, out, errs := cliIn(t, root, append(os.Environ(), "MARKS="+marks), "run", "--json", "--retries", "2")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d with a test that fails once\n%s\n%s", code, out, errs)
+	}
+	rerunOnlyFailed(t, out)
+	fin := map[string]testdex.Action{}
+	for _, e := range events(t, out) {
+		if e.ID != "" && e.Action.Final() {
+			fin[e.ID] = e.Action
+		}
+	}
+	flaky := "__tests__/cart.test.js::cart [x] > adds [2] items (a b)"
+	if fin[flaky] != testdex.ActionFlaky || fin["__tests__/cart.test.js::cart [x] > adds [2] items"] != testdex.ActionPass ||
+		fin["__tests__/cart.test.js::cart [x] > steady one"] != testdex.ActionPass {
+		t.Errorf("final results %v; want %s flaky, the others passed", fin, flaky)
 	}
 }
