@@ -35,7 +35,8 @@ type Verdict struct {
 	Kind string `json:"verdict"`
 	// Runs counts the runs of the window with a result; Failed those whose
 	// final result (after its reruns) failed; RetryPassed those where it
-	// failed and then passed on a rerun; Flips the changes of the final
+	// both failed and passed (on a rerun, or across `run --repeat`'s
+	// attempts); Flips the changes of the final
 	// result from one run to the next; Infra the failed runs left out
 	// because most of their tests failed at once (a crash, a build error,
 	// the machine: no test's own failure).
@@ -92,6 +93,9 @@ type runResult struct {
 	first, last string // Pass, Fail or Skip
 	lastAttempt int
 	infra       bool
+	// passed and failed say some attempt passed, some failed: both in
+	// one run (a rerun's pass, or `run --repeat`'s attempts) is flaky.
+	passed, failed bool
 }
 
 // Verdicts returns the verdict on every test of the history's runs (of
@@ -153,6 +157,8 @@ func (h *History) Verdicts(o VerdictOptions) map[string]Verdict {
 // add takes one attempt (of any occurrence) into the run's result: an
 // attempt fails when any occurrence of it failed.
 func (rr *runResult) add(a Attempt) {
+	rr.passed = rr.passed || a.Outcome == Pass
+	rr.failed = rr.failed || a.Outcome == Fail
 	if a.Attempt == 0 && (rr.first == "" || a.Outcome == Fail) {
 		rr.first = a.Outcome
 	}
@@ -195,7 +201,7 @@ func verdictOf(id string, runs []*runResult, minSample int) Verdict {
 		}
 		v.Runs++
 		switch {
-		case rr.first == Fail && rr.last == Pass:
+		case rr.passed && rr.failed: // passed on a rerun, or in one repeat and not another
 			v.RetryPassed++
 		case rr.last == Fail:
 			v.Failed++
@@ -245,7 +251,7 @@ func failingStreak(runs []*runResult) (n int, since string) {
 		if rr.infra && rr.first == Fail {
 			continue
 		}
-		if rr.last != Fail {
+		if rr.last != Fail || rr.passed {
 			break
 		}
 		n, since = n+1, rr.run.Commit

@@ -7,7 +7,8 @@ import (
 )
 
 // TestVerdicts: broken wins over flaky and names the commit its streak
-// began on; a pass on a rerun is flaky; a pass and a failure on one commit
+// began on; a pass on a rerun is flaky, as a pass and a failure among one
+// run's repeats are (even when the last repeat failed: no failing streak); a pass and a failure on one commit
 // are flaky; a first failure is new; a run in which most tests failed is
 // infrastructure and counts against none of them; the window bounds what
 // counts.
@@ -41,6 +42,14 @@ func TestVerdicts(t *testing.T) {
 		} else {
 			add(run, c, "retried", Pass)
 		}
+		switch run { // run --repeat 3: passed, failed, passed; then failed once and passed twice, last
+		case 3:
+			add(run, c, "repeated", Pass, Fail, Pass)
+		case 6:
+			add(run, c, "repeated", Pass, Pass, Fail)
+		default:
+			add(run, c, "repeated", Pass)
+		}
 		if run == 6 {
 			add(run, c, "new", Fail)
 		} else {
@@ -68,6 +77,7 @@ func TestVerdicts(t *testing.T) {
 	check("broken", Broken, "broken since c4 (failed the last 3 runs)")
 	check("retried", Flaky, "flaky: failed 1 of 6 runs, passed on a rerun 1 times")
 	check("new", NewFailure, "new failure")
+	check("repeated", Flaky, "flaky: failed 2 of 6 runs, passed on a rerun 2 times")
 	check("mixed", Flaky, "flaky: failed 1 of 2 runs")
 	check("steady", OK, "ok")
 	if v["steady"].Infra != 1 || v["steady"].Runs != 9 {

@@ -1,6 +1,9 @@
 package run
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // The exit codes of a run, for the CLI and the MCP server alike (seed 003's
 // 0, 1, 2 and seed 004's 124 for a timeout, as timeout(1) uses it).
@@ -39,6 +42,11 @@ type Request struct {
 	// passes on a rerun ends flaky (testdex.ActionFlaky), one that fails
 	// every time stays failed. 0 reruns nothing.
 	Retries int
+	// RepeatBudget bounds the repeats of Options.Repeat for the tests
+	// testdex runs again itself (package workspace): no repeat starts
+	// that the time left cannot hold, and the shorter tests repeat
+	// first. 0 bounds nothing.
+	RepeatBudget time.Duration
 	// CacheDir keeps the failures per root; "" keeps none.
 	CacheDir string
 	// History is the file the run's results are appended to (package

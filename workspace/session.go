@@ -63,6 +63,9 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 		h = run.MultiHandler(handlerOrNone(h), rec)
 	}
 	sum, err := run.Run(ctx, p, req.Options, h)
+	if err == nil && req.Options.Repeat > 1 {
+		err = repeat(ctx, ix, p, sum, req, h, w)
+	}
 	if err == nil && req.Retries > 0 {
 		err = retry(ctx, ix, sum, req, h, w)
 	}
@@ -289,7 +292,11 @@ func retry(ctx context.Context, ix *index.Index, sum *run.Summary, req run.Reque
 		}
 	}
 	n := ix.NewNamer()
-	for attempt := 1; attempt <= req.Retries && !sum.TimedOut && ctx.Err() == nil; attempt++ {
+	base := 0 // the last attempt so far (run --repeat's): the reruns number on from it
+	for _, e := range sum.Results() {
+		base = max(base, e.Attempt)
+	}
+	for attempt := base + 1; attempt <= base+req.Retries && !sum.TimedOut && ctx.Err() == nil; attempt++ {
 		var ids []string
 		seen := map[string]bool{}
 		for _, f := range sum.Failures {

@@ -40,6 +40,8 @@ type runFlags struct {
 	color       colorMode
 	output      string
 	repeat      int
+	budget      time.Duration
+	detectNew   bool
 	strict      bool
 	plan        string
 	retries     int
@@ -96,7 +98,9 @@ usage error, 124 when the run timed out.`,
 	fl.StringVar(&f.from, "from", "", "run from a saved listing (a metadata file from 'testdex index -o'): no test file is parsed, projects are detected from their manifests")
 	fl.Var(&f.color, "color", "colour the results: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	fl.StringVar(&f.output, "output", "", "markdown specs: also write semtest's report files to this folder (latest.md, ci-results.json, junit-results.xml, debug/); it is left out of discovery")
-	fl.IntVar(&f.repeat, "repeat", 1, "markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable); reuses no stored verdict")
+	fl.IntVar(&f.repeat, "repeat", 1, "run the selected tests this many times, in new processes (attempts 0 to N-1): one that passes and fails ends 'flaky'; markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable), reusing no stored verdict")
+	fl.DurationVar(&f.budget, "repeat-budget", 0, "with --repeat: start no repeat the time left cannot hold, the shorter tests repeating first (0: no bound)")
+	fl.BoolVar(&f.detectNew, "detect-new", false, "catch a flaky test before it is merged: run the tests the change affects (--affected) --repeat times (default 10) within --repeat-budget (default 2m)")
 	fl.IntVar(&f.retries, "retries", 0, "rerun the failed tests alone, by ID, in new processes, up to N times; one that then passes is 'flaky' and fails nothing (without --fail-on-flaky)")
 	fl.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "with --retries: a flaky test fails the run (exit 1)")
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
@@ -125,6 +129,20 @@ func (f *runFlags) check() error {
 		return usageErr("--fail-on-flaky goes with --retries")
 	case f.repeat < 0 || f.repeat > 100: // 0 (watch sets no default) is once, as 1
 		return usageErr("--repeat %d is out of range (1 to 100)", f.repeat)
+	case f.budget < 0:
+		return usageErr("--repeat-budget %v is negative", f.budget)
+	}
+	if f.detectNew {
+		f.affected = true
+		if f.repeat <= 1 {
+			f.repeat = 10
+		}
+		if f.budget == 0 {
+			f.budget = 2 * time.Minute
+		}
+	}
+	if f.budget > 0 && f.repeat <= 1 {
+		return usageErr("--repeat-budget goes with --repeat (more than 1) or --detect-new")
 	}
 	return nil
 }
@@ -208,7 +226,7 @@ func selectRun(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace
 		paths = []string{"."}
 	}
 	req = run.Request{IDs: ids, Paths: paths, Failed: f.failed, Changed: f.changed, Chosen: f.affected, Options: o, Retries: f.retries,
-		History: f.historyFile(env), Profile: f.profile, Warn: func(msg string) { g.warn(env, msg) }}
+		RepeatBudget: f.budget, History: f.historyFile(env), Profile: f.profile, Warn: func(msg string) { g.warn(env, msg) }}
 	return ix, req, nil
 }
 
@@ -251,7 +269,7 @@ func runPlan(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace, 
 	if err != nil {
 		return err
 	}
-	req := run.Request{Options: o, Retries: f.retries, History: f.historyFile(env), Profile: f.profile,
+	req := run.Request{Options: o, Retries: f.retries, RepeatBudget: f.budget, History: f.historyFile(env), Profile: f.profile,
 		Warn: func(msg string) { g.warn(env, msg) }}
 	if sharded {
 		return runShard(cmd, env, ws, ix, req, f, spec, p)

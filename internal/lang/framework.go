@@ -73,6 +73,11 @@ type Framework struct {
 	// configures the framework: its keys reach the Detector as options
 	// named "specs.KEY".
 	Specs bool
+	// Repeats says that the framework's runner repeats each test itself
+	// when asked to (RunOptions.Repeat: a spec judged K times, with its
+	// agreement); `run --repeat` runs the other frameworks' tests again
+	// in new processes.
+	Repeats bool
 	// Section, when set, finds a record's text in its file's content, for
 	// a framework whose tests are sections of a document rather than
 	// functions (a spec's body, or its scenario's section): the first and

@@ -15,5 +15,6 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 var Semtest = &lang.Framework{
 	Name:    testdex.Semtest,
 	Specs:   true,
+	Repeats: true,
 	Section: section,
 }
