@@ -10,7 +10,11 @@ code and no merge error. Prints a markdown table: the predicted and the
 measured max/mean of the shards' times (1.00 is a perfect balance), the
 slowest shard, and the full run.
 
-  scripts/shardbench.py [--projects sleepy,go-toml,commons-cli] [--shards 4,8] [--bin BIN]
+  scripts/shardbench.py [--projects sleepy,go-toml,commons-cli,polyglot] [--shards 4,8] [--bin BIN]
+
+`polyglot` copies five fidelity projects (go-toml, click's tests under
+pytest, zod under Vitest, semver under cargo, commons-cli under Maven) into
+one root: one plan over five languages, about 4,000 tests.
 
 `sleepy` is a pytest suite generated here (seeded): 40 files whose tests
 sleep for skewed times, one file holding a sixth of the total, about 60 s in
@@ -54,6 +58,28 @@ def sleepy(root):
                 out.write(f"\n\ndef test_{i}():\n    time.sleep({s})\n")
     with open(os.path.join(root, "pytest.ini"), "w") as out:
         out.write("[pytest]\n")
+    return root
+
+
+# The polyglot suite: real projects of five languages copied into one root,
+# so that one plan spans them all (a monorepo): Go, pytest, Vitest, cargo
+# and JUnit under Maven.
+POLYGLOT = ["go-toml", "acc-click", "zod", "semver", "commons-cli"]
+
+
+def polyglot(root):
+    """Copies the fidelity projects of POLYGLOT under root (Cargo's target
+    left out: the full run builds it once); returns root."""
+    import shutil
+    if os.path.isdir(root):
+        return root
+    os.makedirs(root)
+    for name in POLYGLOT:
+        src = os.path.join(FIDELITY, name)
+        if not os.path.isdir(src):
+            sys.exit(f"polyglot: {name} is not installed (scripts/setup/fidelity.sh)")
+        shutil.copytree(src, os.path.join(root, name), symlinks=True,
+                        ignore=shutil.ignore_patterns("target", ".git"))
     return root
 
 
@@ -111,7 +137,12 @@ def main():
     print("| project | full run | N | split | predicted max/mean | measured max/mean | slowest shard |")
     print("|---|---|---|---|---|---|---|")
     for name in args.projects.split(","):
-        root = sleepy(os.path.join(work, "sleepy")) if name == "sleepy" else os.path.join(FIDELITY, name)
+        if name == "sleepy":
+            root = sleepy(os.path.join(work, "sleepy"))
+        elif name == "polyglot":
+            root = polyglot(os.path.join(work, "polyglot"))
+        else:
+            root = os.path.join(FIDELITY, name)
         if not os.path.isdir(root):
             print(f"{name}: not installed (scripts/setup/fidelity.sh)", file=sys.stderr)
             continue
