@@ -149,7 +149,7 @@ func TestCache(t *testing.T) {
 	}
 
 	// A damaged cache file is a warning, and the listing is still right.
-	snaps, _ := filepath.Glob(filepath.Join(cacheDir, "*", "*.snap"))
+	snaps, _ := filepath.Glob(filepath.Join(cacheDir, "*", "*.testdex-cache"))
 	if len(snaps) != 1 {
 		t.Fatalf("cache files: %v", snaps)
 	}

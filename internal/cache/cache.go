@@ -103,7 +103,7 @@ type Store struct {
 // NewStore returns the store for root under dir, the cache folder (for
 // example os.UserCacheDir()/testdex). root should be absolute and clean.
 func NewStore(dir, root string) *Store {
-	name := strconv.FormatUint(xxh3.HashString(root), 16) + ".snap"
+	name := strconv.FormatUint(xxh3.HashString(root), 16) + ".testdex-cache"
 	return &Store{path: filepath.Join(dir, "v"+strconv.Itoa(formatVersion), name)}
 }
 
