@@ -3,13 +3,17 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestShardsFromHistory: without --durations, `plan --shards` reads the
-// durations the root's history recorded: after one run, the slow test
-// has a shard to itself, where before it the split knew no time.
+// TestShardsFromHistory: `plan --shards --history FILE` splits by the
+// durations that history recorded: after one run, the slow test has a
+// shard to itself, where before it the split knew no time. The root's own
+// history, which every run appends to, is not read by a split (the shards
+// of one machine would differ): without --history or --durations the
+// split stays the timeless one.
 func TestShardsFromHistory(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{"go.mod": "module shh\n\ngo 1.21\n"}
@@ -27,23 +31,27 @@ func TestShardsFromHistory(t *testing.T) {
 			Units     []string `json:"units"`
 		} `json:"shards"`
 	}
-	planned := func() split {
+	hist := filepath.Join(t.TempDir(), "history.json")
+	planned := func(args ...string) split {
 		t.Helper()
-		code, out, errs := cliIn(t, root, os.Environ(), "plan", "--shards", "2", "--json")
+		code, out, errs := cliIn(t, root, os.Environ(), append([]string{"plan", "--shards", "2", "--json"}, args...)...)
 		var s split
 		if err := json.Unmarshal([]byte(out), &s); code != 0 || err != nil || len(s.Shards) != 2 {
 			t.Fatalf("plan --shards 2: exit %d, %v\n%s%s", code, err, out, errs)
 		}
 		return s
 	}
-	before := planned()
+	before := planned("--history", hist)
 	if before.Shards[0].Predicted != before.Shards[1].Predicted {
 		t.Errorf("without a history the shards are priced alike: %+v", before)
 	}
-	if code, _, errs := cliIn(t, root, os.Environ(), "run"); code != 0 {
+	if code, _, errs := cliIn(t, root, os.Environ(), "run", "--history", hist); code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errs)
 	}
-	after := planned()
+	if implicit := planned(); implicit.Shards[0].Predicted != implicit.Shards[1].Predicted {
+		t.Errorf("the root's own history was read by a split: %+v", implicit)
+	}
+	after := planned("--history", hist)
 	alone := false
 	for _, s := range after.Shards {
 		alone = alone || len(s.Units) == 1 && strings.HasSuffix(s.Units[0], "a/x_test.go::TestSlow") && s.Predicted >= 1.4

@@ -104,7 +104,7 @@ usage error, 124 when the run timed out.`,
 	fl.IntVar(&f.retries, "retries", 0, "rerun the failed tests alone, by ID, in new processes, up to N times; one that then passes is 'flaky' and fails nothing (without --fail-on-flaky)")
 	fl.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "with --retries: a flaky test fails the run (exit 1)")
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
-	fl.StringVar(&f.history, "history", "", "append the run's outcomes and durations to this history file (default: the root's, under the cache folder; see 'testdex history')")
+	fl.StringVar(&f.history, "history", "", "append the run's outcomes and durations to this history file (default: the root's, under the cache folder; see 'testdex history'); with --shard, also split by its durations")
 	fl.StringVar(&f.profile, "profile", "", "label the run's environment in the history, e.g. linux-large (default: $TESTDEX_PROFILE)")
 	fl.StringVar(&f.shard, "shard", "", "run shard K of N (K/N, 1-based) of the selection, split by 'testdex plan --shards N'; without it, a CI's own shard variables are read (GitLab, CircleCI, Buildkite, Bazel)")
 	fl.IntVar(&f.shardTotal, "shard-total", 0, "in a Kubernetes Indexed Job: the number of shards (the shard is JOB_COMPLETION_INDEX + 1)")
@@ -235,7 +235,7 @@ func selectRun(cmd *cobra.Command, env *Env, g *globals, ws *workspace.Workspace
 func (f *runFlags) options(env *Env, g *globals, ws *workspace.Workspace, extra []string) (run.Options, error) {
 	o := run.Options{Extra: extra, Timeout: f.timeout, TestTimeout: f.testTimeout, Jobs: f.jobs, Env: env.Environ, Bench: f.bench, Coverage: f.coverage,
 		Repeat: f.repeat, Fresh: g.noCache, Output: outputDir(env, f.output), Strict: f.strict}
-	d, err := f.readDurations(env, ws)
+	d, err := f.readDurations(env, ws, true)
 	if err != nil || d == nil {
 		return o, err
 	}

@@ -62,6 +62,8 @@ to run (exit 0).`,
 	fl.BoolVar(&asJSON, "json", false, "print the shards as one JSON document")
 	fl.StringVarP(&out, "output", "o", "", "also write the plan and each shard's plan into this folder (plan.json, shard-K.json)")
 	fl.StringVar(&f.durations, "durations", "", "the test durations: a 'testdex run --json' stream of an earlier run")
+	fl.StringVar(&f.history, "history", "", "the test durations: a history file (every machine must read the same one; 'testdex history')")
+	fl.StringVar(&f.profile, "profile", "", "with --history: prefer the durations of this profile label (default: $TESTDEX_PROFILE)")
 	fl.BoolVar(&f.affected, "affected", false, "split the tests the change can affect ('testdex affected')")
 	fl.StringVar(&f.since, "since", "", "with --affected: the revision the work tree is compared with (default HEAD)")
 	fl.BoolVar(&f.noCover, "no-coverage", false, "with --affected: ignore the recorded coverage")
@@ -72,7 +74,7 @@ to run (exit 0).`,
 
 // planShards splits and prints.
 func planShards(env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags, n int, asJSON bool, out string) error {
-	d, err := f.readDurations(env, ws)
+	d, err := f.readDurations(env, ws, false)
 	if err != nil {
 		return err
 	}
@@ -156,12 +158,19 @@ func writeShards(env *Env, dir string, full *plan.Plan, s *plan.Sharding) error 
 	return nil
 }
 
-// readDurations reads --durations once; without it, the root's history
-// (--history, else the root's under the cache folder), of the run's
-// profile where it has a test's durations, else of every profile; nil
-// when there is neither.
-func (f *runFlags) readDurations(env *Env, ws *workspace.Workspace) (plan.Durations, error) {
+// readDurations reads the durations a split reads, once: --durations,
+// else the history file --history names (of the run's profile where it
+// has a test's durations, else of every profile); nil when neither is
+// given. A split must be the same on every machine, so it never reads
+// the root's own history under the cache folder, which each run appends
+// to: the shards of one machine would split differently (testdex merge
+// then names the tests run twice or not at all). Implicit is true to read
+// that history too (the order batches start in, which only times).
+func (f *runFlags) readDurations(env *Env, ws *workspace.Workspace, implicit bool) (plan.Durations, error) {
 	if f.durations == "" {
+		if f.history == "" && !implicit {
+			return nil, nil
+		}
 		if f.fromHistory == nil {
 			h, err := ws.LoadHistory(f.historyFile(env), nil)
 			if err != nil || len(h.Attempts) == 0 {
@@ -191,7 +200,7 @@ func (f *runFlags) readDurations(env *Env, ws *workspace.Workspace) (plan.Durati
 // and runs the shard spec names; a shard with nothing to run says so and
 // passes. After it, the shard's predicted and measured times.
 func runShard(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags, spec shardSpec, p *plan.Plan) error {
-	d, err := f.readDurations(env, ws)
+	d, err := f.readDurations(env, ws, false)
 	if err != nil {
 		return err
 	}
