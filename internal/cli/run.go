@@ -100,9 +100,9 @@ usage error, 124 when the run timed out.`,
 	fl.StringVar(&f.output, "output", "", "markdown specs: also write semtest's report files to this folder (latest.md, ci-results.json, junit-results.xml, debug/); it is left out of discovery")
 	fl.IntVar(&f.repeat, "repeat", 1, "run the selected tests this many times, in new processes (attempts 0 to N-1): one that passes and fails ends 'flaky'; markdown specs: judge each scenario this many times and report its agreement (under 95%: unstable), reusing no stored verdict")
 	fl.DurationVar(&f.budget, "repeat-budget", 0, "with --repeat: start no repeat the time left cannot hold, the shorter tests repeating first (0: no bound)")
-	fl.BoolVar(&f.detectNew, "detect-new", false, "catch a flaky test before it is merged: run the tests the change affects (--affected) --repeat times (default 10) within --repeat-budget (default 2m)")
+	fl.BoolVar(&f.detectNew, "detect-new", false, "catch a flaky test before it is merged: run the tests the change affects (--affected) --repeat times (default 10) within --repeat-budget (default 2m); a test that both passes and fails fails the run")
 	fl.IntVar(&f.retries, "retries", 0, "rerun the failed tests alone, by ID, in new processes, up to N times; one that then passes is 'flaky' and fails nothing (without --fail-on-flaky)")
-	fl.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "with --retries: a flaky test fails the run (exit 1)")
+	fl.BoolVar(&f.failOnFlaky, "fail-on-flaky", false, "with --retries or --repeat: a flaky test fails the run (exit 1)")
 	fl.StringVar(&f.plan, "plan", "", "run the plan in this file ('testdex list --plan'), made here or on another machine: its batches, selections and expected tests")
 	fl.StringVar(&f.history, "history", "", "append the run's outcomes and durations to this history file (default: the root's, under the cache folder; see 'testdex history'); with --shard, also split by its durations")
 	fl.StringVar(&f.profile, "profile", "", "label the run's environment in the history, e.g. linux-large (default: $TESTDEX_PROFILE)")
@@ -125,15 +125,15 @@ func (f *runFlags) check() error {
 		return usageErr("-j %d: at least 1 batch must run at once", f.jobs)
 	case f.retries < 0 || f.retries > 10:
 		return usageErr("--retries %d is out of range (0 to 10)", f.retries)
-	case f.failOnFlaky && f.retries == 0:
-		return usageErr("--fail-on-flaky goes with --retries")
+	case f.failOnFlaky && f.retries == 0 && f.repeat <= 1 && !f.detectNew:
+		return usageErr("--fail-on-flaky goes with --retries or --repeat")
 	case f.repeat < 0 || f.repeat > 100: // 0 (watch sets no default) is once, as 1
 		return usageErr("--repeat %d is out of range (1 to 100)", f.repeat)
 	case f.budget < 0:
 		return usageErr("--repeat-budget %v is negative", f.budget)
 	}
 	if f.detectNew {
-		f.affected = true
+		f.affected, f.failOnFlaky = true, true // caught means it does not merge
 		if f.repeat <= 1 {
 			f.repeat = 10
 		}
