@@ -10,18 +10,26 @@ import (
 // streams, one or several: the shards' of one run, fed to Event one at a
 // time): each test's elapsed time (summed over the times one ID ran), and
 // each batch's setup, taken as its wall time less the elapsed times of
-// its top-level tests (never below zero; a batch running its tests in
-// parallel shows less setup than it has), the mean over the times the
-// batch ran (once per shard that touched it).
+// its outermost reported tests (those whose parent reported no result of
+// its own: a Go test, not its subtests; a pytest row, whose function
+// reports none) (never below zero; a batch running its tests in parallel
+// shows less setup than it has), the mean over the times the batch ran
+// (once per shard that touched it).
 type Recorded struct {
-	tests  map[string]time.Duration
-	top    map[string]time.Duration // of the batch's current run
-	setups map[string][]time.Duration
+	tests   map[string]time.Duration
+	results map[string][]result // of the batch's current run
+	setups  map[string][]time.Duration
+}
+
+// result is one test's final result in a batch's run.
+type result struct {
+	id, parent string
+	d          time.Duration
 }
 
 // NewRecorded returns an empty Recorded.
 func NewRecorded() *Recorded {
-	return &Recorded{tests: map[string]time.Duration{}, top: map[string]time.Duration{}, setups: map[string][]time.Duration{}}
+	return &Recorded{tests: map[string]time.Duration{}, results: map[string][]result{}, setups: map[string][]time.Duration{}}
 }
 
 // Event takes one event of a run: a batch's start, a test's final
@@ -30,18 +38,33 @@ func (r *Recorded) Event(e testdex.Event) error {
 	d := time.Duration(e.Elapsed * float64(time.Second))
 	switch {
 	case e.Action == testdex.ActionStart && e.ID == "":
-		r.top[e.Batch] = 0
+		r.results[e.Batch] = nil
 	case e.Action != testdex.ActionPass && e.Action != testdex.ActionFail && e.Action != testdex.ActionSkip:
 	case e.ID == "" && e.Batch != "" && e.Action != testdex.ActionSkip:
-		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-r.top[e.Batch], 0))
-		r.top[e.Batch] = 0
+		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-r.outermost(e.Batch), 0))
+		r.results[e.Batch] = nil
 	case e.ID != "":
 		r.tests[e.ID] += d
-		if e.Parent == "" {
-			r.top[e.Batch] += d
-		}
+		r.results[e.Batch] = append(r.results[e.Batch], result{e.ID, e.Parent, d})
 	}
 	return nil
+}
+
+// outermost is the time of a batch's outermost reported tests: those
+// whose parent reported no result in the run (their time holds their
+// children's).
+func (r *Recorded) outermost(batch string) time.Duration {
+	reported := map[string]bool{}
+	for _, res := range r.results[batch] {
+		reported[res.id] = true
+	}
+	var sum time.Duration
+	for _, res := range r.results[batch] {
+		if res.parent == "" || !reported[res.parent] {
+			sum += res.d
+		}
+	}
+	return sum
 }
 
 // Len is the number of tests with a recorded duration.

@@ -358,3 +358,28 @@ func TestSplitSetupUnits(t *testing.T) {
 		t.Errorf("SetupUnit = %q", got)
 	}
 }
+
+// TestRecordedSetupRows: a batch's setup is its wall time less its
+// outermost reported tests': a pytest row counts (its function reports
+// no result), a Go subtest does not (its test's time holds it).
+func TestRecordedSetupRows(t *testing.T) {
+	r := plan.NewRecorded()
+	for _, e := range []testdex.Event{
+		{Batch: "py pytest", Action: testdex.ActionStart},
+		{Batch: "py pytest", ID: "t.py::f[1]", Parent: "t.py::f", Action: testdex.ActionPass, Elapsed: 2},
+		{Batch: "py pytest", ID: "t.py::f[2]", Parent: "t.py::f", Action: testdex.ActionPass, Elapsed: 3},
+		{Batch: "py pytest", Action: testdex.ActionPass, Elapsed: 6},
+		{Batch: ". go", Action: testdex.ActionStart},
+		{Batch: ". go", ID: "a_test.go::TestA/x", Parent: "a_test.go::TestA", Action: testdex.ActionPass, Elapsed: 1},
+		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionPass, Elapsed: 1.5},
+		{Batch: ". go", Action: testdex.ActionPass, Elapsed: 4},
+	} {
+		r.Event(e)
+	}
+	if d, _ := r.Setup("py pytest"); d != time.Second {
+		t.Errorf("pytest setup %v, want 1s (6s less its rows' 5s)", d)
+	}
+	if d, _ := r.Setup(". go"); d != 2500*time.Millisecond {
+		t.Errorf("go setup %v, want 2.5s (4s less TestA's 1.5s)", d)
+	}
+}

@@ -93,6 +93,11 @@ def run(cmd, cwd, env, stdout=None):
 
 
 def bench(bin_, name, root, shards, env, work):
+    # A first run warms the builds (Go's cache, Cargo's target, Maven's
+    # classes, Vitest's transforms), as a CI cache restores them: the timed
+    # run's durations are then the tests' and a warm setup's, not a cold
+    # compile that no shard pays again.
+    run([bin_, "run", "--json"], root, env)
     full = os.path.join(work, "full.jsonl")
     with open(full, "w") as out:
         code, secs, err = run([bin_, "run", "--json"], root, env, out)
