@@ -29,8 +29,12 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import accuracy  # noqa: E402
 
 MOCHA_REPORTER = r"""
 const fs = require('fs');
@@ -150,23 +154,7 @@ def covered(key, dynamic):
 def measure(binary, root, show):
     framework, runtime = runner_listing(root)
     leaves, dynamic, took = static_listing(binary, root)
-    rt = set(runtime)
-    exact = [n for n in rt if n in leaves]
-    missed = [n for n in sorted(rt) if n not in leaves]
-    under = [n for n in missed if covered(n, dynamic)]
-    other = [n for n in missed if not covered(n, dynamic)]
-    extras = sorted(n for n in leaves if n not in rt)
-    precision = len(exact) / max(1, len(exact) + len(extras))
-    recall = len(exact) / max(1, len(rt))
-    dup = len(runtime) - len(rt)
-    print(f"## {os.path.basename(root)} ({framework}): collected {len(rt)} (+{dup} duplicate names), exact {len(exact)}, "
-          f"extras {len(extras)}, missed under dynamic records {len(under)}, other misses {len(other)}; "
-          f"precision {precision:.4f}, recall {recall:.4f}; static listing {took:.2f} s")
-    for title, names in (("missed under dynamic records", under), ("other misses", other), ("extras", extras)):
-        if names and show:
-            print(f"  {title}:")
-            for n in names[:show]:
-                print("    " + n)
+    accuracy.report(root, f" ({framework})", runtime, leaves, dynamic, covered, took, show)
 
 
 def main():
