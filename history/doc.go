@@ -12,14 +12,16 @@
 //	                                                       ▼
 //	          show, sharding ◄── Durations, Setup ◄── Load / Merge
 //
-// The file is one versioned JSON document (Version; see docs/ci.md):
-// runs, attempts and units, each kept once by its key and written in a
-// canonical order, so that Merge is idempotent and commutative, and a
-// file merged from the same inputs is the same bytes.
+// The file is one or more versioned JSON documents (Version; see
+// docs/ci.md), read as their Merge: runs, attempts and units, each kept
+// once by its key and written in a canonical order, so that Merge is
+// idempotent and commutative, and a file merged from the same inputs is
+// the same bytes.
 // It is bounded: the attempts of the last KeptRuns runs of each test and
 // unit, at most MaxAttempts attempts in all (the oldest runs go first).
 //
-// Several runs of one root at once lose nothing: Append takes a lock
-// file beside the history, reads it, merges its own records in and
-// renames a new file over it.
+// Append adds a run as one more document at the end of the file under a
+// lock file beside it (several runs of one root at once lose nothing),
+// and every few documents rewrites the file whole, merged and bounded:
+// a run's cost is its own records, not the history's size.
 package history

@@ -13,7 +13,10 @@ import (
 // Version is the version of the history document this testdex writes and
 // reads. A change that an older reader would misread increments it; a
 // reader refuses a newer version rather than drop what it cannot read.
-const Version = 1
+// Version 2: a file may hold several documents one after another (each
+// run appends its own; see Append), read as their Merge; version 1 files
+// are single documents and read as before.
+const Version = 2
 
 // The bounds of a history: the runs kept per test and per unit, and the
 // attempts kept in all.
@@ -38,6 +41,15 @@ type History struct {
 	Runs     []Run     `json:"runs"`
 	Attempts []Attempt `json:"attempts"`
 	Units    []Unit    `json:"units,omitempty"`
+
+	// Dropped says why Read left out the file's last document, "" when
+	// it did not: a document cut short after at least one whole one (a
+	// run stopped while appending, a full disk). Append rewrites the file
+	// without it and says so.
+	Dropped string `json:"-"`
+	// docs is how many documents Read found (Append compacts a file of
+	// many).
+	docs int
 }
 
 // Run is one run: a `testdex run`, or a report imported. Its attempts and
@@ -114,28 +126,66 @@ type Unit struct {
 	Setup float64 `json:"setup"`
 }
 
-// Read reads a history document. An empty document is an empty history.
+// Read reads a history: one document, or several one after another (a
+// file runs appended to), read as their Merge. An empty input is an empty
+// history. A last document cut short after whole ones is left out and
+// said in Dropped; anything else that is not a history is an error.
 func Read(r io.Reader) (*History, error) {
-	var h History
 	dec := json.NewDecoder(r)
-	if err := dec.Decode(&h); err != nil {
+	var docs []*History
+	for {
+		var h History
+		err := dec.Decode(&h)
 		if err == io.EOF {
-			return &History{Version: Version}, nil
+			break
 		}
-		return nil, fmt.Errorf("not a testdex history: %w", err)
+		if err != nil {
+			if len(docs) > 0 && (err == io.ErrUnexpectedEOF || isSyntax(err)) {
+				out := Merge(docs...)
+				out.docs = len(docs)
+				out.Dropped = fmt.Sprintf("its last record is cut short (%v); the %d whole ones before it are kept", err, len(docs))
+				return out, nil
+			}
+			return nil, fmt.Errorf("not a testdex history: %w", err)
+		}
+		if err := h.check(); err != nil {
+			return nil, err
+		}
+		docs = append(docs, &h)
 	}
+	switch len(docs) {
+	case 0:
+		return &History{Version: Version}, nil
+	case 1:
+		docs[0].docs = 1
+		return docs[0], nil
+	}
+	out := Merge(docs...)
+	out.docs = len(docs)
+	return out, nil
+}
+
+// isSyntax says whether err is a JSON syntax error (a document cut short
+// mid-token, or the next one's start glued to it).
+func isSyntax(err error) bool {
+	_, ok := err.(*json.SyntaxError)
+	return ok
+}
+
+// check refuses a document this testdex cannot read whole.
+func (h *History) check() error {
 	switch {
 	case h.Version == 0:
-		return nil, fmt.Errorf("not a testdex history: no version")
+		return fmt.Errorf("not a testdex history: no version")
 	case h.Version > Version:
-		return nil, fmt.Errorf("a history of version %d, newer than this testdex reads (%d)", h.Version, Version)
+		return fmt.Errorf("a history of version %d, newer than this testdex reads (%d)", h.Version, Version)
 	}
 	for _, a := range h.Attempts {
 		if a.Run == "" || a.ID == "" {
-			return nil, fmt.Errorf("not a testdex history: an attempt without run or test ID")
+			return fmt.Errorf("not a testdex history: an attempt without run or test ID")
 		}
 	}
-	return &h, nil
+	return nil
 }
 
 // Write writes h, one record a line, so that a diff of two histories

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
+	"strings"
 	"testing"
 	"time"
 
@@ -264,5 +265,66 @@ func TestRecorderAttempts(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("attempts %+v\nwant %+v", got, want)
+	}
+}
+
+// TestAppendDocuments: an append adds a document at the end of the file
+// until compactAfter of them, then rewrites it as one; at every step the
+// file reads as the Merge of everything appended. A version 1 file is
+// read and rewritten, and a last document cut short (a run killed while
+// appending) is left out, said, and dropped by the next append.
+func TestAppendDocuments(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "h.json")
+	var all []*History
+	for i := range compactAfter + 2 {
+		add := many(1, 3, fmt.Sprintf("a%02d-", i))
+		add.Runs[0].Time = add.Runs[0].Time.Add(time.Duration(i) * time.Minute)
+		all = append(all, add)
+		if err := Append(path, add, nil); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		docs := bytes.Count(data, docStart)
+		if want := i%compactAfter + 1; docs != want {
+			t.Errorf("after append %d: %d documents, want %d", i+1, docs, want)
+		}
+		h, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want bytes.Buffer
+		h.Write(&got)
+		Merge(all...).Write(&want)
+		if got.String() != want.String() {
+			t.Fatalf("after append %d the file reads\n%s\nwant\n%s", i+1, got.String(), want.String())
+		}
+	}
+
+	v1 := filepath.Join(t.TempDir(), "v1.json")
+	os.WriteFile(v1, []byte("{\"version\": 1,\n\"runs\": [\n{\"id\":\"r\",\"time\":\"2026-01-01T00:00:00Z\",\"profile\":{\"os\":\"linux\",\"arch\":\"amd64\",\"cores\":2}}\n],\n\"attempts\": [\n{\"run\":\"r\",\"id\":\"t\",\"outcome\":\"pass\",\"duration\":1}\n]}\n"), 0o644)
+	if err := Append(v1, many(1, 1, "s"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := Load(v1); err != nil || len(h.Runs) != 2 || h.docs != 1 {
+		t.Errorf("a version 1 file appended to: %+v, %v (want 2 runs in one document)", h, err)
+	}
+
+	cut := filepath.Join(t.TempDir(), "cut.json")
+	Append(cut, many(1, 2, "x"), nil)
+	var tail bytes.Buffer
+	Merge(many(1, 2, "y")).Write(&tail)
+	f, _ := os.OpenFile(cut, os.O_WRONLY|os.O_APPEND, 0)
+	f.Write(tail.Bytes()[:tail.Len()/2])
+	f.Close()
+	h, err := Load(cut)
+	if err != nil || len(h.Runs) != 1 || h.Dropped == "" {
+		t.Fatalf("a file whose last document is cut short: %+v, %v", h, err)
+	}
+	var warned []string
+	if err := Append(cut, many(1, 2, "z"), func(s string) { warned = append(warned, s) }); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := Load(cut); err != nil || len(h.Runs) != 2 || h.Dropped != "" || len(warned) != 1 || !strings.Contains(warned[0], "cut short") {
+		t.Errorf("after an append: %+v, %v, warned %q", h, err, warned)
 	}
 }

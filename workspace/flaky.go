@@ -20,7 +20,8 @@ import (
 // LoadHistory reads the root's history (the file named, else the root's
 // under the cache folder). A file that is not a history testdex keeps (a
 // link, a folder) is said through warn and read as empty, as every state
-// file; no file is an empty history. ErrNoStore when there is none to
+// file; no file is an empty history; a last record cut short is left
+// out and said. ErrNoStore when there is none to
 // read (the cache off and no file named).
 func (w *Workspace) LoadHistory(named string, warn func(string)) (*history.History, error) {
 	path := w.HistoryFile(named)
@@ -34,6 +35,9 @@ func (w *Workspace) LoadHistory(named string, warn func(string)) (*history.Histo
 			warn(err.Error())
 		}
 		return &history.History{}, nil
+	}
+	if err == nil && h.Dropped != "" && warn != nil {
+		warn(fmt.Sprintf("history %s: %s", path, h.Dropped))
 	}
 	return h, err
 }

@@ -28,7 +28,7 @@ the environment profile (OS, architecture, cores and --profile's label) to
 the root's history, under the cache folder, or to --history FILE (a file a
 CI job caches or uploads). See docs/ci.md for the format.`,
 	}
-	cmd.AddCommand(newHistoryShowCmd(env, g), newHistoryImportCmd(env, g), newHistoryMergeCmd(env))
+	cmd.AddCommand(newHistoryShowCmd(env, g), newHistoryImportCmd(env, g), newHistoryMergeCmd(env, g))
 	return cmd
 }
 
@@ -55,6 +55,9 @@ func newHistoryShowCmd(env *Env, g *globals) *cobra.Command {
 			}
 			if err != nil {
 				return err
+			}
+			if h.Dropped != "" {
+				g.warn(env, fmt.Sprintf("history %s: %s", path, h.Dropped))
 			}
 			figures := h.Durations(label)
 			if setup {
@@ -174,7 +177,7 @@ func printImported(env *Env, res []workspace.Imported, asJSON bool) error {
 	return nil
 }
 
-func newHistoryMergeCmd(env *Env) *cobra.Command {
+func newHistoryMergeCmd(env *Env, g *globals) *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "merge FILE... -o OUT",
@@ -189,6 +192,9 @@ func newHistoryMergeCmd(env *Env) *cobra.Command {
 				h, err := history.Load(abs(env, f))
 				if err != nil {
 					return err
+				}
+				if h.Dropped != "" {
+					g.warn(env, fmt.Sprintf("history %s: %s", f, h.Dropped))
 				}
 				hs = append(hs, h)
 			}
