@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
