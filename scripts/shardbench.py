@@ -35,6 +35,9 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIDELITY = os.environ.get("TESTDEX_FIDELITY_DIR", os.path.expanduser("~/.cache/testdex-fidelity"))
+# TIMEOUT is each run's: networkx's batch alone outlasts the default 5
+# minutes on a loaded machine, and a timed-out batch is no measurement.
+TIMEOUT = "30m"
 SPLITS = {
     "time": lambda d: ["--durations", d],
     "count": lambda d: [],
@@ -124,10 +127,10 @@ def bench(bin_, name, root, shards, splits, env, work):
     # classes, Vitest's transforms), as a CI cache restores them: the timed
     # run's durations are then the tests' and a warm setup's, not a cold
     # compile that no shard pays again.
-    run([bin_, "run", "--json"], root, env)
+    run([bin_, "run", "--json", "--timeout", TIMEOUT], root, env)
     full = os.path.join(work, "full.jsonl")
     with open(full, "w") as out:
-        code, secs, err = run([bin_, "run", "--json"], root, env, out)
+        code, secs, err = run([bin_, "run", "--json", "--timeout", TIMEOUT], root, env, out)
     if code not in (0, 1):
         sys.exit(f"{name}: full run exit {code}\n{err}")
     rows = []
@@ -143,7 +146,8 @@ def bench(bin_, name, root, shards, splits, env, work):
             for k in range(1, len(doc["shards"]) + 1):
                 s = os.path.join(d, f"shard-{k}.jsonl")
                 with open(s, "w") as out:
-                    _, t, _ = run([bin_, "run", "--json", "--shard", f"{k}/{n}"] + extra(full), root, env, out)
+                    _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + extra(full),
+                                  root, env, out)
                 shard_secs.append(t)
                 streams.append(s)
             mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
@@ -182,7 +186,7 @@ def main():
         if not os.path.isdir(root):
             print(f"{name}: not installed (scripts/setup/fidelity.sh)", file=sys.stderr)
             continue
-        pw = os.path.join(work, name)
+        pw = os.path.join(work, "out-" + name)  # not the polyglot root itself
         os.makedirs(pw, exist_ok=True)
         full, rows = bench(bin_, name, root, shards, args.splits.split(","), env, pw)
         for n, split, pred, meas, slowest, used in rows:
