@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/internal/jsonl"
 	"github.com/testdex/testdex/internal/languages"
 	"github.com/testdex/testdex/internal/report"
 	"github.com/testdex/testdex/run"
@@ -189,16 +189,22 @@ func printProblems(w io.Writer, ps []testdex.Problem, quiet bool) {
 	}
 }
 
-// writeJSON writes one record a line. Tags is always an array.
+// writeJSON writes one record a line. Tags is always an array. The
+// records are appended to one buffer written every 64 KiB: the bytes are
+// encoding/json's (package jsonl), without its reflection.
 func writeJSON(w io.Writer, tests []testdex.Test) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	buf := make([]byte, 0, 80<<10)
 	for i := range tests {
-		if err := enc.Encode(&tests[i]); err != nil {
-			return err
+		buf = jsonl.AppendTest(buf, &tests[i])
+		if len(buf) >= 64<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
 		}
 	}
-	return nil
+	_, err := w.Write(buf)
+	return err
 }
 
 // writePlan writes the plan of running the listed tests: the named paths
