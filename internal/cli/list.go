@@ -90,6 +90,7 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 			return err
 		}
 	}
+	t5 := time.Now()
 	w := bufio.NewWriter(env.Stdout)
 	if f.json {
 		err = writeJSON(w, tests)
@@ -101,8 +102,9 @@ func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []stri
 	}
 	if f.stats {
 		s := ix.Stats
-		fmt.Fprintf(env.Stderr, "testdex: %d candidate files, %d parsed, %d from cache; walk %v, extract %v, total %v\n",
-			s.Candidates, s.Parsed, s.Cached, s.Walk.Round(time.Millisecond), s.Extract.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+		fmt.Fprintf(env.Stderr, "testdex: %d candidate files, %d parsed, %d from cache; walk %v, extract %v, link %v, assemble %v, write %v, total %v\n",
+			s.Candidates, s.Parsed, s.Cached, ms(s.Walk), ms(s.Extract), ms(s.Link), ms(s.Assemble), ms(time.Since(t5)), ms(time.Since(start)))
 	}
 	if err != nil {
 		return err
