@@ -192,21 +192,10 @@ func printProblems(w io.Writer, ps []testdex.Problem, quiet bool) {
 }
 
 // writeJSON writes one record a line. Tags is always an array. The
-// records are appended to one buffer written every 64 KiB: the bytes are
-// encoding/json's (package jsonl), without its reflection.
+// bytes are encoding/json's (package jsonl), without its reflection,
+// encoded on all cores.
 func writeJSON(w io.Writer, tests []testdex.Test) error {
-	buf := make([]byte, 0, 80<<10)
-	for i := range tests {
-		buf = jsonl.AppendTest(buf, &tests[i])
-		if len(buf) >= 64<<10 {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	_, err := w.Write(buf)
-	return err
+	return jsonl.WriteTests(w, tests)
 }
 
 // writePlan writes the plan of running the listed tests: the named paths

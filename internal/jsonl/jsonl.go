@@ -13,6 +13,8 @@ package jsonl
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"runtime"
 	"strconv"
 
 	"github.com/testdex/testdex"
@@ -91,7 +93,7 @@ func appendStrings(b []byte, ss []string) []byte {
 // (control characters, invalid UTF-8, U+2028 and U+2029) are the contract.
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+		if !plain[s[i]] {
 			return appendValue(b, s)
 		}
 	}
@@ -99,6 +101,15 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// plain marks the bytes a string may hold and still be copied as it is:
+// printable ASCII but '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendValue appends v as encoding/json's Encoder writes it with HTML
 // escaping off, without the Encoder's newline.
@@ -112,4 +123,67 @@ func appendValue(b []byte, v any) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+}
+
+// chunk is how many records one goroutine of WriteTests encodes at a time.
+const chunk = 2048
+
+// WriteTests writes the records as JSON Lines to w, in order. Chunks of
+// records are encoded on all cores while the ones before them are being
+// written; at most 2×GOMAXPROCS encoded chunks wait for the writer.
+func WriteTests(w io.Writer, tests []testdex.Test) error {
+	n := (len(tests) + chunk - 1) / chunk
+	if n <= 1 {
+		_, err := w.Write(appendAll(make([]byte, 0, 512*len(tests)), tests))
+		return err
+	}
+	workers := runtime.GOMAXPROCS(0)
+	out := make([]chan []byte, n)
+	for i := range out {
+		out[i] = make(chan []byte, 1)
+	}
+	next := make(chan int)
+	stop := make(chan struct{})
+	defer close(stop)
+	// The feeder takes a slot for each chunk, in order, before handing it
+	// out: the chunk the writer waits for always has one.
+	slots := make(chan struct{}, 2*workers)
+	go func() {
+		defer close(next)
+		for i := range n {
+			select {
+			case slots <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for i := range next {
+				lo, hi := i*chunk, min((i+1)*chunk, len(tests))
+				out[i] <- appendAll(make([]byte, 0, 512*(hi-lo)), tests[lo:hi])
+			}
+		}()
+	}
+	for i := range n {
+		b := <-out[i]
+		<-slots
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func appendAll(b []byte, tests []testdex.Test) []byte {
+	for i := range tests {
+		b = AppendTest(b, &tests[i])
+	}
+	return b
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -86,4 +88,41 @@ func BenchmarkAppendTest(b *testing.B) {
 	for b.Loop() {
 		buf = jsonl.AppendTest(buf[:0], &rec)
 	}
+}
+
+// TestWriteTests checks that the chunks encoded on all cores come out in
+// order, byte for byte the records one after another, for listings of
+// every size around the chunk boundaries, and that a failing writer's
+// error is returned.
+func TestWriteTests(t *testing.T) {
+	for _, n := range []int{0, 1, 2047, 2048, 2049, 3*2048 + 5, 40000} {
+		tests := make([]testdex.Test, n)
+		var want []byte
+		for i := range tests {
+			tests[i] = testdex.Test{ID: fmt.Sprintf("f_test.go::TestX/%d", i), Name: fmt.Sprintf("TestX/%d", i), Line: i, Tags: []string{}}
+			want = append(want, reference(t, &tests[i])...)
+		}
+		var got bytes.Buffer
+		if err := jsonl.WriteTests(&got, tests); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("%d records: output differs from the records in order", n)
+		}
+	}
+	tests := make([]testdex.Test, 20000)
+	if err := jsonl.WriteTests(&failAfter{n: 3}, tests); err == nil || err.Error() != "disk full" {
+		t.Fatalf("error %v, want the writer's", err)
+	}
+}
+
+// failAfter accepts n writes, then fails every write.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errors.New("disk full")
+	}
+	f.n--
+	return len(p), nil
 }
