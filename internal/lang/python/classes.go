@@ -243,7 +243,10 @@ func (c *classes) load(rel string) *modFile {
 		c.byRel[rel] = nil
 		return nil
 	}
-	mf := &modFile{rel: rel, facts: decodeFacts(f.res.Facts)}
+	if f.facts == nil {
+		f.facts = decodeFacts(f.res.Facts)
+	}
+	mf := &modFile{rel: rel, facts: f.facts}
 	c.byRel[rel] = mf
 	c.settle(mf)
 	return mf

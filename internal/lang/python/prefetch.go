@@ -1,6 +1,7 @@
 package python
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -11,10 +12,12 @@ import (
 )
 
 // fetched is a helper module read ahead of the Linker's walk: what read
-// returned for it.
+// returned for it and its decoded facts, or the error of a path that is
+// not there.
 type fetched struct {
-	res lang.Result
-	err error
+	res   lang.Result
+	err   error
+	facts *fileFacts
 }
 
 // prefetch reads in parallel the helper modules the Linker is about to
@@ -49,10 +52,11 @@ func (c *classes) prefetch(mods []*modFile) {
 		g.Wait()
 		wave = wave[:0:0]
 		for i, rel := range want {
-			c.fetched[rel] = got[i]
 			if got[i].err == nil {
-				wave = append(wave, &modFile{rel: rel, facts: decodeFacts(got[i].res.Facts)})
+				got[i].facts = decodeFacts(got[i].res.Facts)
+				wave = append(wave, &modFile{rel: rel, facts: got[i].facts})
 			}
+			c.fetched[rel] = got[i]
 		}
 	}
 }
@@ -93,7 +97,8 @@ func (c *classes) named(m *modFile, imports bool) []string {
 // firstFile returns the file module would load for a dotted name seen
 // from m when it is not loaded or read ahead already: the first of its
 // candidates that is a known module or a file on disk ("" when that is
-// one already known, or none is).
+// one already known, or none is). A candidate that is not there is
+// remembered as such, so that load does not look for it again.
 func (c *classes) firstFile(m *modFile, dotted string) string {
 	for _, file := range c.candidates(m, dotted) {
 		rel, ok := c.norm(file)
@@ -112,7 +117,12 @@ func (c *classes) firstFile(m *modFile, dotted string) string {
 			}
 			continue
 		}
-		if isFile(filepath.Join(c.dir, filepath.FromSlash(rel))) {
+		st, err := os.Stat(filepath.Join(c.dir, filepath.FromSlash(rel)))
+		if err != nil {
+			c.fetched[rel] = fetched{err: err}
+			continue
+		}
+		if st.Mode().IsRegular() {
 			return rel
 		}
 	}

@@ -26,16 +26,16 @@ var prefetchProject = map[string]string{
 func linkPrefetch(t *testing.T, dir string, ahead bool) ([]lang.Test, map[string]int, []string) {
 	t.Helper()
 	var mu sync.Mutex
-	reads := map[string]int{}
+	reads := map[string]int{} // Load's calls, by path, whether the file is there or not
 	p := &lang.Project{Dir: dir, Load: func(abs string, ex lang.Extractor, s lang.Settings) (lang.Result, error) {
-		data, err := os.ReadFile(abs)
-		if err != nil {
-			return lang.Result{}, err
-		}
 		rel, _ := filepath.Rel(dir, abs)
 		mu.Lock()
 		reads[filepath.ToSlash(rel)]++
 		mu.Unlock()
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return lang.Result{}, err
+		}
 		return ex.Extract(&lang.File{Rel: filepath.ToSlash(rel), Data: data}), nil
 	}}
 	data, err := os.ReadFile(filepath.Join(dir, "test_a.py"))
@@ -48,8 +48,10 @@ func linkPrefetch(t *testing.T, dir string, ahead bool) ([]lang.Test, map[string
 	var early []string
 	if ahead {
 		cl.prefetch([]*modFile{m})
-		for rel := range cl.fetched {
-			early = append(early, rel)
+		for rel, f := range cl.fetched {
+			if f.err == nil {
+				early = append(early, rel)
+			}
 		}
 		slices.Sort(early)
 	}
@@ -60,7 +62,8 @@ func linkPrefetch(t *testing.T, dir string, ahead bool) ([]lang.Test, map[string
 
 // TestPrefetchReadsWhatLinkLoads checks that reading ahead reads each
 // helper module the Linker then uses, base of a base included, before
-// the Linker asks, each once, no module nobody names, and changes no record.
+// the Linker asks, each once, no module nobody names, looks for a missing
+// one once, and changes no record.
 func TestPrefetchReadsWhatLinkLoads(t *testing.T) {
 	dir := t.TempDir()
 	for rel, src := range prefetchProject {
@@ -96,5 +99,10 @@ func TestPrefetchReadsWhatLinkLoads(t *testing.T) {
 	}
 	if aheadReads["helpers/unused.py"] != 0 {
 		t.Errorf("prefetch read a module nothing names: %v", aheadReads)
+	}
+	// A module that is not there is looked for once, by prefetch, not
+	// again by the Linker's walk.
+	if plainReads["nowhere.py"] != 1 || aheadReads["nowhere.py"] != 0 {
+		t.Errorf("nowhere.py looked for %d times plain, %d times through Load with prefetch; want 1 and 0", plainReads["nowhere.py"], aheadReads["nowhere.py"])
 	}
 }
