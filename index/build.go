@@ -76,6 +76,8 @@ type Stats struct {
 	Cached     int           // pairs answered from the cache
 	Walk       time.Duration // level 1
 	Extract    time.Duration // level 2
+	Link       time.Duration // the linkers (Go's helpers followed), after level 2
+	Assemble   time.Duration // IDs, parents and projects: records in path order
 }
 
 // Build discovers the tests selected by opts. Per-file trouble is recorded
@@ -183,10 +185,14 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 		}
 	}
 	ix.Problems = append(ix.Problems, l1.problems...)
+	t3 := time.Now()
 	ix.Problems = append(ix.Problems, link(r, results)...)
+	ix.Stats.Link = time.Since(t3)
 	ix.Problems = append(ix.Problems, r.probs...)
 	b.saveCache(ix, snap, results, whole, start, aux)
+	t4 := time.Now()
 	assemble(ix, r, results)
+	ix.Stats.Assemble = time.Since(t4)
 	return ix, nil
 }
 

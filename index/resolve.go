@@ -45,7 +45,8 @@ type resolver struct {
 	seenDirs map[string]bool     // root-relative folders whose entries the walk saw
 	onDisk   map[string][]string // absolute folder -> manifest names, looked up lazily
 	projects map[string]*lang.Project
-	order    []string // project keys in first-use order
+	projOf   map[dirKey]*lang.Project // projectFor's answers
+	order    []string                 // project keys in first-use order
 	probs    []testdex.Problem
 }
 
@@ -59,7 +60,7 @@ type assignment struct {
 func newResolver(root string, cfg *config.Config, opts *Options, l1 *level1) *resolver {
 	env := &lang.DetectEnv{Root: root, ReadFile: os.ReadFile, Options: frameworkOptions(cfg, opts)}
 	return &resolver{root: root, env: env, dets: detectors, found: l1.manifests, seenDirs: l1.dirs,
-		onDisk: map[string][]string{}, projects: map[string]*lang.Project{}}
+		onDisk: map[string][]string{}, projects: map[string]*lang.Project{}, projOf: map[dirKey]*lang.Project{}}
 }
 
 // frameworkOptions maps testdex.toml and the command line onto the
@@ -216,6 +217,21 @@ func (r *resolver) relTo(p *lang.Project, rootRel string) string {
 // root-relative folder, climbing above the root if needed, and falls back
 // to a project at the root when there is no manifest anywhere above.
 func (r *resolver) projectFor(d lang.Detector, dir string) *lang.Project {
+	k := dirKey{d.Ecosystem(), dir}
+	if p, ok := r.projOf[k]; ok {
+		return p
+	}
+	p := r.findProject(d, dir)
+	r.projOf[k] = p
+	return p
+}
+
+// dirKey names a folder as one detector sees it (one per ecosystem).
+type dirKey struct{ eco, dir string }
+
+// findProject is projectFor without the memo: every file of a folder
+// has the folder's answer, which depends on nothing a later file changes.
+func (r *resolver) findProject(d lang.Detector, dir string) *lang.Project {
 	if d.Manifests() == nil {
 		return r.detect(d, r.root, nil)
 	}

@@ -91,6 +91,11 @@ func deref(t ast.Expr) ast.Expr {
 
 // binaryOp applies op to two constants as the compiler would, or returns
 // nil for anything the compiler would reject (go/constant panics there).
+// cvalTrue and cvalFalse are the untyped results of comparisons, shared:
+// a cval is never changed once made, and an unrolled loop compares its
+// counter once per row.
+var cvalTrue, cvalFalse = &cval{v: constant.MakeBool(true)}, &cval{v: constant.MakeBool(false)}
+
 func binaryOp(a *cval, op token.Token, b *cval) (res value) {
 	defer func() {
 		if recover() != nil {
@@ -103,7 +108,10 @@ func binaryOp(a *cval, op token.Token, b *cval) (res value) {
 	}
 	switch op {
 	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-		return &cval{v: constant.MakeBool(constant.Compare(a.v, op, b.v))}
+		if constant.Compare(a.v, op, b.v) {
+			return cvalTrue
+		}
+		return cvalFalse
 	case token.SHL, token.SHR:
 		s, ok := constant.Uint64Val(constant.ToInt(b.v))
 		if !ok || s > 1024 || a.v.Kind() != constant.Int {

@@ -3,6 +3,8 @@ package golang
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,6 +45,39 @@ func FuzzExtract(f *testing.F) {
 					t.Fatalf("%q listed before its parent %q", r.Name, r.Parent)
 				}
 			}
+		}
+	})
+}
+
+// FuzzNamesFastPaths checks rewrite's and runPattern's fast paths against
+// the plain definitions they replace: testing's rune-by-rune rewrite, and
+// the pattern built by splitting the name on "/" and quoting each part.
+func FuzzNamesFastPaths(f *testing.F) {
+	for _, s := range []string{"", "/", "a/", "TestX/case_1#01", "with space", "tab\there", "é/ü", "\x00\x7f", "a.b*c/[d]", "\u2028", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []byte
+		for _, r := range s {
+			switch {
+			case isSpace(r):
+				want = append(want, '_')
+			case !strconv.IsPrint(r):
+				q := strconv.QuoteRune(r)
+				want = append(want, q[1:len(q)-1]...)
+			default:
+				want = append(want, string(r)...)
+			}
+		}
+		if got := rewrite(s); got != string(want) {
+			t.Fatalf("rewrite(%q) = %q, want %q", s, got, want)
+		}
+		parts := strings.Split(s, "/")
+		for i, p := range parts {
+			parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+		}
+		if got, want := runPattern(s), strings.Join(parts, "/"); got != want {
+			t.Fatalf("runPattern(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

@@ -129,6 +129,13 @@ func parseSubtestNumber(s string) (prefix string, nn int32) {
 // rewrite is testing's: white space becomes "_" and unprintable runes are
 // escaped as strconv.QuoteRune escapes them.
 func rewrite(s string) string {
+	plain := true // printable ASCII without white space: unchanged
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] > ' ' && s[i] < 0x7f
+	}
+	if plain {
+		return s
+	}
 	b := make([]byte, 0, len(s))
 	for _, r := range s {
 		switch {
@@ -169,11 +176,19 @@ func isSpace(r rune) bool {
 // splits the pattern on the unescaped "/" outside brackets and parentheses,
 // which QuoteMeta guarantees are exactly these joins.
 func runPattern(name string) string {
-	parts := strings.Split(name, "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	var b strings.Builder
+	b.Grow(len(name) + 2*strings.Count(name, "/") + 2)
+	for {
+		p, rest, more := strings.Cut(name, "/")
+		b.WriteByte('^')
+		b.WriteString(regexp.QuoteMeta(p))
+		b.WriteByte('$')
+		if !more {
+			return b.String()
+		}
+		b.WriteByte('/')
+		name = rest
 	}
-	return strings.Join(parts, "/")
 }
 
 // joinPatterns joins -run (or -bench) patterns, each runPattern's shape

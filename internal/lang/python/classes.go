@@ -42,11 +42,12 @@ type classes struct {
 	rootdirRel string
 	unittest   bool
 	byRel      map[string]*modFile
+	fetched    map[string]fetched // read ahead by prefetch, not yet loaded
 	memo       map[classRef]*classInfo
 }
 
 func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modFile) *classes {
-	c := &classes{dir: p.Dir, loadAux: p.Load, unittest: unittest, rootdirRel: rootdirRel, byRel: map[string]*modFile{}, memo: map[classRef]*classInfo{}}
+	c := &classes{dir: p.Dir, loadAux: p.Load, unittest: unittest, rootdirRel: rootdirRel, byRel: map[string]*modFile{}, fetched: map[string]fetched{}, memo: map[classRef]*classInfo{}}
 	for _, f := range files {
 		c.byRel[f.rel] = f
 	}
@@ -173,6 +174,16 @@ func (m *modFile) findClass(qual string) int {
 // the project folder, src/ and the rootdir (pytest's rootdir-relative
 // sys.path insertion makes these the usual homes).
 func (c *classes) module(m *modFile, dotted string) *modFile {
+	for _, file := range c.candidates(m, dotted) {
+		if mf := c.load(file); mf != nil {
+			return mf
+		}
+	}
+	return nil
+}
+
+// candidates lists the files module tries for a dotted name, in order.
+func (c *classes) candidates(m *modFile, dotted string) []string {
 	var cands []string
 	if strings.HasPrefix(dotted, ".") {
 		n := len(dotted) - len(strings.TrimLeft(dotted, "."))
@@ -193,36 +204,49 @@ func (c *classes) module(m *modFile, dotted string) *modFile {
 			cands = append(cands, path.Join(r, rel))
 		}
 	}
+	files := make([]string, 0, 2*len(cands))
 	for _, cand := range cands {
-		for _, file := range []string{cand + ".py", cand + "/__init__.py"} {
-			if mf := c.load(file); mf != nil {
-				return mf
-			}
-		}
+		files = append(files, cand+".py", cand+"/__init__.py")
 	}
-	return nil
+	return files
 }
 
-// load returns the module at a project-relative path, parsing it from disk
-// when it is not a test file.
-func (c *classes) load(rel string) *modFile {
+// norm cleans a project-relative path as load keys modules; false when
+// it cannot be made relative to the project folder.
+func (c *classes) norm(rel string) (string, bool) {
 	rel = path.Clean(rel)
 	if strings.HasPrefix(rel, "../") {
 		r, err := filepath.Rel(c.dir, filepath.Join(c.dir, filepath.FromSlash(rel)))
 		if err != nil {
-			return nil
+			return "", false
 		}
 		rel = filepath.ToSlash(r)
+	}
+	return rel, true
+}
+
+// load returns the module at a project-relative path, parsing it from disk
+// when it is not a test file (or taking it from what prefetch read).
+func (c *classes) load(rel string) *modFile {
+	rel, ok := c.norm(rel)
+	if !ok {
+		return nil
 	}
 	if mf, ok := c.byRel[rel]; ok {
 		return mf
 	}
-	res, err := c.read(rel)
-	if err != nil {
+	f, ok := c.fetched[rel]
+	if !ok {
+		f.res, f.err = c.read(rel)
+	}
+	if f.err != nil {
 		c.byRel[rel] = nil
 		return nil
 	}
-	mf := &modFile{rel: rel, facts: decodeFacts(res.Facts)}
+	if f.facts == nil {
+		f.facts = decodeFacts(f.res.Facts)
+	}
+	mf := &modFile{rel: rel, facts: f.facts}
 	c.byRel[rel] = mf
 	c.settle(mf)
 	return mf

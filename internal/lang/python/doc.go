@@ -20,7 +20,8 @@
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
 //	naming         ids.go (pytest's parametrize IDs from those values)
-//	linking        link.go classes.go assume.go dynlink.go facts.go
+//	linking        link.go classes.go prefetch.go assume.go dynlink.go
+//	               facts.go (helper modules read ahead in parallel)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

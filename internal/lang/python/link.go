@@ -40,6 +40,7 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 		}
 	}
 	cl := newClasses(p, rootRel, l.unittest, mods)
+	cl.prefetch(mods)
 	for _, m := range mods {
 		cl.settle(m)
 	}
