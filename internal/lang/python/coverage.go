@@ -38,7 +38,6 @@ var coverageModule []byte
 // they load by path and the data file it writes.
 type coveragePlan struct {
 	Module string `json:"module"`
-	Data   string `json:"data"`
 }
 
 // coverageFiles writes runner_coverage.py to the scratch folder and
@@ -54,7 +53,7 @@ func coverageFiles(o lang.RunOptions) (*coveragePlan, error) {
 	if err := os.WriteFile(mod, coverageModule, 0o644); err != nil {
 		return nil, fmt.Errorf("write the python coverage recorder: %w", err)
 	}
-	return &coveragePlan{Module: mod, Data: filepath.Join(o.Dir, "testdex.coverage")}, nil
+	return &coveragePlan{Module: mod}, nil
 }
 
 // CoverageCheck reports, wrapping lang.ErrNotInstalled, an interpreter

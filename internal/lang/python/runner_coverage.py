@@ -11,9 +11,18 @@ only ("test_x", not "t.py::test_x[a-1]"), so parametrized rows and methods
 of different classes would share one context, and it misses code a test
 runs through fixtures outside the test function's frame.
 
-After the run the data file is saved and read back through coverage's own
-API (CoverageData.measured_files and contexts_by_lineno, no SQL of ours),
-and one "covered" event per test goes to the driver's event channel.
+coverage.py's own data store (SQLite, in memory or not) is bypassed while
+the tests run: the collector's data goes to Lines, a dict of sets per
+context, at each switch (coverage flushes the tracer's data to its store
+there, as it does to its CoverageData), and is read once after the run.
+A switch into SQLite and reading contexts back through contexts_by_lineno
+cost more than the tracer on a suite of one-millisecond tests. Should a
+coverage version lack the collector this relies on (Coverage._collector
+with a covdata attribute), the recorder falls back to switch_context into
+coverage's CoverageData and reads it back through coverage's API
+(measured_files, contexts_by_lineno): slower, the same lines. Either way
+one "covered" event per test goes to the driver's event channel, and no
+data file is written.
 
 What belongs to which test (safety first: a line a test depends on must be
 among its lines, a few more do no harm):
@@ -36,8 +45,7 @@ among its lines, a few more do no harm):
 The project's coverage configuration (.coveragerc, setup.cfg, tox.ini,
 pyproject.toml) is read as coverage reads it, with these overrides, each
 needed for per-test data that is complete and ours:
-  data_file     none while the tests run (in memory), then the batch's
-                scratch file (never the project's .coverage);
+  data_file     none: nothing is written (never the project's .coverage);
   source        the working folder (the rootdir or project) plus the
                 project's own source entries: a narrower `source` or
                 `include` would hide the tests' files and code silently;
@@ -60,7 +68,6 @@ import os
 import sys
 
 import coverage
-from coverage import CoverageData
 
 NO_TEST = ""  # the context of everything that runs outside a test
 FIXTURE = "testdex-fixture:"
@@ -69,16 +76,13 @@ FIXTURE = "testdex-fixture:"
 class Recorder:
     """Starts coverage with the overrides above and switches contexts."""
 
-    def __init__(self, data_file, emit):
+    def __init__(self, emit):
         self.emit = emit
-        self.data_file = data_file
         self.tests = {}  # context -> the event's naming fields, in run order
         self.fixtures = {}  # fixture context -> set of test contexts
         self.current = NO_TEST
         self.disabled = ""
-        # The data stays in memory while the tests run (each context switch
-        # writes to it: 3x cheaper than to a file) and is written to
-        # data_file once, at the end.
+        self.lines = None  # Lines, once the collector writes to it
         cov = coverage.Coverage(data_file=None, config_file=True, auto_data=False)
         source = [os.getcwd()] + list(cov.get_option("run:source") or []) + list(get_option(cov, "run:source_pkgs") or [])
         options = {
@@ -99,7 +103,14 @@ class Recorder:
         self.cov = cov
 
     def start(self):
+        """Starts coverage, its collector writing to a Lines of ours when
+        this coverage version has the collector it relies on."""
         self.cov.start()
+        collector = getattr(self.cov, "_collector", None)
+        if collector is not None and hasattr(collector, "covdata") and hasattr(collector, "flush_data"):
+            self.lines = Lines()
+            collector.covdata = self.lines
+            collector.flush_data()  # what ran since start, as NO_TEST's
 
     def disable(self, why):
         """Records nothing for the tests of this run, and says why once (a
@@ -131,48 +142,103 @@ class Recorder:
         self.fixtures.setdefault(FIXTURE + fixture, set()).add(test)
 
     def finish(self):
-        """Stops coverage, saves the data and reports it. An error reading
-        it is the run's output, never the run's failure."""
+        """Stops coverage and reports its data. An error reading it is the
+        run's output, never the run's failure."""
         self.cov.stop()
         if self.disabled:
             return
         try:
-            data = self.cov.get_data()
-            if os.path.exists(self.data_file):
-                os.remove(self.data_file)
-            saved = CoverageData(basename=self.data_file)
-            saved.loads(data.dumps())  # for a person to look at with coverage's tools
-            self.report(data)
+            by_context = self.cov_lines()
+            self.report(by_context)
         except Exception as e:  # the results stand without coverage
             self.emit(action="covered", nodeid="", message="reading coverage.py's data failed: %r" % (e,))
 
-    def report(self, data):
+    def cov_lines(self):
+        """{context: {file: set of lines}} of the whole run: Lines', or,
+        without it, read back from coverage's CoverageData."""
+        if self.lines is not None:
+            self.cov._collector.flush_data()  # the tracer's last lines, to Lines
+            return self.lines.by_context
+        by_context = {}
+        data = self.cov.get_data()
+        for path in data.measured_files():
+            for line, contexts in (data.contexts_by_lineno(path) or {}).items():
+                for ctx in contexts:
+                    by_context.setdefault(ctx or NO_TEST, {}).setdefault(path, set()).add(line)
+        return by_context
+
+    def report(self, by_context):
         """Sends the shared lines, then each test's (see the doc string)."""
         owners = {}  # context -> the tests its lines go to
-        for ctx in data.measured_contexts():
+        for ctx in by_context:
             if ctx in self.tests:
                 owners[ctx] = (ctx,)
             elif ctx.startswith(FIXTURE) and self.fixtures.get(ctx):
                 owners[ctx] = tuple(self.fixtures[ctx])
+        # A line is everyone's when it ran outside any test, under a
+        # context no test owns (a fixture whose users pytest did not say),
+        # or outside every function body.
         shared = {}
+        for ctx, files in by_context.items():
+            if ctx not in owners:
+                for path, lines in files.items():
+                    shared.setdefault(path, set()).update(lines)
+        bodies = {}
+        for files in by_context.values():
+            for path, lines in files.items():
+                if path not in bodies:
+                    bodies[path] = function_body_lines(path)
+                body = bodies[path]
+                if not isinstance(body, AllLines):
+                    outside = [l for l in lines if l not in body]
+                    if outside:
+                        shared.setdefault(path, set()).update(outside)
         per_test = {ctx: {} for ctx in self.tests}
-        for path in sorted(data.measured_files()):
-            body = function_body_lines(path)
-            for line, contexts in data.contexts_by_lineno(path).items():
-                # Lines of a context no test owns (a fixture whose users
-                # pytest did not say) are everyone's, as NO_TEST's.
-                if line not in body or NO_TEST in contexts or any(c not in owners for c in contexts):
-                    shared.setdefault(path, set()).add(line)
-                    continue
-                for ctx in contexts:
-                    for test in owners.get(ctx, ()):
-                        lines = per_test[test].get(path)
-                        if lines is None:
-                            lines = per_test[test][path] = set()
-                        lines.add(line)
+        for ctx, files in by_context.items():
+            for test in owners.get(ctx, ()):
+                mine = per_test[test]
+                for path, lines in files.items():
+                    lines = lines - shared[path] if path in shared else lines
+                    if lines:
+                        mine.setdefault(path, set()).update(lines)
         self.emit(action="covered", nodeid="", files=spans_of(shared))
         for ctx, names in self.tests.items():
             self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
+
+
+class Lines:
+    """What coverage's collector writes to in place of its CoverageData:
+    the lines of each file per context, as plain sets. The collector calls
+    set_context at each switch_context (after flushing the tracer's data
+    of the context before), add_lines (or add_arcs, should branch be on
+    after all) with the tracer's data since, and add_file_tracers."""
+
+    def __init__(self):
+        self.by_context = {}  # context -> {file: set of lines}
+        self.files = None
+        self.context = NO_TEST
+
+    def set_context(self, context):
+        prev, self.context = self.context, context or NO_TEST
+        self.files = None
+        return prev
+
+    def add_lines(self, line_data):
+        files = self.files
+        if files is None:
+            files = self.files = self.by_context.setdefault(self.context, {})
+        for path, lines in line_data.items():
+            have = files.get(path)
+            if have is None:
+                files[path] = set(lines)
+            else:
+                have.update(lines)
+
+    def add_arcs(self, arc_data):
+        self.add_lines({path: {l for arc in arcs for l in arc if l > 0} for path, arcs in arc_data.items()})
+
+    def add_file_tracers(self, file_tracers):
+        pass
 
 
 def get_option(cov, name):
