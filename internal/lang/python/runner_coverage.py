@@ -2,27 +2,30 @@
 runner_unittest.py load this file by path, under a private module name,
 only when the run asks for coverage: without it nothing here is imported).
 
-coverage.py records the run with one dynamic context per test, switched by
-the driver itself through Coverage.switch_context as the test starts and
-ends, named exactly as the driver's other events name the test (pytest's
-node ID with its parameters, unittest's test id()). coverage's own
+coverage.py's tracer (its C core) records the lines; testdex's recorder
+cuts them into one set of lines per test, named exactly as the driver's
+other events name the test (pytest's node ID with its parameters,
+unittest's test id()), as the test starts and ends. coverage's own
 `dynamic_context = test_function` is not used: it names the test function
 only ("test_x", not "t.py::test_x[a-1]"), so parametrized rows and methods
 of different classes would share one context, and it misses code a test
 runs through fixtures outside the test function's frame.
 
-coverage.py's own data store (SQLite, in memory or not) is bypassed while
-the tests run: the collector's data goes to Lines, a dict of sets per
-context, at each switch (coverage flushes the tracer's data to its store
-there, as it does to its CoverageData), and is read once after the run.
-A switch into SQLite and reading contexts back through contexts_by_lineno
-cost more than the tracer on a suite of one-millisecond tests. Should a
-coverage version lack the collector this relies on (Coverage._collector
-with a covdata attribute), the recorder falls back to switch_context into
-coverage's CoverageData and reads it back through coverage's API
-(measured_files, contexts_by_lineno): slower, the same lines. Either way
-one "covered" event per test goes to the driver's event channel, and no
-data file is written.
+At each switch the recorder moves what the tracer recorded since the last
+one (Collector.data: a set of lines per file, which the C tracer adds to
+in place) into the ending context's sets, and leaves the tracer's sets
+empty. coverage's own switch_context does the same into its CoverageData
+(SQLite), copying and clearing every file's set at each switch and reading
+contexts back per line afterwards: on a suite of one-millisecond tests
+that cost more than the tracer itself. The sets are emptied in place (the
+tracer holds borrowed references to them) and only of the lines moved, so
+a line another thread adds meanwhile stays for the next context rather
+than being lost. A coverage version without these internals (Coverage.
+_collector with data, a dict of sets of lines, and branch off) gets
+coverage's own switch_context and its data read back through its API
+(measured_files, contexts_by_lineno): slower, the same lines. No data file
+is written. One "covered" event per test goes to the driver's event
+channel.
 
 What belongs to which test (safety first: a line a test depends on must be
 among its lines, a few more do no harm):
@@ -66,6 +69,7 @@ project's `source` names it.
 import ast
 import os
 import sys
+import types
 
 import coverage
 
@@ -74,7 +78,7 @@ FIXTURE = "testdex-fixture:"
 
 
 class Recorder:
-    """Starts coverage with the overrides above and switches contexts."""
+    """Starts coverage with the overrides above and cuts its data per test."""
 
     def __init__(self, emit):
         self.emit = emit
@@ -82,7 +86,8 @@ class Recorder:
         self.fixtures = {}  # fixture context -> set of test contexts
         self.current = NO_TEST
         self.disabled = ""
-        self.lines = None  # Lines, once the collector writes to it
+        self.traced = None  # the collector's {file: set of lines}, when read directly
+        self.by_context = {}  # context -> {file: set of lines}, when read directly
         cov = coverage.Coverage(data_file=None, config_file=True, auto_data=False)
         source = [os.getcwd()] + list(cov.get_option("run:source") or []) + list(get_option(cov, "run:source_pkgs") or [])
         options = {
@@ -103,14 +108,13 @@ class Recorder:
         self.cov = cov
 
     def start(self):
-        """Starts coverage, its collector writing to a Lines of ours when
-        this coverage version has the collector it relies on."""
+        """Starts coverage; reads its collector's data directly when this
+        coverage version has the internals that takes (see the doc string)."""
         self.cov.start()
         collector = getattr(self.cov, "_collector", None)
-        if collector is not None and hasattr(collector, "covdata") and hasattr(collector, "flush_data"):
-            self.lines = Lines()
-            collector.covdata = self.lines
-            collector.flush_data()  # what ran since start, as NO_TEST's
+        data = getattr(collector, "data", None)
+        if isinstance(data, dict) and getattr(collector, "branch", True) is False:
+            self.traced = data
 
     def disable(self, why):
         """Records nothing for the tests of this run, and says why once (a
@@ -121,9 +125,35 @@ class Recorder:
 
     def switch(self, context):
         """Switches to context; returns the previous one."""
-        prev, self.current = self.current, context
-        self.cov.switch_context(context)
+        prev = self.current
+        if self.traced is not None:
+            self.take()
+        else:
+            self.cov.switch_context(context)
+        self.current = context
         return prev
+
+    def take(self):
+        """Moves the lines traced since the last switch to the current
+        context. Each set is emptied of the lines taken only (C calls, each
+        atomic under the GIL): a line another thread adds in between stays
+        for the next context."""
+        files = self.by_context.get(self.current)
+        if files is None:
+            files = self.by_context[self.current] = {}
+        try:
+            items = list(self.traced.items())
+        except RuntimeError:  # a thread's tracer added a file meanwhile
+            items = list(self.traced.copy().items())
+        for path, lines in items:
+            if lines:
+                taken = lines.copy()
+                lines.difference_update(taken)
+                have = files.get(path)
+                if have is None:
+                    files[path] = taken
+                else:
+                    have.update(taken)
 
     def begin(self, context, **names):
         """A test starts: its context, and the fields naming it in events."""
@@ -154,18 +184,33 @@ class Recorder:
             self.emit(action="covered", nodeid="", message="reading coverage.py's data failed: %r" % (e,))
 
     def cov_lines(self):
-        """{context: {file: set of lines}} of the whole run: Lines', or,
-        without it, read back from coverage's CoverageData."""
-        if self.lines is not None:
-            self.cov._collector.flush_data()  # the tracer's last lines, to Lines
-            return self.lines.by_context
-        by_context = {}
-        data = self.cov.get_data()
-        for path in data.measured_files():
-            for line, contexts in (data.contexts_by_lineno(path) or {}).items():
-                for ctx in contexts:
-                    by_context.setdefault(ctx or NO_TEST, {}).setdefault(path, set()).add(line)
-        return by_context
+        """{context: {file: set of lines}} of the whole run, the files
+        named as coverage names them in its data."""
+        if self.traced is None:
+            by_context = {}
+            data = self.cov.get_data()
+            for path in data.measured_files():
+                for line, contexts in (data.contexts_by_lineno(path) or {}).items():
+                    for ctx in contexts:
+                        by_context.setdefault(ctx or NO_TEST, {}).setdefault(path, set()).add(line)
+            return by_context
+        self.take()
+        collector = self.cov._collector
+        mapper = getattr(collector, "cached_mapped_file", None) or getattr(collector, "file_mapper", None) or (lambda p: p)
+        names = {}
+        out = {}
+        for ctx, files in self.by_context.items():
+            mine = out[ctx] = {}
+            for path, lines in files.items():
+                name = names.get(path)
+                if name is None:
+                    name = names[path] = mapper(path)
+                have = mine.get(name)
+                if have is None:
+                    mine[name] = lines
+                else:
+                    have.update(lines)
+        return out
 
     def report(self, by_context):
         """Sends the shared lines, then each test's (see the doc string)."""
@@ -183,16 +228,12 @@ class Recorder:
             if ctx not in owners:
                 for path, lines in files.items():
                     shared.setdefault(path, set()).update(lines)
-        bodies = {}
+        outside = outside_functions({path for files in by_context.values() for path in files})
         for files in by_context.values():
             for path, lines in files.items():
-                if path not in bodies:
-                    bodies[path] = function_body_lines(path)
-                body = bodies[path]
-                if not isinstance(body, AllLines):
-                    outside = [l for l in lines if l not in body]
-                    if outside:
-                        shared.setdefault(path, set()).update(outside)
+                lines = outside[path](lines)
+                if lines:
+                    shared.setdefault(path, set()).update(lines)
         per_test = {ctx: {} for ctx in self.tests}
         for ctx, files in by_context.items():
             for test in owners.get(ctx, ()):
@@ -206,41 +247,6 @@ class Recorder:
             self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
 
 
-class Lines:
-    """What coverage's collector writes to in place of its CoverageData:
-    the lines of each file per context, as plain sets. The collector calls
-    set_context at each switch_context (after flushing the tracer's data
-    of the context before), add_lines (or add_arcs, should branch be on
-    after all) with the tracer's data since, and add_file_tracers."""
-
-    def __init__(self):
-        self.by_context = {}  # context -> {file: set of lines}
-        self.files = None
-        self.context = NO_TEST
-
-    def set_context(self, context):
-        prev, self.context = self.context, context or NO_TEST
-        self.files = None
-        return prev
-
-    def add_lines(self, line_data):
-        files = self.files
-        if files is None:
-            files = self.files = self.by_context.setdefault(self.context, {})
-        for path, lines in line_data.items():
-            have = files.get(path)
-            if have is None:
-                files[path] = set(lines)
-            else:
-                have.update(lines)
-
-    def add_arcs(self, arc_data):
-        self.add_lines({path: {l for arc in arcs for l in arc if l > 0} for path, arcs in arc_data.items()})
-
-    def add_file_tracers(self, file_tracers):
-        pass
-
-
 def get_option(cov, name):
     try:
         return cov.get_option(name)
@@ -248,17 +254,113 @@ def get_option(cov, name):
         return None
 
 
+def outside_functions(paths):
+    """{path: a function giving, of a set of lines of path, those outside
+    every function body (function_body_lines)}, for each of paths. The
+    lines of the functions the process can reach (function_lines) are
+    inside, which leaves most files unparsed; the rest are looked up in
+    the file's ast, read once when first needed."""
+    live = function_lines(paths)
+    return {path: Outside(path, live.get(path, set())) for path in paths}
+
+
+class Outside:
+    def __init__(self, path, inside):
+        self.path = path
+        self.inside = inside
+        self.body = False  # function_body_lines(path) once read
+
+    def __call__(self, lines):
+        rest = lines - self.inside
+        if not rest:
+            return rest
+        if self.body is False:
+            self.body = function_body_lines(self.path)
+        return () if self.body is None else rest - self.body
+
+
+def function_lines(paths):
+    """{path: lines of its functions' bodies} for the modules of paths
+    still in sys.modules, from the code objects of the functions, methods,
+    properties, wrapped functions and nested code reachable from the
+    module's namespace; no parsing. Each code object's lines but its
+    co_firstlineno (a decorator's or the def's, run at import) lie in the
+    function's body as function_body_lines has it: these never say a line
+    is inside that the ast would not. A function that cannot be reached (a
+    name bound twice, a decorator that returns no function, as pytest's
+    fixtures) is left to the ast."""
+    wanted = {}
+    for path in paths:
+        try:
+            wanted[os.path.realpath(path)] = path
+        except (OSError, ValueError):
+            pass
+    out = {}
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None) if isinstance(mod, types.ModuleType) else None
+        if not isinstance(f, str) or not f.endswith(".py"):
+            continue
+        path = wanted.get(os.path.realpath(f))
+        if path is None or path in out:
+            continue
+        out[path] = module_function_lines(mod, name, f)
+    return out
+
+
+def module_function_lines(mod, name, filename):
+    """The body lines of the functions reachable from mod's namespace and
+    defined in filename (see function_lines)."""
+    lines = set()
+    seen = set()
+    todo = list(vars(mod).values())
+    while todo:
+        o = todo.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        t = type(o)
+        if t is types.FunctionType:
+            code = o.__code__
+            if code.co_filename == filename:
+                code_lines(code, lines)
+                lines.discard(code.co_firstlineno)
+            wrapped = o.__dict__.get("__wrapped__")
+            if wrapped is not None:
+                todo.append(wrapped)
+        elif t is staticmethod or t is classmethod:
+            todo.append(o.__func__)
+        elif t is property:
+            todo.extend(f for f in (o.fget, o.fset, o.fdel) if f is not None)
+        elif isinstance(o, type) and vars(o).get("__module__") == name:
+            todo.extend(vars(o).values())
+    return lines
+
+
+def code_lines(code, lines):
+    """Adds the lines of code and of the code objects it holds (nested
+    functions, classes, lambdas and comprehensions) to lines."""
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        if hasattr(c, "co_lines"):
+            lines.update(l for _, _, l in c.co_lines() if l is not None)
+        else:  # before Python 3.10
+            import dis
+            lines.update(l for _, l in dis.findlinestarts(c) if l is not None)
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+
+
 def function_body_lines(path):
     """The lines inside function bodies (the def line, its decorators and
     defaults run at import and are not in it). Only statements are walked,
     and no function body is entered: a function nested in one lies in its
-    body. A file that is no Python source (a template a plugin measures)
-    has every line in a body: its lines stay with the tests that ran them."""
+    body. None for a file that is no Python source (a template a plugin
+    measures): its lines stay with the tests that ran them."""
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read(), path)
     except (OSError, SyntaxError, ValueError):
-        return AllLines()
+        return None
     lines = set()
     todo = list(tree.body)
     while todo:
@@ -274,21 +376,22 @@ def function_body_lines(path):
     return lines
 
 
-class AllLines:
-    def __contains__(self, line):
-        return True
-
-
 def spans_of(files):
     """{file: set of lines} as {file: [[start, end], ...]}, merged."""
     out = {}
     for path, lines in files.items():
+        ordered = sorted(lines)
+        if ordered and ordered[0] < 1:  # an empty module's is line 0
+            ordered = [line for line in ordered if line > 0]
+        if not ordered:
+            continue
         spans = []
-        for line in sorted(l for l in lines if l > 0):  # an empty module's is line 0
-            if spans and line == spans[-1][1] + 1:
-                spans[-1][1] = line
-            else:
-                spans.append([line, line])
-        if spans:
-            out[path] = spans
+        start = prev = ordered[0]
+        for line in ordered:
+            if line > prev + 1:
+                spans.append([start, prev])
+                start = line
+            prev = line
+        spans.append([start, prev])
+        out[path] = spans
     return out
