@@ -228,10 +228,11 @@ class Recorder:
             if ctx not in owners:
                 for path, lines in files.items():
                     shared.setdefault(path, set()).update(lines)
-        outside = outside_functions({path for files in by_context.values() for path in files})
-        for files in by_context.values():
+        owned = [files for ctx, files in by_context.items() if ctx in owners]
+        outside = outside_functions({path for files in owned for path in files})
+        for files in owned:
             for path, lines in files.items():
-                lines = outside[path](lines)
+                lines = outside[path](lines - shared[path] if path in shared else lines)
                 if lines:
                     shared.setdefault(path, set()).update(lines)
         per_test = {ctx: {} for ctx in self.tests}
