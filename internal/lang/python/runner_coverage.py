@@ -137,7 +137,8 @@ class Recorder:
         """Moves the lines traced since the last switch to the current
         context. Each set is emptied of the lines taken only (C calls, each
         atomic under the GIL): a line another thread adds in between stays
-        for the next context."""
+        for the next context. Older coverage versions keep dicts of lines,
+        emptied the same way."""
         files = self.by_context.get(self.current)
         if files is None:
             files = self.by_context[self.current] = {}
@@ -147,8 +148,13 @@ class Recorder:
             items = list(self.traced.copy().items())
         for path, lines in items:
             if lines:
-                taken = lines.copy()
-                lines.difference_update(taken)
+                if type(lines) is set:
+                    taken = lines.copy()
+                    lines.difference_update(taken)
+                else:  # older coverage versions keep {line: None}
+                    taken = set(lines)
+                    for line in taken:
+                        del lines[line]
                 have = files.get(path)
                 if have is None:
                     files[path] = taken
