@@ -58,7 +58,9 @@ needed for per-test data that is complete and ours:
   parallel, relative_files  off: one data file, absolute paths;
   branch        off: lines are what the index keeps;
   core          ctrace unless timid: sys.monitoring (the default from
-                Python 3.14) does not support switching contexts;
+                Python 3.14) reports a line once per process, not once
+                per test (coverage's sysmon core switches off a line's
+                event after its first), so later tests would miss it;
   patch         none: child processes are not measured (their lines
                 could not be attributed to a test anyway);
   concurrency   kept, without multiprocessing (its children write data
@@ -272,6 +274,10 @@ def outside_functions(paths):
 
 
 class Outside:
+    """Outside(lines): those of lines outside every function body of path,
+    given the lines known inside (function_lines); the ast is read only
+    for lines outside those, once."""
+
     def __init__(self, path, inside):
         self.path = path
         self.inside = inside
