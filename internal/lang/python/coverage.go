@@ -14,31 +14,31 @@ import (
 )
 
 // Per-test coverage (lang.Coverer) for pytest and unittest: the drivers
-// start coverage.py themselves and switch its dynamic context as each test
-// starts and ends, named as their events name the test (a pytest node ID
-// with its parameters, a unittest id()), then read the data file back
-// through coverage's own API and send one "covered" event per test. See
-// runner_coverage.py's doc string for what goes to which test (import-time
-// and module-level lines go to every test of the process; wider-scoped
-// pytest fixtures to every test using them) and for the overrides of the
-// project's own coverage configuration. The data stays in memory while
-// the tests run and is written at the end to testdex.coverage in the
-// batch's scratch folder (RunOptions.Dir), never the project's .coverage.
+// start coverage.py themselves and, as each test starts and ends, cut what
+// its tracer recorded into the test's lines, named as their events name
+// the test (a pytest node ID with its parameters, a unittest id()), then
+// send one "covered" event per test. See runner_coverage.py's doc string
+// for what goes to which test (import-time and module-level lines go to
+// every test of the process; wider-scoped pytest fixtures to every test
+// using them), for the overrides of the project's own coverage
+// configuration, and for why the recorder reads coverage's collector
+// rather than switching coverage's contexts (its fallback). Nothing is
+// written: the project's .coverage is never touched.
 //
-// Overhead measured on the mutation benchmark's projects (CPU time, driver
-// runs alternated, medians of 5, a loaded 2-core machine): itsdangerous
-// (pytest, 297 tests) x1.9, pyasn1 (unittest, 1,179 one-millisecond
-// tests) x3.1, of which coverage's tracer is x1.8 and the rest the context
-// switches and decoding the per-test data.
+// Overhead (scripts/pycovbench.py, docs/coverage.md "Python"; CPU time,
+// medians of three alternated runs on a loaded machine): x1.47 on
+// itsdangerous (pytest, 297 tests), x2.66 on pyasn1 (unittest, 1,179
+// one-millisecond tests), x1.90 on click, against x1.52, x3.85 and x2.78
+// with coverage's own contexts; coverage's tracer alone is x1.35 to x1.6
+// of the driver's time on Python 3.11.
 
 //go:embed runner_coverage.py
 var coverageModule []byte
 
 // coveragePlan is the drivers' "coverage" configuration: the module
-// they load by path and the data file it writes.
+// they load by path.
 type coveragePlan struct {
 	Module string `json:"module"`
-	Data   string `json:"data"`
 }
 
 // coverageFiles writes runner_coverage.py to the scratch folder and
@@ -54,7 +54,7 @@ func coverageFiles(o lang.RunOptions) (*coveragePlan, error) {
 	if err := os.WriteFile(mod, coverageModule, 0o644); err != nil {
 		return nil, fmt.Errorf("write the python coverage recorder: %w", err)
 	}
-	return &coveragePlan{Module: mod, Data: filepath.Join(o.Dir, "testdex.coverage")}, nil
+	return &coveragePlan{Module: mod}, nil
 }
 
 // CoverageCheck reports, wrapping lang.ErrNotInstalled, an interpreter

@@ -3,6 +3,7 @@ package python
 import (
 	"errors"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,7 +209,19 @@ class TestU(unittest.TestCase):
 
     def test_b(self):
         self.assertEqual(mod.b(1), 3)
+
+    def test_lazy(self):
+        from pkg import lazy
+        self.assertEqual(lazy.c(), 3)
+
+    def test_sub(self):
+        for n in (1, 2):
+            with self.subTest(n=n):
+                self.assertEqual(mod.a(n), n + 1)
 `,
+		// Imported by test_lazy alone: its module-level lines (1, 4) go
+		// to every test, c's body (5) to test_lazy.
+		"pkg/lazy.py": "K = 3\n\n\ndef c():\n    return K\n",
 	})
 	p := &lang.Project{Dir: dir}
 	plain := runReal(t, unittestRunner{}, p, false)
@@ -222,12 +235,20 @@ class TestU(unittest.TestCase):
 		}
 	}
 	cov := coveredBy(t, covered)
-	if len(cov) != 2 {
-		t.Fatalf("covered events for %d tests, want 2: %v", len(cov), cov)
+	if len(cov) != 4 {
+		t.Fatalf("covered events for %d tests, want 4: %v", len(cov), cov)
 	}
 	checkLines(t, cov, "pkg.test_u.TestU.test_a", "mod.py", []int{1, 4, 5, 8}, []int{9})
 	checkLines(t, cov, "pkg.test_u.TestU.test_b", "mod.py", []int{1, 4, 8, 9}, []int{5})
-	checkLines(t, cov, "pkg.test_u.TestU.test_b", "test_u.py", []int{8, 14}, []int{11})
+	checkLines(t, cov, "pkg.test_u.TestU.test_b", "test_u.py", []int{8, 14}, []int{11, 18, 23})
+	// A method's subTests are the method's; a's body again, after test_a
+	// took it: each test gets what it ran, not what ran first.
+	checkLines(t, cov, "pkg.test_u.TestU.test_sub", "mod.py", []int{5}, []int{9})
+	checkLines(t, cov, "pkg.test_u.TestU.test_sub", "test_u.py", []int{21, 22, 23}, []int{11, 14, 18})
+	checkLines(t, cov, "pkg.test_u.TestU.test_lazy", "lazy.py", []int{1, 4, 5}, nil)
+	for _, n := range []string{"test_a", "test_b", "test_sub"} {
+		checkLines(t, cov, "pkg.test_u.TestU."+n, "lazy.py", []int{1, 4}, []int{5})
+	}
 }
 
 // TestCoverageNotInstalled: an interpreter without coverage, or with one
@@ -283,4 +304,96 @@ func TestParserCovered(t *testing.T) {
 	if !reflect.DeepEqual(evs, want) {
 		t.Errorf("events:\n got %+v\nwant %+v", evs, want)
 	}
+}
+
+// TestMergeSorted: merging two sorted, merged span lists gives what
+// lang.MergeSpans gives of their concatenation (overlapping, adjacent,
+// nested and disjoint spans, either list empty), on random lists.
+func TestMergeSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	list := func() []lang.Span {
+		var s []lang.Span
+		for range rng.IntN(6) {
+			a := 1 + rng.IntN(40)
+			s = append(s, lang.Span{Start: a, End: a + rng.IntN(4)})
+		}
+		return lang.MergeSpans(s)
+	}
+	for range 2000 {
+		a, b := list(), list()
+		want := lang.MergeSpans(append(slices.Clone(a), b...))
+		if got := mergeSorted(a, b); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+			t.Fatalf("mergeSorted(%v, %v) = %v, want %v", a, b, got, want)
+		}
+	}
+}
+
+// recorderScript drives runner_coverage.py's Recorder by hand (argv: the
+// module, then "direct" or "fallback": coverage's own switch_context and
+// data) and prints its covered events, one JSON object a line, as the
+// drivers do.
+const recorderScript = `import importlib.util, json, sys, threading
+spec = importlib.util.spec_from_file_location("_testdex_coverage", sys.argv[1])
+rc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rc)
+events = []
+r = rc.Recorder(lambda **ev: events.append(ev))
+r.start()
+if sys.argv[2] == "fallback":
+    r.traced = None
+elif r.traced is None:
+    sys.exit("the direct path is not taken with coverage " + rc.coverage.__version__)
+sys.path.insert(0, ".")
+import mod
+r.begin("t1", nodeid="t1"); mod.a(1); r.end()
+r.begin("t2", nodeid="t2"); mod.b(1); r.end()
+r.begin("t3", nodeid="t3"); mod.a(2); r.end()
+r.begin("t4", nodeid="t4")
+th = threading.Thread(target=mod.b, args=(3,)); th.start(); th.join()
+r.end()
+r.finish()
+for ev in events:
+    print(json.dumps(ev))
+`
+
+// TestRecorderPaths: the recorder's own cut of the tracer's data (the
+// direct path) gives each test what it ran (a's body to t1 and t3 alike,
+// b's to t2 and, run in a thread, to t4), and the same events as
+// coverage's own switch_context and data (the fallback of a coverage
+// version without the internals the direct path reads).
+func TestRecorderPaths(t *testing.T) {
+	if _, err := exec.LookPath(Python); err != nil {
+		testenv.Missing(t, "%s is not on PATH: install Python 3", Python)
+	}
+	dir := writeTree(t, map[string]string{"mod.py": covModule, "drive.py": recorderScript})
+	modPath := filepath.Join(t.TempDir(), "testdex_coverage.py")
+	if err := os.WriteFile(modPath, coverageModule, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string) []lang.RunEvent {
+		cmd := exec.Command(Python, "drive.py", modPath, path)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) && strings.Contains(string(ee.Stderr), "No module named 'coverage'") {
+				t.Fatalf("coverage is not installed for %s (scripts/setup/python.sh installs it)", Python)
+			}
+			t.Fatalf("%s: %v\n%s", path, err, out)
+		}
+		var got []lang.RunEvent
+		ps := newEventParser(&lang.Project{Dir: dir}, &lang.Command{Dir: dir}, func(e lang.RunEvent) { got = append(got, e) })
+		ps.Write(out)
+		ps.Close(0)
+		return got
+	}
+	direct, fallback := run("direct"), run("fallback")
+	if !reflect.DeepEqual(direct, fallback) {
+		t.Errorf("direct and fallback differ:\n direct   %+v\n fallback %+v", direct, fallback)
+	}
+	cov := coveredBy(t, direct)
+	checkLines(t, cov, "t1", "mod.py", []int{1, 4, 5, 8}, []int{9})
+	checkLines(t, cov, "t2", "mod.py", []int{9}, []int{5})
+	checkLines(t, cov, "t3", "mod.py", []int{5}, []int{9})
+	checkLines(t, cov, "t4", "mod.py", []int{9}, []int{5})
 }

@@ -2,18 +2,30 @@
 runner_unittest.py load this file by path, under a private module name,
 only when the run asks for coverage: without it nothing here is imported).
 
-coverage.py records the run with one dynamic context per test, switched by
-the driver itself through Coverage.switch_context as the test starts and
-ends, named exactly as the driver's other events name the test (pytest's
-node ID with its parameters, unittest's test id()). coverage's own
+coverage.py's tracer (its C core) records the lines; testdex's recorder
+cuts them into one set of lines per test, named exactly as the driver's
+other events name the test (pytest's node ID with its parameters,
+unittest's test id()), as the test starts and ends. coverage's own
 `dynamic_context = test_function` is not used: it names the test function
 only ("test_x", not "t.py::test_x[a-1]"), so parametrized rows and methods
 of different classes would share one context, and it misses code a test
 runs through fixtures outside the test function's frame.
 
-After the run the data file is saved and read back through coverage's own
-API (CoverageData.measured_files and contexts_by_lineno, no SQL of ours),
-and one "covered" event per test goes to the driver's event channel.
+At each switch the recorder moves what the tracer recorded since the last
+one (Collector.data: a set of lines per file, which the C tracer adds to
+in place) into the ending context's sets, and leaves the tracer's sets
+empty. coverage's own switch_context does the same into its CoverageData
+(SQLite), copying and clearing every file's set at each switch and reading
+contexts back per line afterwards: on a suite of one-millisecond tests
+that cost more than the tracer itself. The sets are emptied in place (the
+tracer holds borrowed references to them) and only of the lines moved, so
+a line another thread adds meanwhile stays for the next context rather
+than being lost. A coverage version without these internals (Coverage.
+_collector with data, a dict of sets of lines, and branch off) gets
+coverage's own switch_context and its data read back through its API
+(measured_files, contexts_by_lineno): slower, the same lines. No data file
+is written. One "covered" event per test goes to the driver's event
+channel.
 
 What belongs to which test (safety first: a line a test depends on must be
 among its lines, a few more do no harm):
@@ -36,8 +48,7 @@ among its lines, a few more do no harm):
 The project's coverage configuration (.coveragerc, setup.cfg, tox.ini,
 pyproject.toml) is read as coverage reads it, with these overrides, each
 needed for per-test data that is complete and ours:
-  data_file     none while the tests run (in memory), then the batch's
-                scratch file (never the project's .coverage);
+  data_file     none: nothing is written (never the project's .coverage);
   source        the working folder (the rootdir or project) plus the
                 project's own source entries: a narrower `source` or
                 `include` would hide the tests' files and code silently;
@@ -47,7 +58,9 @@ needed for per-test data that is complete and ours:
   parallel, relative_files  off: one data file, absolute paths;
   branch        off: lines are what the index keeps;
   core          ctrace unless timid: sys.monitoring (the default from
-                Python 3.14) does not support switching contexts;
+                Python 3.14) reports a line once per process, not once
+                per test (coverage's sysmon core switches off a line's
+                event after its first), so later tests would miss it;
   patch         none: child processes are not measured (their lines
                 could not be attributed to a test anyway);
   concurrency   kept, without multiprocessing (its children write data
@@ -58,27 +71,25 @@ project's `source` names it.
 import ast
 import os
 import sys
+import types
 
 import coverage
-from coverage import CoverageData
 
 NO_TEST = ""  # the context of everything that runs outside a test
 FIXTURE = "testdex-fixture:"
 
 
 class Recorder:
-    """Starts coverage with the overrides above and switches contexts."""
+    """Starts coverage with the overrides above and cuts its data per test."""
 
-    def __init__(self, data_file, emit):
+    def __init__(self, emit):
         self.emit = emit
-        self.data_file = data_file
         self.tests = {}  # context -> the event's naming fields, in run order
         self.fixtures = {}  # fixture context -> set of test contexts
         self.current = NO_TEST
         self.disabled = ""
-        # The data stays in memory while the tests run (each context switch
-        # writes to it: 3x cheaper than to a file) and is written to
-        # data_file once, at the end.
+        self.traced = None  # the collector's {file: set of lines}, when read directly
+        self.by_context = {}  # context -> {file: set of lines}, when read directly
         cov = coverage.Coverage(data_file=None, config_file=True, auto_data=False)
         source = [os.getcwd()] + list(cov.get_option("run:source") or []) + list(get_option(cov, "run:source_pkgs") or [])
         options = {
@@ -99,7 +110,13 @@ class Recorder:
         self.cov = cov
 
     def start(self):
+        """Starts coverage; reads its collector's data directly when this
+        coverage version has the internals that takes (see the doc string)."""
         self.cov.start()
+        collector = getattr(self.cov, "_collector", None)
+        data = getattr(collector, "data", None)
+        if isinstance(data, dict) and getattr(collector, "branch", True) is False:
+            self.traced = data
 
     def disable(self, why):
         """Records nothing for the tests of this run, and says why once (a
@@ -110,9 +127,41 @@ class Recorder:
 
     def switch(self, context):
         """Switches to context; returns the previous one."""
-        prev, self.current = self.current, context
-        self.cov.switch_context(context)
+        prev = self.current
+        if self.traced is not None:
+            self.take()
+        else:
+            self.cov.switch_context(context)
+        self.current = context
         return prev
+
+    def take(self):
+        """Moves the lines traced since the last switch to the current
+        context. Each set is emptied of the lines taken only (C calls, each
+        atomic under the GIL): a line another thread adds in between stays
+        for the next context. Older coverage versions keep dicts of lines,
+        emptied the same way."""
+        files = self.by_context.get(self.current)
+        if files is None:
+            files = self.by_context[self.current] = {}
+        try:
+            items = list(self.traced.items())
+        except RuntimeError:  # a thread's tracer added a file meanwhile
+            items = list(self.traced.copy().items())
+        for path, lines in items:
+            if lines:
+                if type(lines) is set:
+                    taken = lines.copy()
+                    lines.difference_update(taken)
+                else:  # older coverage versions keep {line: None}
+                    taken = set(lines)
+                    for line in taken:
+                        del lines[line]
+                have = files.get(path)
+                if have is None:
+                    files[path] = taken
+                else:
+                    have.update(taken)
 
     def begin(self, context, **names):
         """A test starts: its context, and the fields naming it in events."""
@@ -131,45 +180,77 @@ class Recorder:
         self.fixtures.setdefault(FIXTURE + fixture, set()).add(test)
 
     def finish(self):
-        """Stops coverage, saves the data and reports it. An error reading
-        it is the run's output, never the run's failure."""
+        """Stops coverage and reports its data. An error reading it is the
+        run's output, never the run's failure."""
         self.cov.stop()
         if self.disabled:
             return
         try:
-            data = self.cov.get_data()
-            if os.path.exists(self.data_file):
-                os.remove(self.data_file)
-            saved = CoverageData(basename=self.data_file)
-            saved.loads(data.dumps())  # for a person to look at with coverage's tools
-            self.report(data)
+            by_context = self.cov_lines()
+            self.report(by_context)
         except Exception as e:  # the results stand without coverage
             self.emit(action="covered", nodeid="", message="reading coverage.py's data failed: %r" % (e,))
 
-    def report(self, data):
+    def cov_lines(self):
+        """{context: {file: set of lines}} of the whole run, the files
+        named as coverage names them in its data."""
+        if self.traced is None:
+            by_context = {}
+            data = self.cov.get_data()
+            for path in data.measured_files():
+                for line, contexts in (data.contexts_by_lineno(path) or {}).items():
+                    for ctx in contexts:
+                        by_context.setdefault(ctx or NO_TEST, {}).setdefault(path, set()).add(line)
+            return by_context
+        self.take()
+        collector = self.cov._collector
+        mapper = getattr(collector, "cached_mapped_file", None) or getattr(collector, "file_mapper", None) or (lambda p: p)
+        names = {}
+        out = {}
+        for ctx, files in self.by_context.items():
+            mine = out[ctx] = {}
+            for path, lines in files.items():
+                name = names.get(path)
+                if name is None:
+                    name = names[path] = mapper(path)
+                have = mine.get(name)
+                if have is None:
+                    mine[name] = lines
+                else:
+                    have.update(lines)
+        return out
+
+    def report(self, by_context):
         """Sends the shared lines, then each test's (see the doc string)."""
         owners = {}  # context -> the tests its lines go to
-        for ctx in data.measured_contexts():
+        for ctx in by_context:
             if ctx in self.tests:
                 owners[ctx] = (ctx,)
             elif ctx.startswith(FIXTURE) and self.fixtures.get(ctx):
                 owners[ctx] = tuple(self.fixtures[ctx])
+        # A line is everyone's when it ran outside any test, under a
+        # context no test owns (a fixture whose users pytest did not say),
+        # or outside every function body.
         shared = {}
+        for ctx, files in by_context.items():
+            if ctx not in owners:
+                for path, lines in files.items():
+                    shared.setdefault(path, set()).update(lines)
+        owned = [files for ctx, files in by_context.items() if ctx in owners]
+        outside = outside_functions({path for files in owned for path in files})
+        for files in owned:
+            for path, lines in files.items():
+                lines = outside[path](lines - shared[path] if path in shared else lines)
+                if lines:
+                    shared.setdefault(path, set()).update(lines)
         per_test = {ctx: {} for ctx in self.tests}
-        for path in sorted(data.measured_files()):
-            body = function_body_lines(path)
-            for line, contexts in data.contexts_by_lineno(path).items():
-                # Lines of a context no test owns (a fixture whose users
-                # pytest did not say) are everyone's, as NO_TEST's.
-                if line not in body or NO_TEST in contexts or any(c not in owners for c in contexts):
-                    shared.setdefault(path, set()).add(line)
-                    continue
-                for ctx in contexts:
-                    for test in owners.get(ctx, ()):
-                        lines = per_test[test].get(path)
-                        if lines is None:
-                            lines = per_test[test][path] = set()
-                        lines.add(line)
+        for ctx, files in by_context.items():
+            for test in owners.get(ctx, ()):
+                mine = per_test[test]
+                for path, lines in files.items():
+                    lines = lines - shared[path] if path in shared else lines
+                    if lines:
+                        mine.setdefault(path, set()).update(lines)
         self.emit(action="covered", nodeid="", files=spans_of(shared))
         for ctx, names in self.tests.items():
             self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
@@ -182,17 +263,117 @@ def get_option(cov, name):
         return None
 
 
+def outside_functions(paths):
+    """{path: a function giving, of a set of lines of path, those outside
+    every function body (function_body_lines)}, for each of paths. The
+    lines of the functions the process can reach (function_lines) are
+    inside, which leaves most files unparsed; the rest are looked up in
+    the file's ast, read once when first needed."""
+    live = function_lines(paths)
+    return {path: Outside(path, live.get(path, set())) for path in paths}
+
+
+class Outside:
+    """Outside(lines): those of lines outside every function body of path,
+    given the lines known inside (function_lines); the ast is read only
+    for lines outside those, once."""
+
+    def __init__(self, path, inside):
+        self.path = path
+        self.inside = inside
+        self.body = False  # function_body_lines(path) once read
+
+    def __call__(self, lines):
+        rest = lines - self.inside
+        if not rest:
+            return rest
+        if self.body is False:
+            self.body = function_body_lines(self.path)
+        return () if self.body is None else rest - self.body
+
+
+def function_lines(paths):
+    """{path: lines of its functions' bodies} for the modules of paths
+    still in sys.modules, from the code objects of the functions, methods,
+    properties, wrapped functions and nested code reachable from the
+    module's namespace; no parsing. Each code object's lines but its
+    co_firstlineno (a decorator's or the def's, run at import) lie in the
+    function's body as function_body_lines has it: these never say a line
+    is inside that the ast would not. A function that cannot be reached (a
+    name bound twice, a decorator that returns no function, as pytest's
+    fixtures) is left to the ast."""
+    wanted = {}
+    for path in paths:
+        try:
+            wanted[os.path.realpath(path)] = path
+        except (OSError, ValueError):
+            pass
+    out = {}
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None) if isinstance(mod, types.ModuleType) else None
+        if not isinstance(f, str) or not f.endswith(".py"):
+            continue
+        path = wanted.get(os.path.realpath(f))
+        if path is None or path in out:
+            continue
+        out[path] = module_function_lines(mod, name, f)
+    return out
+
+
+def module_function_lines(mod, name, filename):
+    """The body lines of the functions reachable from mod's namespace and
+    defined in filename (see function_lines)."""
+    lines = set()
+    seen = set()
+    todo = list(vars(mod).values())
+    while todo:
+        o = todo.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        t = type(o)
+        if t is types.FunctionType:
+            code = o.__code__
+            if code.co_filename == filename:
+                code_lines(code, lines)
+                lines.discard(code.co_firstlineno)
+            wrapped = o.__dict__.get("__wrapped__")
+            if wrapped is not None:
+                todo.append(wrapped)
+        elif t is staticmethod or t is classmethod:
+            todo.append(o.__func__)
+        elif t is property:
+            todo.extend(f for f in (o.fget, o.fset, o.fdel) if f is not None)
+        elif isinstance(o, type) and vars(o).get("__module__") == name:
+            todo.extend(vars(o).values())
+    return lines
+
+
+def code_lines(code, lines):
+    """Adds the lines of code and of the code objects it holds (nested
+    functions, classes, lambdas and comprehensions) to lines."""
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        if hasattr(c, "co_lines"):
+            lines.update(l for _, _, l in c.co_lines() if l is not None)
+        else:  # before Python 3.10
+            import dis
+            lines.update(l for _, l in dis.findlinestarts(c) if l is not None)
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+
+
 def function_body_lines(path):
     """The lines inside function bodies (the def line, its decorators and
     defaults run at import and are not in it). Only statements are walked,
     and no function body is entered: a function nested in one lies in its
-    body. A file that is no Python source (a template a plugin measures)
-    has every line in a body: its lines stay with the tests that ran them."""
+    body. None for a file that is no Python source (a template a plugin
+    measures): its lines stay with the tests that ran them."""
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read(), path)
     except (OSError, SyntaxError, ValueError):
-        return AllLines()
+        return None
     lines = set()
     todo = list(tree.body)
     while todo:
@@ -208,21 +389,22 @@ def function_body_lines(path):
     return lines
 
 
-class AllLines:
-    def __contains__(self, line):
-        return True
-
-
 def spans_of(files):
     """{file: set of lines} as {file: [[start, end], ...]}, merged."""
     out = {}
     for path, lines in files.items():
+        ordered = sorted(lines)
+        if ordered and ordered[0] < 1:  # an empty module's is line 0
+            ordered = [line for line in ordered if line > 0]
+        if not ordered:
+            continue
         spans = []
-        for line in sorted(l for l in lines if l > 0):  # an empty module's is line 0
-            if spans and line == spans[-1][1] + 1:
-                spans[-1][1] = line
-            else:
-                spans.append([line, line])
-        if spans:
-            out[path] = spans
+        start = prev = ordered[0]
+        for line in ordered:
+            if line > prev + 1:
+                spans.append([start, prev])
+                start = line
+            prev = line
+        spans.append([start, prev])
+        out[path] = spans
     return out

@@ -5,7 +5,7 @@ on its standard output, which carries nothing else.
 Usage: python runner_pytest.py CONFIG_FILE
 
 CONFIG_FILE is JSON: {"options": [...], "extra": [...], "select": [...],
-"timeout": seconds or 0, "coverage": {"module": path, "data": path} or
+"timeout": seconds or 0, "coverage": {"module": path} or
 absent}. pytest.main receives options (testdex's own:
 -q --no-header --no-summary), extra (the user's arguments) and select (the
 paths and node IDs to run; none runs what pytest's own configuration
@@ -254,7 +254,7 @@ def coverage_recorder(cfg):
     spec = importlib.util.spec_from_file_location("_testdex_coverage", cfg["module"])
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.Recorder(cfg["data"], emit)
+    return mod.Recorder(emit)
 
 
 def pytest_cov_loads():

@@ -6,7 +6,7 @@ Usage: python runner_unittest.py CONFIG_FILE
 
 CONFIG_FILE is JSON: {"discover": [folders], "modules": [dotted names],
 "names": [dotted names], "timeout": seconds or 0, "coverage": {"module":
-path, "data": path} or absent}. Each folder is
+path} or absent}. Each folder is
 discovered with pattern test*.py and the current folder as the top level
 ("." is `python -m unittest` without arguments), each module and name is
 loaded with TestLoader.loadTestsFromName.
@@ -235,7 +235,7 @@ def coverage_recorder(cfg):
     spec = importlib.util.spec_from_file_location("_testdex_coverage", cfg["module"])
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.Recorder(cfg["data"], emit)
+    return mod.Recorder(emit)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""scripts/pycovbench.py measures what `testdex run --coverage` costs against a plain `testdex run` (docs/coverage.md#python).
+
+    scripts/pycovbench.py [--runs 3] [--bin BIN] [--before BIN] [PROJECT ...]
+
+Each PROJECT is a folder (default: itsdangerous and pyasn1 under
+~/.cache/testdex-fidelity, which scripts/setup/fidelity.sh fills, with
+coverage in their virtualenvs). For each, `testdex run` and `testdex run
+--coverage` run --runs times each, alternated (plain, coverage, plain,
+...) so that a change of the machine's load hits both alike, each with a
+fresh TESTDEX_CACHE_DIR. Prints a table a project a line: the medians of
+wall time and of CPU time (user + system of testdex and its children),
+their ratios, the results of each kind of run (they must be equal) and
+the tests recorded. With --before, a third run alternates with them,
+`--coverage` by that binary (an earlier build), and the table gets its
+medians too. A run whose results differ from the plain run's is
+reported, and the script exits 1. Builds ./cmd/testdex (CGO_ENABLED=1)
+unless --bin is given. Not part of `go test`; any framework's project
+works, the Python ones are the default.
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIDELITY = os.path.expanduser("~/.cache/testdex-fidelity")
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(bin_, project, coverage, before=None):
+    """One run: (wall s, cpu s, {test id: action}, tests recorded)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, TESTDEX_CACHE_DIR=cache, NO_COLOR="1")
+        args = [before or bin_, "run", "--json"] + (["--coverage"] if coverage else [])
+        cpu0, t0 = children_cpu(), time.monotonic()
+        p = subprocess.run(args, cwd=project, env=env, capture_output=True, text=True)
+        wall, cpu = time.monotonic() - t0, children_cpu() - cpu0
+    results = {}
+    for line in p.stdout.splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        if ev.get("action") in ("pass", "fail", "skip") and ev.get("id"):
+            results[ev["id"]] = ev["action"]
+    m = re.search(r"coverage of (\d+) tests recorded", p.stderr)
+    return wall, cpu, results, int(m.group(1)) if m else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--bin")
+    ap.add_argument("--before", help="an earlier testdex binary whose --coverage runs alternate with the others")
+    ap.add_argument("projects", nargs="*", default=[os.path.join(FIDELITY, n) for n in ("itsdangerous", "pyasn1")])
+    a = ap.parse_args()
+    bin_ = a.bin
+    if not bin_:
+        bin_ = os.path.join(tempfile.mkdtemp(), "testdex")
+        subprocess.run(["go", "build", "-o", bin_, "./cmd/testdex"], cwd=REPO, check=True,
+                       env=dict(os.environ, CGO_ENABLED="1"))
+    extra = " before wall | before CPU |" if a.before else ""
+    print("| project | results | plain wall | --coverage wall | ratio | plain CPU | --coverage CPU | ratio | recorded |" + extra)
+    print("| --- | --: | --: | --: | --: | --: | --: | --: | --: |" + (" --: | --: |" if a.before else ""))
+    status = 0
+    for project in a.projects:
+        plain, cov, before = [], [], []
+        for _ in range(a.runs):
+            plain.append(run(bin_, project, False))
+            cov.append(run(bin_, project, True))
+            if a.before:
+                before.append(run(bin_, project, True, a.before))
+        want = plain[0][2]
+        for r in plain[1:] + cov + before:
+            if r[2] != want:
+                diff = sorted(k for k in set(want) | set(r[2]) if want.get(k) != r[2].get(k))
+                print("%s: results differ from the first plain run's: %s" % (project, diff[:5]), file=sys.stderr)
+                status = 1
+        med = lambda rs, i: statistics.median(r[i] for r in rs)
+        pw, cw, pc, cc = med(plain, 0), med(cov, 0), med(plain, 1), med(cov, 1)
+        row = "| %s | %d | %.2f s | %.2f s | x%.2f | %.2f s | %.2f s | x%.2f | %d |" % (
+            os.path.basename(project.rstrip("/")), len(want), pw, cw, cw / pw, pc, cc, cc / pc, min(r[3] for r in cov))
+        if before:
+            bw, bc = med(before, 0), med(before, 1)
+            row += " %.2f s (x%.2f) | %.2f s (x%.2f) |" % (bw, bw / pw, bc, bc / pc)
+        print(row)
+        sys.stdout.flush()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
