@@ -235,6 +235,8 @@ if have python3; then
 		install acc-jinja2 acc_jinja2 || status=1
 		install acc-attrs acc_attrs || status=1
 		install acc-dateutil acc_dateutil || status=1
+		venv_coverage acc-click || status=1 # scripts/pycovbench.py's click and jinja2 rows
+		venv_coverage acc-jinja2 || status=1
 	fi
 fi
 if have npm; then
