@@ -23,6 +23,9 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 	if cmd == nil || len(cmd.Args) < 3 {
 		return j
 	}
+	if dir := coverDirOf(cmd); dir != "" {
+		return newBoundaryParser(p, dir, j)
+	}
 	if cmd.Args[1] == "test" && slices.Contains(cmd.Args, "-c") {
 		j.buildOnly = true
 		return j
