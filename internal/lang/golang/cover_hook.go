@@ -25,11 +25,14 @@ const coverEnv = "TESTDEX_GOCOVER"
 // per package clause of them (package x and package x_test share one state
 // through the flag registry: both are in the same binary). At each
 // boundary of a top-level test (its start, and the end of it and all its
-// subtests, through t.Cleanup) it writes the counters so far to a file of
-// its own, numbered, then appends "N +|- NAME" to the events file. The
+// subtests, through t.Cleanup) it appends the counters so far to the file
+// "counters", then "+|- NAME OFFSET LENGTH" to the file "events" (OFFSET
+// -1: no snapshot, at a start right after an end with no test running,
+// which halves the snapshots of tests run one after the other). The
 // counters are never cleared: clearing while a parallel test runs would
 // lose its counts, so the parser takes the difference between snapshots.
-// The meta-data file is written once, at the first boundary, after a call
+// The source keeps to Go 1.12's language (0644, interface{}): the
+// module's go.mod sets it. The meta-data file is written once, at the first boundary, after a call
 // to the runtime's own preparation (a go:linkname, which the linker allows
 // with -checklinkname=0). A failure is
 // written to the file "error" and ends the recording of the process.
@@ -70,15 +73,19 @@ type testdexCoverState struct {
 	mu     sync.Mutex
 	pkg    string
 	dir    string
-	n      int
-	log    *os.File
-	failed bool
-	empty  bool
+	log     *os.File
+	ctrFile *os.File
+	ctr     *bufio.Writer
+	off     int64 // the counters file's size
+	running int
+	lastEnd bool
+	failed  bool
+	empty   bool
 }
 
 func (s *testdexCoverState) String() string   { return "" }
 func (s *testdexCoverState) Set(string) error { return nil }
-func (s *testdexCoverState) Get() any         { return s.event }
+func (s *testdexCoverState) Get() interface{}         { return s.event }
 
 func (s *testdexCoverState) event(name string, mark byte) {
 	s.mu.Lock()
@@ -89,68 +96,79 @@ func (s *testdexCoverState) event(name string, mark byte) {
 	if err := s.write(name, mark); err != nil {
 		s.failed = true
 		if s.dir != "" {
-			os.WriteFile(filepath.Join(s.dir, "error"), []byte(err.Error()), 0o644)
+			os.WriteFile(filepath.Join(s.dir, "error"), []byte(err.Error()), 0644)
 		}
 	}
 }
 
 func (s *testdexCoverState) write(name string, mark byte) error {
 	if s.log == nil {
-		root := os.Getenv(%q)
-		if root == "" {
-			return fmt.Errorf("%s is not set")
-		}
-		s.dir = filepath.Join(root, url.PathEscape(s.pkg)+"."+strconv.Itoa(os.Getpid()))
-		if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		if err := s.open(); err != nil {
 			return err
 		}
-		pkgs, err := testdexCoverPrepare()
+	}
+	// A start right after an end, nothing running: the window goes on
+	// (the parser gives it to both), and the snapshot is saved.
+	skip := s.empty || mark == '+' && s.running == 0 && s.lastEnd
+	if mark == '+' {
+		s.running++
+	} else {
+		s.running--
+	}
+	s.lastEnd = mark == '-'
+	off, n := int64(-1), int64(0)
+	if !skip {
+		off = s.off
+		if err := coverage.WriteCounters(s.ctr); err != nil {
+			return err
+		}
+		if err := s.ctr.Flush(); err != nil {
+			return err
+		}
+		st, err := s.ctrFile.Stat()
 		if err != nil {
 			return err
 		}
-		// No statement to measure: no package, or no counter at all
-		// (runtime/coverage says "not built with -cover" then).
-		err = coverage.WriteCounters(io.Discard)
-		s.empty = len(pkgs) == 0 || err != nil && err.Error() == "program not built with -cover"
-		if err != nil && !s.empty {
-			return err
-		}
-		if s.empty {
-			err = os.WriteFile(filepath.Join(s.dir, "empty"), nil, 0o644)
-		} else {
-			err = coverage.WriteMetaDir(s.dir)
-		}
-		if err != nil {
-			return err
-		}
-		f, err := os.Create(filepath.Join(s.dir, "events"))
-		if err != nil {
-			return err
-		}
-		s.log = f
+		s.off = st.Size()
+		n = s.off - off
+	}
+	_, err := fmt.Fprintf(s.log, "%%c %%s %%d %%d\n", mark, name, off, n)
+	return err
+}
+
+func (s *testdexCoverState) open() error {
+	root := os.Getenv(%q)
+	if root == "" {
+		return fmt.Errorf("%s is not set")
+	}
+	s.dir = filepath.Join(root, url.PathEscape(s.pkg)+"."+strconv.Itoa(os.Getpid()))
+	if err := os.MkdirAll(s.dir, 0755); err != nil {
+		return err
+	}
+	pkgs, err := testdexCoverPrepare()
+	if err != nil {
+		return err
+	}
+	// No statement to measure: no package, or no counter at all
+	// (runtime/coverage says "not built with -cover" then).
+	err = coverage.WriteCounters(io.Discard)
+	s.empty = len(pkgs) == 0 || err != nil && err.Error() == "program not built with -cover"
+	if err != nil && !s.empty {
+		return err
 	}
 	if s.empty {
-		_, err := fmt.Fprintf(s.log, "%%d %%c %%s\n", s.n, mark, name)
-		s.n++
-		return err
-	}
-	f, err := os.Create(filepath.Join(s.dir, strconv.Itoa(s.n)))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	err = coverage.WriteCounters(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+		err = os.WriteFile(filepath.Join(s.dir, "empty"), nil, 0644)
+	} else {
+		err = coverage.WriteMetaDir(s.dir)
 	}
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(s.log, "%%d %%c %%s\n", s.n, mark, name)
-	s.n++
+	if s.ctrFile, err = os.Create(filepath.Join(s.dir, "counters")); err != nil {
+		return err
+	}
+	s.ctr = bufio.NewWriterSize(s.ctrFile, 64<<10)
+	s.log, err = os.Create(filepath.Join(s.dir, "events"))
 	return err
 }
 
@@ -261,7 +279,7 @@ func writeOverlay(p *lang.Project, sel *lang.Selection, dir string) (string, err
 	}
 	data, _ := json.Marshal(map[string]any{"Replace": replace})
 	file := filepath.Join(dir, "overlay.json")
-	return file, os.WriteFile(file, data, 0o644)
+	return file, os.WriteFile(file, data, 0644)
 }
 
 // writeOnce writes data to path, creating its folder.
@@ -269,7 +287,7 @@ func writeOnce(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	return os.WriteFile(path, data, 0644)
 }
 
 // hashName names content by its hash (FNV-1a, 64 bits).

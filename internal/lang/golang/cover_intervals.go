@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -23,22 +24,27 @@ type processCoverage struct {
 	lines map[string]map[string][]lang.Span // test -> absolute file -> spans
 }
 
-// boundary is one line of the events file: counter file n was written,
-// then the test started (+) or ended with its subtests (-).
+// boundary is one line of the events file: the test started (+) or ended
+// with its subtests (-), the counters so far having been appended to the
+// counters file at off (n bytes) just before; off is -1 when the hook took
+// no snapshot (a start right after an end, nothing running).
 type boundary struct {
-	n     int
-	start bool
-	name  string
+	start  bool
+	name   string
+	off, n int64
 }
 
 // readProcess reads one process folder, PKG.PID. Window k, what ran
-// between boundaries k-1 and k (the counters of file k less those of file
-// k-1), goes to every test that ran at any point of it: those running, the
-// one that started or ended at either end. Window 0 (package
+// between snapshots k-1 and k (the counters of one less those of the
+// other), goes to every test that ran at any point of it, and to the one
+// whose end opened it (its goroutines may still run) unless a test started
+// before any other snapshot (the hook takes none then): the window is then
+// the starting test's. Window 0 (package
 // initialisation, TestMain before m.Run) goes to every test of the
 // process, which each ran it under go test -run too. So parallel tests,
 // whose windows overlap, each get what ran while they ran: more lines
-// than their own, never fewer.
+// than their own, never fewer. Then attributor.earlier adds what a test
+// may run only when it runs first.
 func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	pkg, _ := url.PathUnescape(strings.TrimSuffix(filepath.Base(dir), filepath.Ext(dir)))
 	pc := &processCoverage{pkg: pkg, lines: map[string]map[string][]lang.Span{}}
@@ -49,90 +55,167 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	if err != nil {
 		return pc, err
 	}
+	seen := map[string]bool{}
 	for _, e := range events {
-		if e.start && !slices.Contains(pc.tests, e.name) {
+		if e.start && !seen[e.name] {
+			seen[e.name] = true
 			pc.tests = append(pc.tests, e.name)
 		}
 	}
 	if exists(filepath.Join(dir, "empty")) {
 		return pc, nil // nothing measured: the tests executed no line
 	}
-	metas, _ := filepath.Glob(filepath.Join(dir, "covmeta.*"))
-	if len(metas) != 1 {
-		return pc, fmt.Errorf("%s: %d coverage meta-data files", dir, len(metas))
-	}
-	mb, err := os.ReadFile(metas[0])
+	meta, counters, err := readData(dir)
 	if err != nil {
 		return pc, err
 	}
-	meta, err := decodeMeta(mb)
-	if err != nil {
-		return pc, err
-	}
-	files := fileMapper(module, moduleDir)
-	prev := map[[2]uint32][]uint32{}
-	running := map[string]int{}
-	for k, e := range events {
-		cb, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(e.n)))
-		if err != nil {
-			return pc, err
-		}
-		recs, err := decodeCounters(cb)
-		if err != nil {
-			return pc, err
-		}
-		owners := windowOwners(k, events, running, pc.tests)
-		for _, rec := range recs {
-			key := [2]uint32{rec.pkg, rec.fn}
-			old := prev[key]
-			var fn *coverFunc
-			if int(rec.pkg) < len(meta.pkgs) && int(rec.fn) < len(meta.pkgs[rec.pkg]) {
-				fn = &meta.pkgs[rec.pkg][rec.fn]
-			}
-			for u, c := range rec.counters {
-				if c == 0 || u < len(old) && old[u] == c || fn == nil || u >= len(fn.units) {
-					continue
-				}
-				file := files(fn.file)
-				if file == "" {
-					break
-				}
-				for _, t := range owners {
-					if pc.lines[t] == nil {
-						pc.lines[t] = map[string][]lang.Span{}
-					}
-					pc.lines[t][file] = append(pc.lines[t][file], lang.Span{Start: fn.units[u].start, End: fn.units[u].end})
-				}
-			}
-			prev[key] = rec.counters
-		}
+	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc, prev: map[[2]uint32][]uint32{},
+		first: map[[2]uint32][]int{}, entered: map[string]map[[2]uint32]bool{}, started: map[string]int{}}
+	running, win, k := map[string]int{}, map[string]bool{}, 0
+	for _, e := range events {
+		win[e.name] = true
 		if e.start {
+			if _, ok := a.started[e.name]; !ok {
+				a.started[e.name] = k
+			}
 			running[e.name]++
 		} else if running[e.name]--; running[e.name] <= 0 {
 			delete(running, e.name)
 		}
+		if e.off < 0 { // a start right after an end: the window is the starting test's
+			win = map[string]bool{e.name: true}
+			continue
+		}
+		if e.off+e.n > int64(len(counters)) {
+			return pc, fmt.Errorf("%s: the counters file is cut short", dir)
+		}
+		recs, err := decodeCounters(counters[e.off : e.off+e.n])
+		if err != nil {
+			return pc, err
+		}
+		owners := pc.tests
+		if k > 0 {
+			owners = slices.Collect(maps.Keys(win))
+		}
+		a.window(k, recs, owners)
+		k++
+		win = map[string]bool{}
+		for t := range running {
+			win[t] = true
+		}
+		if !e.start {
+			win[e.name] = true
+		}
 	}
+	a.earlier()
 	return pc, nil
 }
 
-// windowOwners are the tests window k belongs to (see readProcess):
-// running holds those running before boundary k.
-func windowOwners(k int, events []boundary, running map[string]int, all []string) []string {
-	if k == 0 {
-		return all
+// readData reads a process folder's meta-data and counters files.
+func readData(dir string) (*coverMeta, []byte, error) {
+	metas, _ := filepath.Glob(filepath.Join(dir, "covmeta.*"))
+	if len(metas) != 1 {
+		return nil, nil, fmt.Errorf("%s: %d coverage meta-data files", dir, len(metas))
 	}
-	set := map[string]bool{events[k].name: true}
-	if !events[k-1].start {
-		set[events[k-1].name] = true
+	mb, err := os.ReadFile(metas[0])
+	if err != nil {
+		return nil, nil, err
 	}
-	for t := range running {
-		set[t] = true
+	meta, err := decodeMeta(mb)
+	if err != nil {
+		return nil, nil, err
 	}
-	out := make([]string, 0, len(set))
-	for t := range set {
-		out = append(out, t)
+	counters, err := os.ReadFile(filepath.Join(dir, "counters"))
+	return meta, counters, err
+}
+
+// attributor turns the snapshots of one process into lines per test.
+type attributor struct {
+	meta    *coverMeta
+	files   func(string) string
+	pc      *processCoverage
+	prev    map[[2]uint32][]uint32        // function -> its counters at the last snapshot
+	first   map[[2]uint32][]int           // function -> per unit, the window it first ran in (-1: not yet)
+	entered map[string]map[[2]uint32]bool // test -> the functions that ran in its windows
+	started map[string]int                // test -> the window that ends at its first start
+}
+
+// window gives what ran in window k (the counters of recs less the last
+// snapshot's) to its owners.
+func (a *attributor) window(k int, recs []counterRecord, owners []string) {
+	for _, rec := range recs {
+		key := [2]uint32{rec.pkg, rec.fn}
+		old := a.prev[key]
+		a.prev[key] = rec.counters
+		fn := a.fn(key)
+		if fn == nil {
+			continue
+		}
+		first := a.first[key]
+		if first == nil {
+			first = slices.Repeat([]int{-1}, len(fn.units))
+			a.first[key] = first
+		}
+		for u, c := range rec.counters {
+			if c == 0 || u < len(old) && old[u] == c || u >= len(fn.units) {
+				continue
+			}
+			if first[u] < 0 {
+				first[u] = k
+			}
+			for _, t := range owners {
+				a.add(t, fn, u)
+				if k > 0 {
+					if a.entered[t] == nil {
+						a.entered[t] = map[[2]uint32]bool{}
+					}
+					a.entered[t][key] = true
+				}
+			}
+		}
 	}
-	return out
+}
+
+// earlier gives each test the lines, of each function that ran while it
+// ran, that first ran before it started: the ones a test may run only
+// when it runs first in its process (a branch on state that earlier tests
+// leave, as when each test ran alone). In Go, whose changes are judged per
+// function, a test that ran a function keeps the same answer; per line it
+// is more lines than the test ran, never fewer.
+func (a *attributor) earlier() {
+	for t, fns := range a.entered {
+		start := a.started[t]
+		for key := range fns {
+			fn := a.fn(key)
+			for u, w := range a.first[key] {
+				if w >= 0 && w <= start {
+					a.add(t, fn, u)
+				}
+			}
+		}
+	}
+}
+
+// fn is a function's meta-data, nil when the meta-data has no such
+// function or its file lies outside the module.
+func (a *attributor) fn(key [2]uint32) *coverFunc {
+	if int(key[0]) >= len(a.meta.pkgs) || int(key[1]) >= len(a.meta.pkgs[key[0]]) {
+		return nil
+	}
+	fn := &a.meta.pkgs[key[0]][key[1]]
+	if a.files(fn.file) == "" {
+		return nil
+	}
+	return fn
+}
+
+// add gives unit u of fn to test t.
+func (a *attributor) add(t string, fn *coverFunc, u int) {
+	file := a.files(fn.file)
+	if a.pc.lines[t] == nil {
+		a.pc.lines[t] = map[string][]lang.Span{}
+	}
+	a.pc.lines[t][file] = append(a.pc.lines[t][file], lang.Span{Start: fn.units[u].start, End: fn.units[u].end})
 }
 
 // readBoundaries reads an events file; a last line cut short by the
@@ -142,18 +225,20 @@ func readBoundaries(path string) ([]boundary, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
 	var out []boundary
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 3 || (f[1] != "+" && f[1] != "-") {
+		if len(f) != 4 || (f[0] != "+" && f[0] != "-") {
 			continue
 		}
-		n, err := strconv.Atoi(f[0])
-		if err != nil {
+		off, err1 := strconv.ParseInt(f[2], 10, 64)
+		n, err2 := strconv.ParseInt(f[3], 10, 64)
+		if err1 != nil || err2 != nil || n < 0 {
 			continue
 		}
-		out = append(out, boundary{n: n, start: f[1] == "+", name: f[2]})
+		out = append(out, boundary{start: f[0] == "+", name: f[1], off: off, n: n})
 	}
 	return out, nil
 }
