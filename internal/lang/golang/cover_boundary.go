@@ -24,7 +24,7 @@ func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, l
 	if err != nil {
 		return nil, err
 	}
-	overlay, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"))
+	overlay, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"), buildTags(o.Extra))
 	if err != nil {
 		return nil, fmt.Errorf("write the coverage overlay: %w", err)
 	}

@@ -19,7 +19,8 @@ import (
 // a.go (line numbers in the comments): sequential tests, a parallel pair,
 // parallel subtests (which run after their parent's function returns), a
 // TestMain that calls Setup before m.Run, a test with an unnamed
-// parameter, an external test package and an example.
+// parameter, an external test package, an example, and a file go does not
+// build (of another package clause: hooked, it would break the build).
 var boundaryModule = map[string]string{
 	"go.mod": "module example.com/bt\n\ngo 1.21\n",
 	"a/a.go": `package a
@@ -84,6 +85,14 @@ func TestMain(m *testing.M) {
 	Setup()
 	os.Exit(m.Run())
 }
+`,
+	"a/tool_test.go": `//go:build ignore
+
+package main
+
+import "testing"
+
+func TestTool(t *testing.T) {}
 `,
 	"a/ext_test.go": `package a_test
 
@@ -235,4 +244,21 @@ func FuzzCoverDecode(f *testing.F) {
 		}
 		decodeCounters(b)
 	})
+}
+
+// TestBuildTags: the -tags given after "--", in each spelling go takes.
+func TestBuildTags(t *testing.T) {
+	for _, c := range []struct {
+		extra []string
+		want  []string
+	}{
+		{[]string{"-tags=a,b"}, []string{"a", "b"}},
+		{[]string{"-race", "--tags", "a b"}, []string{"a", "b"}},
+		{[]string{"-tags"}, nil},
+		{[]string{"tags=a"}, nil},
+	} {
+		if got := buildTags(c.extra); !slices.Equal(got, c.want) {
+			t.Errorf("buildTags(%q) = %q, want %q", c.extra, got, c.want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -223,14 +224,17 @@ func foldersOf(p *lang.Project, sel *lang.Selection) coverFolders {
 }
 
 // writeOverlay writes go build's -overlay file for a boundary coverage run
-// into dir: for every _test.go file of the folders the run tests that
-// declares a top-level test, example or fuzz target, a copy with a call to
+// into dir: for every _test.go file of the folders the run tests that go
+// builds here (with tags, the -tags given after "--") and that declares a
+// top-level test, example or fuzz target, a copy with a call to
 // the hook inserted after the function's opening brace, on the same line
 // (so every position keeps its line), and per package clause the hook
 // file. The copies are named by their content's hash, so that the build
 // cache sees the same input on every run.
-func writeOverlay(p *lang.Project, sel *lang.Selection, dir string) (string, error) {
+func writeOverlay(p *lang.Project, sel *lang.Selection, dir string, tags []string) (string, error) {
 	want := foldersOf(p, sel)
+	ctxt := build.Default
+	ctxt.BuildTags = tags
 	replace := map[string]string{}
 	hooks := map[string][2]string{} // hook file path -> package clause, import path
 	err := filepath.WalkDir(p.Dir, func(path string, d fs.DirEntry, err error) error {
@@ -248,6 +252,9 @@ func writeOverlay(p *lang.Project, sel *lang.Selection, dir string) (string, err
 		folder := filepath.ToSlash(filepath.Dir(rel))
 		if !strings.HasSuffix(d.Name(), "_test.go") || !want.wants(folder) {
 			return nil
+		}
+		if ok, err := ctxt.MatchFile(filepath.Dir(path), d.Name()); !ok || err != nil {
+			return nil // not built: its package clause may be another's
 		}
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -360,4 +367,19 @@ func hookCalls(src []byte) ([]byte, string) {
 	}
 	b.Write(src[last:])
 	return b.Bytes(), f.Name.Name
+}
+
+// buildTags are the -tags of go test's arguments after "--".
+func buildTags(extra []string) []string {
+	for i, a := range extra {
+		v, ok := strings.CutPrefix(strings.TrimLeft(a, "-"), "tags=")
+		ok = ok && strings.HasPrefix(a, "-")
+		if !ok && (a == "-tags" || a == "--tags") && i+1 < len(extra) {
+			v, ok = extra[i+1], true
+		}
+		if ok {
+			return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+		}
+	}
+	return nil
 }
