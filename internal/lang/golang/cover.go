@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -64,7 +65,7 @@ import (
 //     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected
 //     package's test binary once, instrumenting every package of the
 //     module;
-//  2. per package, test2json -t -p PKG sh -c SCRIPT runs the binary once
+//  2. per package, test2json -t -p PKG sh SCRIPT runs the binary once
 //     per top-level test (-test.run '^TestX$' -test.coverprofile=...) in
 //     the package folder, as go test does, one after the other (tests of
 //     a package may share files in its folder), packages at once up to
@@ -120,7 +121,7 @@ type coverTest struct {
 }
 
 // coverCommands builds the commands of a coverage run (see above).
-func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*lang.Command {
+func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	pkgs := coverPlan(sel, o.Bench)
 	build, test := splitExtra(o.Extra)
 	// go's own test2json, built once (cached by go): `go tool test2json`
@@ -146,10 +147,16 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 		dir := filepath.Join(p.Dir, filepath.FromSlash(pkgRel(p.Name, pk.importPath)))
 		prefix := filepath.Join(o.Dir, strconv.Itoa(i)) // the parser finds the profiles by it
 		script := packageScript(pk, bins[pk.importPath], timeout, test)
-		cmds = append(cmds, &lang.Command{Args: []string{t2j, "-t", "-p", pk.importPath, "sh", "-c", script, "sh", prefix},
+		// The script goes in a file: a package of a thousand tests makes
+		// it longer than an argument may be.
+		file := prefix + ".sh"
+		if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+			return nil, fmt.Errorf("write the coverage script: %w", err)
+		}
+		cmds = append(cmds, &lang.Command{Args: []string{t2j, "-t", "-p", pk.importPath, "sh", file, prefix},
 			Dir: dir, Lane: pk.importPath})
 	}
-	return cmds
+	return cmds, nil
 }
 
 // packageScript runs a package's test binary once per top-level test, in

@@ -34,7 +34,10 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 	if o.Coverage {
 		why, linkFlag := boundaryToolchain(o)
 		if why != "" {
-			cmds := coverCommands(p, sel, o)
+			cmds, err := coverCommands(p, sel, o)
+			if err != nil {
+				return nil, err
+			}
 			cmds[0].Note = "coverage runs a process per test: " + why
 			return cmds, nil
 		}
