@@ -201,23 +201,33 @@ type counterRecord struct {
 	counters []uint32
 }
 
-// decodeCounters decodes a counter-data file (every segment).
-func decodeCounters(b []byte) ([]counterRecord, error) {
-	r := &byteReader{b: b}
+// counterHeader checks a counter-data file's header and returns how its
+// counters are written: flavor, and byte order for raw ones.
+func counterHeader(r *byteReader) (byte, binary.ByteOrder, error) {
+	b := r.b
 	if !r.need(ctrHeaderSize+footerSize) || [4]byte(b[:4]) != counterMagic {
-		return nil, errors.New("not a coverage counter-data file")
+		return 0, nil, errors.New("not a coverage counter-data file")
 	}
 	r.off = 4
 	if v := r.u32(); v != counterVersion {
-		return nil, fmt.Errorf("coverage counter-data file of version %d, where testdex reads version %d", v, counterVersion)
+		return 0, nil, fmt.Errorf("coverage counter-data file of version %d, where testdex reads version %d", v, counterVersion)
 	}
 	flavor, bigEndian := b[24], b[25] != 0
 	if flavor != ctrRaw && flavor != ctrULEB {
-		return nil, fmt.Errorf("coverage counter-data file of unknown flavor %d", flavor)
+		return 0, nil, fmt.Errorf("coverage counter-data file of unknown flavor %d", flavor)
 	}
-	order := binary.ByteOrder(binary.LittleEndian)
 	if bigEndian {
-		order = binary.BigEndian
+		return flavor, binary.BigEndian, nil
+	}
+	return flavor, binary.LittleEndian, nil
+}
+
+// decodeCounters decodes a counter-data file (every segment).
+func decodeCounters(b []byte) ([]counterRecord, error) {
+	r := &byteReader{b: b}
+	flavor, order, err := counterHeader(r)
+	if err != nil {
+		return nil, err
 	}
 	read := func() uint32 {
 		if flavor == ctrULEB {

@@ -55,13 +55,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	if err != nil {
 		return pc, err
 	}
-	seen := map[string]bool{}
-	for _, e := range events {
-		if e.start && !seen[e.name] {
-			seen[e.name] = true
-			pc.tests = append(pc.tests, e.name)
-		}
-	}
+	pc.tests = startOrder(events)
 	if exists(filepath.Join(dir, "empty")) {
 		return pc, nil // nothing measured: the tests executed no line
 	}
@@ -109,6 +103,19 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	}
 	a.earlier()
 	return pc, nil
+}
+
+// startOrder is the tests of events in the order they first started.
+func startOrder(events []boundary) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range events {
+		if e.start && !seen[e.name] {
+			seen[e.name] = true
+			out = append(out, e.name)
+		}
+	}
+	return out
 }
 
 // readData reads a process folder's meta-data and counters files.
