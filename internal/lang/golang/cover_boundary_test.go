@@ -262,3 +262,13 @@ func TestBuildTags(t *testing.T) {
 		}
 	}
 }
+
+// TestStartOrder: tests in the order they started, twice-run ones once,
+// and none that never ended (its process died during it).
+func TestStartOrder(t *testing.T) {
+	ev := []boundary{{start: true, name: "B"}, {name: "B"}, {start: true, name: "A"}, {start: true, name: "C"},
+		{name: "A"}, {start: true, name: "B"}, {name: "B"}}
+	if got := startOrder(ev); !slices.Equal(got, []string{"B", "A"}) {
+		t.Errorf("startOrder = %q, want [B A] (C never ended)", got)
+	}
+}

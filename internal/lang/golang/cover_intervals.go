@@ -105,17 +105,23 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	return pc, nil
 }
 
-// startOrder is the tests of events in the order they first started.
+// startOrder is the tests of events in the order they first started,
+// less those that never ended (the process died during them): they record
+// nothing rather than less than they ran.
 func startOrder(events []boundary) []string {
 	var out []string
-	seen := map[string]bool{}
+	running := map[string]int{}
 	for _, e := range events {
-		if e.start && !seen[e.name] {
-			seen[e.name] = true
-			out = append(out, e.name)
+		if e.start {
+			if _, seen := running[e.name]; !seen {
+				out = append(out, e.name)
+			}
+			running[e.name]++
+		} else {
+			running[e.name]--
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(t string) bool { return running[t] > 0 })
 }
 
 // readData reads a process folder's meta-data and counters files.
