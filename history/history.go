@@ -66,6 +66,9 @@ type Run struct {
 	// Source is what made the run: "run", or "junit FILE" and "go-json
 	// FILE" for an import.
 	Source string `json:"source,omitempty"`
+	// Coverage marks a run that recorded coverage (`run --coverage`): its
+	// batches' wall times are no plain run's.
+	Coverage bool `json:"coverage,omitempty"`
 }
 
 // Profile is the environment a run ran in: the user's label (--profile,
@@ -364,7 +367,7 @@ func keepRuns[T any](vs []T, key func(T) (string, int)) []T {
 func compareRun(a, b Run) int {
 	return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.Commit, b.Commit), cmp.Compare(a.Source, b.Source),
 		cmp.Compare(a.Profile.Label, b.Profile.Label), cmp.Compare(a.Profile.OS, b.Profile.OS),
-		cmp.Compare(a.Profile.Arch, b.Profile.Arch), cmp.Compare(a.Profile.Cores, b.Profile.Cores))
+		cmp.Compare(a.Profile.Arch, b.Profile.Arch), cmp.Compare(a.Profile.Cores, b.Profile.Cores), boolCmp(a.Coverage, b.Coverage))
 }
 
 func compareAttempt(a, b Attempt) int {

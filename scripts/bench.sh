@@ -5,13 +5,15 @@
 #
 #   scripts/bench.sh            # GOROOT/src, a sample of std packages, affected
 #   REPS=5 scripts/bench.sh
-#   SECTIONS=affected scripts/bench.sh   # only one part: list, affected
+#   SECTIONS=affected scripts/bench.sh   # only one part: list, affected, coverage
+#   COVBENCH_PROJECTS="DIR DIR" SECTIONS=coverage scripts/bench.sh
 #
 # Prints wall times (best of REPS; GOROOT's rows with that run's CPU
 # time). docs/accuracy.md's figures come from here.
 # The affected part copies GOROOT/src into a git work tree (a function-level
 # answer needs git) and, when present, the mutation benchmark's pflag and
-# zod (scripts/mutbench.sh setup) into temporary folders.
+# zod (scripts/mutbench.sh setup) into temporary folders. The coverage part
+# is scripts/covbench.sh (run against run --coverage, paired, per project).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS="${REPS:-3}"
@@ -45,7 +47,7 @@ bestcpu() {
 }
 
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
-SECTIONS="${SECTIONS:-list affected}"
+SECTIONS="${SECTIONS:-list affected coverage}"
 if [[ " $SECTIONS " == *" list "* ]]; then
 files=$(find "$SRC" -name '*_test.go' | wc -l)
 mb=$(find "$SRC" -name '*_test.go' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
@@ -128,5 +130,11 @@ if [[ -d "$MB/zod" ]]; then
 	affected_rows "zod --files src/v4/core/util.ts (module)" --root "$WORK/zod" --files src/v4/core/util.ts
 fi
 rm -rf "$WORK"
+fi
+if [[ " $SECTIONS " == *" coverage "* ]]; then
+	echo
+	echo "== testdex run --coverage against testdex run"
+	# shellcheck disable=SC2086 # the list is space-separated
+	TESTDEX="$BIN" scripts/covbench.sh ${COVBENCH_PROJECTS:-}
 fi
 rm -rf "$CACHE" "$(dirname "$BIN")"

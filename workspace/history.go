@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,7 +48,7 @@ func newHistoryRun(ctx context.Context, root string, req run.Request) *history.R
 	start := now()
 	commit, _ := changes.Head(ctx, changes.GitOptions{Root: root, Env: req.Options.Env})
 	return history.NewRecorder(history.Run{ID: history.NewRunID(start), Time: start.UTC(), Commit: commit,
-		Profile: history.Local(req.Profile), Source: "run"})
+		Profile: history.Local(req.Profile), Source: "run", Coverage: req.Options.Coverage})
 }
 
 // profileOf is the profile label of a request: its own, else the
@@ -106,4 +108,47 @@ func median(first, all map[string]history.Stat, key string) (time.Duration, bool
 		}
 	}
 	return 0, false
+}
+
+// coverageCost says, per batch of a coverage run whose wall time is more
+// than twice its plain cost, what coverage cost: the plain cost is the
+// median wall time of the batch in the history's runs without coverage
+// that ran as many top-level tests, so nothing is said when the history
+// has none. this is the coverage run's own records.
+func coverageCost(past, this *history.History) []string {
+	coverage := map[string]bool{}
+	for _, r := range past.Runs {
+		coverage[r.ID] = r.Coverage
+	}
+	var out []string
+	for _, u := range this.Units {
+		var walls []float64
+		for _, p := range past.Units {
+			if c, known := coverage[p.Run]; known && !c && p.Unit == u.Unit && p.Count == u.Count && p.Run != u.Run {
+				walls = append(walls, p.Wall)
+			}
+		}
+		if len(walls) == 0 || u.Count == 0 {
+			continue
+		}
+		slices.Sort(walls)
+		plain := walls[len(walls)/2]
+		if len(walls)%2 == 0 {
+			plain = (walls[len(walls)/2-1] + plain) / 2
+		}
+		if plain <= 0 || u.Wall <= 2*plain {
+			continue
+		}
+		out = append(out, fmt.Sprintf("coverage cost %.1fx the run: %s took %.2fs with --coverage, %.2fs in the median of %d plain %s of the same %d top-level %s (recording what each test executes: see the docs' coverage page for this framework)",
+			u.Wall/plain, u.Unit, u.Wall, plain, len(walls), plural(len(walls), "run", "runs"), u.Count, plural(u.Count, "test", "tests")))
+	}
+	return out
+}
+
+// plural is one or many, as n asks.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

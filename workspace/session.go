@@ -72,6 +72,13 @@ func execute(ctx context.Context, ix *index.Index, p *plan.Plan, ch *changedRun,
 	if err != nil {
 		return sum, err // a cancelled run keeps the saved failures of the last complete one
 	}
+	if rec != nil && req.Options.Coverage {
+		if past, err := history.Load(historyFile(req.CacheDir, ix.Root, req.History)); err == nil {
+			for _, msg := range coverageCost(past, rec.History()) {
+				req.Warn(msg)
+			}
+		}
+	}
 	if rec != nil {
 		if err := history.Append(historyFile(req.CacheDir, ix.Root, req.History), rec.History(), req.Warn); err != nil {
 			req.Warn(err.Error())

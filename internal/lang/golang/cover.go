@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -15,14 +16,56 @@ import (
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// Per-test coverage (`testdex run --coverage`). Go's profiles are per
-// process, so each top-level test runs in its own process:
+// Per-test coverage (`testdex run --coverage`) takes one of two paths.
+//
+// The boundary path (cover_boundary.go, the default) runs the plain run's
+// go test commands, with -cover -covermode=atomic -coverpkg=./... (a
+// test's coverage reaches across the module's packages) and -overlay: for
+// each _test.go file that declares tests, a copy with a call to a hook
+// inserted after each top-level Test, Fuzz and Example function's opening
+// brace, on the same line, and the hook itself (cover_hook.go), one file
+// per package clause. At each boundary of a top-level test (its start;
+// its end with all its subtests, through t.Cleanup, so parallel subtests
+// are inside) the hook appends the runtime's counters so far
+// (runtime/coverage.WriteCounters) to a file, and the boundary to an
+// events file. After the run, testdex decodes the meta-data and counters
+// itself (cover_decode.go, the format of Go's internal/coverage, version
+// 1) and gives each window between two snapshots to the tests that ran
+// in it (cover_intervals.go): parallel tests share their windows, the
+// window before the first test (package initialisation, TestMain before
+// m.Run) goes to every test. Results are go test's own, as in a plain run.
+//
+// Why: a process per test costs a process start, TestMain and package
+// initialisation per test (2.2x to 5x a plain run); the boundary path
+// costs the instrumentation (atomic counters) and a snapshot per test.
+// Why not go tool covdata per test: a process per test again. Why not
+// ClearCounters between tests: a parallel test's counts made between the
+// write and the clear would be lost (the runtime says so); snapshots are
+// cumulative and the parser takes the differences. Why a go:linkname
+// (with -ldflags=-checklinkname=0): a test binary computes its meta-data
+// hash only when it ends, and runtime/coverage refuses to write before;
+// the hook calls the runtime's own preparation first.
+//
+// What changes against a process per test: tests share their process as
+// under go test, so a line that a test runs only when it runs first (a
+// lazy initialisation, a branch on state earlier tests leave) goes to the
+// test that ran it. Each test is also given the lines, of every function
+// it ran, that first ran before it started (attributor.earlier): Go's
+// changes are judged per function, so a test that ran a function keeps
+// its answer; a function it would have entered only on its own is the
+// remaining difference.
+//
+// The process per test path (below, cover_parse.go) is the fallback, with
+// a note in the run's output saying why: a Go toolchain whose coverage
+// data format or runtime is not the one the hook and the decoder know
+// (read from GOROOT's sources before the run: Go before 1.20, a version
+// other than 1), or TESTDEX_GO_COVERAGE=process in the environment:
 //
 //  1. go build cmd/test2json, then go test -c -json -cover
 //     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected
 //     package's test binary once, instrumenting every package of the
-//     module (a test's coverage reaches across packages);
-//  2. per package, test2json -t -p PKG sh -c SCRIPT runs the binary once
+//     module;
+//  2. per package, test2json -t -p PKG sh SCRIPT runs the binary once
 //     per top-level test (-test.run '^TestX$' -test.coverprofile=...) in
 //     the package folder, as go test does, one after the other (tests of
 //     a package may share files in its folder), packages at once up to
@@ -34,17 +77,9 @@ import (
 //     listing missed still runs; it records no coverage (it may be several
 //     tests).
 //
-// Why sh: a process per test is the unit of Go's coverage, and a shell
-// loop under one test2json costs one process per test where a command per
-// test costs three (testdex's process handling, test2json, the binary).
-//
-// Why not GOCOVERDIR with go tool covdata: it also needs a process per
-// test, and adds a covdata run per test to turn its files into lines.
-// Why not one process with counters reset between tests: no hook outside
-// the test binary sees a test start, and parallel tests share counters.
-// The cost: TestMain and package initialisation run once per test, and a
-// test that depends on another having run first in the same process
-// behaves as under go test -run.
+// Why sh there: a shell loop under one test2json costs one process per
+// test where a command per test costs three (testdex's process handling,
+// test2json, the binary).
 
 // CoverageCheck reports why a module cannot record coverage: go is not on
 // PATH, or go.mod has no module path (a profile's import paths would map
@@ -86,7 +121,7 @@ type coverTest struct {
 }
 
 // coverCommands builds the commands of a coverage run (see above).
-func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*lang.Command {
+func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	pkgs := coverPlan(sel, o.Bench)
 	build, test := splitExtra(o.Extra)
 	// go's own test2json, built once (cached by go): `go tool test2json`
@@ -112,10 +147,16 @@ func coverCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) []*l
 		dir := filepath.Join(p.Dir, filepath.FromSlash(pkgRel(p.Name, pk.importPath)))
 		prefix := filepath.Join(o.Dir, strconv.Itoa(i)) // the parser finds the profiles by it
 		script := packageScript(pk, bins[pk.importPath], timeout, test)
-		cmds = append(cmds, &lang.Command{Args: []string{t2j, "-t", "-p", pk.importPath, "sh", "-c", script, "sh", prefix},
+		// The script goes in a file: a package of a thousand tests makes
+		// it longer than an argument may be.
+		file := prefix + ".sh"
+		if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+			return nil, fmt.Errorf("write the coverage script: %w", err)
+		}
+		cmds = append(cmds, &lang.Command{Args: []string{t2j, "-t", "-p", pk.importPath, "sh", file, prefix},
 			Dir: dir, Lane: pk.importPath})
 	}
-	return cmds
+	return cmds, nil
 }
 
 // packageScript runs a package's test binary once per top-level test, in

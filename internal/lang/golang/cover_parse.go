@@ -23,15 +23,19 @@ func coverParserFor(p *lang.Project, cmd *lang.Command, j *jsonParser) lang.Pars
 	if cmd == nil || len(cmd.Args) < 3 {
 		return j
 	}
+	if dir := coverDirOf(cmd); dir != "" {
+		return newBoundaryParser(p, dir, j)
+	}
 	if cmd.Args[1] == "test" && slices.Contains(cmd.Args, "-c") {
 		j.buildOnly = true
 		return j
 	}
-	if filepath.Base(cmd.Args[0]) != "test2json" || len(cmd.Args) < 9 || cmd.Args[4] != "sh" {
+	if filepath.Base(cmd.Args[0]) != "test2json" || len(cmd.Args) != 7 || cmd.Args[4] != "sh" {
 		return j
 	}
+	script, _ := os.ReadFile(cmd.Args[5])
 	c := &coverParser{jsonParser: j, dir: p.Dir, pkg: cmd.Args[3], prefix: cmd.Args[len(cmd.Args)-1]}
-	c.named = strings.Contains(cmd.Args[6], `prof="$1.`) // packageScript's line before a named test
+	c.named = strings.Contains(string(script), `prof="$1.`) // packageScript's line before a named test
 	emit := j.emit
 	j.emit = func(e lang.RunEvent) {
 		if e.Name != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail) {

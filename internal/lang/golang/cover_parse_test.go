@@ -19,7 +19,11 @@ func TestCoverParserNoProfile(t *testing.T) {
 	sel := &lang.Selection{Tests: []*testdex.Test{{Scope: "example.com/m", Name: "TestA"}}}
 	o := lang.RunOptions{Dir: t.TempDir()}
 	var pkg *lang.Command
-	for _, c := range coverCommands(p, sel, o) {
+	cmds, err := coverCommands(p, sel, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
 		if filepath.Base(c.Args[0]) == "test2json" {
 			pkg = c
 		}

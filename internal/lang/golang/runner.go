@@ -32,7 +32,16 @@ type runner struct{}
 // Extra arguments go before the packages.
 func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	if o.Coverage {
-		return coverCommands(p, sel, o), nil
+		why, linkFlag := boundaryToolchain(o)
+		if why != "" {
+			cmds, err := coverCommands(p, sel, o)
+			if err != nil {
+				return nil, err
+			}
+			cmds[0].Note = "coverage runs a process per test: " + why
+			return cmds, nil
+		}
+		return boundaryCommands(p, sel, o, linkFlag)
 	}
 	groups := map[string][]string{} // run \x00 bench (each "|"-joined) -> packages
 	add := func(run, bench []string, pkg string) {

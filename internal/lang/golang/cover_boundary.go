@@ -1,0 +1,170 @@
+package golang
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// boundaryCommands are the plain run's go test commands, built with
+// coverage of every package of the module and the overlay of hooks (see
+// cover.go), each with its own folder for the hooks' files.
+func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, linkFlag bool) ([]*lang.Command, error) {
+	plain := o
+	plain.Coverage = false
+	cmds, err := runner{}.RunCommands(p, sel, plain)
+	if err != nil {
+		return nil, err
+	}
+	overlay, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"), buildTags(o.Extra))
+	if err != nil {
+		return nil, fmt.Errorf("write the coverage overlay: %w", err)
+	}
+	for i, c := range cmds {
+		at := slices.Index(c.Args, "-count=1") + 1
+		flags := []string{"-cover", "-covermode=atomic", "-coverpkg=./...", "-overlay=" + overlay}
+		c.Args = slices.Insert(c.Args, at, flags...)
+		if linkFlag {
+			c.Args = withLinkFlag(c.Args, at+len(flags))
+		}
+		dir := filepath.Join(o.Dir, "cov"+strconv.Itoa(i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		c.Env = append(c.Env, coverEnv+"="+dir)
+	}
+	return cmds, nil
+}
+
+// withLinkFlag adds -checklinkname=0 to the command's -ldflags (the
+// user's, after "--", or its own at at), which the hook's go:linkname
+// needs since Go 1.23.
+func withLinkFlag(args []string, at int) []string {
+	for i, a := range args {
+		switch {
+		case strings.HasPrefix(a, "-ldflags=") || strings.HasPrefix(a, "--ldflags="):
+			args[i] = a + " -checklinkname=0"
+			return args
+		case (a == "-ldflags" || a == "--ldflags") && i+1 < len(args):
+			args[i+1] += " -checklinkname=0"
+			return args
+		}
+	}
+	return slices.Insert(args, at, "-ldflags=-checklinkname=0")
+}
+
+// coverDirOf is the hooks' folder of a boundary run's command, "" for
+// another command.
+func coverDirOf(cmd *lang.Command) string {
+	for _, e := range cmd.Env {
+		if v, ok := strings.CutPrefix(e, coverEnv+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// boundaryParser reads a boundary run's go test stream as a plain run's,
+// then, at the end, what each test process's hook wrote.
+type boundaryParser struct {
+	*jsonParser
+	dir, root string
+	ran       map[string]int // per package, tests (and subtests) that passed or failed
+}
+
+func newBoundaryParser(p *lang.Project, dir string, j *jsonParser) *boundaryParser {
+	c := &boundaryParser{jsonParser: j, dir: dir, root: p.Dir, ran: map[string]int{}}
+	emit := j.emit
+	j.emit = func(e lang.RunEvent) {
+		if e.Name != "" && (e.Action == testdex.ActionPass || e.Action == testdex.ActionFail) {
+			c.ran[e.Scope]++
+		}
+		emit(e)
+	}
+	return c
+}
+
+// Close emits each top-level test's coverage, per process in the order
+// its tests started; a package whose tests ran and none of whose processes
+// recorded, or whose recording failed, gets a note.
+func (c *boundaryParser) Close(exitCode int) error {
+	if err := c.jsonParser.Close(exitCode); err != nil {
+		return err
+	}
+	procs, _ := filepath.Glob(filepath.Join(c.dir, "*.*"))
+	slices.Sort(procs)
+	recorded := map[string]bool{}
+	for _, dir := range procs {
+		pc, err := readProcess(dir, c.module, c.root)
+		if err != nil {
+			c.emit(lang.RunEvent{Action: lang.ActionCovered, Message: err.Error()})
+			recorded[pc.pkg] = true // said
+			continue
+		}
+		recorded[pc.pkg] = true
+		for _, t := range pc.tests {
+			c.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: pc.pkg, Name: t, Covered: pc.covered(t)})
+		}
+	}
+	pkgs := make([]string, 0, len(c.ran))
+	for pkg := range c.ran {
+		pkgs = append(pkgs, pkg)
+	}
+	slices.Sort(pkgs)
+	for _, pkg := range pkgs {
+		if !recorded[pkg] {
+			c.emit(lang.RunEvent{Action: lang.ActionCovered, Message: fmt.Sprintf(
+				"the test process of %s wrote no coverage: its tests ran without testdex's hook (a test file that does not parse, or tests declared in a way testdex did not find)", pkg)})
+		}
+	}
+	return nil
+}
+
+// boundaryToolchain says why a run cannot use the boundary path (""
+// when it can), and whether the linker needs -checklinkname=0 for the
+// hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
+// coverage data format, read from GOROOT/src/internal/coverage/defs.go,
+// must be the one cover_decode.go reads, and its runtime must have the
+// function the hook calls. TESTDEX_GO_COVERAGE=process in the
+// environment asks for the process per test path.
+func boundaryToolchain(o lang.RunOptions) (why string, linkFlag bool) {
+	if o.Getenv("TESTDEX_GO_COVERAGE") == "process" {
+		return "TESTDEX_GO_COVERAGE=process", false
+	}
+	root := o.Getenv("GOROOT")
+	if root == "" {
+		goBin, err := lookPath("go", o.Getenv("PATH"))
+		if err != nil {
+			return "go is not on PATH", false
+		}
+		if real, err := filepath.EvalSymlinks(goBin); err == nil {
+			goBin = real
+		}
+		root = filepath.Dir(filepath.Dir(goBin))
+	}
+	defs := filepath.Join(root, "src", "internal", "coverage", "defs.go")
+	src, err := os.ReadFile(defs)
+	if err != nil {
+		return "Go's coverage data format is unknown (no " + defs + ": Go before 1.20, or GOROOT elsewhere; set GOROOT)", false
+	}
+	for name, want := range map[string]int{"MetaFileVersion": metaVersion, "CounterFileVersion": counterVersion} {
+		m := regexp.MustCompile(`(?m)^const ` + name + ` = (\d+)`).FindSubmatch(src)
+		if m == nil || string(m[1]) != strconv.Itoa(want) {
+			return fmt.Sprintf("Go's coverage data format is not the one testdex reads (%s: %s is not %d)", defs, name, want), false
+		}
+	}
+	emit := filepath.Join(root, "src", "internal", "coverage", "cfile", "emit.go")
+	if src, err := os.ReadFile(emit); err != nil || !strings.Contains(string(src), "\nfunc prepareForMetaEmit() ([]rtcov.CovMetaBlob, error) {") {
+		return "this Go toolchain's coverage runtime lacks what the hook calls (prepareForMetaEmit in " + emit + ")", false
+	}
+	ld, _ := os.ReadFile(filepath.Join(root, "src", "cmd", "link", "internal", "ld", "main.go"))
+	return "", bytes.Contains(ld, []byte("checklinkname"))
+}

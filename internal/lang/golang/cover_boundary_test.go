@@ -1,0 +1,274 @@
+package golang
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/testenv"
+)
+
+// boundaryModule is a module whose tests each reach their own function of
+// a.go (line numbers in the comments): sequential tests, a parallel pair,
+// parallel subtests (which run after their parent's function returns), a
+// TestMain that calls Setup before m.Run, a test with an unnamed
+// parameter, an external test package, an example, and a file go does not
+// build (of another package clause: hooked, it would break the build).
+var boundaryModule = map[string]string{
+	"go.mod": "module example.com/bt\n\ngo 1.21\n",
+	"a/a.go": `package a
+
+func One() int { return 1 }
+
+func Two() int { return 2 }
+
+func Par1() int { return 3 }
+
+func Par2() int { return 4 }
+
+func Sub() int { return 5 }
+
+func Setup() int { return 6 }
+
+func Ext() int { return 7 }
+
+func Hello() string { return "hello" }
+
+func Unnamed() int { return 8 }
+`,
+	"a/a_test.go": `package a
+
+import "testing"
+
+func TestOne(t *testing.T) { One() }
+
+func TestTwo(t *testing.T) {
+	Two()
+}
+
+func TestPar1(t *testing.T) {
+	t.Parallel()
+	Par1()
+}
+
+func TestPar2(t *testing.T) {
+	t.Parallel()
+	Par2()
+}
+
+func TestSub(t *testing.T) {
+	for _, n := range []string{"x", "y"} {
+		t.Run(n, func(t *testing.T) {
+			t.Parallel()
+			Sub()
+		})
+	}
+}
+
+func TestUnnamed(*testing.T) { Unnamed() }
+`,
+	"a/main_test.go": `package a
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	Setup()
+	os.Exit(m.Run())
+}
+`,
+	"a/tool_test.go": `//go:build ignore
+
+package main
+
+import "testing"
+
+func TestTool(t *testing.T) {}
+`,
+	"a/ext_test.go": `package a_test
+
+import (
+	"fmt"
+	"testing"
+
+	"example.com/bt/a"
+)
+
+func TestExt(t *testing.T) { a.Ext() }
+
+func ExampleHello() {
+	fmt.Println(a.Hello())
+	// Output: hello
+}
+`,
+}
+
+// TestCoverBoundary runs boundaryModule's tests with coverage through the
+// boundary path (one go test, the hook at each top-level test) and checks
+// each test's lines of a.go, then that they hold every line the process
+// per test path records.
+func TestCoverBoundary(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		testenv.Missing(t, "go is not on PATH")
+	}
+	root := t.TempDir()
+	for name, src := range boundaryModule {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &lang.Project{Dir: root, Name: "example.com/bt"}
+	sel := &lang.Selection{}
+	for _, name := range []string{"TestOne", "TestTwo", "TestPar1", "TestPar2", "TestSub", "TestUnnamed", "TestExt", "ExampleHello"} {
+		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/bt/a", Name: name, Run: runPattern(name)})
+	}
+	aGo := filepath.Join(root, "a", "a.go")
+	got, passed := coverRun(t, p, sel, os.Environ())
+	if passed != 10 { // 8 tests and examples, 2 subtests
+		t.Errorf("%d passed, want 10", passed)
+	}
+	want := map[string][]int{ // lines each test must have, and lines it must not
+		"TestOne": {3}, "TestTwo": {5}, "TestPar1": {7}, "TestPar2": {9}, "TestSub": {11},
+		"TestExt": {15}, "ExampleHello": {17}, "TestUnnamed": {19},
+	}
+	for name, lines := range want {
+		have := got[name][aGo]
+		if !slices.Contains(have, 13) {
+			t.Errorf("%s: no line 13 (Setup, from TestMain before m.Run): %v", name, have)
+		}
+		for _, l := range lines {
+			if !slices.Contains(have, l) {
+				t.Errorf("%s: line %d missing: %v", name, l, have)
+			}
+		}
+	}
+	if slices.Contains(got["TestOne"][aGo], 5) || slices.Contains(got["TestTwo"][aGo], 3) {
+		t.Errorf("sequential tests share lines: TestOne %v, TestTwo %v", got["TestOne"][aGo], got["TestTwo"][aGo])
+	}
+
+	old, _ := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=process"))
+	for name, files := range old {
+		for file, lines := range files {
+			for _, l := range lines {
+				if !slices.Contains(got[name][file], l) {
+					t.Errorf("%s: %s:%d recorded by a process per test, not by the boundary path", name, file, l)
+				}
+			}
+		}
+	}
+	if len(old) != len(got) {
+		t.Errorf("tests recorded: %d by the boundary path, %d by a process per test", len(got), len(old))
+	}
+}
+
+// coverRun runs a coverage run's commands as the core does and returns
+// each test's covered lines per file, and how many results passed.
+func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) (map[string]map[string][]int, int) {
+	t.Helper()
+	o := lang.RunOptions{Coverage: true, Dir: t.TempDir(), Env: env}
+	cmds, err := runner{}.RunCommands(p, sel, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]map[string][]int{}
+	passed := 0
+	for _, c := range cmds {
+		ps := runner{}.NewParser(p, c, func(e lang.RunEvent) {
+			switch {
+			case e.Action == testdex.ActionPass && e.Name != "":
+				passed++
+			case e.Action == testdex.ActionFail:
+				t.Errorf("%s failed: %s", e.Name, e.Message)
+			case e.Action == lang.ActionCovered && e.Name == "":
+				t.Errorf("note: %s", e.Message)
+			case e.Action == lang.ActionCovered:
+				if got[e.Name] == nil {
+					got[e.Name] = map[string][]int{}
+				}
+				for _, f := range e.Covered {
+					for _, s := range f.Lines {
+						for l := s.Start; l <= s.End; l++ {
+							got[e.Name][f.File] = append(got[e.Name][f.File], l)
+						}
+					}
+				}
+			}
+		})
+		cmd := exec.Command(c.Args[0], c.Args[1:]...)
+		cmd.Dir, cmd.Env = c.Dir, append(append([]string{}, env...), c.Env...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = ps, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s: %v", strings.Join(c.Args, " "), err)
+		}
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", strings.Join(c.Args, " "), code, stderr.String())
+		}
+		ps.Close(code)
+	}
+	return got, passed
+}
+
+// FuzzCoverDecode checks that the coverage data decoders never panic: bad
+// input is an error (the seeds are headers cut short, wrong versions and
+// lengths that point past the end).
+func FuzzCoverDecode(f *testing.F) {
+	meta := append(append([]byte{}, metaMagic[:]...), 1, 0, 0, 0)
+	f.Add(meta)
+	f.Add(append(append([]byte{}, meta...), make([]byte, 60)...))
+	big := append(append([]byte{}, meta...), make([]byte, 60)...)
+	big[16] = 0xff // entries
+	f.Add(big)
+	ctr := append(append([]byte{}, counterMagic[:]...), 1, 0, 0, 0)
+	ctr = append(ctr, make([]byte, 24)...)
+	ctr[24] = ctrULEB
+	f.Add(append(append(ctr, 0xff, 0xff, 0xff, 0xff), append(counterMagic[:], make([]byte, 12)...)...))
+	f.Add(append(append([]byte{}, counterMagic[:]...), 2, 0, 0, 0))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if m, err := decodeMeta(b); err == nil && m == nil {
+			t.Error("no meta-data and no error")
+		}
+		decodeCounters(b)
+	})
+}
+
+// TestBuildTags: the -tags given after "--", in each spelling go takes.
+func TestBuildTags(t *testing.T) {
+	for _, c := range []struct {
+		extra []string
+		want  []string
+	}{
+		{[]string{"-tags=a,b"}, []string{"a", "b"}},
+		{[]string{"-race", "--tags", "a b"}, []string{"a", "b"}},
+		{[]string{"-tags"}, nil},
+		{[]string{"tags=a"}, nil},
+	} {
+		if got := buildTags(c.extra); !slices.Equal(got, c.want) {
+			t.Errorf("buildTags(%q) = %q, want %q", c.extra, got, c.want)
+		}
+	}
+}
+
+// TestStartOrder: tests in the order they started, twice-run ones once,
+// and none that never ended (its process died during it).
+func TestStartOrder(t *testing.T) {
+	ev := []boundary{{start: true, name: "B"}, {name: "B"}, {start: true, name: "A"}, {start: true, name: "C"},
+		{name: "A"}, {start: true, name: "B"}, {name: "B"}}
+	if got := startOrder(ev); !slices.Equal(got, []string{"B", "A"}) {
+		t.Errorf("startOrder = %q, want [B A] (C never ended)", got)
+	}
+}

@@ -1,0 +1,297 @@
+package golang
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"maps"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// processCoverage is what one test process's hook wrote (see hookSource),
+// turned into lines per top-level test.
+type processCoverage struct {
+	pkg   string                            // import path
+	tests []string                          // in the order they started
+	lines map[string]map[string][]lang.Span // test -> absolute file -> spans
+}
+
+// boundary is one line of the events file: the test started (+) or ended
+// with its subtests (-), the counters so far having been appended to the
+// counters file at off (n bytes) just before; off is -1 when the hook took
+// no snapshot (a start right after an end, nothing running).
+type boundary struct {
+	start  bool
+	name   string
+	off, n int64
+}
+
+// readProcess reads one process folder, PKG.PID. Window k, what ran
+// between snapshots k-1 and k (the counters of one less those of the
+// other), goes to every test that ran at any point of it, and to the one
+// whose end opened it (its goroutines may still run) unless a test started
+// before any other snapshot (the hook takes none then): the window is then
+// the starting test's. Window 0 (package
+// initialisation, TestMain before m.Run) goes to every test of the
+// process, which each ran it under go test -run too. So parallel tests,
+// whose windows overlap, each get what ran while they ran: more lines
+// than their own, never fewer. Then attributor.earlier adds what a test
+// may run only when it runs first.
+func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
+	pkg, _ := url.PathUnescape(strings.TrimSuffix(filepath.Base(dir), filepath.Ext(dir)))
+	pc := &processCoverage{pkg: pkg, lines: map[string]map[string][]lang.Span{}}
+	if msg, err := os.ReadFile(filepath.Join(dir, "error")); err == nil {
+		return pc, fmt.Errorf("the coverage hook of %s failed: %s", pkg, msg)
+	}
+	events, err := readBoundaries(filepath.Join(dir, "events"))
+	if err != nil {
+		return pc, err
+	}
+	pc.tests = startOrder(events)
+	if exists(filepath.Join(dir, "empty")) {
+		return pc, nil // nothing measured: the tests executed no line
+	}
+	meta, counters, err := readData(dir)
+	if err != nil {
+		return pc, err
+	}
+	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc, prev: map[[2]uint32][]uint32{},
+		first: map[[2]uint32][]int{}, entered: map[string]map[[2]uint32]bool{}, started: map[string]int{}}
+	running, win, k := map[string]int{}, map[string]bool{}, 0
+	for _, e := range events {
+		win[e.name] = true
+		if e.start {
+			if _, ok := a.started[e.name]; !ok {
+				a.started[e.name] = k
+			}
+			running[e.name]++
+		} else if running[e.name]--; running[e.name] <= 0 {
+			delete(running, e.name)
+		}
+		if e.off < 0 { // a start right after an end: the window is the starting test's
+			win = map[string]bool{e.name: true}
+			continue
+		}
+		if e.off+e.n > int64(len(counters)) {
+			return pc, fmt.Errorf("%s: the counters file is cut short", dir)
+		}
+		recs, err := decodeCounters(counters[e.off : e.off+e.n])
+		if err != nil {
+			return pc, err
+		}
+		owners := pc.tests
+		if k > 0 {
+			owners = slices.Collect(maps.Keys(win))
+		}
+		a.window(k, recs, owners)
+		k++
+		win = map[string]bool{}
+		for t := range running {
+			win[t] = true
+		}
+		if !e.start {
+			win[e.name] = true
+		}
+	}
+	a.earlier()
+	return pc, nil
+}
+
+// startOrder is the tests of events in the order they first started,
+// less those that never ended (the process died during them): they record
+// nothing rather than less than they ran.
+func startOrder(events []boundary) []string {
+	var out []string
+	running := map[string]int{}
+	for _, e := range events {
+		if e.start {
+			if _, seen := running[e.name]; !seen {
+				out = append(out, e.name)
+			}
+			running[e.name]++
+		} else {
+			running[e.name]--
+		}
+	}
+	return slices.DeleteFunc(out, func(t string) bool { return running[t] > 0 })
+}
+
+// readData reads a process folder's meta-data and counters files.
+func readData(dir string) (*coverMeta, []byte, error) {
+	metas, _ := filepath.Glob(filepath.Join(dir, "covmeta.*"))
+	if len(metas) != 1 {
+		return nil, nil, fmt.Errorf("%s: %d coverage meta-data files", dir, len(metas))
+	}
+	mb, err := os.ReadFile(metas[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	meta, err := decodeMeta(mb)
+	if err != nil {
+		return nil, nil, err
+	}
+	counters, err := os.ReadFile(filepath.Join(dir, "counters"))
+	return meta, counters, err
+}
+
+// attributor turns the snapshots of one process into lines per test.
+type attributor struct {
+	meta    *coverMeta
+	files   func(string) string
+	pc      *processCoverage
+	prev    map[[2]uint32][]uint32        // function -> its counters at the last snapshot
+	first   map[[2]uint32][]int           // function -> per unit, the window it first ran in (-1: not yet)
+	entered map[string]map[[2]uint32]bool // test -> the functions that ran in its windows
+	started map[string]int                // test -> the window that ends at its first start
+}
+
+// window gives what ran in window k (the counters of recs less the last
+// snapshot's) to its owners.
+func (a *attributor) window(k int, recs []counterRecord, owners []string) {
+	for _, rec := range recs {
+		key := [2]uint32{rec.pkg, rec.fn}
+		old := a.prev[key]
+		a.prev[key] = rec.counters
+		fn := a.fn(key)
+		if fn == nil {
+			continue
+		}
+		first := a.first[key]
+		if first == nil {
+			first = slices.Repeat([]int{-1}, len(fn.units))
+			a.first[key] = first
+		}
+		for u, c := range rec.counters {
+			if c == 0 || u < len(old) && old[u] == c || u >= len(fn.units) {
+				continue
+			}
+			if first[u] < 0 {
+				first[u] = k
+			}
+			for _, t := range owners {
+				a.add(t, fn, u)
+				if k > 0 {
+					if a.entered[t] == nil {
+						a.entered[t] = map[[2]uint32]bool{}
+					}
+					a.entered[t][key] = true
+				}
+			}
+		}
+	}
+}
+
+// earlier gives each test the lines, of each function that ran while it
+// ran, that first ran before it started: the ones a test may run only
+// when it runs first in its process (a branch on state that earlier tests
+// leave, as when each test ran alone). In Go, whose changes are judged per
+// function, a test that ran a function keeps the same answer; per line it
+// is more lines than the test ran, never fewer.
+func (a *attributor) earlier() {
+	for t, fns := range a.entered {
+		start := a.started[t]
+		for key := range fns {
+			fn := a.fn(key)
+			for u, w := range a.first[key] {
+				if w >= 0 && w <= start {
+					a.add(t, fn, u)
+				}
+			}
+		}
+	}
+}
+
+// fn is a function's meta-data, nil when the meta-data has no such
+// function or its file lies outside the module.
+func (a *attributor) fn(key [2]uint32) *coverFunc {
+	if int(key[0]) >= len(a.meta.pkgs) || int(key[1]) >= len(a.meta.pkgs[key[0]]) {
+		return nil
+	}
+	fn := &a.meta.pkgs[key[0]][key[1]]
+	if a.files(fn.file) == "" {
+		return nil
+	}
+	return fn
+}
+
+// add gives unit u of fn to test t.
+func (a *attributor) add(t string, fn *coverFunc, u int) {
+	file := a.files(fn.file)
+	if a.pc.lines[t] == nil {
+		a.pc.lines[t] = map[string][]lang.Span{}
+	}
+	a.pc.lines[t][file] = append(a.pc.lines[t][file], lang.Span{Start: fn.units[u].start, End: fn.units[u].end})
+}
+
+// readBoundaries reads an events file; a last line cut short by the
+// process's end is dropped.
+func readBoundaries(path string) ([]boundary, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
+	var out []boundary
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 4 || (f[0] != "+" && f[0] != "-") {
+			continue
+		}
+		off, err1 := strconv.ParseInt(f[2], 10, 64)
+		n, err2 := strconv.ParseInt(f[3], 10, 64)
+		if err1 != nil || err2 != nil || n < 0 {
+			continue
+		}
+		out = append(out, boundary{start: f[0] == "+", name: f[1], off: off, n: n})
+	}
+	return out, nil
+}
+
+// fileMapper maps a meta-data file name (IMPORTPATH/file.go, or an
+// absolute path) to the absolute file of the module, "" outside it.
+func fileMapper(module, dir string) func(string) string {
+	cache := map[string]string{}
+	return func(name string) string {
+		if f, ok := cache[name]; ok {
+			return f
+		}
+		f := ""
+		if rest, ok := strings.CutPrefix(name, module+"/"); ok {
+			f = filepath.Join(dir, filepath.FromSlash(rest))
+		} else if filepath.IsAbs(name) && within(dir, name) {
+			f = name
+		}
+		cache[name] = f
+		return f
+	}
+}
+
+// within reports whether file lies under dir.
+func within(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// covered returns test's lines as lang.CoveredFiles, sorted by file.
+func (pc *processCoverage) covered(test string) []lang.CoveredFile {
+	byFile := pc.lines[test]
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	out := make([]lang.CoveredFile, 0, len(files))
+	for _, f := range files {
+		out = append(out, lang.CoveredFile{File: f, Lines: lang.MergeSpans(byFile[f])})
+	}
+	return out
+}
