@@ -18,7 +18,17 @@ import (
 
 // Per-test coverage (`testdex run --coverage`) takes one of two paths.
 //
-// The boundary path (cover_boundary.go, the default) runs the plain run's
+// Two paths. The process per test path (below) is the default; the
+// boundary path (cover_boundary.go) is taken when TESTDEX_GO_COVERAGE=shared
+// asks for it. Why the exact one is the default: on the boundary path a
+// test's record misses what it would run alone but an earlier test of its
+// process already ran for it (a cache, a sync.Once, a pool), and a
+// coverage-backed selection judges a test by its record, so it could leave
+// out a test a change breaks (on go-toml, 8 tests miss a cached plan
+// builder's body). Safety before cost: that path becomes the default once
+// a selection also gives a test what earlier tests of its process ran.
+//
+// The boundary path runs the plain run's
 // go test commands, with -cover -covermode=atomic -coverpkg=./... (a
 // test's coverage reaches across the module's packages) and -overlay: for
 // each _test.go file that declares tests, a copy with a call to a hook
@@ -55,11 +65,11 @@ import (
 // its answer; a function it would have entered only on its own is the
 // remaining difference.
 //
-// The process per test path (below, cover_parse.go) is the fallback, with
-// a note in the run's output saying why: a Go toolchain whose coverage
-// data format or runtime is not the one the hook and the decoder know
-// (read from GOROOT's sources before the run: Go before 1.20, a version
-// other than 1), or TESTDEX_GO_COVERAGE=process in the environment:
+// The process per test path (below, cover_parse.go) is the default, and
+// the boundary path's fallback, with a note in the run's output saying
+// why, for a Go toolchain whose coverage data format or runtime is not
+// the one the hook and the decoder know (read from GOROOT's sources
+// before the run: Go before 1.20, a version other than 1):
 //
 //  1. go build cmd/test2json, then go test -c -json -cover
 //     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected

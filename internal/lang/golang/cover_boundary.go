@@ -133,17 +133,19 @@ func (c *boundaryParser) Close(exitCode int) error {
 // hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
 // coverage data format, read from GOROOT/src/internal/coverage/defs.go,
 // must be the one cover_decode.go reads, and its runtime must have the
-// function the hook calls. TESTDEX_GO_COVERAGE=process in the
-// environment asks for the process per test path.
-func boundaryToolchain(o lang.RunOptions) (why string, linkFlag bool) {
-	if o.Getenv("TESTDEX_GO_COVERAGE") == "process" {
-		return "TESTDEX_GO_COVERAGE=process", false
+// function the hook calls. The boundary path is taken only when
+// TESTDEX_GO_COVERAGE=shared asks for it (see cover.go: it is not the
+// default because a test's record can miss what it would run alone);
+// why is "" without it too, and shared says whether it was asked.
+func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
+	if o.Getenv("TESTDEX_GO_COVERAGE") != "shared" {
+		return "", false, false
 	}
 	root := o.Getenv("GOROOT")
 	if root == "" {
 		goBin, err := lookPath("go", o.Getenv("PATH"))
 		if err != nil {
-			return "go is not on PATH", false
+			return "go is not on PATH", false, true
 		}
 		if real, err := filepath.EvalSymlinks(goBin); err == nil {
 			goBin = real
@@ -153,18 +155,18 @@ func boundaryToolchain(o lang.RunOptions) (why string, linkFlag bool) {
 	defs := filepath.Join(root, "src", "internal", "coverage", "defs.go")
 	src, err := os.ReadFile(defs)
 	if err != nil {
-		return "Go's coverage data format is unknown (no " + defs + ": Go before 1.20, or GOROOT elsewhere; set GOROOT)", false
+		return "Go's coverage data format is unknown (no " + defs + ": Go before 1.20, or GOROOT elsewhere; set GOROOT)", false, true
 	}
 	for name, want := range map[string]int{"MetaFileVersion": metaVersion, "CounterFileVersion": counterVersion} {
 		m := regexp.MustCompile(`(?m)^const ` + name + ` = (\d+)`).FindSubmatch(src)
 		if m == nil || string(m[1]) != strconv.Itoa(want) {
-			return fmt.Sprintf("Go's coverage data format is not the one testdex reads (%s: %s is not %d)", defs, name, want), false
+			return fmt.Sprintf("Go's coverage data format is not the one testdex reads (%s: %s is not %d)", defs, name, want), false, true
 		}
 	}
 	emit := filepath.Join(root, "src", "internal", "coverage", "cfile", "emit.go")
 	if src, err := os.ReadFile(emit); err != nil || !strings.Contains(string(src), "\nfunc prepareForMetaEmit() ([]rtcov.CovMetaBlob, error) {") {
-		return "this Go toolchain's coverage runtime lacks what the hook calls (prepareForMetaEmit in " + emit + ")", false
+		return "this Go toolchain's coverage runtime lacks what the hook calls (prepareForMetaEmit in " + emit + ")", false, true
 	}
 	ld, _ := os.ReadFile(filepath.Join(root, "src", "cmd", "link", "internal", "ld", "main.go"))
-	return "", bytes.Contains(ld, []byte("checklinkname"))
+	return "", bytes.Contains(ld, []byte("checklinkname")), true
 }

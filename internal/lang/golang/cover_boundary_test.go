@@ -133,7 +133,7 @@ func TestCoverBoundary(t *testing.T) {
 		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/bt/a", Name: name, Run: runPattern(name)})
 	}
 	aGo := filepath.Join(root, "a", "a.go")
-	got, passed := coverRun(t, p, sel, os.Environ())
+	got, passed := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=shared"))
 	if passed != 10 { // 8 tests and examples, 2 subtests
 		t.Errorf("%d passed, want 10", passed)
 	}
@@ -156,7 +156,7 @@ func TestCoverBoundary(t *testing.T) {
 		t.Errorf("sequential tests share lines: TestOne %v, TestTwo %v", got["TestOne"][aGo], got["TestTwo"][aGo])
 	}
 
-	old, _ := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=process"))
+	old, _ := coverRun(t, p, sel, os.Environ())
 	for name, files := range old {
 		for file, lines := range files {
 			for _, l := range lines {
@@ -179,6 +179,10 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 	cmds, err := runner{}.RunCommands(p, sel, o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	shared := slices.Contains(env, "TESTDEX_GO_COVERAGE=shared")
+	if boundary := slices.ContainsFunc(cmds[0].Args, func(a string) bool { return strings.HasPrefix(a, "-overlay=") }); boundary != shared {
+		t.Fatalf("TESTDEX_GO_COVERAGE=shared %v, but the boundary path taken %v: %q", shared, boundary, cmds[0].Args)
 	}
 	got := map[string]map[string][]int{}
 	passed := 0

@@ -32,13 +32,15 @@ type runner struct{}
 // Extra arguments go before the packages.
 func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions) ([]*lang.Command, error) {
 	if o.Coverage {
-		why, linkFlag := boundaryToolchain(o)
-		if why != "" {
+		why, linkFlag, shared := boundaryToolchain(o)
+		if !shared || why != "" {
 			cmds, err := coverCommands(p, sel, o)
 			if err != nil {
 				return nil, err
 			}
-			cmds[0].Note = "coverage runs a process per test: " + why
+			if why != "" {
+				cmds[0].Note = "coverage runs a process per test: " + why
+			}
 			return cmds, nil
 		}
 		return boundaryCommands(p, sel, o, linkFlag)
