@@ -148,13 +148,15 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	var v value
 	switch fn.Type() {
 	case "identifier":
-		v = w.globalCall(w.text(fn), argv)
+		if v = w.globalCall(w.text(fn), argv); v.kind == kUnknown {
+			v = w.localCall(fn, argv, depth)
+		}
 	case "member_expression":
 		obj, prop := fn.ChildByFieldName("object"), fn.ChildByFieldName("property")
 		if obj == nil || prop == nil || optional(fn) {
 			return unknown
 		}
-		if o := w.text(obj); o == "JSON" || o == "Object" {
+		if o := w.text(obj); o == "JSON" || o == "Object" || o == "Array" {
 			if w.shadowed(obj, o) {
 				return unknown
 			}
@@ -163,7 +165,7 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 		}
 		v = methodCall(w.eval(obj, depth+1), w.text(prop), argv)
 	}
-	if v.kind == kUnknown {
+	if v.kind == kUnknown && v.set == nil {
 		return unknown
 	}
 	return v
@@ -199,6 +201,11 @@ func staticCall(name string, argv []value) value {
 	}
 	a := argv[0]
 	switch name {
+	case "Array.isArray":
+		if a.kind == kUnknown && a.set == nil && a.re == nil {
+			return value{}
+		}
+		return value{kind: kBool, b: a.kind == kArray}
 	case "JSON.stringify":
 		if len(argv) != 1 || !a.known() {
 			return value{}
@@ -231,6 +238,9 @@ func staticCall(name string, argv []value) value {
 
 // methodCall evaluates a pure string or array method on a literal.
 func methodCall(o value, method string, argv []value) value {
+	if v, ok := builtinMethod(o, method, argv); ok {
+		return v
+	}
 	switch {
 	case o.kind == kString && len(argv) == 0:
 		switch method {
@@ -357,4 +367,54 @@ func returned(fn *sitter.Node) *sitter.Node {
 		}
 	}
 	return ret
+}
+
+// localCall evaluates a call of a function of the file that only returns
+// an expression of its parameters (function _s(x) { return
+// JSON.stringify(x) }, const f = (a) => a.name): declared once at the top
+// level, never reassigned, not async, not recursive. Its body sees its
+// parameters and the module's bindings.
+func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
+	name := w.text(fn)
+	def := w.fnDecls[name]
+	if c := w.consts[name]; def == nil && c != nil && isFunction(c.Type()) && c.Type() != "generator_function" {
+		def = c
+	}
+	key := "()" + name
+	if def == nil || w.redeclared[name] || w.mutated(name) || w.evaluating[key] || depth > maxEvalDepth {
+		return value{}
+	}
+	if w.env.lookup(name) != nil {
+		return value{}
+	}
+	if local, _ := w.localConst(fn, name); local != nil {
+		return value{}
+	}
+	for i := 0; i < int(def.ChildCount()); i++ {
+		if def.Child(i).Type() == "async" {
+			return value{}
+		}
+	}
+	body := returned(def)
+	if body == nil {
+		return value{}
+	}
+	var e *env
+	for i, p := range w.paramNodes(def) {
+		v := value{kind: kUndefined}
+		if i < len(argv) {
+			v = argv[i]
+		}
+		var ok bool
+		if e, ok = w.bindPattern(p, v, def.StartByte(), e); !ok {
+			return value{}
+		}
+	}
+	w.evaluating[key] = true
+	saved := w.env
+	w.env = e
+	v := w.eval(body, depth+1)
+	w.env = saved
+	delete(w.evaluating, key)
+	return v
 }

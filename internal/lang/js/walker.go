@@ -49,19 +49,23 @@ type evaluator struct {
 	lang         *sitter.Language
 	src          []byte
 	root         *sitter.Node
-	consts       map[string]*sitter.Node // module-level const NAME = literal
-	vars         map[string]*sitter.Node // module-level let and var, used when nothing mutates them
-	redeclared   map[string]bool         // module-level names declared more than once
-	mutations    map[string]bool         // see mutated; nil until asked
-	functions    map[string]bool         // functions declared at the top level
-	evaluating   map[string]bool         // consts being evaluated (cycles)
-	memo         map[memoKey]value       // definitions evaluated
-	env          *env                    // the bindings of the instance being evaluated
-	imports      map[string]importRef    // module-level bindings of relative imports
-	importValues map[string]value        // their values, when the linker read the modules
-	needImports  bool                    // a title needed an import's value
-	file         string                  // the file's path (for __filename); "" when not known
-	lin          *lineage                // ancestors of the call being visited, with their blocks' consts in scope
+	consts       map[string]*sitter.Node   // module-level const NAME = literal
+	vars         map[string]*sitter.Node   // module-level let and var, used when nothing mutates them
+	redeclared   map[string]bool           // module-level names declared more than once
+	mutations    map[string]bool           // see mutated; nil until asked
+	sites        map[string][]*sitter.Node // the changes of each name mutated, in source order
+	fnDecls      map[string]*sitter.Node   // function declarations at the top level, by name
+	locals       map[localKey]localDecl    // localConst's answers
+	scopes       map[uint32]*sitter.Node   // the loops and functions env bindings name, by first byte
+	functions    map[string]bool           // functions declared at the top level
+	evaluating   map[string]bool           // consts being evaluated (cycles)
+	memo         map[memoKey]value         // definitions evaluated
+	env          *env                      // the bindings of the instance being evaluated
+	imports      map[string]importRef      // module-level bindings of relative imports
+	importValues map[string]value          // their values, when the linker read the modules
+	needImports  bool                      // a title needed an import's value
+	file         string                    // the file's path (for __filename); "" when not known
+	lin          *lineage                  // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -99,7 +103,8 @@ type instance struct {
 
 func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
 	w := &walker{fw: fw, evaluator: evaluator{lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
-		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{},
+		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, fnDecls: map[string]*sitter.Node{},
+		locals: map[localKey]localDecl{}, scopes: map[uint32]*sitter.Node{}, redeclared: map[string]bool{},
 		evaluating: map[string]bool{}, memo: map[memoKey]value{}, lin: newLineage(root)},
 		calleeAliases: map[string]*sitter.Node{}, aliases: map[string]string{}, seen: map[string]int{},
 		deepPath: deepPath}
