@@ -257,9 +257,9 @@ func (w *walker) rows(sp spec, parents []instance, at int) []row {
 			if !w.reached(at) {
 				continue // an if around the call is false in this iteration
 			}
-			titles, dyn := w.titles(sp)
-			for _, t := range titles {
-				out = append(out, row{parent: p, env: e, title: t, dynamic: dyn || !ok})
+			titles, named := w.titles(sp)
+			for i, t := range titles {
+				out = append(out, row{parent: p, env: e, title: t, dynamic: i >= named || !ok})
 			}
 			if len(out) > maxRows {
 				w.env = nil
