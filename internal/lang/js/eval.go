@@ -79,6 +79,8 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 		return w.callValue(n, depth)
 	case "regex":
 		return w.regex(n)
+	case "arrow_function", "function_expression", "function", "generator_function":
+		return value{str: w.text(n), fn: true}
 	case "new_expression":
 		return w.newValue(n, depth)
 	}

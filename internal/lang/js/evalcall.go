@@ -202,10 +202,15 @@ func staticCall(name string, argv []value) value {
 	a := argv[0]
 	switch name {
 	case "Array.isArray":
-		if a.kind == kUnknown && a.set == nil && a.re == nil {
+		if a.kind == kUnknown && a.set == nil && a.re == nil && !a.fn {
 			return value{}
 		}
 		return value{kind: kBool, b: a.kind == kArray}
+	case "Object.freeze", "Object.seal", "Object.preventExtensions":
+		if a.isObject() {
+			return a // the same object, printed the same
+		}
+		return value{}
 	case "JSON.stringify":
 		if len(argv) != 1 || !a.known() {
 			return value{}

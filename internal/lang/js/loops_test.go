@@ -112,6 +112,7 @@ func TestEachPartlyKnownRows(t *testing.T) {
 		{testdex.Vitest, "test.each([['a'], [() => {}], g, [1]])('x %s', () => {})", []string{"x a", "x 1", "dynamic x %s"}},
 		{testdex.Jest, "describe.each([['a'], [f()]])('d %s', () => { it('t', () => {}) })", []string{"d a", "dynamic d %s", "d a > t", "dynamic d %s > t"}},
 		{testdex.Jest, "test.each([['a'], g])('x %s', () => {})", []string{"dynamic x %s"}},
+		{testdex.Jest, "test.each([false, {}, () => {}, Object.freeze([1])])('x %s', () => {})", []string{"x false", "x {}", "x [ 1 ]", "dynamic x %s"}},
 		// util.inspect breaks these into lines: not guessed.
 		{testdex.Jest, "test.each([[{alpha: 'long string value here', beta: [1, 2, 3], gamma: 'another long st'}]])('%O', () => {})", []string{"dynamic %O"}},
 		{testdex.Jest, "test.each([[[1, 2, 3, 4, 5, 6, 7]]])('%O', () => {})", []string{"dynamic %O"}},

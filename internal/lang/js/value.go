@@ -37,6 +37,7 @@ type value struct {
 	// add, size; replace).
 	set []value
 	re  *regexLit
+	fn  bool // kUnknown: a function expression (typeof "function", never an array)
 }
 
 // known reports whether the value and everything inside it is a literal.
