@@ -2,6 +2,7 @@ package js
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -404,6 +405,15 @@ func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
 	if body == nil {
 		return value{}
 	}
+	memo, canMemo := "", true
+	for _, a := range argv {
+		canMemo = canMemo && a.known()
+		memo += fingerprint(a) + "\x00"
+	}
+	mk := callKey{def.StartByte(), memo}
+	if v, hit := w.callMemo[mk]; hit && canMemo {
+		return v
+	}
 	var e *env
 	for i, p := range w.paramNodes(def) {
 		v := value{kind: kUndefined}
@@ -421,5 +431,37 @@ func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
 	v := w.eval(body, depth+1)
 	w.env = saved
 	delete(w.evaluating, key)
+	if canMemo {
+		w.callMemo[mk] = v // the body sees only its parameters and the module
+	}
 	return v
+}
+
+// callKey is a local function called with some data arguments.
+type callKey struct {
+	start uint32
+	args  string
+}
+
+// fingerprint encodes a known value, kind and content, for callKey.
+func fingerprint(v value) string {
+	switch v.kind {
+	case kArray:
+		s := "["
+		for _, e := range v.arr {
+			s += fingerprint(e) + ","
+		}
+		return s + "]"
+	case kObject:
+		s := "{"
+		for i, k := range v.keys {
+			s += strconv.Quote(k) + ":" + fingerprint(v.vals[i]) + ","
+		}
+		return s + "}"
+	case kNumber:
+		return "n" + strconv.FormatUint(math.Float64bits(v.num), 16)
+	case kBool:
+		return "b" + strconv.FormatBool(v.b)
+	}
+	return string(rune('0'+v.kind)) + strconv.Quote(v.str)
 }

@@ -56,6 +56,7 @@ type evaluator struct {
 	sites        map[string][]*sitter.Node // the changes of each name mutated, in source order
 	fnDecls      map[string]*sitter.Node   // function declarations at the top level, by name
 	locals       map[localKey]localDecl    // localConst's answers
+	callMemo     map[callKey]value         // localCall's answers
 	scopes       map[uint32]*sitter.Node   // the loops and functions env bindings name, by first byte
 	functions    map[string]bool           // functions declared at the top level
 	evaluating   map[string]bool           // consts being evaluated (cycles)
@@ -104,7 +105,7 @@ type instance struct {
 func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
 	w := &walker{fw: fw, evaluator: evaluator{lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
 		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, fnDecls: map[string]*sitter.Node{},
-		locals: map[localKey]localDecl{}, scopes: map[uint32]*sitter.Node{}, redeclared: map[string]bool{},
+		locals: map[localKey]localDecl{}, callMemo: map[callKey]value{}, scopes: map[uint32]*sitter.Node{}, redeclared: map[string]bool{},
 		evaluating: map[string]bool{}, memo: map[memoKey]value{}, lin: newLineage(root)},
 		calleeAliases: map[string]*sitter.Node{}, aliases: map[string]string{}, seen: map[string]int{},
 		deepPath: deepPath}
