@@ -75,6 +75,11 @@ func TestReplayedChanges(t *testing.T) {
 			[]string{"d", "d > 1 true"}},
 		{"function _s(item) { return (JSON.stringify(_r(item)) || \"undefined\").replace(/\"/g, \"'\") }\nfunction _r(item) { return typeof item === \"function\" ? item() : item }\nit([undefined, 'c:\\\\x', {root: '/', 'a\"': 1}, null, 0].map((i) => _s(i)).join(\",\"), () => {})",
 			[]string{`undefined,'c:\\x',{'root':'/','a\'':1},null,0`}},
+		// A test's body runs after every title is read: what it changes
+		// does not change a title, in a helper or at the top level.
+		{"function f(o) { it(o.a, () => { o.a = 'x' }); it(o.a + '2', () => {}) }\nf({a: 'y'})", []string{"y", "y2"}},
+		{"const L = ['a']; test('t', () => { L.push('b') }); describe('d', () => { L.forEach(x => it(x, () => {})) })",
+			[]string{"t", "d", "d > a"}},
 		// The order of these is not fixed by the source, or not replayed.
 		{"const L = [1]; function f() { L.push(2) } f(); it(L.join(), () => {})", []string{"dynamic {L.join()}"}},
 		{"const L = [1]; for (const x of [2]) { L.push(x) } it(L.join(), () => {})", []string{"dynamic {L.join()}"}},
@@ -84,6 +89,8 @@ func TestReplayedChanges(t *testing.T) {
 		{"const L = [1]; L.push(L.pop()); it(L.join(), () => {})", []string{"dynamic {L.join()}"}},
 		{"for (const r of [['a', 'b']]) { r[0] = 'z'; it(r.join(), () => {}) }", []string{"dynamic {r.join()}"}},
 		{"for (let i = 0; i < 2; i++) { it('t' + i, () => {}); i++ }", []string{"dynamic {'t' + i}"}},
+		{"const L = ['a']; describe('d', () => { L.push('b') }); it(L.join(), () => {})", []string{"d", "dynamic {L.join()}"}},
+		{"const L = ['a']; beforeAll(() => { L.push('b') }); it(L.join(), () => {})", []string{"dynamic {L.join()}"}},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {

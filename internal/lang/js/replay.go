@@ -56,6 +56,8 @@ func (w *evaluator) replay(n *sitter.Node, name string, v value, scope *sitter.N
 			continue
 		case m.StartByte() <= n.StartByte() && n.EndByte() <= m.EndByte():
 			continue // the read is part of the change: it sees the value before it
+		case w.runsLater(m, n, body):
+			continue // in a test's body, which runs after every title is read
 		case scope != nil && scope.Type() == "for_statement":
 			return value{}, false // a counter changed in the body changes the iterations
 		case !placed && !w.inPlace(n, body):
@@ -92,6 +94,20 @@ func (w *evaluator) runsAfter(m, n, body *sitter.Node) bool {
 		}
 	}
 	return true
+}
+
+// runsLater reports whether the change m lies in a test's body that does
+// not hold the read n.
+func (w *evaluator) runsLater(m, n, body *sitter.Node) bool {
+	if w.later == nil {
+		return false
+	}
+	for p := m.Parent(); p != nil && !same(p, body); p = p.Parent() {
+		if isFunction(p.Type()) && !inside(n, p) && w.later(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // inPlace reports whether the read n runs where it is written, as far as
