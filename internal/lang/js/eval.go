@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -375,8 +376,14 @@ func unescape(src string, trim int) string {
 				b.WriteByte(c)
 				continue
 			}
-			b.WriteRune(r)
 			i += skip
+			if utf16.IsSurrogate(r) && strings.HasPrefix(s[i+1:], `\u`) { // \uD83D\uDE00 is one character
+				if lo, n := unicodeEscape(s[i+3:]); n == 4 && utf16.DecodeRune(r, lo) != utf8.RuneError {
+					r = utf16.DecodeRune(r, lo)
+					i += 2 + n
+				}
+			}
+			b.WriteRune(r)
 		default:
 			b.WriteByte(c)
 		}
