@@ -99,3 +99,28 @@ func TestReplayedChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalCalls checks the calls of the file's own functions evaluated
+// with their arguments, and that a name something else may take (a
+// parameter, a nested function, a local binding) or a function passed on
+// leaves the call unknown.
+func TestLocalCalls(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"function f(x, y = '!') { return `${x.a}${y}` }\nconst g = (s) => s.toUpperCase();\nit(f({a: 'q'}) + g('w'), () => {})", []string{"q!W"}},
+		{"function f(x) { return 'top' + x }\ndescribe('x', (f) => { it(f(1), () => {}) })", []string{"x", "dynamic x > {f(1)}"}},
+		{"function f(x) { return 'top' + x }\ndescribe('x', () => { function f(x) { return 'in' + x } it(f(1), () => {}) })", []string{"x", "dynamic x > {f(1)}"}},
+		{"function f(x) { return 'top' + x }\ndescribe('x', () => { const f = (x) => 'in' + x; it(f(1), () => {}) })", []string{"x", "dynamic x > {f(1)}"}},
+		{"function f(x) { return 'top' + x }\n[1].map(f); it(f(1), () => {})", []string{"dynamic {f(1)}"}},
+		{"async function f(x) { return x }\nit(String(f(1)), () => {})", []string{"dynamic {String(f(1))}"}},
+		{"function f(x) { return f(x) }\nit(f(1), () => {})", []string{"dynamic {f(1)}"}},
+		{"function f(x) { const y = x; return y }\nit(f(1), () => {})", []string{"dynamic {f(1)}"}},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // template evaluates a template literal: the raw text between the
@@ -396,6 +398,9 @@ func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
 	if local, _ := w.localConst(fn, name); local != nil {
 		return value{}
 	}
+	if !w.onlyCalled(name) {
+		return value{} // a parameter or a nested function may take its name here
+	}
 	for i := 0; i < int(def.ChildCount()); i++ {
 		if def.Child(i).Type() == "async" {
 			return value{}
@@ -464,4 +469,28 @@ func fingerprint(v value) string {
 		return "b" + strconv.FormatBool(v.b)
 	}
 	return string(rune('0'+v.kind)) + strconv.Quote(v.str)
+}
+
+// onlyCalled reports whether every mention of name in the file, but its
+// one declaration, is a direct call name(...): no parameter, nested
+// function or binding elsewhere takes the name, and the function is not
+// passed on.
+func (w *evaluator) onlyCalled(name string) bool {
+	if w.mentioned == nil {
+		w.mentioned = map[string]int{}
+		q, err := cachedQuery(w.lang, mentionQuery)
+		if err != nil {
+			return false
+		}
+		for c := range tsgrammars.CaptureNodes(q, w.root) {
+			n := w.text(c)
+			w.mentioned[n]++
+			if p := c.Parent(); p != nil && p.Type() == "call_expression" {
+				if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
+					w.mentioned["()"+n]++
+				}
+			}
+		}
+	}
+	return w.mentioned[name] == w.mentioned["()"+name]+1
 }

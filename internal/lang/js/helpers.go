@@ -300,6 +300,7 @@ func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32
 // its record set.
 func (w *walker) child(fn *sitter.Node) *walker {
 	w.mutated("") // scanned once, shared with the child
+	w.onlyCalled("")
 	cw := *w
 	cw.lin = newLineage(w.root)
 	cw.stack, cw.tests, cw.problems, cw.env, cw.loads = nil, nil, nil, nil, nil

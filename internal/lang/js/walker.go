@@ -57,6 +57,7 @@ type evaluator struct {
 	fnDecls      map[string]*sitter.Node    // function declarations at the top level, by name
 	locals       map[localKey]localDecl     // localConst's answers
 	callMemo     map[callKey]value          // localCall's answers
+	mentioned    map[string]int             // identifiers by name, and "()"+name their direct calls; nil until asked
 	later        func(fn *sitter.Node) bool // whether a function runs only after every title is read
 	scopes       map[uint32]*sitter.Node    // the loops and functions env bindings name, by first byte
 	functions    map[string]bool            // functions declared at the top level
