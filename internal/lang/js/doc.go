@@ -22,6 +22,8 @@
 //	evaluation     eval.go evalcall.go value.go jsops.go scope.go env.go
 //	               mutated.go (the evaluator: the module's bindings and the
 //	               values of titles and tables, no knowledge of tests)
+//	               builtins.go (array, Set, string and regex builtins on
+//	               data) replay.go (the changes made before a read)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
 //	listing        lister.go lister_node_mocha.go

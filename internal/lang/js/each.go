@@ -20,23 +20,25 @@ const jestEscape = "\x00JEST_EACH_ESCAPE\x00"
 // a table of objects with no placeholder in the title interpolates
 // $variables; otherwise each row (an array is spread, anything else is one
 // argument) fills the printf placeholders left to right.
-func jestArrayTitles(title string, table []value) ([]string, bool) {
+// named[i] is false for a row whose title needs a value the source does
+// not show; out is nil when the table's shape is not known.
+func jestArrayTitles(title string, table []value) (out []string, named []bool) {
 	allArrays := true
 	allObjects := true
 	for _, r := range table {
-		if r.kind == kUnknown {
-			return nil, false
+		if r.kind == kUnknown && !r.fn {
+			return nil, nil // a row of unknown shape changes every row's format
 		}
 		allArrays = allArrays && r.kind == kArray
 		allObjects = allObjects && r.isObject()
 	}
 	escaped := strings.ReplaceAll(title, "%%", jestEscape)
 	if !jestPlaceholder.MatchString(escaped) && !allArrays && allObjects {
-		return titles(len(table), func(i int) string {
+		return rowTitles(len(table), func(i int) string {
 			return strings.ReplaceAll(jestInterpolate(title, table[i], i), "%%", "%")
 		})
 	}
-	return titles(len(table), func(i int) string {
+	return rowTitles(len(table), func(i int) string {
 		row := []value{table[i]}
 		if allArrays {
 			row = table[i].arr
@@ -182,8 +184,8 @@ func templateRows(header string, cells []value) []value {
 
 // vitestTitles formats test.each/test.for rows as @vitest/runner's
 // formatTitle does: an array row is spread, anything else is one item.
-func vitestTitles(title string, table []value) ([]string, bool) {
-	return titles(len(table), func(i int) string {
+func vitestTitles(title string, table []value) ([]string, []bool) {
+	return rowTitles(len(table), func(i int) string {
 		// A row's cells need only be known where the title prints them.
 		if table[i].kind == kUnknown {
 			panic(errUnknown{})

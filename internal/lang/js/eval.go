@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -77,6 +78,12 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 		return w.subscript(n, depth)
 	case "call_expression":
 		return w.callValue(n, depth)
+	case "regex":
+		return w.regex(n)
+	case "arrow_function", "function_expression", "function", "generator_function":
+		return value{str: w.text(n), fn: true}
+	case "new_expression":
+		return w.newValue(n, depth)
 	}
 	return unknown
 }
@@ -95,12 +102,17 @@ func (w *evaluator) ident(n *sitter.Node, depth int) value {
 	if v, isVar := w.vars[name]; !ok && isVar {
 		def, ok = v, true
 	}
-	if ok && w.mutated(name) {
-		def, ok = nil, false // push, sort, x[i] = ...: not the literal any more
+	if ok && w.redeclared[name] {
+		def, ok = nil, false
 	}
 	local, at := w.localConst(n, name)
 	if b := w.env.lookup(name); b != nil && (local == nil || at < b.scope) {
-		return b.val // a loop variable or parameter, unless a declaration inside it shadows it
+		// A loop variable or parameter, unless a declaration inside it
+		// shadows it, as the changes before n left it.
+		if v, ok := w.replayEnv(n, name, b, depth); ok {
+			return v
+		}
+		return value{str: name}
 	}
 	var scope *env // what the definition sees: nothing for a module-level one
 	if local != nil {
@@ -108,24 +120,43 @@ func (w *evaluator) ident(n *sitter.Node, depth int) value {
 	}
 	if !ok {
 		if v, ok := w.imported(name); ok {
-			return v
+			return w.moduleRead(n, name, v, depth)
 		}
 	}
 	if !ok || w.evaluating[name] {
 		return value{str: name}
 	}
 	key := memoKey{def.StartByte(), scope}
-	if v, hit := w.memo[key]; hit {
+	v, hit := w.memo[key]
+	if !hit {
+		w.evaluating[name] = true
+		saved := w.env
+		w.env = scope
+		v = w.eval(def, depth+1)
+		w.env = saved
+		delete(w.evaluating, name)
+		w.memo[key] = v
+	}
+	if local == nil {
+		return w.moduleRead(n, name, v, depth)
+	}
+	return v
+}
+
+// moduleRead is a module-level binding's value v read at n, as the
+// changes before n left it (push, x = ...); unknown when they cannot be
+// replayed.
+func (w *evaluator) moduleRead(n *sitter.Node, name string, v value, depth int) value {
+	if !w.mutated(name) {
 		return v
 	}
-	w.evaluating[name] = true
-	saved := w.env
-	w.env = scope
-	v := w.eval(def, depth+1)
-	w.env = saved
-	delete(w.evaluating, name)
-	w.memo[key] = v
-	return v
+	if w.mutations["\x00all"] {
+		return value{str: name}
+	}
+	if r, ok := w.replay(n, name, v, nil, depth); ok {
+		return r
+	}
+	return value{str: name}
 }
 
 // memoKey is a definition evaluated with some bindings: a table is read
@@ -345,8 +376,14 @@ func unescape(src string, trim int) string {
 				b.WriteByte(c)
 				continue
 			}
-			b.WriteRune(r)
 			i += skip
+			if utf16.IsSurrogate(r) && strings.HasPrefix(s[i+1:], `\u`) { // \uD83D\uDE00 is one character
+				if lo, n := unicodeEscape(s[i+3:]); n == 4 && utf16.DecodeRune(r, lo) != utf8.RuneError {
+					r = utf16.DecodeRune(r, lo)
+					i += 2 + n
+				}
+			}
+			b.WriteRune(r)
 		default:
 			b.WriteByte(c)
 		}

@@ -2,9 +2,12 @@ package js
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // template evaluates a template literal: the raw text between the
@@ -148,13 +151,15 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	var v value
 	switch fn.Type() {
 	case "identifier":
-		v = w.globalCall(w.text(fn), argv)
+		if v = w.globalCall(w.text(fn), argv); v.kind == kUnknown {
+			v = w.localCall(fn, argv, depth)
+		}
 	case "member_expression":
 		obj, prop := fn.ChildByFieldName("object"), fn.ChildByFieldName("property")
 		if obj == nil || prop == nil || optional(fn) {
 			return unknown
 		}
-		if o := w.text(obj); o == "JSON" || o == "Object" {
+		if o := w.text(obj); o == "JSON" || o == "Object" || o == "Array" {
 			if w.shadowed(obj, o) {
 				return unknown
 			}
@@ -163,7 +168,7 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 		}
 		v = methodCall(w.eval(obj, depth+1), w.text(prop), argv)
 	}
-	if v.kind == kUnknown {
+	if v.kind == kUnknown && v.set == nil {
 		return unknown
 	}
 	return v
@@ -199,6 +204,16 @@ func staticCall(name string, argv []value) value {
 	}
 	a := argv[0]
 	switch name {
+	case "Array.isArray":
+		if a.kind == kUnknown && a.set == nil && a.re == nil && !a.fn {
+			return value{}
+		}
+		return value{kind: kBool, b: a.kind == kArray}
+	case "Object.freeze", "Object.seal", "Object.preventExtensions":
+		if a.isObject() {
+			return a // the same object, printed the same
+		}
+		return value{}
 	case "JSON.stringify":
 		if len(argv) != 1 || !a.known() {
 			return value{}
@@ -231,6 +246,9 @@ func staticCall(name string, argv []value) value {
 
 // methodCall evaluates a pure string or array method on a literal.
 func methodCall(o value, method string, argv []value) value {
+	if v, ok := builtinMethod(o, method, argv); ok {
+		return v
+	}
 	switch {
 	case o.kind == kString && len(argv) == 0:
 		switch method {
@@ -357,4 +375,122 @@ func returned(fn *sitter.Node) *sitter.Node {
 		}
 	}
 	return ret
+}
+
+// localCall evaluates a call of a function of the file that only returns
+// an expression of its parameters (function _s(x) { return
+// JSON.stringify(x) }, const f = (a) => a.name): declared once at the top
+// level, never reassigned, not async, not recursive. Its body sees its
+// parameters and the module's bindings.
+func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
+	name := w.text(fn)
+	def := w.fnDecls[name]
+	if c := w.consts[name]; def == nil && c != nil && isFunction(c.Type()) && c.Type() != "generator_function" {
+		def = c
+	}
+	key := "()" + name
+	if def == nil || w.redeclared[name] || w.mutated(name) || w.evaluating[key] || depth > maxEvalDepth {
+		return value{}
+	}
+	if w.env.lookup(name) != nil {
+		return value{}
+	}
+	if local, _ := w.localConst(fn, name); local != nil {
+		return value{}
+	}
+	if !w.onlyCalled(name) {
+		return value{} // a parameter or a nested function may take its name here
+	}
+	for i := 0; i < int(def.ChildCount()); i++ {
+		if def.Child(i).Type() == "async" {
+			return value{}
+		}
+	}
+	body := returned(def)
+	if body == nil {
+		return value{}
+	}
+	memo, canMemo := "", true
+	for _, a := range argv {
+		canMemo = canMemo && a.known()
+		memo += fingerprint(a) + "\x00"
+	}
+	mk := callKey{def.StartByte(), memo}
+	if v, hit := w.callMemo[mk]; hit && canMemo {
+		return v
+	}
+	var e *env
+	for i, p := range w.paramNodes(def) {
+		v := value{kind: kUndefined}
+		if i < len(argv) {
+			v = argv[i]
+		}
+		var ok bool
+		if e, ok = w.bindPattern(p, v, def.StartByte(), e); !ok {
+			return value{}
+		}
+	}
+	w.evaluating[key] = true
+	saved := w.env
+	w.env = e
+	v := w.eval(body, depth+1)
+	w.env = saved
+	delete(w.evaluating, key)
+	if canMemo {
+		w.callMemo[mk] = v // the body sees only its parameters and the module
+	}
+	return v
+}
+
+// callKey is a local function called with some data arguments.
+type callKey struct {
+	start uint32
+	args  string
+}
+
+// fingerprint encodes a known value, kind and content, for callKey.
+func fingerprint(v value) string {
+	switch v.kind {
+	case kArray:
+		s := "["
+		for _, e := range v.arr {
+			s += fingerprint(e) + ","
+		}
+		return s + "]"
+	case kObject:
+		s := "{"
+		for i, k := range v.keys {
+			s += strconv.Quote(k) + ":" + fingerprint(v.vals[i]) + ","
+		}
+		return s + "}"
+	case kNumber:
+		return "n" + strconv.FormatUint(math.Float64bits(v.num), 16)
+	case kBool:
+		return "b" + strconv.FormatBool(v.b)
+	}
+	return string(rune('0'+v.kind)) + strconv.Quote(v.str)
+}
+
+// onlyCalled reports whether every mention of name in the file, but its
+// one declaration, is a direct call name(...): no parameter, nested
+// function or binding elsewhere takes the name, and the function is not
+// passed on.
+func (w *evaluator) onlyCalled(name string) bool {
+	if w.mentioned == nil {
+		w.mentioned = map[string]int{}
+		q, err := cachedQuery(w.lang, mentionQuery)
+		if err != nil {
+			return false
+		}
+		for c := range tsgrammars.CaptureNodes(q, w.root) {
+			n := w.text(c)
+			w.mentioned[n]++
+			if p := c.Parent(); p != nil && p.Type() == "call_expression" {
+				if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
+					w.mentioned["()"+n]++
+				}
+			}
+		}
+	}
+	return w.mentioned[name] == w.mentioned["()"+name]+1
 }

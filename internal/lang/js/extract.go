@@ -16,7 +16,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-7"
+const version = "js-8"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -26,7 +26,10 @@ const version = "js-7"
 // indexed for, forEach, map) give one record per iteration, and a local
 // helper function declaring tests is listed at each call with its
 // arguments; titles are evaluated as JavaScript would (template literals,
-// String(), join, JSON.stringify, ...). Tables imported from local modules
+// String(), join, JSON.stringify, the file's own functions that return an
+// expression, ...), with the changes made before a read (push, pop,
+// x = ...) replayed where the source fixes their order; a .each row it
+// cannot name is one dynamic record beside the named rows. Tables imported from local modules
 // are filled in by the linker (see linkImports). What depends on running
 // code stays one dynamic record. It is safe for concurrent use; the zero
 // value is not usable, see [ExtractorFor].

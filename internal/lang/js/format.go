@@ -213,6 +213,18 @@ func jsonString(v value) string {
 	return v.jsString()
 }
 
+// rowTitles renders fn for every row on its own: named[i] is false for a
+// row whose title needs a value the source does not show.
+func rowTitles(rows int, fn func(i int) string) (out []string, named []bool) {
+	out, named = make([]string, rows), make([]bool, rows)
+	for i := range out {
+		if t, ok := titles(1, func(int) string { return fn(i) }); ok {
+			out[i], named[i] = t[0], true
+		}
+	}
+	return out, named
+}
+
 // titles renders fn for every row; ok is false when a title needs a value
 // the source does not show.
 func titles(rows int, fn func(i int) string) (out []string, ok bool) {

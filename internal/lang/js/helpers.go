@@ -12,8 +12,9 @@ import (
 // arguments: the walker skips the body where it is declared and lists it
 // at each call site instead (inline), with the parameters bound to the
 // arguments. Only a helper whose every mention in the file is a direct
-// call is inlined; one passed around or exported may run anywhere, so
-// its tests stay where they are declared, as dynamic records.
+// call is inlined; one passed around may run anywhere, so its tests stay
+// where they are declared, as dynamic records. An exported one is inlined
+// at the calls of its own file.
 
 // helperQuery finds function declarations and declarators; it matches
 // single nodes, whose query state does not grow with the nesting.
@@ -43,7 +44,7 @@ func (w *walker) helperSet() *helperSet {
 	if err != nil {
 		return w.helpers
 	}
-	found := map[string][]helperDef{}
+	found, exported := map[string][]helperDef{}, map[string]bool{}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
 	qc.Exec(q, w.root)
@@ -63,8 +64,14 @@ func (w *walker) helperSet() *helperSet {
 		if fn.Type() != "function_declaration" && block != nil && block.Parent() != nil {
 			block = block.Parent().Parent() // declarator, declaration, block
 		}
-		if block == nil || block.Type() == "export_statement" {
-			continue // callable from other files
+		if block != nil && block.Type() == "export_statement" {
+			// Callable from other files too: listed at its calls here, and
+			// only when it has some (an importer's calls are its own).
+			exported[name] = true
+			block = block.Parent()
+		}
+		if block == nil {
+			continue
 		}
 		found[name] = append(found[name], helperDef{fn: fn, start: block.StartByte(), end: block.EndByte()})
 	}
@@ -73,7 +80,7 @@ func (w *walker) helperSet() *helperSet {
 	}
 	calls, mentioned := w.mentions(found)
 	for name, defs := range found {
-		if mentioned == nil || mentioned[name] != calls[name]+len(defs) {
+		if mentioned == nil || mentioned[name] != calls[name]+len(defs) || (exported[name] && calls[name] == 0) {
 			continue // mentioned other than by a call: it may run anywhere
 		}
 		w.helpers.byName[name] = defs
@@ -292,6 +299,8 @@ func (w *walker) bindArgs(params []*sitter.Node, args *sitter.Node, scope uint32
 // child is a walker over one helper's body, sharing the file's state and
 // its record set.
 func (w *walker) child(fn *sitter.Node) *walker {
+	w.mutated("") // scanned once, shared with the child
+	w.onlyCalled("")
 	cw := *w
 	cw.lin = newLineage(w.root)
 	cw.stack, cw.tests, cw.problems, cw.env, cw.loads = nil, nil, nil, nil, nil

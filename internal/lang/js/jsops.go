@@ -102,6 +102,9 @@ var protoNames = map[string]bool{"constructor": true, "toString": true, "valueOf
 // literal does not have. Anything else (methods, null's TypeError) is
 // unknown.
 func member(v value, name string) value {
+	if v.set != nil && name == "size" {
+		return num(float64(len(v.set)))
+	}
 	switch v.kind {
 	case kArray:
 		if name == "length" {

@@ -17,6 +17,12 @@ func (w *walker) scanModule() {
 		case "function_declaration", "generator_function_declaration":
 			if id := n.ChildByFieldName("name"); id != nil {
 				w.functions[w.text(id)] = true
+				if _, dup := w.fnDecls[w.text(id)]; dup || w.consts[w.text(id)] != nil || w.vars[w.text(id)] != nil {
+					w.redeclared[w.text(id)] = true
+				}
+				if n.Type() == "function_declaration" {
+					w.fnDecls[w.text(id)] = n
+				}
 			}
 		case "import_statement":
 			w.importAliases(n)

@@ -1,6 +1,7 @@
 package js
 
 import (
+	"sort"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -38,10 +39,15 @@ func (w *evaluator) scanMutations() map[string]bool {
 		out["\x00all"] = true
 		return out
 	}
+	w.sites = map[string][]*sitter.Node{}
 	for c := range tsgrammars.CaptureNodes(q, w.root) {
 		if name := w.mutationTarget(c); name != "" {
 			out[name] = true
+			w.sites[name] = append(w.sites[name], c)
 		}
+	}
+	for _, s := range w.sites { // in the order they finish: a.push(a.pop()) pops first
+		sort.SliceStable(s, func(i, j int) bool { return s[i].EndByte() < s[j].EndByte() })
 	}
 	return out
 }

@@ -15,6 +15,29 @@ type decl struct {
 // name, so a lookup does not walk the ancestors; only the few nodes
 // between the deepest of them and n are read.
 func (w *evaluator) localConst(n *sitter.Node, name string) (*sitter.Node, uint32) {
+	// The answer depends on n and name only: a read evaluated again (a
+	// function's parameter, once per call) is looked up once.
+	k := localKey{n.StartByte(), n.EndByte(), name}
+	if r, ok := w.locals[k]; ok {
+		return r.node, r.at
+	}
+	d, at := w.findLocalConst(n, name)
+	w.locals[k] = localDecl{d, at}
+	return d, at
+}
+
+// localKey is a read of name at a node's span; localDecl what it finds.
+type localKey struct {
+	start, end uint32
+	name       string
+}
+
+type localDecl struct {
+	node *sitter.Node
+	at   uint32
+}
+
+func (w *evaluator) findLocalConst(n *sitter.Node, name string) (*sitter.Node, uint32) {
 	l := w.lin
 	i := l.deepest(n)
 	if i < 0 {

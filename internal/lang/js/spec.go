@@ -262,36 +262,47 @@ func isFunction(t string) bool {
 	return false
 }
 
-// titles returns the call's titles: one, or one per .each row; dyn is
-// true when they could not be known without running the code.
-func (w *walker) titles(sp spec) ([]string, bool) {
+// titles returns the call's titles: one, or one per .each row; those
+// from index named on are dynamic records, standing for titles that could
+// not be known without running the code (one for all the rows of a table
+// it cannot name).
+func (w *walker) titles(sp spec) ([]string, int) {
 	title := w.eval(sp.name, 0)
 	if sp.table == nil {
 		if title.kind == kUnknown || title.isObject() {
-			return []string{w.dynamicTitle(sp)}, true
+			return []string{w.dynamicTitle(sp)}, 0
 		}
-		return []string{title.jsString()}, false
+		return []string{title.jsString()}, 1
 	}
 	if title.kind != kString || (w.fw != testdex.Jest && w.fw != testdex.Vitest) {
-		return []string{w.dynamicTitle(sp)}, true
+		return []string{w.dynamicTitle(sp)}, 0
 	}
 	rows, template, ok := w.tableRows(sp.table)
 	if !ok {
-		return []string{title.str}, true
+		return []string{title.str}, 0
 	}
 	var out []string
+	var named []bool
 	switch {
 	case w.fw == testdex.Vitest:
-		out, ok = vitestTitles(title.str, rows)
+		out, named = vitestTitles(title.str, rows)
 	case template:
-		out, ok = titles(len(rows), func(i int) string { return jestInterpolate(title.str, rows[i], i) })
+		out, named = rowTitles(len(rows), func(i int) string { return jestInterpolate(title.str, rows[i], i) })
 	default:
-		out, ok = jestArrayTitles(title.str, rows)
+		out, named = jestArrayTitles(title.str, rows)
 	}
-	if !ok || len(out) == 0 {
-		return []string{title.str}, true
+	// The rows it can name are named; one dynamic record, last, stands
+	// for the rows it cannot.
+	var keep []string
+	for i, t := range out {
+		if named[i] {
+			keep = append(keep, t)
+		}
 	}
-	return out, false
+	if len(keep) == len(out) && len(out) > 0 {
+		return keep, len(keep)
+	}
+	return append(keep, title.str), len(keep)
 }
 
 // tableRows evaluates a .each argument: an array literal (or a const

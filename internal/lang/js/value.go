@@ -31,6 +31,13 @@ type value struct {
 	arr  []value // kArray elements
 	keys []string
 	vals []value // kObject, in source order
+	// set is the elements of new Set(...) of known primitives, and re a
+	// regular expression literal: both are kUnknown (printed or compared
+	// they stay unknown), read only by the methods that know them (has,
+	// add, size; replace).
+	set []value
+	re  *regexLit
+	fn  bool // kUnknown: a function expression (typeof "function", never an array)
 }
 
 // known reports whether the value and everything inside it is a literal.

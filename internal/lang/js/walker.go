@@ -49,19 +49,26 @@ type evaluator struct {
 	lang         *sitter.Language
 	src          []byte
 	root         *sitter.Node
-	consts       map[string]*sitter.Node // module-level const NAME = literal
-	vars         map[string]*sitter.Node // module-level let and var, used when nothing mutates them
-	redeclared   map[string]bool         // module-level names declared more than once
-	mutations    map[string]bool         // see mutated; nil until asked
-	functions    map[string]bool         // functions declared at the top level
-	evaluating   map[string]bool         // consts being evaluated (cycles)
-	memo         map[memoKey]value       // definitions evaluated
-	env          *env                    // the bindings of the instance being evaluated
-	imports      map[string]importRef    // module-level bindings of relative imports
-	importValues map[string]value        // their values, when the linker read the modules
-	needImports  bool                    // a title needed an import's value
-	file         string                  // the file's path (for __filename); "" when not known
-	lin          *lineage                // ancestors of the call being visited, with their blocks' consts in scope
+	consts       map[string]*sitter.Node    // module-level const NAME = literal
+	vars         map[string]*sitter.Node    // module-level let and var, used when nothing mutates them
+	redeclared   map[string]bool            // module-level names declared more than once
+	mutations    map[string]bool            // see mutated; nil until asked
+	sites        map[string][]*sitter.Node  // the changes of each name mutated, in source order
+	fnDecls      map[string]*sitter.Node    // function declarations at the top level, by name
+	locals       map[localKey]localDecl     // localConst's answers
+	callMemo     map[callKey]value          // localCall's answers
+	mentioned    map[string]int             // identifiers by name, and "()"+name their direct calls; nil until asked
+	later        func(fn *sitter.Node) bool // whether a function runs only after every title is read
+	scopes       map[uint32]*sitter.Node    // the loops and functions env bindings name, by first byte
+	functions    map[string]bool            // functions declared at the top level
+	evaluating   map[string]bool            // consts being evaluated (cycles)
+	memo         map[memoKey]value          // definitions evaluated
+	env          *env                       // the bindings of the instance being evaluated
+	imports      map[string]importRef       // module-level bindings of relative imports
+	importValues map[string]value           // their values, when the linker read the modules
+	needImports  bool                       // a title needed an import's value
+	file         string                     // the file's path (for __filename); "" when not known
+	lin          *lineage                   // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -99,12 +106,45 @@ type instance struct {
 
 func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitter.Node) *walker {
 	w := &walker{fw: fw, evaluator: evaluator{lang: g, src: src, root: root, consts: map[string]*sitter.Node{},
-		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, redeclared: map[string]bool{},
+		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, fnDecls: map[string]*sitter.Node{},
+		locals: map[localKey]localDecl{}, callMemo: map[callKey]value{}, scopes: map[uint32]*sitter.Node{}, redeclared: map[string]bool{},
 		evaluating: map[string]bool{}, memo: map[memoKey]value{}, lin: newLineage(root)},
 		calleeAliases: map[string]*sitter.Node{}, aliases: map[string]string{}, seen: map[string]int{},
 		deepPath: deepPath}
+	w.later = w.testBody
 	w.scanModule()
 	return w
+}
+
+// testBody reports whether fn is the body of a test (it('t', fn), not a
+// describe's callback): Jest, Vitest and Mocha run it only after every
+// title is read, so what it changes cannot change a title. node:test runs
+// a test's body while the file still declares tests (its t.test
+// subtests), so there none is.
+func (w *walker) testBody(fn *sitter.Node) bool {
+	args := fn.Parent()
+	if w.fw == testdex.NodeTest || args == nil || args.Type() != "arguments" {
+		return false
+	}
+	c := args.Parent()
+	if c == nil || c.Type() != "call_expression" {
+		return false
+	}
+	f := c.ChildByFieldName("function")
+	if f == nil || f.Type() == "call_expression" {
+		return false // .each(table)(title, fn): not read here
+	}
+	bs, ok := w.branches(f, 0)
+	if !ok || len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		canon, ok := w.canonical(b.base)
+		if !ok || suites[canon] {
+			return false
+		}
+	}
+	return true
 }
 
 // close releases the walker's tree cursors.
@@ -252,9 +292,9 @@ func (w *walker) rows(sp spec, parents []instance, at int) []row {
 			if !w.reached(at) {
 				continue // an if around the call is false in this iteration
 			}
-			titles, dyn := w.titles(sp)
-			for _, t := range titles {
-				out = append(out, row{parent: p, env: e, title: t, dynamic: dyn || !ok})
+			titles, named := w.titles(sp)
+			for i, t := range titles {
+				out = append(out, row{parent: p, env: e, title: t, dynamic: i >= named || !ok})
 			}
 			if len(out) > maxRows {
 				w.env = nil
