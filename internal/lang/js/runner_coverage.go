@@ -175,7 +175,8 @@ func writeVitestSetup(coverage, pkg string) error {
 // whose sendMessageToJest hears of each test's start and result as they
 // happen in the test's process: what ran between a test's start and its
 // result (its hooks included) is the test's; the rest, while the file
-// runs, goes to each test of the file.
+// runs, goes to each test of the file. A test that follows another with
+// only Jest between (quiet) starts without a take: one take per test.
 const jestCoverageHook = `
 const testdexArg = '--require=' + __filename;
 const testdexModule = require('node:module');
@@ -192,6 +193,28 @@ cp.fork = function (file, args, options) {
   }
   return fork.apply(this, arguments);
 };
+// quiet says that only Jest ran since the last test's result: no
+// beforeAll or afterAll hook (the environment's handleTestEvent, which
+// jest-circus calls with its events, says when one starts), no
+// concurrent test (whose body runs ahead of its start) in the file. The
+// next test's window then begins at that result, without a take.
+let quiet = false;
+let concurrent = false;
+function watchHooks(environment) {
+  const own = Object.prototype.hasOwnProperty.call(environment, 'handleTestEvent');
+  const handle = environment.handleTestEvent;
+  try {
+    environment.handleTestEvent = function (event, state) {
+      if (event.name === 'add_test' && event.concurrent) concurrent = true;
+      if (event.name === 'hook_start' && event.hook && !/Each$/.test(event.hook.type)) quiet = false;
+      if (handle) return handle.call(this, event, state);
+    };
+  } catch (e) {
+    return null;
+  }
+  if (environment.handleTestEvent === handle) return null;
+  return () => { if (own) environment.handleTestEvent = handle; else delete environment.handleTestEvent; };
+}
 const load = testdexModule._load;
 testdexModule._load = function (request) {
   const m = load.apply(this, arguments);
@@ -199,14 +222,18 @@ testdexModule._load = function (request) {
     const adapter = m.default;
     m.default = async function (globalConfig, config, environment, runtime, testPath, send) {
       rec.outside(testPath);
+      const restore = watchHooks(environment);
       const hear = (name, args) => {
-        if (name === 'test-case-start') rec.outside(testPath);
+        if (name === 'test-case-start' && !quiet) rec.outside(testPath);
         else if (name === 'test-case-result') rec.test(testPath, [...args[1].ancestorTitles, args[1].title]);
+        quiet = name === 'test-case-result' && restore !== null && !concurrent;
         if (send) return send(name, args);
       };
       try {
         return await adapter.call(this, globalConfig, config, environment, runtime, testPath, hear);
       } finally {
+        if (restore) restore();
+        quiet = concurrent = false;
         rec.outside(testPath);
         rec.flush();
       }
