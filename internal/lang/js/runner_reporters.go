@@ -117,8 +117,9 @@ class TestdexReporter extends Base {
 // cover cuts the coverage where what runs changes owner: a test's first
 // beforeEach hook or its start begins its window, which holds its hooks
 // and its body; a beforeAll or afterAll hook begins its file's; the run's
-// end closes the last. Mocha runs none of the project's code between its
-// events but in hooks and tests, so a window stays open across the events
+// end closes the last. Between its events Mocha runs its own code and
+// what the last hook or test left running (a setImmediate, a stream's
+// events), which is that one's, so a window stays open across the events
 // that start no hook or test (hook end, test end, suite, suite end), and a
 // test costs one take, not one per event: V8's take walks every function
 // the process compiled, whatever ran. Loading and root hooks go to the run.
