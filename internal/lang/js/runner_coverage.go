@@ -19,8 +19,9 @@ import (
 // Every framework records V8's precise coverage (call counts per function)
 // in the process that runs the tests, through node:inspector, with the
 // recorder of runner_coverage.cjs: no package to install, nothing in the
-// tests' environment or argv, and the source V8 ran (transformed or not) with its
-// source map, so TypeScript and Babel code is reported in its own lines.
+// tests' environment or argv, and the source V8 ran (transformed or not)
+// with its source map, so TypeScript and Babel code is reported in its own
+// lines.
 // What differs is where the recorder is loaded and where it cuts:
 //
 //   - Mocha: in the wrapper, before Mocha loads anything; the reporter
