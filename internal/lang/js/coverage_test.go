@@ -154,7 +154,7 @@ func coverageProject(t *testing.T, ar *txtar.Archive, name, installed string) st
 			t.Fatal(err)
 		}
 	}
-	if name != "node-test" {
+	if installed != "node-test" {
 		modules, _ := filepath.Abs(filepath.Join("../../../testdata/run/node", installed, "node_modules"))
 		if _, err := os.Stat(modules); err != nil {
 			testenv.Missing(t, "%s is not installed: run scripts/setup/node.sh", modules)
@@ -301,5 +301,68 @@ func TestParserUnmapped(t *testing.T) {
 	ps.Close(0)
 	if len(got) != 1 || got[0] != unreached[testdex.Jest] {
 		t.Errorf("notes without coverage: %q", got)
+	}
+}
+
+// TestCoverageHooks runs testdata/coverage_hooks.txtar's fixtures: what a
+// suite's beforeAll and afterAll hooks run goes to every test of the
+// file, even across two adjacent suites of one name (where a recorder
+// that skips the take between two tests of one suite must still cut), and
+// each test keeps its own lines (t1 and t3 call a, the others b).
+//
+// It needs node and the frameworks of testdata/run/node (scripts/setup/node.sh).
+func TestCoverageHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the frameworks (a second or two each)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		testenv.Missing(t, "node is not installed")
+	}
+	ar, err := txtar.ParseFile("testdata/coverage_hooks.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct {
+		fw        testdex.Framework
+		installed string
+		lib       string
+	}{
+		{testdex.Mocha, "mocha", "lib.js"},
+		{testdex.Jest, "jest", "lib.js"},
+		{testdex.Vitest, "vitest", "lib.ts"},
+		{testdex.NodeTest, "node-test", "lib.js"},
+	} {
+		t.Run(string(f.fw), func(t *testing.T) {
+			t.Parallel()
+			dir := coverageProject(t, ar, f.installed+"-hooks", f.installed)
+			covered := map[string][]lang.CoveredFile{}
+			for _, e := range runFixture(t, f.fw, dir, true) {
+				if e.Action == lang.ActionCovered && e.Name != "" {
+					title := e.Name
+					if i := strings.LastIndex(title, " > "); i >= 0 {
+						title = title[i+len(" > "):]
+					}
+					covered[title] = append(covered[title], e.Covered...)
+				}
+			}
+			if len(covered) != 5 {
+				t.Fatalf("coverage of %d tests, want 5: %+v", len(covered), covered)
+			}
+			for test, files := range covered {
+				lines := linesOf(files, filepath.Join(dir, f.lib))
+				own, other := 6, 3
+				if test == "t1" || test == "t3" {
+					own, other = 3, 6
+				}
+				for _, want := range []int{own, 9, 12, 15} {
+					if !slices.Contains(lines, want) {
+						t.Errorf("%s covered %s lines %v, want %d among them", test, f.lib, lines, want)
+					}
+				}
+				if slices.Contains(lines, other) {
+					t.Errorf("%s covered %s lines %v, want not %d", test, f.lib, lines, other)
+				}
+			}
+		})
 	}
 }

@@ -11,9 +11,18 @@
 //
 // It talks to V8 through node:inspector on the process's own thread, where
 // every command answers before post returns: Profiler.startPreciseCoverage
-// with call counts and blocks, then Profiler.takePreciseCoverage, which
-// returns what ran since the previous take (the functions that ran and
-// the uncalled functions inside them) and resets the counts. The source V8
+// with call counts per function (detailed: false), then
+// Profiler.takePreciseCoverage, which returns what ran since the previous
+// take (the functions that ran and the uncalled functions inside them) and
+// resets the counts. Function counts, not blocks: a function that ran
+// counts whole but for the functions inside it that did not, so a test
+// holds the lines of the branches it did not take too (more lines, never
+// fewer). Blocks cost a third more to run and twice as much per take, and
+// lose the calls of a function inlined into optimized code (V8 counts
+// those in count mode, not in block mode). A take costs what V8's walk of
+// every function the process compiled costs (node's own, the runner's,
+// the dependencies'), whatever ran, so the runners' hooks take once per
+// test. The source V8
 // ran (Debugger.getScriptSource: the file, or a runner's transformed code
 // with its wrapper) turns byte ranges into lines; an inline or adjacent
 // source map (TypeScript, Babel, Vite) maps them to the original file.
@@ -53,7 +62,7 @@ class Recorder {
     this.session = new inspector.Session();
     this.session.connect();
     post(this.session, 'Profiler.enable');
-    post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+    post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: false });
     post(this.session, 'Debugger.enable');
     this.scripts = new Map(); // scriptId -> script info, or null when not the project's
     this.files = new Map(); // test file -> coverage run outside its tests
@@ -77,8 +86,8 @@ class Recorder {
   script(sc) {
     if (this.scripts.has(sc.scriptId)) return this.scripts.get(sc.scriptId);
     let s = null;
-    const file = fileOf(sc.url);
-    if (file && !file.includes(`${path.sep}node_modules${path.sep}`)) {
+    const file = ownFile(fileOf(sc.url));
+    if (file) {
       try {
         const src = post(this.session, 'Debugger.getScriptSource', { scriptId: sc.scriptId }).scriptSource;
         s = { file, src, lines: lineStarts(src), map: sourceMap(src, file) };
@@ -134,8 +143,26 @@ class Recorder {
 
 function emit(o) { fs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n'); }
 
+// inProject reports whether file is the project's: under its folder and
+// under no node_modules folder inside it (the folder itself may be under
+// one).
 function inProject(file) {
-  return file.startsWith(testdexProject + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`);
+  return file.startsWith(testdexProject + path.sep) && !underModules(file.slice(testdexProject.length));
+}
+
+function underModules(file) { return file.includes(`${path.sep}node_modules${path.sep}`); }
+
+// ownFile is the file a script's source is read from: file, or its real
+// path when a node_modules entry links to the project (a workspace's
+// package under --preserve-symlinks); '' for a dependency's file.
+function ownFile(file) {
+  if (!file || inProject(file) || !underModules(file)) return file;
+  try {
+    const real = fs.realpathSync(file);
+    return inProject(real) ? real : '';
+  } catch (e) {
+    return '';
+  }
 }
 
 // fileOf is a script's file: its file: URL or absolute path; '' for
@@ -191,9 +218,9 @@ function lineAt(starts, off) {
 }
 
 // executedSegments turns V8's ranges (nested, of the functions that ran
-// and the uncalled ones inside them) into the offsets [start, end) whose
-// innermost range ran: an uncalled function or a block not taken inside
-// a function that ran is cut out of it.
+// and the uncalled ones inside them; blocks too in block mode) into the
+// offsets [start, end) whose innermost range ran: an uncalled function (or
+// a block not taken) inside a function that ran is cut out of it.
 function executedSegments(functions) {
   const ranges = [];
   for (const f of functions) for (const r of f.ranges) ranges.push(r);

@@ -16,11 +16,12 @@ import (
 
 // Per-test coverage (testdex run --coverage, see lang.Coverer).
 //
-// Every framework records V8's precise block coverage in the process that
-// runs the tests, through node:inspector, with the recorder of
-// runner_coverage.cjs: no package to install, nothing in the tests'
-// environment or argv, and the source V8 ran (transformed or not) with its
-// source map, so TypeScript and Babel code is reported in its own lines.
+// Every framework records V8's precise coverage (call counts per function)
+// in the process that runs the tests, through node:inspector, with the
+// recorder of runner_coverage.cjs: no package to install, nothing in the
+// tests' environment or argv, and the source V8 ran (transformed or not)
+// with its source map, so TypeScript and Babel code is reported in its own
+// lines.
 // What differs is where the recorder is loaded and where it cuts:
 //
 //   - Mocha: in the wrapper, before Mocha loads anything; the reporter
@@ -45,9 +46,11 @@ import (
 //     Granularity "test"; a test's window includes its subtests'.
 //
 // A test's lines are those holding code that V8 says ran: the innermost
-// of the nested function and block ranges covering them has a count, an
-// uncalled function or a block not taken inside a function that ran being
-// cut out. Files under node_modules and outside the project are dropped.
+// of the nested function ranges covering them has a count, an uncalled
+// function inside a function that ran being cut out (a branch not taken
+// is not: more lines, never fewer). Files under the project's
+// node_modules and outside the project are dropped (a node_modules entry
+// linking into the project is read at its real path).
 const granularityTest = "test"
 
 //go:embed runner_coverage.cjs
@@ -126,7 +129,13 @@ if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
 // vitestCoverageSetup is the setup file of Vitest's workers: the recorder,
 // cut by hooks on each test file's root suite. Vitest runs a root suite's
 // beforeEach in order (this one first) and its afterEach and afterAll in
-// reverse (this one last, under the default sequence.hooks "stack").
+// reverse (this one last, under the default sequence.hooks "stack"). A
+// test that follows one of the same suite (last) in the same file starts
+// without a take: between the two only Vitest ran (a suite's beforeAll
+// and afterAll hooks run where the suite changes, and afterAll resets
+// last at each file's end), so the test's window begins at the previous
+// one's end, and a test costs one take, not two (concurrent tests,
+// running, take at each start as before).
 const vitestCoverageSetup = `
 import { createRequire } from 'node:module';
 const { beforeEach, afterEach, afterAll } = await import(testdexVitest);
@@ -134,9 +143,16 @@ const rec = createRequire(testdexCoverage)(testdexCoverage).recorder();
 const fileOf = (t) => (t.file && t.file.filepath) || '';
 const titles = (t) => { const out = []; for (let p = t; p && p !== t.file; p = p.suite) out.unshift(p.name); return out; };
 let file = '';
-beforeEach((ctx) => { file = fileOf(ctx.task); rec.outside(file); });
-afterEach((ctx) => { rec.test(fileOf(ctx.task), titles(ctx.task)); });
-afterAll(() => { rec.outside(file); rec.flush(); });
+let last = null;
+let running = 0;
+beforeEach((ctx) => {
+  file = fileOf(ctx.task);
+  if (!last || last !== ctx.task.suite || running) rec.outside(file);
+  last = null;
+  running++;
+});
+afterEach((ctx) => { running--; rec.test(fileOf(ctx.task), titles(ctx.task)); last = running ? null : ctx.task.suite || null; });
+afterAll(() => { last = null; rec.outside(file); rec.flush(); });
 `
 
 // writeVitestSetup writes Vitest's coverage setup file beside the
@@ -160,7 +176,8 @@ func writeVitestSetup(coverage, pkg string) error {
 // whose sendMessageToJest hears of each test's start and result as they
 // happen in the test's process: what ran between a test's start and its
 // result (its hooks included) is the test's; the rest, while the file
-// runs, goes to each test of the file.
+// runs, goes to each test of the file. A test that follows another with
+// only Jest between (quiet) starts without a take: one take per test.
 const jestCoverageHook = `
 const testdexArg = '--require=' + __filename;
 const testdexModule = require('node:module');
@@ -177,6 +194,28 @@ cp.fork = function (file, args, options) {
   }
   return fork.apply(this, arguments);
 };
+// quiet says that only Jest ran since the last test's result: no
+// beforeAll or afterAll hook (the environment's handleTestEvent, which
+// jest-circus calls with its events, says when one starts), no
+// concurrent test (whose body runs ahead of its start) in the file. The
+// next test's window then begins at that result, without a take.
+let quiet = false;
+let concurrent = false;
+function watchHooks(environment) {
+  const own = Object.prototype.hasOwnProperty.call(environment, 'handleTestEvent');
+  const handle = environment.handleTestEvent;
+  try {
+    environment.handleTestEvent = function (event, state) {
+      if (event.name === 'add_test' && event.concurrent) concurrent = true;
+      if (event.name === 'hook_start' && event.hook && !/Each$/.test(event.hook.type)) quiet = false;
+      if (handle) return handle.call(this, event, state);
+    };
+  } catch (e) {
+    return null;
+  }
+  if (environment.handleTestEvent === handle) return null;
+  return () => { if (own) environment.handleTestEvent = handle; else delete environment.handleTestEvent; };
+}
 const load = testdexModule._load;
 testdexModule._load = function (request) {
   const m = load.apply(this, arguments);
@@ -184,14 +223,18 @@ testdexModule._load = function (request) {
     const adapter = m.default;
     m.default = async function (globalConfig, config, environment, runtime, testPath, send) {
       rec.outside(testPath);
+      const restore = watchHooks(environment);
       const hear = (name, args) => {
-        if (name === 'test-case-start') rec.outside(testPath);
+        if (name === 'test-case-start' && !quiet) rec.outside(testPath);
         else if (name === 'test-case-result') rec.test(testPath, [...args[1].ancestorTitles, args[1].title]);
+        quiet = name === 'test-case-result' && restore !== null && !concurrent;
         if (send) return send(name, args);
       };
       try {
         return await adapter.call(this, globalConfig, config, environment, runtime, testPath, hear);
       } finally {
+        if (restore) restore();
+        quiet = concurrent = false;
         rec.outside(testPath);
         rec.flush();
       }

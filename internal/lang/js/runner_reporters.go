@@ -114,28 +114,31 @@ class TestdexReporter extends Base {
   }
 }
 
-// cover cuts the coverage at each event: what ran since the previous one
-// goes to the test running (its beforeEach and afterEach hooks included),
-// else to the file whose suite or hook ran, else (loading, root hooks) to
-// the run. Under --parallel the tests run in workers: it only says so.
+// cover cuts the coverage where what runs changes owner: a test's first
+// beforeEach hook or its start begins its window, which holds its hooks
+// and its body; a beforeAll or afterAll hook begins its file's; the run's
+// end closes the last. Between its events Mocha runs its own code and
+// what the last hook or test left running (a setImmediate, a stream's
+// events), which is that one's, so a window stays open across the events
+// that start no hook or test (hook end, test end, suite, suite end), and a
+// test costs one take, not one per event: V8's take walks every function
+// the process compiled, whatever ran. Loading and root hooks go to the run.
+// Under --parallel the tests run in workers: it only says so.
 function cover(runner, rec) {
   if (runner.isParallelMode && runner.isParallelMode()) {
     return rec.note("Mocha's --parallel runs the tests in worker processes, where testdex's recorder is not: run them without --parallel to record their coverage");
   }
   let cur = {file: ''};
   const at = (next) => {
-    if (cur.titles) rec.test(cur.file, cur.titles);
+    if (next && (next.test ? next.test === cur.test : !cur.test && next.file === cur.file)) return;
+    if (cur.test) rec.test(cur.file, cur.test.titlePath());
     else rec.outside(cur.file);
     cur = next;
   };
   const each = (h) => /^"(before|after) each" hook/.test(h.title) && h.ctx && h.ctx.currentTest;
-  runner.on('suite', (s) => at({file: s.file || ''}));
-  runner.on('suite end', (s) => at({file: (s.parent && s.parent.file) || ''}));
-  runner.on('hook', (h) => at(each(h) ? {file: file(h.ctx.currentTest), titles: h.ctx.currentTest.titlePath()} : {file: file(h)}));
-  runner.on('hook end', (h) => at({file: file(h)}));
-  runner.on('test', (t) => at({file: file(t), titles: t.titlePath()}));
-  runner.on('test end', (t) => at({file: file(t)}));
-  runner.once('end', () => { at({file: ''}); rec.flush(); });
+  runner.on('hook', (h) => at(each(h) ? {file: file(h.ctx.currentTest), test: h.ctx.currentTest} : {file: file(h)}));
+  runner.on('test', (t) => at({file: file(t), test: t}));
+  runner.once('end', () => { at(null); rec.flush(); });
 }
 module.exports = TestdexReporter;
 `
