@@ -135,3 +135,31 @@ func TestSelectCoveredUnordered(t *testing.T) {
 		t.Errorf("selected %v", got)
 	}
 }
+
+// Unaffected judges a test against the changes since the baselines of
+// its file and of the files of the earlier tests of its process: what
+// those executed may serve it. With one of those baselines missing,
+// nothing vouches for it.
+func TestSinceBaselinesOfEarlierTests(t *testing.T) {
+	when := time.Unix(1700000000, 0)
+	c := &covSel{tests: map[string]coverage.TestInfo{
+		"a_test.go::TestA": {ID: "a_test.go::TestA", Recorded: when, Outcome: "pass", Process: "p", Seq: 0},
+		"b_test.go::TestB": {ID: "b_test.go::TestB", Recorded: when, Outcome: "pass", Process: "p", Seq: 1},
+	}}
+	base := map[string][]Baseline{
+		"a_test.go": {{Recorded: when, Deps: Manifest{"a_test.go": 1, "x.go": 1}}},
+		"b_test.go": {{Recorded: when, Deps: Manifest{"b_test.go": 1, "b.go": 1}}},
+	}
+	cur := map[string]Manifest{"a_test.go": {"a_test.go": 1, "x.go": 2}, "b_test.go": {"b_test.go": 1, "b.go": 1}}
+	set, ok := c.sinceBaselines("b_test.go", []string{"b_test.go::TestB"}, when, base, cur)
+	if !ok || len(set) != 1 || set[0].Path != "x.go" || set[0].Status != Modified {
+		t.Errorf("TestB: %v %v, want x.go modified (TestA's closure)", set, ok)
+	}
+	if set, ok := c.sinceBaselines("a_test.go", []string{"a_test.go::TestA"}, when, base, cur); !ok || len(set) != 1 {
+		t.Errorf("TestA: %v %v, want its own x.go", set, ok)
+	}
+	delete(base, "a_test.go")
+	if _, ok := c.sinceBaselines("b_test.go", []string{"b_test.go::TestB"}, when, base, cur); ok {
+		t.Error("TestB vouched for without TestA's baseline")
+	}
+}
