@@ -33,6 +33,10 @@ type CoverageIndex interface {
 //
 //   - it executed a function of the file whose canonical hash changed
 //     (lines of the function's body, numbered as the version it recorded);
+//   - or a test that started before it in its process executed one (a
+//     record that names its process: what the earlier test ran, a cache
+//     it filled, may serve this one; see covered_process.go), its record
+//     being usable only when every earlier test of its process has one;
 //   - or the file changed outside its function bodies (module-level code,
 //     a declaration, a new, renamed or deleted function, a decorator or
 //     default), was added, deleted or renamed, is no source a Spanner cuts
@@ -229,6 +233,8 @@ type covSel struct {
 	// IDs that are not dynamic.
 	children, dynChild, listed map[string]bool
 	names                      map[string]testdex.Test // namer's
+	// procs are the recorded tests by the process they ran in (procsOf).
+	procs map[procKey]*procGroup
 	// projects are the listing's, computed once (projectOf).
 	projects []index.ProjectFiles
 }
@@ -260,7 +266,7 @@ const (
 // all of its tests for one affected child.
 func (c *covSel) standIns(t testdex.Test) ([]string, standIn) {
 	if ids := c.ownOrAncestor(t); ids != nil {
-		return usable(c.tests, ids), byOwn
+		return c.usable(ids), byOwn
 	}
 	c.family()
 	switch {
@@ -269,7 +275,7 @@ func (c *covSel) standIns(t testdex.Test) ([]string, standIn) {
 	case t.Dynamic && !c.children[t.Parent]:
 		return nil, skipContainer // its parent answers for all its rows, as a leaf
 	case t.Dynamic:
-		return usable(c.tests, c.orphans(t.Parent)), byRows
+		return c.usable(c.orphans(t.Parent)), byRows
 	case c.children[t.ID]:
 		if c.dynChild[t.ID] {
 			return nil, skipContainer
@@ -278,9 +284,9 @@ func (c *covSel) standIns(t testdex.Test) ([]string, standIn) {
 		if len(ids) == 0 {
 			return nil, skipContainer
 		}
-		return usable(c.tests, ids), byRows
+		return c.usable(ids), byRows
 	}
-	return usable(c.tests, c.descendants(t.ID)), byRows
+	return c.usable(c.descendants(t.ID)), byRows
 }
 
 // family notes, once, which listed records have listed children and
@@ -324,10 +330,11 @@ func (c *covSel) orphans(parent string) []string {
 }
 
 // usable returns ids, or nil when one is recorded as failed or without
-// an outcome (a run cut short may have written a partial record).
-func usable(tests map[string]coverage.TestInfo, ids []string) []string {
+// an outcome (a run cut short may have written a partial record), or
+// when what ran before one in its process is not all known (inOrder).
+func (c *covSel) usable(ids []string) []string {
 	for _, id := range ids {
-		if o := tests[id].Outcome; o != "pass" && o != "skip" {
+		if o := c.tests[id].Outcome; (o != "pass" && o != "skip") || !c.inOrder(id) {
 			return nil
 		}
 	}
@@ -362,7 +369,7 @@ func (c *covSel) recordsOf(t testdex.Test) []string {
 	if ids == nil {
 		ids = c.descendants(t.ID)
 	}
-	return usable(c.tests, ids)
+	return c.usable(ids)
 }
 
 // namer maps listed IDs to their records (built once).
@@ -411,9 +418,14 @@ func (c *covSel) decide(t testdex.Test, ids []string, set Set) (Reason, bool, er
 		}
 		for _, id := range ids {
 			why := fc.affects(id, c.tests[id].Recorded)
+			if why == nil {
+				why = c.earlier(fc, id)
+			}
 			switch {
 			case why == nil:
 				continue
+			case why.earlier != "":
+				return Reason{Changed: ch.Path, Rule: "covered", Test: why.earlier, Functions: why.funcs, Earlier: true}, true, nil
 			case why.static != "":
 				if r, ok := st[t.ID]; ok {
 					r.Fallback = why.static
@@ -450,6 +462,9 @@ type fileChange struct {
 	runs     map[time.Time]uint64
 	versions map[uint64]*versionDiff
 	tests    map[string]coverage.TestInfo
+	// first is, per process and changed function, its first executor
+	// there (covSel.earlier).
+	first map[procKey]map[string]executor
 }
 
 // versionDiff is how the current file differs from one recorded version.
@@ -475,6 +490,9 @@ type changedFunc struct {
 type affected struct {
 	static string
 	funcs  []string
+	// earlier, when set, is the earlier test of the test's process that
+	// executed funcs (covSel.earlier).
+	earlier string
 }
 
 // affects decides for one recorded test.

@@ -2,8 +2,12 @@ package changes
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/testdex/testdex"
 
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/index"
@@ -53,21 +57,14 @@ func (g *Graph) Unaffected(ix *index.Index, base map[string][]Baseline, cur map[
 			continue
 		}
 		when := tests[ids[0]].Recorded
-		var b *Baseline
-		for i := range bs {
-			if bs[i].Recorded.Equal(when) {
-				b = &bs[i]
-			}
-		}
+		same := true
 		for _, id := range ids[1:] {
-			if !tests[id].Recorded.Equal(when) {
-				b = nil
-			}
+			same = same && tests[id].Recorded.Equal(when)
 		}
-		if b == nil {
+		set, ok := c.sinceBaselines(t.File, ids, when, base, cur)
+		if !same || !ok {
 			continue
 		}
-		set := Diff(b.Deps, m)
 		key := setKey(set)
 		sets[key], members[key] = set, append(members[key], t.ID)
 	}
@@ -97,6 +94,53 @@ func (g *Graph) Unaffected(ix *index.Index, base map[string][]Baseline, cur map[
 		}
 	}
 	return out, nil
+}
+
+// sinceBaselines is what changed since the recording at when, for a test
+// of file judged by its records ids: the difference between each
+// baseline and the current manifest of its file and of the files of the
+// tests that ran before those records in their process (what they
+// executed may serve the test: SelectCovered judges it by them too);
+// false when one of those files has no baseline of that recording or no
+// current manifest.
+func (c *covSel) sinceBaselines(file string, ids []string, when time.Time, base map[string][]Baseline, cur map[string]Manifest) (Set, bool) {
+	files := []string{file}
+	for _, id := range ids {
+		for _, e := range c.earlierOf(id) {
+			f, _ := testdex.SplitID(e)
+			if f == "" {
+				return nil, false
+			}
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
+	}
+	var set Set
+	seen := map[string]int{} // path -> its place in set
+	for _, f := range files {
+		var b *Baseline
+		for i := range base[f] {
+			if base[f][i].Recorded.Equal(when) {
+				b = &base[f][i]
+			}
+		}
+		if b == nil || cur[f] == nil {
+			return nil, false
+		}
+		for _, ch := range Diff(b.Deps, cur[f]) {
+			i, ok := seen[ch.Path]
+			switch {
+			case !ok:
+				seen[ch.Path] = len(set)
+				set = append(set, ch)
+			case set[i].Status == Modified:
+				set[i] = ch // added or deleted for one file's closure: the static evidence's
+			}
+		}
+	}
+	sort.Slice(set, func(i, j int) bool { return set[i].Path < set[j].Path })
+	return set, true
 }
 
 // setKey names a change set, to judge equal sets once.

@@ -96,6 +96,10 @@ type Reason struct {
 	// recorded test that executed the changed functions, and their names.
 	Test      string   `json:"test,omitempty"`
 	Functions []string `json:"functions,omitempty"`
+	// Earlier, for Rule "covered", says that Test is not the selected
+	// test but one that ran before it in its process (a cache it filled,
+	// a sync.Once it ran, may serve the selected test).
+	Earlier bool `json:"earlier,omitempty"`
 	// Fallback, when a test with coverage was selected by the static
 	// evidence, says why its coverage could not answer.
 	Fallback string `json:"fallback,omitempty"`
@@ -122,6 +126,9 @@ func (r Reason) static() string {
 		name := r.Test
 		if i := strings.LastIndex(name, "::"); i >= 0 {
 			name = name[i+2:]
+		}
+		if r.Earlier {
+			return "covered: an earlier test of its process, " + name + ", executed " + strings.Join(r.Functions, ", ") + " (changed) in " + r.Changed
 		}
 		return "covered: " + name + " executed " + strings.Join(r.Functions, ", ") + " (changed) in " + r.Changed
 	case "build":

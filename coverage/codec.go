@@ -73,6 +73,8 @@ type testValue struct {
 	outcome     string
 	granularity string
 	files       []string
+	process     string
+	seq         int
 }
 
 func encodeTest(v testValue) []byte {
@@ -82,6 +84,10 @@ func encodeTest(v testValue) []byte {
 	b = binary.AppendUvarint(b, uint64(len(v.files)))
 	for _, f := range v.files {
 		b = putStr(b, f)
+	}
+	if v.process != "" {
+		b = putStr(b, v.process)
+		b = binary.AppendUvarint(b, uint64(v.seq+1)) // Unordered is 0
 	}
 	return b
 }
@@ -93,6 +99,10 @@ func decodeTest(b []byte) (testValue, error) {
 	n := r.int()
 	for i := 0; i < n && r.err == nil; i++ {
 		v.files = append(v.files, r.str())
+	}
+	if r.err == nil && len(r.b) > 0 { // version 2's rows end here: Process ""
+		v.process = r.str()
+		v.seq = r.int() - 1
 	}
 	return v, r.err
 }

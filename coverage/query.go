@@ -76,7 +76,7 @@ func (ix *Index) Covering(q Query) (*Answer, error) {
 	cur := xxh3.Hash(q.Current)
 	err := ix.view(func(tx *bolt.Tx) error {
 		tests, files, meta := tx.Bucket(bucketTests), tx.Bucket(bucketFiles), tx.Bucket(bucketMeta)
-		if tests == nil || files == nil || meta == nil || string(meta.Get(keyVersion)) != formatVersion || tests.Stats().KeyN == 0 {
+		if tests == nil || files == nil || meta == nil || !readable(meta.Get(keyVersion)) || tests.Stats().KeyN == 0 {
 			return ErrNoData // none, or recorded by another version of testdex: run again
 		}
 		fb := files.Bucket([]byte(q.File))

@@ -20,9 +20,26 @@ type Record struct {
 	// tests of a file share their file's lines (no runner does now:
 	// node:test's are per test too; older indexes may hold it).
 	Granularity string
+	// Process names the test process the test ran in, when tests ran
+	// before it in that process (one process runs a package's or a
+	// batch's tests): an opaque key, equal for the tests of one process
+	// of one recording (Recorded), "" when the test ran alone (a process
+	// per test, or an index written before it was kept). Seq is its start
+	// order there, from 0: what a test would run alone but an earlier test
+	// of its process ran for it (a cache, a sync.Once) is in the earlier
+	// test's record, and selection gives it to the later one too
+	// (changes.SelectCovered). Seq is Unordered when the test ran in
+	// several processes (its order is not one number).
+	Process string
+	Seq     int
 	// Files are what it executed, one entry per file.
 	Files []File
 }
+
+// Unordered is the Seq of a test whose records came from several
+// processes: selection cannot tell what ran before it, and gives its
+// changes to the static evidence.
+const Unordered = -1
 
 // File is what one test executed in one file.
 type File struct {

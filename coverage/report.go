@@ -65,6 +65,10 @@ type TestInfo struct {
 	// Files are the files it executed (AllTests fills them; the report
 	// lists them per file instead).
 	Files []string `json:"-"`
+	// Process and Seq are the record's (Record's), for selection
+	// (AllTests fills them).
+	Process string `json:"-"`
+	Seq     int    `json:"-"`
 }
 
 // FileReport is one source file: its functions now and, per test, the
@@ -140,7 +144,7 @@ func (ix *Index) Report(o ReportOptions) (*Report, error) {
 	seen := map[string]bool{}
 	err := ix.view(func(tx *bolt.Tx) error {
 		tests, files, meta := tx.Bucket(bucketTests), tx.Bucket(bucketFiles), tx.Bucket(bucketMeta)
-		if tests == nil || files == nil || meta == nil || string(meta.Get(keyVersion)) != formatVersion || tests.Stats().KeyN == 0 {
+		if tests == nil || files == nil || meta == nil || !readable(meta.Get(keyVersion)) || tests.Stats().KeyN == 0 {
 			return ErrNoData
 		}
 		if err := ix.readTests(tests, rep); err != nil {
@@ -382,7 +386,7 @@ func (ix *Index) RecordedFiles() ([]string, error) {
 	var out []string
 	err := ix.view(func(tx *bolt.Tx) error {
 		tests, files, meta := tx.Bucket(bucketTests), tx.Bucket(bucketFiles), tx.Bucket(bucketMeta)
-		if tests == nil || files == nil || meta == nil || string(meta.Get(keyVersion)) != formatVersion || tests.Stats().KeyN == 0 {
+		if tests == nil || files == nil || meta == nil || !readable(meta.Get(keyVersion)) || tests.Stats().KeyN == 0 {
 			return ErrNoData
 		}
 		return files.ForEach(func(k, v []byte) error {

@@ -20,7 +20,8 @@ import (
 // The bbolt layout, inverted so that a query reads one file's entries:
 //
 //	meta   "version" → formatVersion
-//	tests  ID → when recorded, outcome, the files it has entries in
+//	tests  ID → when recorded, outcome, the files it has entries in, and
+//	       the process it ran in and its start order there (version 3)
 //	files  PATH → bucket:
 //	         't' + ID          → content hash when recorded, executed lines
 //	         'f' + hash(8 LE)  → the functions of that version of the file
@@ -37,8 +38,13 @@ var (
 )
 
 // formatVersion changes with the layout; an index of another version is
-// rebuilt.
-const formatVersion = "2"
+// rebuilt, but for version 2, whose rows lack only the process and order
+// at their end: they read as Process "" (what they meant then), and the
+// index is marked version 3 when opened for writing.
+const formatVersion = "3"
+
+// readable reports whether an index of version v can be read as this one.
+func readable(v []byte) bool { return string(v) == formatVersion || string(v) == "2" }
 
 // DefaultTimeout is how long Open waits for another testdex process
 // holding the index.
@@ -169,7 +175,7 @@ func (ix *Index) init() error {
 		if err != nil {
 			return err
 		}
-		if v := meta.Get(keyVersion); v != nil && string(v) != formatVersion {
+		if v := meta.Get(keyVersion); v != nil && !readable(v) {
 			for _, b := range [][]byte{bucketTests, bucketFiles, bucketGaps} {
 				if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 					return err
@@ -234,7 +240,7 @@ func (ix *Index) Replace(recs []Record) error {
 			if err := ix.forget(tests, files, rec.ID, touched); err != nil {
 				return err
 			}
-			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity}
+			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity, process: rec.Process, seq: rec.Seq}
 			for _, f := range rec.Files {
 				v.files = append(v.files, f.Path)
 				byFile[f.Path] = append(byFile[f.Path], i)

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zeebo/xxh3"
+	bolt "go.etcd.io/bbolt"
 )
 
 var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
@@ -181,4 +183,71 @@ func TestConcurrentWriterWaitsThenSaysBusy(t *testing.T) {
 	}
 	ix.Close()
 	openT(t, path, Options{Timeout: time.Second}) // free again
+}
+
+func TestProcessAndSeqRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	ix := openT(t, path, Options{})
+	f := []File{{Path: "a.go", Hash: 1, Lines: []Span{{3, 5}}}}
+	err := ix.Replace([]Record{
+		{ID: "a_test.go::TestA", Recorded: t0, Outcome: "pass", Process: "go:a", Seq: 0, Files: f},
+		{ID: "a_test.go::TestB", Recorded: t0, Outcome: "pass", Process: "go:a", Seq: 7, Files: f},
+		{ID: "a_test.go::TestC", Recorded: t0, Outcome: "pass", Process: "go:a", Seq: Unordered, Files: f},
+		{ID: "a_test.go::TestD", Recorded: t0, Outcome: "pass", Files: f},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := ix.AllTests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"TestA": "go:a/0", "TestB": "go:a/7", "TestC": "go:a/-1", "TestD": "/0"}
+	for name, w := range want {
+		ti := all["a_test.go::"+name]
+		if got := ti.Process + "/" + strconv.Itoa(ti.Seq); got != w || len(ti.Files) != 1 {
+			t.Errorf("%s: %s %v, want %s", name, got, ti.Files, w)
+		}
+	}
+}
+
+// An index of version 2 (rows without process and order) is read as it
+// was, each record Process "", and marked version 3 when opened for
+// writing, its records kept.
+func TestVersion2IndexIsRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	ix, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{ID: "a_test.go::TestA", Recorded: t0, Outcome: "pass", Files: []File{{Path: "a.go", Hash: 1, Lines: []Span{{3, 5}}}}}
+	if err := ix.Replace([]Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	err = ix.update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketMeta).Put(keyVersion, []byte("2")); err != nil {
+			return err
+		}
+		// A version 2 row: when, outcome, granularity, files, nothing after.
+		return tx.Bucket(bucketTests).Put([]byte(rec.ID), encodeTest(testValue{recorded: t0, outcome: "pass", files: []string{"a.go"}}))
+	})
+	ix.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{true, false} {
+		ix := openT(t, path, Options{ReadOnly: ro})
+		all, err := ix.AllTests()
+		if ti := all[rec.ID]; err != nil || ti.Process != "" || ti.Outcome != "pass" || len(ti.Files) != 1 {
+			t.Fatalf("read-only %v: %+v, %v", ro, ti, err)
+		}
+		ix.Close()
+	}
+	ix = openT(t, path, Options{ReadOnly: true})
+	_ = ix.view(func(tx *bolt.Tx) error {
+		if v := string(tx.Bucket(bucketMeta).Get(keyVersion)); v != formatVersion {
+			t.Errorf("version after a write open: %q", v)
+		}
+		return nil
+	})
 }

@@ -31,7 +31,7 @@ func (ix *Index) AllTests() (map[string]TestInfo, error) {
 	out := map[string]TestInfo{}
 	err := ix.view(func(tx *bolt.Tx) error {
 		tests, meta := tx.Bucket(bucketTests), tx.Bucket(bucketMeta)
-		if tests == nil || meta == nil || string(meta.Get(keyVersion)) != formatVersion || tests.Stats().KeyN == 0 {
+		if tests == nil || meta == nil || !readable(meta.Get(keyVersion)) || tests.Stats().KeyN == 0 {
 			return ErrNoData
 		}
 		return tests.ForEach(func(k, v []byte) error {
@@ -40,7 +40,7 @@ func (ix *Index) AllTests() (map[string]TestInfo, error) {
 				return fmt.Errorf("%w: %s (test %s: %v)", ErrDamaged, ix.path, k, err)
 			}
 			id := string(k)
-			out[id] = TestInfo{ID: id, Recorded: tv.recorded, Outcome: tv.outcome, Granularity: tv.granularity, Files: tv.files}
+			out[id] = TestInfo{ID: id, Recorded: tv.recorded, Outcome: tv.outcome, Granularity: tv.granularity, Files: tv.files, Process: tv.process, Seq: tv.seq}
 			return nil
 		})
 	})

@@ -37,6 +37,12 @@ type testCover struct {
 	project     *lang.Project
 	granularity string
 	files       map[string][]lang.Span
+	// process and seq are where the test ran (coverage.Record's): the
+	// runner's key made unique in the run by the batch's name; seq is
+	// coverage.Unordered when two events named different processes.
+	process string
+	seq     int
+	events  int
 }
 
 // newCoverRun decides per batch: a Coverer whose CoverageCheck passes
@@ -98,6 +104,34 @@ func (c *coverRun) add(id string, b *plan.Batch, r lang.RunEvent) {
 	for _, f := range r.Covered {
 		tc.files[f.File] = lang.MergeSpans(append(tc.files[f.File], f.Lines...))
 	}
+	tc.where(b, r)
+}
+
+// where notes the process of one more event of the test: the first
+// event's, unless another event names another process (several processes
+// have no one order: Unordered) or the same process another place.
+func (tc *testCover) where(b *plan.Batch, r lang.RunEvent) {
+	proc := ""
+	if r.Process != "" {
+		proc = b.Name + "\x00" + r.Process
+	}
+	seq := r.Seq
+	if seq == lang.Unordered {
+		seq = coverage.Unordered
+	}
+	tc.events++
+	switch {
+	case tc.events == 1:
+		tc.process, tc.seq = proc, seq
+	case tc.seq == coverage.Unordered:
+	case proc != tc.process || (proc != "" && seq != tc.seq):
+		if tc.process == "" {
+			tc.process = proc // ran alone, and in a shared process too
+		}
+		if tc.process != "" {
+			tc.seq = coverage.Unordered
+		}
+	}
 }
 
 // records turns what was gathered into index records: files inside the
@@ -113,7 +147,7 @@ func (c *coverRun) records(root string, sum *Summary, when time.Time) []coverage
 	for _, id := range ids {
 		tc := c.tests[id]
 		res, _ := sum.Outcome(id)
-		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(res.Action), Granularity: tc.granularity}
+		rec := coverage.Record{ID: id, Recorded: when, Outcome: string(res.Action), Granularity: tc.granularity, Process: tc.process, Seq: tc.seq}
 		for abs, lines := range tc.files {
 			f := fileState(root, abs, tc.project, files)
 			if f == nil {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,5 +79,32 @@ func TestCoverRunRecords(t *testing.T) {
 	f := recs[0].Files[0]
 	if f.Path != "a.go" || f.Hash == 0 || len(f.Lines) != 1 || f.Lines[0].Start != 2 || f.Lines[0].End != 3 || len(f.Funcs) != 1 || f.Funcs[0].Hash != 9 {
 		t.Errorf("file: %+v", f)
+	}
+}
+
+// A record keeps the process its runner named, made unique by the batch,
+// and its order there; a test whose events name two processes has no one
+// order (Unordered); a test that ran alone keeps "".
+func TestCoverRunRecordsProcess(t *testing.T) {
+	root := t.TempDir()
+	p := &lang.Project{Dir: root}
+	b := &plan.Batch{Name: ". go", Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
+	c := &coverRun{on: map[*plan.Batch]bool{b: true}, tests: map[string]*testCover{}}
+	c.add("a_test.go::TestA", b, lang.RunEvent{Process: "p1", Seq: 0})
+	c.add("a_test.go::TestB", b, lang.RunEvent{Process: "p1", Seq: 1})
+	c.add("a_test.go::TestC", b, lang.RunEvent{Process: "p1", Seq: 2})
+	c.add("a_test.go::TestC", b, lang.RunEvent{Process: "p2", Seq: 0})
+	c.add("a_test.go::TestD", b, lang.RunEvent{})
+	c.add("a_test.go::TestE", b, lang.RunEvent{})
+	c.add("a_test.go::TestE", b, lang.RunEvent{Process: "p2", Seq: 1})
+	got := map[string]string{}
+	for _, r := range c.records(root, NewSummary(), time.Unix(1700000000, 0)) {
+		got[strings.TrimPrefix(r.ID, "a_test.go::")] = fmt.Sprintf("%q/%d", r.Process, r.Seq)
+	}
+	want := map[string]string{"TestA": `". go\x00p1"/0`, "TestB": `". go\x00p1"/1`, "TestC": `". go\x00p1"/-1`, "TestD": `""/0`, "TestE": `". go\x00p2"/-1`}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %s, want %s", id, got[id], w)
+		}
 	}
 }

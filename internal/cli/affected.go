@@ -39,7 +39,8 @@ limit the tests reported, not the change.
 
 Nothing is run: the evidence is read from sources and manifests, and from
 the coverage 'testdex run --coverage' recorded: a test with a record is
-affected when a function it executed changed, or when the change lies
+affected when a function it executed changed (or one that a test run
+before it in the same process executed), or when the change lies
 where coverage cannot see (outside function bodies, a data file, an
 added or deleted file) and the sources say so (--no-coverage: the
 sources alone). What cannot be resolved selects more, never less.`,

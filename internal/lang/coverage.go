@@ -33,6 +33,10 @@ import (
 // records nothing without a note is reported all the same.
 const ActionCovered testdex.Action = "covered"
 
+// Unordered is a RunEvent's Seq when the test started more than once in
+// its process: no one number says what ran before it (coverage.Unordered).
+const Unordered = -1
+
 // CoveredFile is what one test executed in one file.
 type CoveredFile struct {
 	// File is the absolute path of the source file.

@@ -172,6 +172,15 @@ type RunEvent struct {
 	Line    int
 	// Covered is what the test executed, on an ActionCovered event.
 	Covered []CoveredFile
+	// Process and Seq, on an ActionCovered event of a test that ran in a
+	// process other tests ran in before it, name that process (any key
+	// unique among the command's processes) and the test's start order
+	// there, from 0, every test of the process numbered (a test whose
+	// number is missing from the index makes the later ones unusable for
+	// selection). "" when the test ran alone (see coverage.Record). Seq
+	// is Unordered when the test started more than once in the process.
+	Process string
+	Seq     int
 	// Verdict is a spec scenario's judgement, on its final event.
 	Verdict *testdex.Verdict
 	// Inner is what the test reports of its own checks, on its final

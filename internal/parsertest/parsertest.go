@@ -223,6 +223,8 @@ type event struct {
 	File    string             `json:"file,omitempty"`
 	Line    int                `json:"line,omitempty"`
 	Covered []lang.CoveredFile `json:"covered,omitempty"`
+	Process string             `json:"process,omitempty"`
+	Seq     int                `json:"seq,omitempty"`
 	Verdict *testdex.Verdict   `json:"verdict,omitempty"`
 	Inner   *testdex.Inner     `json:"inner,omitempty"`
 }

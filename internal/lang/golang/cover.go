@@ -18,15 +18,16 @@ import (
 
 // Per-test coverage (`testdex run --coverage`) takes one of two paths.
 //
-// Two paths. The process per test path (below) is the default; the
-// boundary path (cover_boundary.go) is taken when TESTDEX_GO_COVERAGE=shared
-// asks for it. Why the exact one is the default: on the boundary path a
-// test's record misses what it would run alone but an earlier test of its
-// process already ran for it (a cache, a sync.Once, a pool), and a
-// coverage-backed selection judges a test by its record, so it could leave
-// out a test a change breaks (on go-toml, 8 tests miss a cached plan
-// builder's body). Safety before cost: that path becomes the default once
-// a selection also gives a test what earlier tests of its process ran.
+// Two paths. The boundary path (cover_boundary.go, one process per
+// package) is the default; TESTDEX_GO_COVERAGE=process asks for the
+// process per test path (below). On the boundary path a test's record
+// misses what it would run alone but an earlier test of its process
+// already ran for it (a cache, a sync.Once, a pool: on go-toml, 8 tests
+// miss a cached plan builder's body), so each test's ActionCovered event
+// names its process and its start order there (RunEvent.Process, Seq),
+// and a coverage-backed selection also gives a test the changed functions
+// that earlier tests of its process executed (changes.SelectCovered):
+// sound, where the record alone was not.
 //
 // The boundary path runs the plain run's
 // go test commands, with -cover -covermode=atomic -coverpkg=./... (a
@@ -65,8 +66,9 @@ import (
 // its answer; a function it would have entered only on its own is the
 // remaining difference.
 //
-// The process per test path (below, cover_parse.go) is the default, and
-// the boundary path's fallback, with a note in the run's output saying
+// The process per test path (below, cover_parse.go) is asked with
+// TESTDEX_GO_COVERAGE=process, and is the boundary path's fallback, with
+// a note in the run's output saying
 // why, for a Go toolchain whose coverage data format or runtime is not
 // the one the hook and the decoder know (read from GOROOT's sources
 // before the run: Go before 1.20, a version other than 1):

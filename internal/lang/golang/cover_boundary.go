@@ -110,8 +110,9 @@ func (c *boundaryParser) Close(exitCode int) error {
 			continue
 		}
 		recorded[pc.pkg] = true
+		proc := filepath.Base(c.dir) + "/" + filepath.Base(dir) // the command's folder, the process's
 		for _, t := range pc.tests {
-			c.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: pc.pkg, Name: t, Covered: pc.covered(t)})
+			c.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: pc.pkg, Name: t, Covered: pc.covered(t), Process: proc, Seq: pc.seq[t]})
 		}
 	}
 	pkgs := make([]string, 0, len(c.ran))
@@ -133,12 +134,11 @@ func (c *boundaryParser) Close(exitCode int) error {
 // hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
 // coverage data format, read from GOROOT/src/internal/coverage/defs.go,
 // must be the one cover_decode.go reads, and its runtime must have the
-// function the hook calls. The boundary path is taken only when
-// TESTDEX_GO_COVERAGE=shared asks for it (see cover.go: it is not the
-// default because a test's record can miss what it would run alone);
-// why is "" without it too, and shared says whether it was asked.
+// function the hook calls. The boundary path is the default;
+// TESTDEX_GO_COVERAGE=process asks for a process per test instead (why is
+// "" then, and shared false).
 func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
-	if o.Getenv("TESTDEX_GO_COVERAGE") != "shared" {
+	if o.Getenv("TESTDEX_GO_COVERAGE") == "process" {
 		return "", false, false
 	}
 	root := o.Getenv("GOROOT")

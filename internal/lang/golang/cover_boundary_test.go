@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,7 +134,7 @@ func TestCoverBoundary(t *testing.T) {
 		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/bt/a", Name: name, Run: runPattern(name)})
 	}
 	aGo := filepath.Join(root, "a", "a.go")
-	got, passed := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=shared"))
+	got, passed, where := coverRun(t, p, sel, os.Environ())
 	if passed != 10 { // 8 tests and examples, 2 subtests
 		t.Errorf("%d passed, want 10", passed)
 	}
@@ -156,7 +157,25 @@ func TestCoverBoundary(t *testing.T) {
 		t.Errorf("sequential tests share lines: TestOne %v, TestTwo %v", got["TestOne"][aGo], got["TestTwo"][aGo])
 	}
 
-	old, _ := coverRun(t, p, sel, os.Environ())
+	// Every test of the one process has its place there: one key, the
+	// numbers 0 to 7 once each, TestOne before TestTwo (file order).
+	procs, seqs := map[string]bool{}, map[int]bool{}
+	for _, w := range where {
+		procs[w.Process], seqs[w.Seq] = true, true
+	}
+	if len(procs) != 1 || procs[""] || len(seqs) != len(where) || len(where) != 8 || seqs[-1] || seqs[8] {
+		t.Errorf("processes %v, numbers %v of %d tests", procs, seqs, len(where))
+	}
+	if where["TestOne"].Seq >= where["TestTwo"].Seq {
+		t.Errorf("TestOne %+v started after TestTwo %+v", where["TestOne"], where["TestTwo"])
+	}
+
+	old, _, oldWhere := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=process"))
+	for name, w := range oldWhere {
+		if w.Process != "" {
+			t.Errorf("%s ran alone, but its record names process %q", name, w.Process)
+		}
+	}
 	for name, files := range old {
 		for file, lines := range files {
 			for _, l := range lines {
@@ -172,19 +191,21 @@ func TestCoverBoundary(t *testing.T) {
 }
 
 // coverRun runs a coverage run's commands as the core does and returns
-// each test's covered lines per file, and how many results passed.
-func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) (map[string]map[string][]int, int) {
+// each test's covered lines per file, how many results passed, and each
+// test's coverage event (its process and order there).
+func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) (map[string]map[string][]int, int, map[string]lang.RunEvent) {
 	t.Helper()
 	o := lang.RunOptions{Coverage: true, Dir: t.TempDir(), Env: env}
 	cmds, err := runner{}.RunCommands(p, sel, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := slices.Contains(env, "TESTDEX_GO_COVERAGE=shared")
+	shared := !slices.Contains(env, "TESTDEX_GO_COVERAGE=process")
 	if boundary := slices.ContainsFunc(cmds[0].Args, func(a string) bool { return strings.HasPrefix(a, "-overlay=") }); boundary != shared {
-		t.Fatalf("TESTDEX_GO_COVERAGE=shared %v, but the boundary path taken %v: %q", shared, boundary, cmds[0].Args)
+		t.Fatalf("TESTDEX_GO_COVERAGE=process %v, but the boundary path taken %v: %q", !shared, boundary, cmds[0].Args)
 	}
 	got := map[string]map[string][]int{}
+	where := map[string]lang.RunEvent{}
 	passed := 0
 	for _, c := range cmds {
 		ps := runner{}.NewParser(p, c, func(e lang.RunEvent) {
@@ -196,6 +217,7 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 			case e.Action == lang.ActionCovered && e.Name == "":
 				t.Errorf("note: %s", e.Message)
 			case e.Action == lang.ActionCovered:
+				where[e.Name] = e
 				if got[e.Name] == nil {
 					got[e.Name] = map[string][]int{}
 				}
@@ -224,7 +246,7 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 		}
 		ps.Close(code)
 	}
-	return got, passed
+	return got, passed, where
 }
 
 // FuzzCoverDecode checks that the coverage data decoders never panic: bad
@@ -268,11 +290,16 @@ func TestBuildTags(t *testing.T) {
 }
 
 // TestStartOrder: tests in the order they started, twice-run ones once,
-// and none that never ended (its process died during it).
+// and none that never ended (its process died during it); their numbers
+// count the unended one, and a test started again has none.
 func TestStartOrder(t *testing.T) {
 	ev := []boundary{{start: true, name: "B"}, {name: "B"}, {start: true, name: "A"}, {start: true, name: "C"},
-		{name: "A"}, {start: true, name: "B"}, {name: "B"}}
-	if got := startOrder(ev); !slices.Equal(got, []string{"B", "A"}) {
-		t.Errorf("startOrder = %q, want [B A] (C never ended)", got)
+		{name: "A"}, {start: true, name: "B"}, {name: "B"}, {start: true, name: "D"}, {name: "D"}}
+	got, seq := startOrder(ev)
+	if !slices.Equal(got, []string{"B", "A", "D"}) {
+		t.Errorf("startOrder = %q, want [B A D] (C never ended)", got)
+	}
+	if want := map[string]int{"B": lang.Unordered, "A": 1, "C": 2, "D": 3}; !maps.Equal(seq, want) {
+		t.Errorf("seq = %v, want %v", seq, want)
 	}
 }

@@ -19,8 +19,13 @@ import (
 // processCoverage is what one test process's hook wrote (see hookSource),
 // turned into lines per top-level test.
 type processCoverage struct {
-	pkg   string                            // import path
-	tests []string                          // in the order they started
+	pkg   string   // import path
+	tests []string // in the order they started
+	// seq is each test's start order in the process, counting the tests
+	// that never ended (so a record's number says which records of its
+	// process are missing); lang.Unordered for a test that started
+	// more than once (-count): no one number says what ran before it.
+	seq   map[string]int
 	lines map[string]map[string][]lang.Span // test -> absolute file -> spans
 }
 
@@ -55,7 +60,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	if err != nil {
 		return pc, err
 	}
-	pc.tests = startOrder(events)
+	pc.tests, pc.seq = startOrder(events)
 	if exists(filepath.Join(dir, "empty")) {
 		return pc, nil // nothing measured: the tests executed no line
 	}
@@ -107,21 +112,25 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 
 // startOrder is the tests of events in the order they first started,
 // less those that never ended (the process died during them): they record
-// nothing rather than less than they ran.
-func startOrder(events []boundary) []string {
+// nothing rather than less than they ran. seq numbers them all, the
+// unended too, in that order.
+func startOrder(events []boundary) (tests []string, seq map[string]int) {
 	var out []string
-	running := map[string]int{}
+	running, seq := map[string]int{}, map[string]int{}
 	for _, e := range events {
 		if e.start {
 			if _, seen := running[e.name]; !seen {
+				seq[e.name] = len(out)
 				out = append(out, e.name)
+			} else if running[e.name] == 0 {
+				seq[e.name] = lang.Unordered // started again after it ended
 			}
 			running[e.name]++
 		} else {
 			running[e.name]--
 		}
 	}
-	return slices.DeleteFunc(out, func(t string) bool { return running[t] > 0 })
+	return slices.DeleteFunc(out, func(t string) bool { return running[t] > 0 }), seq
 }
 
 // readData reads a process folder's meta-data and counters files.
