@@ -6,7 +6,7 @@ Usage:
 
 Copies the Go module DIR to a temporary folder, records coverage there
 twice, each into its own TESTDEX_CACHE_DIR (a process per test:
-TESTDEX_GO_COVERAGE=process; the default, one process per package), then
+the default; one process per package: TESTDEX_GO_COVERAGE=shared), then
 draws N functions (default 15) at random (SEED, default 7) from the
 module's non-test files (not testdata, cmd or benchmark), gives each one
 statement (`_ = 0` after its opening line), and asks `testdex affected
@@ -28,8 +28,7 @@ def main():
     caches = {"process": os.path.join(tmp, "process"), "shared": os.path.join(tmp, "shared")}
     for name, cache in caches.items():
         env = dict(os.environ, TESTDEX_CACHE_DIR=cache)
-        if name == "process":
-            env["TESTDEX_GO_COVERAGE"] = "process"
+        env["TESTDEX_GO_COVERAGE"] = name
         subprocess.run([td, "run", "--coverage"], cwd=root, env=env, capture_output=True)
     funcs = []
     for d, dirs, fs in os.walk(root):

@@ -134,11 +134,11 @@ func (c *boundaryParser) Close(exitCode int) error {
 // hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
 // coverage data format, read from GOROOT/src/internal/coverage/defs.go,
 // must be the one cover_decode.go reads, and its runtime must have the
-// function the hook calls. The boundary path is the default;
-// TESTDEX_GO_COVERAGE=process asks for a process per test instead (why is
-// "" then, and shared false).
+// function the hook calls. A process per test is the default;
+// TESTDEX_GO_COVERAGE=shared asks for the boundary path (without it why
+// is "" and shared false; see cover.go for why).
 func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
-	if o.Getenv("TESTDEX_GO_COVERAGE") == "process" {
+	if o.Getenv("TESTDEX_GO_COVERAGE") != "shared" {
 		return "", false, false
 	}
 	root := o.Getenv("GOROOT")

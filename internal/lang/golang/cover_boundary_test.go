@@ -134,7 +134,7 @@ func TestCoverBoundary(t *testing.T) {
 		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/bt/a", Name: name, Run: runPattern(name)})
 	}
 	aGo := filepath.Join(root, "a", "a.go")
-	got, passed, where := coverRun(t, p, sel, os.Environ())
+	got, passed, where := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=shared"))
 	if passed != 10 { // 8 tests and examples, 2 subtests
 		t.Errorf("%d passed, want 10", passed)
 	}
@@ -170,7 +170,7 @@ func TestCoverBoundary(t *testing.T) {
 		t.Errorf("TestOne %+v started after TestTwo %+v", where["TestOne"], where["TestTwo"])
 	}
 
-	old, _, oldWhere := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=process"))
+	old, _, oldWhere := coverRun(t, p, sel, os.Environ())
 	for name, w := range oldWhere {
 		if w.Process != "" {
 			t.Errorf("%s ran alone, but its record names process %q", name, w.Process)
@@ -200,9 +200,9 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := !slices.Contains(env, "TESTDEX_GO_COVERAGE=process")
+	shared := slices.Contains(env, "TESTDEX_GO_COVERAGE=shared")
 	if boundary := slices.ContainsFunc(cmds[0].Args, func(a string) bool { return strings.HasPrefix(a, "-overlay=") }); boundary != shared {
-		t.Fatalf("TESTDEX_GO_COVERAGE=process %v, but the boundary path taken %v: %q", !shared, boundary, cmds[0].Args)
+		t.Fatalf("TESTDEX_GO_COVERAGE=shared %v, but the boundary path taken %v: %q", shared, boundary, cmds[0].Args)
 	}
 	got := map[string]map[string][]int{}
 	where := map[string]lang.RunEvent{}
