@@ -22,6 +22,7 @@
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	linking        link.go classes.go prefetch.go assume.go dynlink.go
 //	               facts.go (helper modules read ahead in parallel)
+//	               specialize.go (classes a factory names from a class)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

@@ -40,6 +40,9 @@ type dynFact struct {
 	// it holds nothing else (loadsuite.go): the module's other test
 	// classes are not run.
 	Only []string `json:"only,omitempty"`
+	// Spec is a call that binds the classes it makes to module names
+	// (specialize.go): the Linker names them when the callee is a namer.
+	Spec *specCall `json:"sp,omitempty"`
 }
 
 // maker is what a module-level function makes: the bases of the classes
@@ -47,6 +50,8 @@ type dynFact struct {
 type maker struct {
 	Bases []string `json:"b,omitempty"`
 	Open  bool     `json:"o,omitempty"`
+	// Names says how the classes are named, when that is known.
+	Names *namer `json:"n,omitempty"`
 }
 
 // dynScan finds run-time test creation in one module. It runs after the
@@ -59,6 +64,7 @@ type dynScan struct {
 	calls   map[string]bool           // callees already recorded
 	makers  map[string]*maker
 	edges   map[string][]string // function -> module functions it calls
+	defs    []*sitter.Node      // module-level functions, for namers
 }
 
 // dynamics scans the module level for the places that make tests at run
@@ -76,6 +82,7 @@ func (w *walker) dynamics(roots []*sitter.Node) {
 		s.block(r, map[string]bool{}, false, 0)
 	}
 	s.closeMakers()
+	s.namers(s.defs)
 }
 
 // block scans a block of module-level statements; open are the names
@@ -153,6 +160,7 @@ func (s *dynScan) definition(n *sitter.Node, open map[string]bool, inLoop bool) 
 			return
 		}
 		s.function(name, d)
+		s.defs = append(s.defs, d)
 		return
 	}
 	if inLoop {
@@ -266,6 +274,9 @@ func (s *dynScan) statement(n *sitter.Node, open map[string]bool) {
 		a := n.NamedChild(0)
 		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
 		if left != nil && right != nil {
+			if s.specAssign(a, left, right, open) {
+				return
+			}
 			s.assignment(a, left, right, open)
 		}
 	}

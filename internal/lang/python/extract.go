@@ -48,7 +48,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/8/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/9/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -620,7 +620,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 		switch {
 		case s.Type() == "expression_statement":
 			w.classAssign(s, idx, &bodyMarks)
-			if name, ok := w.hidingAssign(s); ok {
+			for _, name := range w.hidingAssign(s) {
 				w.facts.Classes[idx].hide(name)
 				seen[name] = false
 			}

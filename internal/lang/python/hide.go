@@ -13,23 +13,33 @@ var notCallable = map[string]bool{"none": true, "true": true, "false": true, "in
 	"list_comprehension": true, "dictionary_comprehension": true, "set_comprehension": true}
 
 // hidingAssign reads test_x = None (or another value that is not
-// callable) in a class body: a subclass's way to drop an inherited test.
-// pytest collects only functions and unittest only callables, and both
-// look a name up once, in the most derived class that binds it.
-func (w *walker) hidingAssign(s *sitter.Node) (string, bool) {
+// callable) in a class body, chained ones too (test_a = test_b = None): a
+// subclass's way to drop inherited tests. pytest collects only functions
+// and unittest only callables, and both look a name up once, in the most
+// derived class that binds it. It returns the test-like names bound.
+func (w *walker) hidingAssign(s *sitter.Node) []string {
 	if s.NamedChildCount() == 0 || s.NamedChild(0).Type() != "assignment" {
-		return "", false
+		return nil
 	}
+	var names []string
 	a := s.NamedChild(0)
-	left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
-	if left == nil || right == nil || left.Type() != "identifier" || !notCallable[unparen(right).Type()] {
-		return "", false
+	for depth := 0; depth < 50; depth++ {
+		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+		if left == nil || right == nil || left.Type() != "identifier" {
+			return nil
+		}
+		if name := w.text(left); strings.HasPrefix(name, "test") || name == "runTest" || matchesOption(name, w.functions) {
+			names = append(names, name)
+		}
+		if right.Type() != "assignment" {
+			if !notCallable[unparen(right).Type()] {
+				return nil
+			}
+			return names
+		}
+		a = right
 	}
-	name := w.text(left)
-	if !strings.HasPrefix(name, "test") && name != "runTest" && !matchesOption(name, w.functions) {
-		return "", false
-	}
-	return name, true
+	return nil
 }
 
 // hide records that the class body now binds name to a non-callable,

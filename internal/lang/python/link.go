@@ -42,6 +42,9 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	cl := newClasses(p, rootRel, l.unittest, mods)
 	cl.prefetch(mods)
 	for _, m := range mods {
+		l.specialize(cl, m)
+	}
+	for _, m := range mods {
 		cl.settle(m)
 	}
 	for i, f := range files {

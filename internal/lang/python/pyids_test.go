@@ -57,8 +57,12 @@ var idsCases = []idsCase{
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},
 	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},
-	// load_tests hooks: one loads some of its module's classes only.
-	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_loadmore.{load_tests}", "test_loadsuite.{load_tests}"}},
+	// load_tests hooks: one loads some of its module's classes only;
+	// classes a factory names from a mixin, named where the bound names
+	// are the names made (a base indexed by kind and other names stay
+	// dynamic).
+	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
+		"test_specialize.{specutil.test_both()}"}},
 	// --doctest-modules and --doctest-glob: docstrings in every module,
 	// text files; pkg/dyn.py, pkg/edited.py and an except clause in
 	// pkg/core.py make or remove some at run time.

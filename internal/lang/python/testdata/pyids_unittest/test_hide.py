@@ -40,3 +40,7 @@ class Again(Base):
 
     def test_d(self):
         pass
+
+
+class Chained(Base):
+    test_a = test_b = None
