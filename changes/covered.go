@@ -235,6 +235,8 @@ type covSel struct {
 	names                      map[string]testdex.Test // namer's
 	// procs are the recorded tests by the process they ran in (procsOf).
 	procs map[procKey]*procGroup
+	// reach is what the reachability narrowing read (covered_reach.go).
+	reach reachMemo
 	// projects are the listing's, computed once (projectOf).
 	projects []index.ProjectFiles
 }
