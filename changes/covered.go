@@ -35,8 +35,10 @@ type CoverageIndex interface {
 //     (lines of the function's body, numbered as the version it recorded);
 //   - or a test that started before it in its process executed one (a
 //     record that names its process: what the earlier test ran, a cache
-//     it filled, may serve this one; see covered_process.go), its record
-//     being usable only when every earlier test of its process has one;
+//     it filled, may serve this one; see covered_process.go), when the
+//     language's static graph reaches that function from one the test
+//     ran itself or cannot tell (lang.Reacher), its record being usable
+//     only when every earlier test of its process has one;
 //   - or the file changed outside its function bodies (module-level code,
 //     a declaration, a new, renamed or deleted function, a decorator or
 //     default), was added, deleted or renamed, is no source a Spanner cuts
@@ -235,6 +237,8 @@ type covSel struct {
 	names                      map[string]testdex.Test // namer's
 	// procs are the recorded tests by the process they ran in (procsOf).
 	procs map[procKey]*procGroup
+	// reach is what the reachability narrowing read (covered_reach.go).
+	reach reachMemo
 	// projects are the listing's, computed once (projectOf).
 	projects []index.ProjectFiles
 }

@@ -19,6 +19,13 @@ import (
 // T's own. A record whose earlier tests are not all in the index (one was
 // recorded again since, or never ended) cannot say that, and is not
 // usable: the static evidence decides for its test.
+//
+// Narrowed by reachability: T can use what an earlier test left only
+// through code T itself ran, so the earlier test's function F counts for
+// T only when the language's static reference graph (lang.Reacher) has a
+// path to F from some function of T's own record (covered_reach.go). Where the
+// graph cannot answer (no Reacher, a function outside it, a record whose
+// functions are unknown), the wide rule stands.
 
 // procKey names one process of one recording.
 type procKey struct {
@@ -102,6 +109,7 @@ func (c *covSel) earlier(fc *fileChange, id string) *affected {
 		e := first[name]
 		switch {
 		case e.seq >= ti.Seq || e.id == id:
+		case !c.mayReach(id, fc.path, name):
 		case names == nil || e.seq < best.seq:
 			best, names = e, []string{name}
 		case e.id == best.id:

@@ -15,8 +15,28 @@ import (
 	"github.com/testdex/testdex/internal/lang/golang"
 )
 
-// procTest is covSrc's tests as one process ran them: TestA executed F
-// (lines 5-8), the others G (10-13) only.
+// procSrc is covSrc with F and G each mentioning the other: the static
+// graph lets either reach the other, so what an earlier test executed in
+// one counts for a test that ran the other.
+const procSrc = `package v
+
+const limit = 10
+
+func F(s string) int {
+	n := len(s)
+	_ = G
+	return n
+}
+
+func G(n int) bool {
+	ok := n < limit
+	_ = F
+	return ok
+}
+`
+
+// procTest is procSrc's tests as one process ran them: TestA executed F,
+// the others G only.
 const procTest = `package v
 
 import "testing"
@@ -37,8 +57,16 @@ func TestE(t *testing.T) { G(4) }
 // the root.
 func procProject(t *testing.T, where map[string]coverage.Record) (*index.Index, *coverage.Index, string) {
 	t.Helper()
+	return procProjectOf(t, procSrc, map[string]string{"TestA": "F"}, "G", where)
+}
+
+// procProjectOf writes src as v/v.go beside procTest and records each
+// test of where as executing the function its runs names (else dflt),
+// or, for a name with a slash, a file of that name's folder.
+func procProjectOf(t *testing.T, src string, runs map[string]string, dflt string, where map[string]coverage.Record) (*index.Index, *coverage.Index, string) {
+	t.Helper()
 	root := t.TempDir()
-	for rel, text := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "v/v.go": covSrc, "v/v_test.go": procTest} {
+	for rel, text := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "v/v.go": src, "v/v_test.go": procTest, "w/w.go": "package w\n\nfunc W() {\n\tprintln()\n}\n"} {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
 		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -48,21 +76,34 @@ func procProject(t *testing.T, where map[string]coverage.Record) (*index.Index, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	spans, err := golang.Spanner.Spans(filepath.Join(root, "v/v.go"), []byte(covSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := coverage.File{Path: "v/v.go", Hash: xxh3.HashString(covSrc), Content: []byte(covSrc)}
-	for _, s := range spans {
-		f.Funcs = append(f.Funcs, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
+	files := map[string]coverage.File{}
+	for rel, text := range map[string]string{"v/v.go": src, "w/w.go": "package w\n\nfunc W() {\n\tprintln()\n}\n"} {
+		spans, err := golang.Spanner.Spans(filepath.Join(root, rel), []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := coverage.File{Path: rel, Hash: xxh3.HashString(text), Content: []byte(text)}
+		for _, s := range spans {
+			f.Funcs = append(f.Funcs, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
+		}
+		files[rel] = f
 	}
 	when := time.Unix(1700000000, 0)
 	var recs []coverage.Record
 	for name, w := range where {
-		rf := f
-		rf.Lines = []coverage.Span{{Start: 10, End: 13}}
-		if name == "TestA" {
-			rf.Lines = []coverage.Span{{Start: 5, End: 8}}
+		run, ok := runs[name]
+		if !ok {
+			run = dflt
+		}
+		rel, fn := "v/v.go", run
+		if strings.Contains(run, "/") {
+			rel, fn = run, "W"
+		}
+		rf := files[rel]
+		for _, f := range rf.Funcs {
+			if f.Name == fn {
+				rf.Lines = []coverage.Span{{Start: f.Start + 1, End: f.End - 1}}
+			}
 		}
 		recs = append(recs, coverage.Record{ID: "v/v_test.go::" + name, Recorded: when, Outcome: "pass",
 			Granularity: "test", Process: w.Process, Seq: w.Seq, Files: []coverage.File{rf}})
@@ -90,7 +131,7 @@ func TestSelectCoveredEarlierInProcess(t *testing.T) {
 		"TestE": {Process: "p", Seq: 4}, // 3 is missing: recorded again since, or never ended
 		"TestC": {Process: "q", Seq: 0},
 	})
-	got := picks(t, Build(ix), ix, edit(t, root, "n := len(s)", "n := len(s) + 1"), cov)
+	got := picks(t, Build(ix), ix, editOf(t, root, procSrc, "n := len(s)", "n := len(s) + 1"), cov)
 	want := map[string]string{
 		"v/v_test.go::TestA": "covered: TestA executed F (changed) in v/v.go",
 		"v/v_test.go::TestB": "covered: an earlier test of its process, TestA, executed F (changed) in v/v.go",
@@ -107,7 +148,7 @@ func TestSelectCoveredEarlierInProcess(t *testing.T) {
 
 	// A change of G: each test executed it itself, but TestA, which
 	// TestD ran before (it may have filled something TestA reads).
-	got = picks(t, Build(ix), ix, edit(t, root, "ok := n < limit", "ok := n <= limit"), cov)
+	got = picks(t, Build(ix), ix, editOf(t, root, procSrc, "ok := n < limit", "ok := n <= limit"), cov)
 	if r := got["v/v_test.go::TestB"]; r != "covered: TestB executed G (changed) in v/v.go" {
 		t.Errorf("TestB on a change of G: %q (%v)", r, got)
 	}
@@ -124,7 +165,7 @@ func TestSelectCoveredUnordered(t *testing.T) {
 		"TestB": {Process: "p", Seq: 0},
 		"TestC": {Process: "q", Seq: 0},
 	})
-	got := picks(t, Build(ix), ix, edit(t, root, "n := len(s)", "n := len(s) + 1"), cov)
+	got := picks(t, Build(ix), ix, editOf(t, root, procSrc, "n := len(s)", "n := len(s) + 1"), cov)
 	if r := got["v/v_test.go::TestA"]; !strings.HasPrefix(r, "v/v_test.go → (same package)") {
 		t.Errorf("TestA (unordered): %q", r)
 	}
@@ -161,5 +202,60 @@ func TestSinceBaselinesOfEarlierTests(t *testing.T) {
 	delete(base, "a_test.go")
 	if _, ok := c.sinceBaselines("b_test.go", []string{"b_test.go::TestB"}, when, base, cur); ok {
 		t.Error("TestB vouched for without TestA's baseline")
+	}
+}
+
+// reachSrc has a cache in front of F (Lookup reaches F; G does not): a
+// test that ran Lookup may have been served what an earlier test's F
+// computed, one that ran G only cannot have been.
+const reachSrc = `package v
+
+var cache = map[string]int{}
+
+func F(s string) int {
+	n := len(s)
+	cache[s] = n
+	return n
+}
+
+func Lookup(s string) int {
+	if n, ok := cache[s]; ok {
+		return n
+	}
+	return F(s)
+}
+
+func G(n int) bool {
+	ok := n < 10
+	return ok
+}
+`
+
+// The earlier test's changed function counts for a later test of its
+// process only when the static graph reaches it from a function the
+// later test ran: TestB (Lookup) is selected, TestC (G) is not, and
+// TestE, which ran only code outside the graph (w/w.go: no test imports
+// it), keeps the wide rule.
+func TestSelectCoveredEarlierReachable(t *testing.T) {
+	ix, cov, root := procProjectOf(t, reachSrc, map[string]string{"TestA": "F", "TestB": "Lookup", "TestE": "w/w.go"}, "G", map[string]coverage.Record{
+		"TestD": {Process: "p", Seq: 0},
+		"TestA": {Process: "p", Seq: 1},
+		"TestB": {Process: "p", Seq: 2},
+		"TestC": {Process: "p", Seq: 3},
+		"TestE": {Process: "p", Seq: 4},
+	})
+	got := picks(t, Build(ix), ix, editOf(t, root, reachSrc, "n := len(s)", "n := len(s) + 1"), cov)
+	want := map[string]string{
+		"v/v_test.go::TestA": "covered: TestA executed F (changed) in v/v.go",
+		"v/v_test.go::TestB": "covered: an earlier test of its process, TestA, executed F (changed) in v/v.go",
+		"v/v_test.go::TestE": "covered: an earlier test of its process, TestA, executed F (changed) in v/v.go",
+	}
+	if len(got) != len(want) {
+		t.Errorf("selected %v, want %v", got, want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
 	}
 }

@@ -114,10 +114,16 @@ func record(t *testing.T, file, src string, content []byte, spans []lang.FuncSpa
 // edit rewrites v/v.go with old replaced by new.
 func edit(t *testing.T, root, old, new string) Set {
 	t.Helper()
-	if !strings.Contains(covSrc, old) {
+	return editOf(t, root, covSrc, old, new)
+}
+
+// editOf is edit of src, the recorded v/v.go.
+func editOf(t *testing.T, root, src, old, new string) Set {
+	t.Helper()
+	if !strings.Contains(src, old) {
 		t.Fatalf("%q not in the source", old)
 	}
-	if err := os.WriteFile(filepath.Join(root, "v/v.go"), []byte(strings.Replace(covSrc, old, new, 1)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "v/v.go"), []byte(strings.Replace(src, old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return Set{{Path: "v/v.go", Status: Modified}}

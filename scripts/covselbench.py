@@ -2,7 +2,8 @@
 """Selection sizes of Go's two coverage paths (docs/coverage.md, ### Go).
 
 Usage:
-  TESTDEX=/path/to/testdex scripts/covselbench.py DIR [SEED [N]]
+  TESTDEX=/path/to/testdex [TESTDEX_WIDE=/path/to/older/testdex] \
+    scripts/covselbench.py DIR [SEED [N]]
 
 Copies the Go module DIR to a temporary folder, records coverage there
 twice, each into its own TESTDEX_CACHE_DIR (a process per test:
@@ -13,7 +14,10 @@ statement (`_ = 0` after its opening line), and asks `testdex affected
 --files FILE --json` of each index and with --no-coverage, restoring the
 file after. Prints, per function, the results selected by each, and the
 shared path's split: by the test's own record + through an earlier test
-of its process.
+of its process. The shared path's earlier-test rule is narrowed by the
+static reference graph (changes/covered_reach.go); with TESTDEX_WIDE, a
+testdex built before that narrowing (commit 3b8c5ca), the same shared
+index is also asked with it, for the wide rule's figure.
 """
 import json, os, random, re, shutil, subprocess, sys, tempfile
 
@@ -22,6 +26,7 @@ def main():
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 7
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 15
     td = os.environ.get("TESTDEX", "testdex")
+    wide = os.environ.get("TESTDEX_WIDE")
     tmp = tempfile.mkdtemp()
     root = os.path.join(tmp, "mod")
     shutil.copytree(src, root, symlinks=True)
@@ -42,8 +47,8 @@ def main():
                 if re.match(r"^func .*\{$", l) and i + 1 < len(lines) and lines[i + 1].strip() != "}":
                     funcs.append((path, i, l))
     random.seed(seed)
-    tot = {"process": 0, "shared": 0, "earlier": 0, "static": 0}
-    print("function\tprocess per test\tshared (own+earlier)\tstatic")
+    tot = {"process": 0, "shared": 0, "earlier": 0, "wide": 0, "static": 0}
+    print("function\tprocess per test\tshared (own+earlier)\twide\tstatic")
     for path, i, l in random.sample(funcs, min(n, len(funcs))):
         text = open(path).read()
         lines = text.split("\n")
@@ -54,11 +59,12 @@ def main():
             p, _ = count(td, root, caches["process"], rel, False)
             s, e = count(td, root, caches["shared"], rel, False)
             st, _ = count(td, root, caches["shared"], rel, True)
+            w = count(wide, root, caches["shared"], rel, False)[0] if wide else 0
         finally:
             open(path, "w").write(text)
         name = re.match(r"^func (\([^)]*\) )?(\w+)", l).group(2)
-        print(f"{rel}:{name}\t{p}\t{s} ({s - e}+{e})\t{st}")
-        for k, v in (("process", p), ("shared", s), ("earlier", e), ("static", st)):
+        print(f"{rel}:{name}\t{p}\t{s} ({s - e}+{e})\t{w}\t{st}")
+        for k, v in (("process", p), ("shared", s), ("earlier", e), ("wide", w), ("static", st)):
             tot[k] += v
     print("total", tot)
     shutil.rmtree(tmp)

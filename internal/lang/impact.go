@@ -180,3 +180,30 @@ type Break struct {
 	// example.com/m/a and its importers".
 	Why string
 }
+
+// A Reacher is a Grapher that can tell, from its static reference graph
+// (calls, references to functions and methods, function values,
+// package-level variables' initialisers), whether code that ran in some
+// functions can reach another function. Selection asks it for tests that
+// share a process: a test can be served by what an earlier test of its
+// process left (a cache, a sync.Once) only through code it ran itself, so
+// a changed function no function it ran can reach cannot matter to it.
+//
+// Safety before savings: the graph errs on the side of more edges (a
+// selector reaches every method of that name, an interface call every
+// implementation), and known is false whenever it cannot answer (a
+// function or file outside the graph, a //go:linkname, a graph that could
+// not be read): the caller then keeps its wide rule.
+type Reacher interface {
+	// Reaches reports whether one of from can reach to (to itself
+	// included). known is false when the answer is not certain.
+	Reaches(in *GraphInput, from []FuncRef, to FuncRef) (reached, known bool)
+}
+
+// FuncRef names one function of a file as a Spanner names it (a Go
+// method "T.M"), the file root-relative. An empty Name stands for code of
+// the file outside its functions (a package-level variable's function
+// literal): every declaration of the file.
+type FuncRef struct {
+	File, Name string
+}

@@ -106,7 +106,8 @@
 //	               impact_scan.go impact_edges.go impact_cgo.go impact_lex.go
 //	               impact_decl.go impact_declgraph.go impact_methods.go
 //	               impact_diff.go impact_check.go impact_typecheck.go
-//	               impact_cache.go impact_memo.go
+//	               impact_cache.go impact_memo.go impact_reach.go (reachability
+//	               from the functions a test ran, for shared processes)
 //	spans          spanner.go (functions for the coverage index)
 //	tools          cmd/gorootcheck (checks the listing against GOROOT's tests)
 package golang

@@ -171,6 +171,10 @@ type builder struct {
 	// made once.
 	check     *checker
 	checkOnce sync.Once
+	// reach is the declaration graph of all its packages for Reaches
+	// (impact_reach.go), built once; nil when a file could not be read.
+	reach     *reachGraph
+	reachOnce sync.Once
 }
 
 // load finds the packages: the folders of the test files, then, breadth
