@@ -40,7 +40,14 @@ def static_listing(binary, root):
     leaves, dynamic = {}, []
     for r in records:
         if r.get("dynamic"):
+            # A record stands for the tests under what it runs and under
+            # its own scope: test.datetimetester.{load_tests:...} runs
+            # test.test_datetime, whose tests unittest names
+            # test.datetimetester.*.
             dynamic.append(r.get("run") or r["name"])
+            scope = r["name"].split(".{", 1)[0].split("::{", 1)[0]
+            if scope and scope != r["name"]:
+                dynamic.append(scope)
         elif r["kind"] in ("test", "subtest") and r["id"] not in parents:
             leaves[r["name"]] = r
     return leaves, dynamic, took
