@@ -54,6 +54,11 @@ type SplitOptions struct {
 	// listed tests then goes with the other files of its folder rather
 	// than on its own, where it would run all of them again.
 	FolderRuns func(testdex.Framework) bool
+	// SetupPerFile reports whether most of a framework's setup grows with
+	// the files it runs (lang.Framework.SetupPerFile): a shard then pays
+	// a fixed start (at most DefaultSetup) and, with each item it takes,
+	// the item's share of the rest of its unit's recorded setup.
+	SetupPerFile func(testdex.Framework) bool
 }
 
 // Sharding is a plan split into shards that run apart and together run
@@ -168,7 +173,7 @@ func Split(p *Plan, n int, o SplitOptions) (*Sharding, error) {
 		infos[i] = newBatchInfo(b, d)
 		infos[i].folderRuns = o.FolderRuns != nil && o.FolderRuns(b.Framework)
 		its := infos[i].itemsOf(i, p.Listing.Files, infos[i].folderRuns)
-		infos[i].priceSetups(its)
+		infos[i].priceSetups(its, o.SetupPerFile != nil && o.SetupPerFile(b.Framework))
 		items = append(items, its...)
 	}
 	if n > 1 && !roundRobin {

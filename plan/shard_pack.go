@@ -138,9 +138,16 @@ func breakDominant(items []*item, infos []*batchInfo, n int) []*item {
 		}
 		in := infos[it.batch]
 		in.broken = true
+		// What the file cost beyond its tests (its share of a setup that
+		// grows with the files) goes with its tests, evenly.
+		var tests time.Duration
+		for _, t := range it.ps.Tests {
+			tests += in.cost(t, 0)
+		}
+		extra := max(0, it.cost-tests) / time.Duration(len(it.ps.Tests))
 		for _, t := range it.ps.Tests {
 			out = append(out, &item{batch: it.batch, file: it.file, tests: []*testdex.Test{t},
-				key: it.key + "\x00" + t.ID, cost: in.cost(t, 0), unit: it.unit})
+				key: it.key + "\x00" + t.ID, cost: in.cost(t, 0) + extra, unit: it.unit})
 		}
 	}
 	return out
@@ -161,11 +168,13 @@ func SetupUnit(b *Batch, file string, folderRuns bool) string {
 // recorded setup of the unit, else, for a folder, its share of the
 // batch's recorded setup (the batch's over its folders), else
 // DefaultSetup.
-func (in *batchInfo) priceSetups(items []*item) {
+func (in *batchInfo) priceSetups(items []*item, perFile bool) {
 	in.setups = map[string]time.Duration{}
+	count := map[string]int{}
 	for _, it := range items {
 		it.unit = SetupUnit(in.b, it.file, in.folderRuns)
 		in.setups[it.unit] = 0
+		count[it.unit]++
 	}
 	batch, known := in.d.Setup(in.b.Name)
 	for u := range in.setups {
@@ -177,6 +186,22 @@ func (in *batchInfo) priceSetups(items []*item) {
 		default:
 			in.setups[u] = DefaultSetup
 		}
+	}
+	if !perFile {
+		return
+	}
+	// A setup that grows with the files: the shard pays a start of at
+	// most DefaultSetup once, and each item carries its share of the
+	// rest (one run of the whole unit still costs the setup recorded).
+	share := map[string]time.Duration{}
+	for u, v := range in.setups {
+		if fixed := min(v, DefaultSetup); v > fixed {
+			in.setups[u] = fixed
+			share[u] = (v - fixed) / time.Duration(count[u])
+		}
+	}
+	for _, it := range items {
+		it.cost += share[it.unit]
 	}
 }
 

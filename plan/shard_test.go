@@ -383,3 +383,43 @@ func TestRecordedSetupRows(t *testing.T) {
 		t.Errorf("go setup %v, want 2.5s (4s less TestA's 1.5s)", d)
 	}
 }
+
+// TestSplitSetupPerFile: where a framework's setup grows with its files
+// (SetupPerFile), a shard pays a fixed start of at most DefaultSetup and
+// each file its share of the rest; elsewhere every shard pays the whole
+// recorded setup.
+func TestSplitSetupPerFile(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	b := &plan.Batch{Name: ". pytest", Dir: ".", Framework: "pytest", Paths: []string{"."}}
+	ps := lang.PathSelection{Path: ".", Dir: true}
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{". pytest": 10 * time.Second}}
+	for i := range 4 {
+		f := fmt.Sprintf("t%d_test.py", i)
+		p.Listing.Files = append(p.Listing.Files, lang.ListedFile{Path: f, Framework: "pytest", Project: "."})
+		rec := &testdex.Test{ID: f + "::test_x", Framework: "pytest", File: f}
+		ps.Tests = append(ps.Tests, rec)
+		b.Expected = append(b.Expected, rec)
+		d.tests[rec.ID] = 3 * time.Second
+	}
+	b.Selection.Paths = []lang.PathSelection{ps}
+	p.Batches = []*plan.Batch{b}
+	predicted := func(o plan.SplitOptions) string {
+		s, err := plan.Split(p, 2, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sh := range s.Shards {
+			out = append(out, sh.Predicted.String())
+		}
+		return strings.Join(out, " ")
+	}
+	perFile := plan.SplitOptions{Durations: d, SetupPerFile: func(testdex.Framework) bool { return true }}
+	// 2 s start + two files of 3 s and 2 s each (the 8 s rest over 4 files).
+	if got, want := predicted(perFile), "12s 12s"; got != want {
+		t.Errorf("setup per file: %s, want %s", got, want)
+	}
+	if got, want := predicted(plan.SplitOptions{Durations: d}), "16s 16s"; got != want {
+		t.Errorf("fixed setup: %s, want %s (each shard pays the batch's 10 s)", got, want)
+	}
+}

@@ -38,6 +38,14 @@ FIDELITY = os.environ.get("TESTDEX_FIDELITY_DIR", os.path.expanduser("~/.cache/t
 # TIMEOUT is each run's: networkx's batch alone outlasts the default 5
 # minutes on a loaded machine, and a timed-out batch is no measurement.
 TIMEOUT = "30m"
+
+# JOBS is each run's -j. 1 by default: a test's recorded duration is then
+# its own, not stretched by another batch sharing the cores for part of
+# it (with -j 2 networkx's early tests ran beside zod's workers and
+# Maven, its later ones alone, so its durations misled the split by up to
+# 3x), and a shard's time is the sum the split predicts. A shard run with
+# lanes ends sooner than predicted when it holds several batches.
+JOBS = 1
 SPLITS = {
     "time": lambda d: ["--durations", d],
     "count": lambda d: [],
@@ -127,10 +135,11 @@ def bench(bin_, name, root, shards, splits, env, work):
     # classes, Vitest's transforms), as a CI cache restores them: the timed
     # run's durations are then the tests' and a warm setup's, not a cold
     # compile that no shard pays again.
-    run([bin_, "run", "--json", "--timeout", TIMEOUT], root, env)
+    lanes = ["-j", str(JOBS)]
+    run([bin_, "run", "--json", "--timeout", TIMEOUT] + lanes, root, env)
     full = os.path.join(work, "full.jsonl")
     with open(full, "w") as out:
-        code, secs, err = run([bin_, "run", "--json", "--timeout", TIMEOUT], root, env, out)
+        code, secs, err = run([bin_, "run", "--json", "--timeout", TIMEOUT] + lanes, root, env, out)
     if code not in (0, 1):
         sys.exit(f"{name}: full run exit {code}\n{err}")
     rows = []
@@ -146,7 +155,7 @@ def bench(bin_, name, root, shards, splits, env, work):
             for k in range(1, len(doc["shards"]) + 1):
                 s = os.path.join(d, f"shard-{k}.jsonl")
                 with open(s, "w") as out:
-                    _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + extra(full),
+                    _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + extra(full),
                                   root, env, out)
                 shard_secs.append(t)
                 streams.append(s)
@@ -165,8 +174,11 @@ def main():
     ap.add_argument("--projects", default="sleepy,go-toml")
     ap.add_argument("--shards", default="4,8")
     ap.add_argument("--splits", default=",".join(SPLITS), help="of " + ", ".join(SPLITS))
+    ap.add_argument("--jobs", type=int, default=1, help="each run's -j (default 1)")
     ap.add_argument("--bin")
     args = ap.parse_args()
+    global JOBS
+    JOBS = args.jobs
     work = tempfile.mkdtemp(prefix="shardbench-")
     bin_ = args.bin or os.path.join(work, "testdex")
     if not args.bin:

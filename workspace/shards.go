@@ -33,10 +33,15 @@ func SplitPlan(p *plan.Plan, n int, d plan.Durations, roundRobin bool) (*plan.Sh
 	if n < 1 {
 		return nil, &UsageError{fmt.Errorf("%d shards: at least 1", n)}
 	}
-	return plan.Split(p, n, plan.SplitOptions{Durations: d, RoundRobin: roundRobin, FolderRuns: func(fw testdex.Framework) bool {
-		f := languages.Framework(fw)
-		return f != nil && f.FolderRuns
-	}})
+	return plan.Split(p, n, plan.SplitOptions{Durations: d, RoundRobin: roundRobin,
+		FolderRuns: func(fw testdex.Framework) bool {
+			f := languages.Framework(fw)
+			return f != nil && f.FolderRuns
+		},
+		SetupPerFile: func(fw testdex.Framework) bool {
+			f := languages.Framework(fw)
+			return f != nil && f.SetupPerFile
+		}})
 }
 
 // Stream is one shard's saved event stream for Merge: Read hands its

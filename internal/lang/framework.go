@@ -52,6 +52,14 @@ type Framework struct {
 	// its folder (go test selects packages, not files). A split into
 	// shards then never selects such a file beside its folder's others.
 	FolderRuns bool
+	// SetupPerFile says that most of what a run of this framework costs
+	// besides its tests grows with the files it runs (pytest and unittest
+	// import and collect each module, the JavaScript runners transform
+	// and load each file), not a fixed start (a JVM and Maven's
+	// lifecycle, a cargo build): a split into shards then charges a
+	// shard a fixed start plus its files' share of the recorded setup,
+	// not the whole setup once per shard.
+	SetupPerFile bool
 	// ParentsReport says that a parent whose children are listed reports
 	// a result of its own, which the runner counts (a Go test with
 	// subtests); otherwise its children report in its place (a

@@ -25,9 +25,10 @@ var (
 
 func framework(name testdex.Framework) *lang.Framework {
 	return &lang.Framework{
-		Name:      name,
-		Naming:    newNaming,
-		Labels:    []string{" > "},
-		FromJUnit: fromJUnit,
+		Name:         name,
+		Naming:       newNaming,
+		Labels:       []string{" > "},
+		FromJUnit:    fromJUnit,
+		SetupPerFile: true,
 	}
 }

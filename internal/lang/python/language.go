@@ -14,17 +14,19 @@ var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{
 // under: testdex run and pytest both take it, so a selection may name
 // some rows of a listed test alone.
 var Pytest = &lang.Framework{
-	Name:        testdex.Pytest,
-	Naming:      newPytestNaming,
-	RowsRunByID: true,
-	Labels:      []string{testdex.IDSep}, // a row's "[" stays in its label: test_m[1] -> [1]
-	FromJUnit:   fromJUnit,
+	Name:         testdex.Pytest,
+	Naming:       newPytestNaming,
+	RowsRunByID:  true,
+	Labels:       []string{testdex.IDSep}, // a row's "[" stays in its label: test_m[1] -> [1]
+	FromJUnit:    fromJUnit,
+	SetupPerFile: true,
 }
 
 // Unittest is unittest's framework.
 var Unittest = &lang.Framework{
-	Name:      testdex.Unittest,
-	Naming:    newUnittestNaming,
-	Labels:    []string{testdex.IDSep},
-	FromJUnit: fromJUnit,
+	Name:         testdex.Unittest,
+	Naming:       newUnittestNaming,
+	Labels:       []string{testdex.IDSep},
+	FromJUnit:    fromJUnit,
+	SetupPerFile: true,
 }
