@@ -182,9 +182,10 @@ func Split(p *Plan, n int, o SplitOptions) (*Sharding, error) {
 	for _, it := range items {
 		infos[it.batch].items++
 	}
+	rank := ranks(items, infos)
 	sort.SliceStable(items, func(i, j int) bool {
-		if items[i].cost != items[j].cost && !roundRobin {
-			return items[i].cost > items[j].cost
+		if ri, rj := rank[items[i]], rank[items[j]]; ri != rj && !roundRobin {
+			return ri > rj
 		}
 		return items[i].key < items[j].key
 	})
@@ -213,6 +214,28 @@ func Split(p *Plan, n int, o SplitOptions) (*Sharding, error) {
 		return nil, fmt.Errorf("the split is wrong (a defect of testdex): %w", err)
 	}
 	return s, nil
+}
+
+// ranks orders the packing: an item's cost, and for the costliest item
+// of each setup unit its unit's setup too. The shard that first touches a
+// unit pays its setup, so a unit whose setup is large (a Maven module's
+// start) is placed as early as its whole price says, while the shards are
+// still empty, rather than as late as its small items would have it, after
+// which the shard it lands on would be over the others by that setup.
+func ranks(items []*item, infos []*batchInfo) map[*item]time.Duration {
+	first := map[[2]any]*item{}
+	rank := make(map[*item]time.Duration, len(items))
+	for _, it := range items {
+		rank[it] = it.cost
+		k := [2]any{it.batch, it.unit}
+		if f, ok := first[k]; !ok || it.cost > f.cost || it.cost == f.cost && it.key < f.key {
+			first[k] = it
+		}
+	}
+	for k, it := range first {
+		rank[it] += infos[k[0].(int)].setups[it.unit]
+	}
+	return rank
 }
 
 type noDurations struct{}

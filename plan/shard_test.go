@@ -423,3 +423,50 @@ func TestSplitSetupPerFile(t *testing.T) {
 		t.Errorf("fixed setup: %s, want %s (each shard pays the batch's 10 s)", got, want)
 	}
 }
+
+// TestSplitSetupFirst: a unit whose setup is large (a Maven module's
+// start) is placed while the shards are still empty, as its whole price
+// says, not after the cheaper items of others as its small items would
+// have it; so its items share one shard and one setup, and the shards
+// stay level.
+func TestSplitSetupFirst(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{"a junit": 10 * time.Second, "b go": 0}}
+	for _, c := range []struct {
+		batch, fw string
+		n         int
+		each      time.Duration
+	}{{"a junit", "junit", 3, time.Second}, {"b go", "go", 8, 1500 * time.Millisecond}} {
+		dir := c.batch[:1]
+		b := &plan.Batch{Name: c.batch, Dir: dir, Framework: testdex.Framework(c.fw), Paths: []string{dir}}
+		ps := lang.PathSelection{Path: ".", Dir: true}
+		for i := range c.n {
+			f := fmt.Sprintf("%s/t%d", dir, i)
+			p.Listing.Files = append(p.Listing.Files, lang.ListedFile{Path: f, Framework: testdex.Framework(c.fw), Project: dir})
+			rec := &testdex.Test{ID: f + "::T", Framework: testdex.Framework(c.fw), File: f}
+			ps.Tests = append(ps.Tests, rec)
+			b.Expected = append(b.Expected, rec)
+			d.tests[rec.ID] = c.each
+		}
+		b.Selection.Paths = []lang.PathSelection{ps}
+		p.Batches = append(p.Batches, b)
+	}
+	s, err := plan.Split(p, 2, plan.SplitOptions{Durations: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	touching := 0
+	for _, sh := range s.Shards {
+		if sh.Predicted > 13500*time.Millisecond {
+			t.Errorf("shard %d predicted %s: the 10 s setup placed late (want both near 12.5 s)", sh.Index, sh.Predicted)
+		}
+		for _, b := range sh.Plan.Batches {
+			if b.Name == "a junit" {
+				touching++
+			}
+		}
+	}
+	if touching != 1 {
+		t.Errorf("the 10 s unit is in %d shards, paying its setup each time", touching)
+	}
+}
