@@ -27,6 +27,7 @@ load shows in the measured times: run it on a quiet machine.
 import argparse
 import json
 import os
+import shutil
 import random
 import subprocess
 import sys
@@ -46,6 +47,11 @@ TIMEOUT = "30m"
 # 3x), and a shard's time is the sum the split predicts. A shard run with
 # lanes ends sooner than predicted when it holds several batches.
 JOBS = 1
+# HISTORY_RUNS, when above 0, makes the duration split read a history of
+# that many full runs (their median per test, `--history FILE`) instead of
+# one run's stream; each shard reads its own copy of it (a run appends to
+# the history it names, and the next shard must split the same one).
+HISTORY_RUNS = 0
 SPLITS = {
     "time": lambda d: ["--durations", d],
     "count": lambda d: [],
@@ -138,14 +144,20 @@ def bench(bin_, name, root, shards, splits, env, work):
     lanes = ["-j", str(JOBS)]
     run([bin_, "run", "--json", "--timeout", TIMEOUT] + lanes, root, env)
     full = os.path.join(work, "full.jsonl")
+    hist = os.path.join(work, "history.json")
+    for _ in range(HISTORY_RUNS - 1):
+        run([bin_, "run", "--timeout", TIMEOUT, "--history", hist] + lanes, root, env)
+    recorded = ["--history", hist] if HISTORY_RUNS else []
     with open(full, "w") as out:
-        code, secs, err = run([bin_, "run", "--json", "--timeout", TIMEOUT] + lanes, root, env, out)
+        code, secs, err = run([bin_, "run", "--json", "--timeout", TIMEOUT] + lanes + recorded, root, env, out)
     if code not in (0, 1):
         sys.exit(f"{name}: full run exit {code}\n{err}")
     rows = []
     for n in shards:
         for split in splits:
             extra = SPLITS[split]
+            if split == "time" and HISTORY_RUNS:
+                extra = lambda _: ["--history", hist]  # noqa: E731
             d = os.path.join(work, f"{split}-{n}")
             os.makedirs(d, exist_ok=True)
             p = subprocess.run([bin_, "plan", "--shards", str(n), "--json", "-o", d] + extra(full),
@@ -154,8 +166,13 @@ def bench(bin_, name, root, shards, splits, env, work):
             shard_secs, streams = [], []
             for k in range(1, len(doc["shards"]) + 1):
                 s = os.path.join(d, f"shard-{k}.jsonl")
+                args = extra(full)
+                if "--history" in args:
+                    mine = os.path.join(d, f"history-{k}.json")
+                    shutil.copyfile(hist, mine)
+                    args = ["--history", mine]
                 with open(s, "w") as out:
-                    _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + extra(full),
+                    _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + args,
                                   root, env, out)
                 shard_secs.append(t)
                 streams.append(s)
@@ -175,10 +192,12 @@ def main():
     ap.add_argument("--shards", default="4,8")
     ap.add_argument("--splits", default=",".join(SPLITS), help="of " + ", ".join(SPLITS))
     ap.add_argument("--jobs", type=int, default=1, help="each run's -j (default 1)")
+    ap.add_argument("--history-runs", type=int, default=0,
+                    help="split by the median of this many full runs' history instead of one run's stream")
     ap.add_argument("--bin")
     args = ap.parse_args()
-    global JOBS
-    JOBS = args.jobs
+    global JOBS, HISTORY_RUNS
+    JOBS, HISTORY_RUNS = args.jobs, args.history_runs
     work = tempfile.mkdtemp(prefix="shardbench-")
     bin_ = args.bin or os.path.join(work, "testdex")
     if not args.bin:
