@@ -11,7 +11,7 @@ measured max/mean of the shards' times (1.00 is a perfect balance), the
 slowest shard, and the full run.
 
   scripts/shardbench.py [--projects sleepy,go-toml,commons-cli,polyglot] [--shards 4,8]
-                        [--splits time,count,round-robin] [--bin BIN]
+                        [--splits time,count,round-robin] [--jobs J] [--history-runs K] [--bin BIN]
 
 `polyglot` copies five fidelity projects (go-toml, attrs's tests under
 pytest, zod under Vitest, semver under cargo, commons-cli under Maven) and
