@@ -336,17 +336,7 @@ func TestSplitSetupUnits(t *testing.T) {
 	}
 	b.Selection.Paths = []lang.PathSelection{ps}
 	p.Batches = []*plan.Batch{b}
-	predicted := func(o plan.SplitOptions) string {
-		s, err := plan.Split(p, 3, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, sh := range s.Shards {
-			out = append(out, sh.Predicted.String())
-		}
-		return strings.Join(out, " ")
-	}
+	predicted := func(o plan.SplitOptions) string { return predictedShards(t, p, 3, o) }
 	folders := plan.SplitOptions{Durations: d, FolderRuns: func(testdex.Framework) bool { return true }}
 	if got, want := predicted(folders), "11.333333333s 11.333333333s 11s"; got != want {
 		t.Errorf("folder units: %s, want %s (a and b a third of the batch's 4 s, c its own 1 s)", got, want)
@@ -403,17 +393,7 @@ func TestSplitSetupPerFile(t *testing.T) {
 	}
 	b.Selection.Paths = []lang.PathSelection{ps}
 	p.Batches = []*plan.Batch{b}
-	predicted := func(o plan.SplitOptions) string {
-		s, err := plan.Split(p, 2, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, sh := range s.Shards {
-			out = append(out, sh.Predicted.String())
-		}
-		return strings.Join(out, " ")
-	}
+	predicted := func(o plan.SplitOptions) string { return predictedShards(t, p, 2, o) }
 	perFile := plan.SplitOptions{Durations: d, SetupPerFile: func(testdex.Framework) bool { return true }}
 	// 2 s start + two files of 3 s and 2 s each (the 8 s rest over 4 files).
 	if got, want := predicted(perFile), "12s 12s"; got != want {
@@ -469,4 +449,19 @@ func TestSplitSetupFirst(t *testing.T) {
 	if touching != 1 {
 		t.Errorf("the 10 s unit is in %d shards, paying its setup each time", touching)
 	}
+}
+
+// predictedShards splits p into n shards and returns each shard's
+// predicted time, space-separated.
+func predictedShards(t *testing.T, p *plan.Plan, n int, o plan.SplitOptions) string {
+	t.Helper()
+	s, err := plan.Split(p, n, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, sh := range s.Shards {
+		out = append(out, sh.Predicted.String())
+	}
+	return strings.Join(out, " ")
 }
