@@ -35,6 +35,10 @@ func G(n int) bool {
 }
 `
 
+// testSrc is the test file procProjectOf writes (procTest unless a test
+// sets another).
+var testSrc = procTest
+
 // procTest is procSrc's tests as one process ran them: TestA executed F,
 // the others G only.
 const procTest = `package v
@@ -66,7 +70,7 @@ func procProject(t *testing.T, where map[string]coverage.Record) (*index.Index, 
 func procProjectOf(t *testing.T, src string, runs map[string]string, dflt string, where map[string]coverage.Record) (*index.Index, *coverage.Index, string) {
 	t.Helper()
 	root := t.TempDir()
-	for rel, text := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "v/v.go": src, "v/v_test.go": procTest, "w/w.go": "package w\n\nfunc W() {\n\tprintln()\n}\n"} {
+	for rel, text := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "v/v.go": src, "v/v_test.go": testSrc, "w/w.go": "package w\n\nfunc W() {\n\tprintln()\n}\n"} {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
 		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -249,6 +253,51 @@ func TestSelectCoveredEarlierReachable(t *testing.T) {
 		"v/v_test.go::TestA": "covered: TestA executed F (changed) in v/v.go",
 		"v/v_test.go::TestB": "covered: an earlier test of its process, TestA, executed F (changed) in v/v.go",
 		"v/v_test.go::TestE": "covered: an earlier test of its process, TestA, executed F (changed) in v/v.go",
+	}
+	if len(got) != len(want) {
+		t.Errorf("selected %v, want %v", got, want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+}
+
+// A test's own function is a start of the narrowing: TestB's record holds
+// only G (its test file's memo answered it, and test files are not
+// instrumented), but run alone its helper would call F; so a change to F
+// selects it through TestA, while TestC, whose body calls only G, is not.
+func TestSelectCoveredEarlierFromTestBody(t *testing.T) {
+	defer func(old string) { testSrc = old }(testSrc)
+	testSrc = `package v
+
+import "testing"
+
+var memo int
+
+func lookupMemo() int {
+	if memo == 0 {
+		memo = F("ab")
+	}
+	return memo
+}
+
+func TestA(t *testing.T) { lookupMemo() }
+
+func TestB(t *testing.T) { lookupMemo() }
+
+func TestC(t *testing.T) { G(3) }
+`
+	ix, cov, root := procProjectOf(t, reachSrc, map[string]string{"TestA": "F"}, "G", map[string]coverage.Record{
+		"TestA": {Process: "p", Seq: 0},
+		"TestB": {Process: "p", Seq: 1},
+		"TestC": {Process: "p", Seq: 2},
+	})
+	got := picks(t, Build(ix), ix, editOf(t, root, reachSrc, "n := len(s)", "n := len(s) + 1"), cov)
+	want := map[string]string{
+		"v/v_test.go::TestA": "covered: TestA executed F (changed) in v/v.go",
+		"v/v_test.go::TestB": "covered: an earlier test of its process, TestA, executed F (changed) in v/v.go",
 	}
 	if len(got) != len(want) {
 		t.Errorf("selected %v, want %v", got, want)

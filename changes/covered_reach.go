@@ -1,6 +1,9 @@
 package changes
 
 import (
+	"strings"
+
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/internal/lang"
 )
@@ -101,6 +104,15 @@ func (c *covSel) readFuncs(id string) ([]lang.FuncRef, error) {
 			return nil, nil
 		}
 		out = append(out, funcsRun(file, funcs, e.Lines)...)
+	}
+	// The test's own function is a start too: its record holds only the
+	// instrumented code it ran (Go's -coverpkg leaves test files out), and
+	// the test may read what an earlier test left without calling any of
+	// it (a package variable read in the test's body, a helper of another
+	// test file). Its ID names it as FILE::NAME; a name the graph does not
+	// hold makes the answer unknown, which keeps the wide rule.
+	if file, name, ok := strings.Cut(id, testdex.IDSep); ok && name != "" {
+		out = append(out, lang.FuncRef{File: file, Name: name})
 	}
 	return out, nil
 }
