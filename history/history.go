@@ -127,6 +127,12 @@ type Unit struct {
 	Tests float64 `json:"tests"`
 	Count int     `json:"count"`
 	Setup float64 `json:"setup"`
+	// Files is the number of files the top-level tests belong to (0 in
+	// records written before it was kept): a setup that grows with the
+	// files a runner collects (pytest's) is priced per file from it, so
+	// that a shard's record, which ran a few files, and a full run's, which
+	// ran them all, predict alike.
+	Files int `json:"files,omitempty"`
 }
 
 // Read reads a history: one document, or several one after another (a

@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -174,7 +175,7 @@ func TestDurations(t *testing.T) {
 		Units: []Unit{{Run: "a", Unit: ". go", Setup: 0.5}, {Run: "b", Unit: ". go", Setup: 1.5}},
 	})
 	big := h.Durations("big")["x"]
-	want := Stat{Runs: 2, Timed: 3, Mean: 3, Median: 2, Max: 6, Last: 6, Outcome: Fail, Failed: 1}
+	want := Stat{Runs: 2, Timed: 3, Mean: 3, Median: 2, Max: 6, Last: 6, Recent: 2, Outcome: Fail, Failed: 1}
 	if big != want {
 		t.Errorf("big: %+v, want %+v", big, want)
 	}
@@ -186,6 +187,34 @@ func TestDurations(t *testing.T) {
 	}
 	if got := h.Labels(); fmt.Sprint(got) != "[big small]" {
 		t.Errorf("labels %q", got)
+	}
+}
+
+// TestDurationsRecent: a plan reads a test's newest RecentRuns
+// durations (Recent), not the median of every run kept, and a setup that
+// grows with the files as a start and a cost per file, the same from a
+// full run's record and a shard's.
+func TestDurationsRecent(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	h := &History{}
+	for i, d := range []float64{9, 9, 9, 9, 1, 1, 1} { // the test got faster
+		id := fmt.Sprintf("r%d", i)
+		h.Runs = append(h.Runs, Run{ID: id, Time: at.Add(time.Duration(i) * time.Hour)})
+		h.Attempts = append(h.Attempts, Attempt{Run: id, ID: "x", Outcome: Pass, Duration: d})
+	}
+	// The full run: 40 files, a 2 s start and 0.3 s a file; a shard's: 5.
+	h.Units = []Unit{{Run: "r0", Unit: "p pytest", Setup: 14, Files: 40}, {Run: "r1", Unit: "p pytest", Setup: 3.5, Files: 5},
+		{Run: "r2", Unit: "q go", Setup: 1}}
+	h = Merge(h)
+	if x := h.Durations("")["x"]; x.Recent != 1 || x.Median != 9 {
+		t.Errorf("recent %v, median %v: want 1 (the newest five: 9 9 1 1 1) and 9", x.Recent, x.Median)
+	}
+	fs := h.FileSetups("", 2)
+	if f := fs["p pytest"]; f.Runs != 2 || math.Abs(f.Start-2) > 1e-9 || math.Abs(f.PerFile-0.3) > 1e-9 {
+		t.Errorf("file setup %+v, want start 2, 0.3 a file, of 2 runs", f)
+	}
+	if _, ok := fs["q go"]; ok {
+		t.Error("a unit whose records do not know their files has no file setup")
 	}
 }
 
@@ -252,19 +281,28 @@ func TestRecorderAttempts(t *testing.T) {
 		{Batch: ". go", ID: "a_test.go::S", Kind: testdex.KindSuite, Action: testdex.ActionPass},
 		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionPass, Attempt: 1, Elapsed: 0.5},
 		{Batch: ". go", ID: "a_test.go::TestA", Action: testdex.ActionFlaky, Attempt: 1},
+		{Batch: ". go", ID: "b_test.go::TestC", Action: testdex.ActionPass, Elapsed: 0.25},
+		{Batch: ". go", Action: testdex.ActionFail, Elapsed: 2},
 	} {
 		if err := r.Event(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got := r.History().Attempts
+	h := r.History()
+	got := h.Attempts
 	want := []Attempt{
 		{Run: "r1", ID: "a_test.go::TestA", Outcome: Fail, Duration: 0.5},
 		{Run: "r1", ID: "a_test.go::TestA", Occurrence: 1, Outcome: Fail, Duration: 0.25},
 		{Run: "r1", ID: "a_test.go::TestA", Attempt: 1, Outcome: Pass, Duration: 0.5},
+		{Run: "r1", ID: "b_test.go::TestC", Outcome: Pass, Duration: 0.25},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("attempts %+v\nwant %+v", got, want)
+	}
+	// The batch's unit: four top-level attempts of two files, 1.5 s of
+	// tests in 2 s.
+	if u := h.Units; len(u) != 1 || u[0].Count != 4 || u[0].Files != 2 || u[0].Tests != 1.5 || u[0].Setup != 0.5 {
+		t.Errorf("units %+v, want one of 4 tests in 2 files, setup 0.5", u)
 	}
 }
 

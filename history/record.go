@@ -96,12 +96,16 @@ func (r *Recorder) History() *History {
 			continue
 		}
 		u := Unit{Run: r.run.ID, Unit: name, Wall: b.wall}
+		files := map[string]bool{}
 		for k, d := range b.elapsed {
 			if _, nested := b.parent[b.parent[k.id]]; !nested {
 				u.Tests += d
 				u.Count++
+				file, _ := testdex.SplitID(k.id)
+				files[file] = true
 			}
 		}
+		u.Files = len(files)
 		u.Setup = max(0, u.Wall-u.Tests)
 		h.Units = append(h.Units, u)
 	}

@@ -13,11 +13,13 @@ type Stat struct {
 	Runs  int `json:"runs"`
 	Timed int `json:"timed"`
 	// Mean, Median and Max are of the timed durations; Last is the
-	// duration of the newest run's last timed attempt.
+	// duration of the newest run's last timed attempt; Recent is the
+	// median of the newest RecentRuns timed durations.
 	Mean   float64 `json:"mean"`
 	Median float64 `json:"median"`
 	Max    float64 `json:"max"`
 	Last   float64 `json:"last"`
+	Recent float64 `json:"recent"`
 	// Outcome is the newest run's last outcome; Failed counts the runs
 	// with a failed attempt.
 	Outcome string `json:"outcome,omitempty"`
@@ -33,7 +35,7 @@ func (h *History) Durations(label string) map[string]Stat {
 	type acc struct {
 		runs            map[string]bool
 		failed          map[string]bool
-		times           []float64
+		times           []timed
 		last, lastT     Attempt
 		lastAt, lastTAt string
 	}
@@ -52,20 +54,20 @@ func (h *History) Durations(label string) map[string]Stat {
 		if a.Outcome == Fail {
 			s.failed[a.Run] = true
 		}
-		timed := !a.Untimed && a.Outcome != Skip
-		if timed {
-			s.times = append(s.times, a.Duration)
+		hasTime := !a.Untimed && a.Outcome != Skip
+		if hasTime {
+			s.times = append(s.times, timed{r.order, a.Attempt, a.Duration})
 		}
 		if later(r.order, a, s.lastAt, s.last) {
 			s.last, s.lastAt = a, r.order
 		}
-		if timed && later(r.order, a, s.lastTAt, s.lastT) {
+		if hasTime && later(r.order, a, s.lastTAt, s.lastT) {
 			s.lastT, s.lastTAt = a, r.order
 		}
 	}
 	out := make(map[string]Stat, len(by))
 	for id, s := range by {
-		st := figures(s.times)
+		st := figures(s.times).Stat
 		st.Runs, st.Failed, st.Outcome = len(s.runs), len(s.failed), s.last.Outcome
 		st.Last = s.lastT.Duration
 		out[id] = st
@@ -84,24 +86,52 @@ func later(at string, a Attempt, bt string, b Attempt) bool {
 // every run): what a plan adds once per unit a shard runs.
 func (h *History) Setup(label string) map[string]Stat {
 	runs := h.runsOf(label)
-	times := map[string][]float64{}
-	last := map[string]string{}
-	lastV := map[string]float64{}
+	times := map[string][]timed{}
 	for _, u := range h.Units {
-		r, ok := runs[u.Run]
-		if !ok {
-			continue
-		}
-		times[u.Unit] = append(times[u.Unit], u.Setup)
-		if r.order >= last[u.Unit] {
-			last[u.Unit], lastV[u.Unit] = r.order, u.Setup
+		if r, ok := runs[u.Run]; ok {
+			times[u.Unit] = append(times[u.Unit], timed{order: r.order, d: u.Setup})
 		}
 	}
 	out := make(map[string]Stat, len(times))
 	for unit, ts := range times {
-		st := figures(ts)
-		st.Runs, st.Last = len(ts), lastV[unit]
+		f := figures(ts)
+		st := f.Stat
+		st.Runs, st.Last = len(ts), f.newest
 		out[unit] = st
+	}
+	return out
+}
+
+// FileSetup is a unit's setup cost as a start and a cost per file, for a
+// runner whose setup grows with the files it collects: a run of f files
+// is predicted to cost Start + f × PerFile. Each is the median over the
+// unit's newest RecentRuns records that know their files.
+type FileSetup struct {
+	Start, PerFile float64
+	Runs           int
+}
+
+// FileSetups returns, per unit, its setup as a start and a cost per file
+// in the runs whose profile has label ("" is every run): of each record,
+// the start is its setup up to maxStart seconds and the rest is shared by
+// its files. A shard that ran eight of a suite's files and a full run that
+// ran all of them then price the same file alike, where the setups alone
+// (a few seconds against the whole collection) would not.
+func (h *History) FileSetups(label string, maxStart float64) map[string]FileSetup {
+	runs := h.runsOf(label)
+	starts, rates := map[string][]timed{}, map[string][]timed{}
+	for _, u := range h.Units {
+		r, ok := runs[u.Run]
+		if !ok || u.Files == 0 {
+			continue
+		}
+		start := min(u.Setup, maxStart)
+		starts[u.Unit] = append(starts[u.Unit], timed{order: r.order, d: start})
+		rates[u.Unit] = append(rates[u.Unit], timed{order: r.order, d: (u.Setup - start) / float64(u.Files)})
+	}
+	out := make(map[string]FileSetup, len(starts))
+	for unit := range starts {
+		out[unit] = FileSetup{Start: figures(starts[unit]).Recent, PerFile: figures(rates[unit]).Recent, Runs: len(starts[unit])}
 	}
 	return out
 }
@@ -134,23 +164,59 @@ func (h *History) runsOf(label string) map[string]runRef {
 	return out
 }
 
-// figures are the mean, median and max of ts, and how many there are.
-func figures(ts []float64) Stat {
-	st := Stat{Timed: len(ts)}
+// RecentRuns is how many of a test's newest timed durations Stat.Recent
+// is the median of. A plan reads Recent rather than the median of all
+// the runs kept: durations drift with the code, and a test's time depends
+// on the process it ran in (networkx's gc-heavy tests took 0.7 s in the
+// whole suite's process and 0.02 s in a shard's), so the newest runs,
+// which in CI are the shards' own, predict the next shard best, and five
+// of them still outvote one slow outlier.
+const RecentRuns = 5
+
+// timed is one duration (d) and the order of its run and attempt.
+type timed struct {
+	order   string
+	attempt int
+	d       float64
+}
+
+// statFigures are a Stat's figures and the newest duration.
+type statFigures struct {
+	Stat
+	newest float64
+}
+
+// figures are the mean, median, max and recent median of ts, the newest
+// of them, and how many there are.
+func figures(ts []timed) statFigures {
+	st := statFigures{Stat: Stat{Timed: len(ts)}}
 	if len(ts) == 0 {
 		return st
 	}
-	s := slices.Clone(ts)
-	slices.SortFunc(s, cmp.Compare[float64])
+	byAge := slices.Clone(ts)
+	slices.SortStableFunc(byAge, func(a, b timed) int {
+		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.attempt, b.attempt))
+	})
+	st.newest = byAge[len(byAge)-1].d
+	all := make([]float64, len(byAge))
 	sum := 0.0
-	for _, t := range s {
-		sum += t
+	for i, t := range byAge {
+		all[i] = t.d
+		sum += t.d
 	}
-	st.Mean, st.Max = sum/float64(len(s)), s[len(s)-1]
-	if n := len(s); n%2 == 1 {
-		st.Median = s[n/2]
-	} else {
-		st.Median = (s[n/2-1] + s[n/2]) / 2
-	}
+	st.Recent = medianOf(all[max(0, len(all)-RecentRuns):])
+	st.Median = medianOf(all)
+	st.Mean = sum / float64(len(all))
+	st.Max = slices.Max(all)
 	return st
+}
+
+// medianOf is the median of ts (not empty), which it leaves unsorted.
+func medianOf(ts []float64) float64 {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

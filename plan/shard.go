@@ -22,6 +22,17 @@ type Durations interface {
 	Setup(unit string) (time.Duration, bool)
 }
 
+// FileDurations is a Durations that also prices a setup which grows with
+// the files a runner collects (SplitOptions.SetupPerFile) from records
+// that know their files: SetupFiles is the unit's start (at most
+// DefaultSetup) and its cost per file. A split then predicts a run of the
+// whole unit as start + files × perFile, however many files the records'
+// runs held (a shard's record holds a few, a full run's all).
+type FileDurations interface {
+	Durations
+	SetupFiles(unit string) (start, perFile time.Duration, ok bool)
+}
+
 // The defaults a split takes without records: a test of a batch none of
 // whose tests has a recorded duration costs DefaultTest, a batch without
 // a recorded setup costs DefaultSetup. A test without a record in a batch

@@ -192,9 +192,25 @@ func (in *batchInfo) priceSetups(items []*item, perFile bool) {
 	}
 	// A setup that grows with the files: the shard pays a start of at
 	// most DefaultSetup once, and each item carries its share of the
-	// rest (one run of the whole unit still costs the setup recorded).
+	// rest (one run of the whole unit still costs the setup recorded),
+	// or, where the records price each file, its files' cost.
+	fd, _ := in.d.(FileDurations)
 	share := map[string]time.Duration{}
+	files := map[string]map[string]bool{}
+	for _, it := range items {
+		if files[it.unit] == nil {
+			files[it.unit] = map[string]bool{}
+		}
+		files[it.unit][it.file] = true
+	}
 	for u, v := range in.setups {
+		if fd != nil {
+			if start, perFile, ok := fd.SetupFiles(u); ok {
+				in.setups[u] = min(start, DefaultSetup)
+				share[u] = perFile * time.Duration(len(files[u])) / time.Duration(count[u])
+				continue
+			}
+		}
 		if fixed := min(v, DefaultSetup); v > fixed {
 			in.setups[u] = fixed
 			share[u] = (v - fixed) / time.Duration(count[u])

@@ -402,6 +402,25 @@ func TestSplitSetupPerFile(t *testing.T) {
 	if got, want := predicted(plan.SplitOptions{Durations: d}), "16s 16s"; got != want {
 		t.Errorf("fixed setup: %s, want %s (each shard pays the batch's 10 s)", got, want)
 	}
+	// Records that price each file (a shard's record of one file, whose
+	// setup, 1.5 s, would price the whole batch far too low): the 1 s
+	// start once, and each file's 2 s.
+	d.setups[". pytest"] = 1500 * time.Millisecond
+	files := plan.SplitOptions{Durations: fileDurations{d, time.Second, 2 * time.Second}, SetupPerFile: perFile.SetupPerFile}
+	if got, want := predicted(files), "11s 11s"; got != want {
+		t.Errorf("setup per file from records: %s, want %s", got, want)
+	}
+}
+
+// fileDurations are durations whose every unit has a start and a cost
+// per file (plan.FileDurations).
+type fileDurations struct {
+	durations
+	start, perFile time.Duration
+}
+
+func (d fileDurations) SetupFiles(string) (time.Duration, time.Duration, bool) {
+	return d.start, d.perFile, true
 }
 
 // TestSplitSetupFirst: a unit whose setup is large (a Maven module's

@@ -74,14 +74,17 @@ func handlerOrNone(h run.Handler) run.Handler {
 }
 
 // HistoryDurations are the history's durations as a split and the
-// batches' order read them (plan.Durations): a test's median duration in
-// the runs of the profile label when it has one there, else in every run;
-// a setup unit's median setup cost likewise (a Go package's unit,
-// "BATCH:FOLDER", has no record of its own: the history keeps batches).
+// batches' order read them (plan.FileDurations): a test's recent median
+// duration (history.Stat.Recent) in the runs of the profile label when it
+// has one there, else in every run; a setup unit's recent median setup
+// cost likewise, and its start and cost per file where the records know
+// their files (a Go package's unit, "BATCH:FOLDER", has no record of its
+// own: the history keeps batches).
 func HistoryDurations(h *history.History, label string) plan.Durations {
-	d := historyDurations{tests: h.Durations(""), setups: h.Setup("")}
+	start := plan.DefaultSetup.Seconds()
+	d := historyDurations{tests: h.Durations(""), setups: h.Setup(""), files: h.FileSetups("", start)}
 	if label != "" {
-		d.labelTests, d.labelSetups = h.Durations(label), h.Setup(label)
+		d.labelTests, d.labelSetups, d.labelFiles = h.Durations(label), h.Setup(label), h.FileSetups(label, start)
 	}
 	return d
 }
@@ -89,26 +92,39 @@ func HistoryDurations(h *history.History, label string) plan.Durations {
 type historyDurations struct {
 	tests, labelTests   map[string]history.Stat
 	setups, labelSetups map[string]history.Stat
+	files, labelFiles   map[string]history.FileSetup
 }
 
 func (d historyDurations) Test(id string) (time.Duration, bool) {
-	return median(d.labelTests, d.tests, id)
+	return recent(d.labelTests, d.tests, id)
 }
 
 func (d historyDurations) Setup(unit string) (time.Duration, bool) {
-	return median(d.labelSetups, d.setups, unit)
+	return recent(d.labelSetups, d.setups, unit)
 }
 
-// median is key's median in first when it has timed figures there, else
-// in all.
-func median(first, all map[string]history.Stat, key string) (time.Duration, bool) {
+func (d historyDurations) SetupFiles(unit string) (start, perFile time.Duration, ok bool) {
+	for _, m := range []map[string]history.FileSetup{d.labelFiles, d.files} {
+		if f, ok := m[unit]; ok {
+			return seconds(f.Start), seconds(f.PerFile), true
+		}
+	}
+	return 0, 0, false
+}
+
+// recent is key's recent median in first when it has timed figures
+// there, else in all.
+func recent(first, all map[string]history.Stat, key string) (time.Duration, bool) {
 	for _, m := range []map[string]history.Stat{first, all} {
 		if s, ok := m[key]; ok && (s.Timed > 0 || s.Outcome == "" && s.Runs > 0) {
-			return time.Duration(s.Median * float64(time.Second)), true
+			return seconds(s.Recent), true
 		}
 	}
 	return 0, false
 }
+
+// seconds is s seconds as a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // coverageCost says, per batch of a coverage run whose wall time is more
 // than twice its plain cost, what coverage cost: the plain cost is the

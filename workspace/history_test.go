@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/history"
 	"github.com/testdex/testdex/index"
+	"github.com/testdex/testdex/plan"
 	"github.com/testdex/testdex/run"
 )
 
@@ -179,5 +181,29 @@ func TestRunAppendsHistory(t *testing.T) {
 		if u.Setup != max(0, u.Wall-u.Tests) || u.Count != 1 {
 			t.Errorf("unit %+v", u)
 		}
+	}
+}
+
+// TestHistoryDurationsPerFile: a split reading a history prices a unit
+// whose records know their files by its start and cost per file (the
+// plan's FileDurations), and tests by their recent median.
+func TestHistoryDurationsPerFile(t *testing.T) {
+	h := history.Merge(&history.History{
+		Runs:     []history.Run{{ID: "full"}},
+		Attempts: []history.Attempt{{Run: "full", ID: "a.py::t", Outcome: history.Pass, Duration: 0.5}},
+		Units:    []history.Unit{{Run: "full", Unit: ". pytest", Setup: 12, Files: 20}, {Run: "full", Unit: ". go", Setup: 1}},
+	})
+	d, ok := HistoryDurations(h, "").(plan.FileDurations)
+	if !ok {
+		t.Fatal("history durations do not price setups per file")
+	}
+	if start, perFile, ok := d.SetupFiles(". pytest"); !ok || start != 2*time.Second || perFile != 500*time.Millisecond {
+		t.Errorf("pytest's setup: %v + %v a file (%v), want 2s + 500ms", start, perFile, ok)
+	}
+	if _, _, ok := d.SetupFiles(". go"); ok {
+		t.Error("a unit recorded without its files has a cost per file")
+	}
+	if v, ok := d.Test("a.py::t"); !ok || v != 500*time.Millisecond {
+		t.Errorf("test: %v %v", v, ok)
 	}
 }
