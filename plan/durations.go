@@ -14,11 +14,13 @@ import (
 // its own: a Go test, not its subtests; a pytest row, whose function
 // reports none) (never below zero; a batch running its tests in parallel
 // shows less setup than it has), the mean over the times the batch ran
-// (once per shard that touched it).
+// (once per shard that touched it). Recorded is a FileDurations: each
+// run of a batch also counts the files its outermost tests belong to.
 type Recorded struct {
 	tests   map[string]time.Duration
 	results map[string][]result // of the batch's current run
 	setups  map[string][]time.Duration
+	files   map[string][]int // per run of setups, its files
 }
 
 // result is one test's final result in a batch's run.
@@ -29,7 +31,8 @@ type result struct {
 
 // NewRecorded returns an empty Recorded.
 func NewRecorded() *Recorded {
-	return &Recorded{tests: map[string]time.Duration{}, results: map[string][]result{}, setups: map[string][]time.Duration{}}
+	return &Recorded{tests: map[string]time.Duration{}, results: map[string][]result{}, setups: map[string][]time.Duration{},
+		files: map[string][]int{}}
 }
 
 // Event takes one event of a run: a batch's start, a test's final
@@ -41,7 +44,9 @@ func (r *Recorded) Event(e testdex.Event) error {
 		r.results[e.Batch] = nil
 	case e.Action != testdex.ActionPass && e.Action != testdex.ActionFail && e.Action != testdex.ActionSkip:
 	case e.ID == "" && e.Batch != "" && e.Action != testdex.ActionSkip:
-		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-r.outermost(e.Batch), 0))
+		tests, files := r.outermost(e.Batch)
+		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-tests, 0))
+		r.files[e.Batch] = append(r.files[e.Batch], files)
 		r.results[e.Batch] = nil
 	case e.ID != "":
 		r.tests[e.ID] += d
@@ -50,21 +55,24 @@ func (r *Recorded) Event(e testdex.Event) error {
 	return nil
 }
 
-// outermost is the time of a batch's outermost reported tests: those
-// whose parent reported no result in the run (their time holds their
-// children's).
-func (r *Recorded) outermost(batch string) time.Duration {
+// outermost is the time of a batch's outermost reported tests (those
+// whose parent reported no result in the run: their time holds their
+// children's) and the number of files they belong to.
+func (r *Recorded) outermost(batch string) (time.Duration, int) {
 	reported := map[string]bool{}
 	for _, res := range r.results[batch] {
 		reported[res.id] = true
 	}
 	var sum time.Duration
+	files := map[string]bool{}
 	for _, res := range r.results[batch] {
 		if res.parent == "" || !reported[res.parent] {
 			sum += res.d
+			file, _ := testdex.SplitID(res.id)
+			files[file] = true
 		}
 	}
-	return sum
+	return sum, len(files)
 }
 
 // Len is the number of tests with a recorded duration.
@@ -88,6 +96,26 @@ func (r *Recorded) Setup(unit string) (time.Duration, bool) {
 		sum += d
 	}
 	return sum / time.Duration(len(runs)), true
+}
+
+// SetupFiles returns a batch's setup as a start (at most DefaultSetup)
+// and a cost per file: the means over its runs of each run's setup up to
+// DefaultSetup, and of the rest over the run's files. A shard that ran a
+// few of a batch's files and a run of them all then price a file alike.
+func (r *Recorded) SetupFiles(unit string) (start, perFile time.Duration, ok bool) {
+	n := 0
+	for i, d := range r.setups[unit] {
+		if f := r.files[unit][i]; f > 0 {
+			s := min(d, DefaultSetup)
+			start += s
+			perFile += (d - s) / time.Duration(f)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0, false
+	}
+	return start / time.Duration(n), perFile / time.Duration(n), true
 }
 
 // Predict returns a batch's predicted time with d: its setup and the

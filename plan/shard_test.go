@@ -277,6 +277,13 @@ func TestRecorded(t *testing.T) {
 	check("b's setup, tests longer than the batch", d, ok, 0, true)
 	d, ok = r.Setup("c go")
 	check("a batch never seen", d, ok, 0, false)
+	// Per file: a's first run, 2.75 s over one file (2 s start, 0.75 s a
+	// file), its second 1.25 s over one (1.25 s start): the means.
+	start, perFile, ok := r.SetupFiles("a go")
+	check("a's start", start, ok, 1625*time.Millisecond, true)
+	check("a's cost per file", perFile, ok, 375*time.Millisecond, true)
+	_, _, ok = r.SetupFiles("c go")
+	check("a batch never seen, per file", 0, ok, 0, false)
 }
 
 // TestSplitFolderRuns: where the runner runs a file through its folder, a

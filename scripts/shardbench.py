@@ -11,7 +11,8 @@ measured max/mean of the shards' times (1.00 is a perfect balance), the
 slowest shard, and the full run.
 
   scripts/shardbench.py [--projects sleepy,go-toml,commons-cli,polyglot] [--shards 4,8]
-                        [--splits time,count,round-robin] [--jobs J] [--history-runs K] [--bin BIN]
+                        [--splits time,count,round-robin] [--jobs J] [--history-runs K]
+                        [--rounds R] [--repeat M] [--bin BIN]
 
 `polyglot` copies five fidelity projects (go-toml, attrs's tests under
 pytest, zod under Vitest, semver under cargo, commons-cli under Maven) and
@@ -52,6 +53,14 @@ JOBS = 1
 # one run's stream; each shard reads its own copy of it (a run appends to
 # the history it names, and the next shard must split the same one).
 HISTORY_RUNS = 0
+# ROUNDS, with a history, repeats the duration split that many times as a
+# CI pipeline does run after run: after each round the shards' histories
+# are merged into the one the next round splits by, so that its durations
+# are the shards' own (a test's time in a shard's smaller process, not in
+# the whole suite's). REPEAT runs each shard that many times and takes the
+# median, so that one noisy run does not stand for the split.
+ROUNDS = 1
+REPEAT = 1
 SPLITS = {
     "time": lambda d: ["--durations", d],
     "count": lambda d: [],
@@ -155,35 +164,59 @@ def bench(bin_, name, root, shards, splits, env, work):
     rows = []
     for n in shards:
         for split in splits:
-            extra = SPLITS[split]
-            if split == "time" and HISTORY_RUNS:
-                extra = lambda _: ["--history", hist]  # noqa: E731
-            d = os.path.join(work, f"{split}-{n}")
-            os.makedirs(d, exist_ok=True)
-            p = subprocess.run([bin_, "plan", "--shards", str(n), "--json", "-o", d] + extra(full),
-                               cwd=root, env=env, capture_output=True, text=True, check=True)
-            doc = json.loads(p.stdout)
-            shard_secs, streams = [], []
-            for k in range(1, len(doc["shards"]) + 1):
-                s = os.path.join(d, f"shard-{k}.jsonl")
-                args = extra(full)
-                if "--history" in args:
-                    mine = os.path.join(d, f"history-{k}.json")
-                    shutil.copyfile(hist, mine)
-                    args = ["--history", mine]
-                with open(s, "w") as out:
-                    _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + args,
-                                  root, env, out)
-                shard_secs.append(t)
-                streams.append(s)
-            mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
-            if mcode != code or "shard" in merr:
-                sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
-            mean = sum(shard_secs) / len(shard_secs)
-            rows.append((n, split, doc["maxSeconds"] / doc["meanSeconds"] if doc["meanSeconds"] else 1,
-                         max(shard_secs) / mean, max(shard_secs), len(doc["shards"])))
-            print(f"{name} N={n} {split}: shards {[round(t, 1) for t in shard_secs]}", file=sys.stderr)
+            rounds = ROUNDS if split == "time" and HISTORY_RUNS else 1
+            for rnd in range(1, rounds + 1):
+                label = split if rounds == 1 else f"{split}, round {rnd}"
+                d = os.path.join(work, f"{split}-{n}-{rnd}")
+                row, copies = shard_round(bin_, name, root, env, d, n, split, full, hist, code)
+                rows.append(row[:1] + (label,) + row[1:])
+                if rnd < rounds:  # as CI does: the shards' histories merged into the next split's
+                    subprocess.run([bin_, "history", "merge", hist] + copies + ["-o", hist],
+                                   cwd=root, env=env, check=True, capture_output=True)
     return secs, rows
+
+
+def shard_round(bin_, name, root, env, d, n, split, full, hist, code):
+    """Plans N shards of split, runs each alone (REPEAT times, the median
+    taken), merges their streams; returns the table row and the shards'
+    history copies."""
+    lanes = ["-j", str(JOBS)]
+    extra = SPLITS[split]
+    if split == "time" and HISTORY_RUNS:
+        extra = lambda _: ["--history", hist]  # noqa: E731
+    os.makedirs(d, exist_ok=True)
+    p = subprocess.run([bin_, "plan", "--shards", str(n), "--json", "-o", d] + extra(full),
+                       cwd=root, env=env, capture_output=True, text=True, check=True)
+    doc = json.loads(p.stdout)
+    shard_secs, streams, copies = [], [], []
+    for k in range(1, len(doc["shards"]) + 1):
+        s = os.path.join(d, f"shard-{k}.jsonl")
+        times = []
+        for _ in range(REPEAT):
+            args = extra(full)
+            if "--history" in args:  # each repetition splits the same history
+                mine = os.path.join(d, f"history-{k}.json")
+                shutil.copyfile(hist, mine)
+                args = ["--history", mine]
+            with open(s, "w") as out:
+                _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + args,
+                              root, env, out)
+            times.append(t)
+        if "--history" in args:
+            copies.append(args[1])
+        times.sort()
+        shard_secs.append(times[len(times) // 2])
+        streams.append(s)
+    mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
+    if mcode != code or "shard" in merr:
+        sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
+    mean = sum(shard_secs) / len(shard_secs)
+    predicted = [sh["predictedSeconds"] for sh in doc["shards"]]
+    print(f"{name} N={n} {split}: shards measured {[round(t, 1) for t in shard_secs]}, "
+          f"predicted {[round(t, 1) for t in predicted]}", file=sys.stderr)
+    row = (n, doc["maxSeconds"] / doc["meanSeconds"] if doc["meanSeconds"] else 1,
+           max(shard_secs) / mean, max(shard_secs), len(doc["shards"]))
+    return row, copies
 
 
 def main():
@@ -194,10 +227,15 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="each run's -j (default 1)")
     ap.add_argument("--history-runs", type=int, default=0,
                     help="split by the median of this many full runs' history instead of one run's stream")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="with --history-runs: split by durations this many times, the shards' histories merged between")
+    ap.add_argument("--repeat", type=int, default=1, help="run each shard this many times, the median taken")
     ap.add_argument("--bin")
     args = ap.parse_args()
-    global JOBS, HISTORY_RUNS
-    JOBS, HISTORY_RUNS = args.jobs, args.history_runs
+    global JOBS, HISTORY_RUNS, ROUNDS, REPEAT
+    JOBS, HISTORY_RUNS, ROUNDS, REPEAT = args.jobs, args.history_runs, args.rounds, args.repeat
+    if ROUNDS > 1 and not HISTORY_RUNS:
+        sys.exit("--rounds needs --history-runs")
     work = tempfile.mkdtemp(prefix="shardbench-")
     bin_ = args.bin or os.path.join(work, "testdex")
     if not args.bin:
