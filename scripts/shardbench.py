@@ -53,11 +53,11 @@ JOBS = 1
 # one run's stream; each shard reads its own copy of it (a run appends to
 # the history it names, and the next shard must split the same one).
 HISTORY_RUNS = 0
-# ROUNDS, with a history, repeats the duration split that many times as a
-# CI pipeline does run after run: after each round the shards' histories
-# are merged into the one the next round splits by, so that its durations
-# are the shards' own (a test's time in a shard's smaller process, not in
-# the whole suite's). REPEAT runs each shard that many times and takes the
+# ROUNDS repeats the duration split that many times as a CI pipeline does
+# run after run: after each round the shards' streams are merged into the
+# next round's durations (or, with a history, the shards' histories into
+# the one it splits by), so that its durations are the shards' own (a
+# test's time in a shard's smaller process, not in the whole suite's). REPEAT runs each shard that many times and takes the
 # median, so that one noisy run does not stand for the split.
 ROUNDS = 1
 REPEAT = 1
@@ -164,22 +164,34 @@ def bench(bin_, name, root, shards, splits, env, work):
     rows = []
     for n in shards:
         for split in splits:
-            rounds = ROUNDS if split == "time" and HISTORY_RUNS else 1
+            rounds = ROUNDS if split == "time" else 1
+            durations = full
             for rnd in range(1, rounds + 1):
                 label = split if rounds == 1 else f"{split}, round {rnd}"
                 d = os.path.join(work, f"{split}-{n}-{rnd}")
-                row, copies = shard_round(bin_, name, root, env, d, n, split, full, hist, code)
+                row, copies, streams = shard_round(bin_, name, root, env, d, n, split, durations, hist, code)
                 rows.append(row[:1] + (label,) + row[1:])
-                if rnd < rounds:  # as CI does: the shards' histories merged into the next split's
+                if rnd == rounds:
+                    continue
+                # As CI does: the next split reads the shards' histories
+                # merged into the one it read, or the shards' merged
+                # streams (docs/ci.md's workflows).
+                if HISTORY_RUNS:
                     subprocess.run([bin_, "history", "merge", hist] + copies + ["-o", hist],
                                    cwd=root, env=env, check=True, capture_output=True)
+                else:
+                    durations = os.path.join(d, "merged.jsonl")
+                    with open(durations, "w") as out:
+                        subprocess.run([bin_, "merge", "--json"] + streams, cwd=root, env=env, stdout=out,
+                                       stderr=subprocess.DEVNULL)
     return secs, rows
 
 
 def shard_round(bin_, name, root, env, d, n, split, full, hist, code):
-    """Plans N shards of split, runs each alone (REPEAT times, the median
-    taken), merges their streams; returns the table row and the shards'
-    history copies."""
+    """Plans N shards of split (by the durations of the stream full, or
+    the history hist), runs each alone (REPEAT times, the median taken),
+    merges their streams; returns the table row, the shards' history
+    copies and their streams."""
     lanes = ["-j", str(JOBS)]
     extra = SPLITS[split]
     if split == "time" and HISTORY_RUNS:
@@ -216,7 +228,7 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code):
           f"predicted {[round(t, 1) for t in predicted]}", file=sys.stderr)
     row = (n, doc["maxSeconds"] / doc["meanSeconds"] if doc["meanSeconds"] else 1,
            max(shard_secs) / mean, max(shard_secs), len(doc["shards"]))
-    return row, copies
+    return row, copies, streams
 
 
 def main():
@@ -228,14 +240,12 @@ def main():
     ap.add_argument("--history-runs", type=int, default=0,
                     help="split by the median of this many full runs' history instead of one run's stream")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="with --history-runs: split by durations this many times, the shards' histories merged between")
+                    help="split by durations this many times, the shards' streams (or histories) merged between")
     ap.add_argument("--repeat", type=int, default=1, help="run each shard this many times, the median taken")
     ap.add_argument("--bin")
     args = ap.parse_args()
     global JOBS, HISTORY_RUNS, ROUNDS, REPEAT
     JOBS, HISTORY_RUNS, ROUNDS, REPEAT = args.jobs, args.history_runs, args.rounds, args.repeat
-    if ROUNDS > 1 and not HISTORY_RUNS:
-        sys.exit("--rounds needs --history-runs")
     work = tempfile.mkdtemp(prefix="shardbench-")
     bin_ = args.bin or os.path.join(work, "testdex")
     if not args.bin:
