@@ -6,7 +6,8 @@ durations), then for each N and each split (time: the duration plan;
 count: the same packing without durations, which balances test counts;
 round-robin: the files dealt out in turn), every shard run alone, one after
 another, timed; `testdex merge` of the shards must give the full run's exit
-code and no merge error. Prints a markdown table: the predicted and the
+code, no merge error, and the full run's results, test for test (an
+outcome that differs, a flaky test's, is counted and named). Prints a markdown table: the predicted and the
 measured max/mean of the shards' times (1.00 is a perfect balance), the
 slowest shard, and the full run.
 
@@ -169,7 +170,7 @@ def bench(bin_, name, root, shards, splits, env, work):
             for rnd in range(1, rounds + 1):
                 label = split if rounds == 1 else f"{split}, round {rnd}"
                 d = os.path.join(work, f"{split}-{n}-{rnd}")
-                row, copies, streams = shard_round(bin_, name, root, env, d, n, split, durations, hist, code)
+                row, copies, streams = shard_round(bin_, name, root, env, d, n, split, durations, hist, code, full)
                 rows.append(row[:1] + (label,) + row[1:])
                 if rnd == rounds:
                     continue
@@ -181,13 +182,21 @@ def bench(bin_, name, root, shards, splits, env, work):
                                    cwd=root, env=env, check=True, capture_output=True)
                 else:
                     durations = os.path.join(d, "merged.jsonl")
-                    with open(durations, "w") as out:
-                        subprocess.run([bin_, "merge", "--json"] + streams, cwd=root, env=env, stdout=out,
-                                       stderr=subprocess.DEVNULL)
     return secs, rows
 
 
-def shard_round(bin_, name, root, env, d, n, split, full, hist, code):
+def results(stream):
+    """The final outcome of each (ID, occurrence) a --json stream reports."""
+    out = {}
+    with open(stream) as f:
+        for line in f:
+            e = json.loads(line)
+            if e.get("id") and e.get("action") in ("pass", "fail", "skip", "unreported"):
+                out[(e["id"], e.get("occurrence", 0))] = e["action"]
+    return out
+
+
+def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_stream):
     """Plans N shards of split (by the durations of the stream full, or
     the history hist), runs each alone (REPEAT times, the median taken),
     merges their streams; returns the table row, the shards' history
@@ -222,6 +231,16 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code):
     mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
     if mcode != code or "shard" in merr:
         sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
+    merged = os.path.join(d, "merged.jsonl")
+    with open(merged, "w") as out:
+        subprocess.run([bin_, "merge", "--json"] + streams, cwd=root, env=env, stdout=out, stderr=subprocess.DEVNULL)
+    a, b = results(full_stream), results(merged)
+    if set(a) != set(b):
+        sys.exit(f"{name} {split} {n}: the shards ran {len(set(b) - set(a))} tests the full run did not, "
+                 f"and not {len(set(a) - set(b))} it did")
+    changed = sorted(k for k in a if a[k] != b[k])
+    print(f"{name} N={n} {split}: the same {len(a)} results as the full run, "
+          f"{len(changed)} with another outcome {changed[:3]}", file=sys.stderr)
     mean = sum(shard_secs) / len(shard_secs)
     predicted = [sh["predictedSeconds"] for sh in doc["shards"]]
     print(f"{name} N={n} {split}: shards measured {[round(t, 1) for t in shard_secs]}, "
