@@ -134,12 +134,18 @@ func (c *boundaryParser) Close(exitCode int) error {
 // hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
 // coverage data format, read from GOROOT/src/internal/coverage/defs.go,
 // must be the one cover_decode.go reads, and its runtime must have the
-// function the hook calls. A process per test is the default;
+// function the hook calls, and the run must not bring an -overlay of its
+// own (after "--" or in GOFLAGS). A process per test is the default;
 // TESTDEX_GO_COVERAGE=shared asks for the boundary path (without it why
 // is "" and shared false; see cover.go for why).
 func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
 	if o.Getenv("TESTDEX_GO_COVERAGE") != "shared" {
 		return "", false, false
+	}
+	for _, a := range append(slices.Clone(o.Extra), strings.Fields(o.Getenv("GOFLAGS"))...) {
+		if a == "-overlay" || a == "--overlay" || strings.HasPrefix(a, "-overlay=") || strings.HasPrefix(a, "--overlay=") {
+			return "the run has an -overlay of its own (" + a + "), and go build takes one only", false, true
+		}
 	}
 	root := o.Getenv("GOROOT")
 	if root == "" {

@@ -303,3 +303,23 @@ func TestStartOrder(t *testing.T) {
 		t.Errorf("seq = %v, want %v", seq, want)
 	}
 }
+
+// TestBoundaryOwnOverlay: a run that brings its own -overlay (after "--"
+// or in GOFLAGS) cannot take the shared path, whose hook is an overlay
+// too (go build takes one): it falls back to a process per test and says
+// why.
+func TestBoundaryOwnOverlay(t *testing.T) {
+	for _, o := range []lang.RunOptions{
+		{Env: []string{"TESTDEX_GO_COVERAGE=shared"}, Extra: []string{"-overlay=mine.json"}},
+		{Env: []string{"TESTDEX_GO_COVERAGE=shared"}, Extra: []string{"-overlay", "mine.json"}},
+		{Env: []string{"TESTDEX_GO_COVERAGE=shared", "GOFLAGS=-mod=mod -overlay=/tmp/o.json"}},
+	} {
+		why, _, shared := boundaryToolchain(o)
+		if !shared || !strings.Contains(why, "-overlay") {
+			t.Errorf("%q %q: why %q, shared %v; want the overlay named", o.Env, o.Extra, why, shared)
+		}
+	}
+	if why, _, _ := boundaryToolchain(lang.RunOptions{Extra: []string{"-overlay=mine.json"}}); why != "" {
+		t.Errorf("without the shared path asked: %q", why)
+	}
+}
