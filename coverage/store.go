@@ -232,7 +232,7 @@ func (ix *Index) Replace(recs []Record) error {
 			return fmt.Errorf("%w: %s (no buckets)", ErrDamaged, ix.path)
 		}
 		touched := map[string]bool{}
-		byFile := map[string][]int{} // file -> records executing it
+		byFile := map[string][]fileOf{} // file -> records executing it
 		for i, rec := range recs {
 			if last[rec.ID] != i {
 				continue
@@ -241,9 +241,9 @@ func (ix *Index) Replace(recs []Record) error {
 				return err
 			}
 			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity, process: rec.Process, seq: rec.Seq}
-			for _, f := range rec.Files {
+			for j, f := range rec.Files {
 				v.files = append(v.files, f.Path)
-				byFile[f.Path] = append(byFile[f.Path], i)
+				byFile[f.Path] = append(byFile[f.Path], fileOf{i, j})
 			}
 			if err := tests.Put([]byte(rec.ID), encodeTest(v)); err != nil {
 				return err
@@ -281,9 +281,13 @@ func (ix *Index) forget(tests, files *bolt.Bucket, id string, touched map[string
 	return nil
 }
 
+// fileOf is a record's file: the record's index and the file's index in
+// its Files.
+type fileOf struct{ rec, file int }
+
 // putEntries writes the new entries file by file, in key order (bbolt
 // fills pages best when keys come sorted).
-func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]int, touched map[string]bool) error {
+func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]fileOf, touched map[string]bool) error {
 	paths := make([]string, 0, len(byFile))
 	for p := range byFile {
 		paths = append(paths, p)
@@ -299,24 +303,20 @@ func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]int, touc
 			fb.FillPercent = 0.9 // filled in key order, never split again by this run
 		}
 		idx := byFile[p]
-		sort.Slice(idx, func(a, b int) bool { return recs[idx[a]].ID < recs[idx[b]].ID })
-		for _, i := range idx {
-			for _, f := range recs[i].Files {
-				if f.Path != p {
-					continue
-				}
-				if err := fb.Put(testKey(recs[i].ID), encodeEntry(f.Hash, Merge(f.Lines))); err != nil {
+		sort.SliceStable(idx, func(a, b int) bool { return recs[idx[a].rec].ID < recs[idx[b].rec].ID })
+		for _, at := range idx {
+			id, f := recs[at.rec].ID, recs[at.rec].Files[at.file]
+			if err := fb.Put(testKey(id), encodeEntry(f.Hash, Merge(f.Lines))); err != nil {
+				return err
+			}
+			if f.Funcs != nil && fb.Get(hashKey(f.Hash)) == nil {
+				if err := fb.Put(hashKey(f.Hash), encodeFuncs(f.Funcs)); err != nil {
 					return err
 				}
-				if f.Funcs != nil && fb.Get(hashKey(f.Hash)) == nil {
-					if err := fb.Put(hashKey(f.Hash), encodeFuncs(f.Funcs)); err != nil {
-						return err
-					}
-				}
-				if f.Funcs != nil && f.Content != nil && fb.Get(contentKey(f.Hash)) == nil {
-					if err := fb.Put(contentKey(f.Hash), bytes.Clone(f.Content)); err != nil {
-						return err
-					}
+			}
+			if f.Funcs != nil && f.Content != nil && fb.Get(contentKey(f.Hash)) == nil {
+				if err := fb.Put(contentKey(f.Hash), bytes.Clone(f.Content)); err != nil {
+					return err
 				}
 			}
 		}
