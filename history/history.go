@@ -133,6 +133,10 @@ type Unit struct {
 	// that a shard's record, which ran a few files, and a full run's, which
 	// ran them all, predict alike.
 	Files int `json:"files,omitempty"`
+	// Folders is the number of folders those files are in (0 likewise):
+	// where a runner builds and starts each folder (go test's packages),
+	// a folder's share of the setup is priced from it.
+	Folders int `json:"folders,omitempty"`
 }
 
 // Read reads a history: one document, or several one after another (a

@@ -204,7 +204,7 @@ func TestDurationsRecent(t *testing.T) {
 	}
 	// The full run: 40 files, a 2 s start and 0.3 s a file; a shard's: 5.
 	h.Units = []Unit{{Run: "r0", Unit: "p pytest", Setup: 14, Files: 40}, {Run: "r1", Unit: "p pytest", Setup: 3.5, Files: 5},
-		{Run: "r2", Unit: "q go", Setup: 1}}
+		{Run: "r2", Unit: "q go", Setup: 1}, {Run: "r3", Unit: "g go", Setup: 8, Folders: 40}, {Run: "r4", Unit: "g go", Setup: 0.4, Folders: 2}}
 	h = Merge(h)
 	if x := h.Durations("")["x"]; x.Recent != 1 || x.Median != 9 {
 		t.Errorf("recent %v, median %v: want 1 (the newest five: 9 9 1 1 1) and 9", x.Recent, x.Median)
@@ -215,6 +215,10 @@ func TestDurationsRecent(t *testing.T) {
 	}
 	if _, ok := fs["q go"]; ok {
 		t.Error("a unit whose records do not know their files has no file setup")
+	}
+	// A package's share: 0.2 s from the full run's 40 and a shard's 2.
+	if f := h.FolderSetups(""); math.Abs(f["g go"]-0.2) > 1e-9 || len(f) != 1 {
+		t.Errorf("folder setups %v, want g go's 0.2 s alone", f)
 	}
 }
 
@@ -301,8 +305,8 @@ func TestRecorderAttempts(t *testing.T) {
 	}
 	// The batch's unit: four top-level attempts of two files, 1.5 s of
 	// tests in 2 s.
-	if u := h.Units; len(u) != 1 || u[0].Count != 4 || u[0].Files != 2 || u[0].Tests != 1.5 || u[0].Setup != 0.5 {
-		t.Errorf("units %+v, want one of 4 tests in 2 files, setup 0.5", u)
+	if u := h.Units; len(u) != 1 || u[0].Count != 4 || u[0].Files != 2 || u[0].Folders != 1 || u[0].Tests != 1.5 || u[0].Setup != 0.5 {
+		t.Errorf("units %+v, want one of 4 tests in 2 files of one folder, setup 0.5", u)
 	}
 }
 

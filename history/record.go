@@ -3,6 +3,7 @@ package history
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"path"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -96,16 +97,16 @@ func (r *Recorder) History() *History {
 			continue
 		}
 		u := Unit{Run: r.run.ID, Unit: name, Wall: b.wall}
-		files := map[string]bool{}
+		files, folders := map[string]bool{}, map[string]bool{}
 		for k, d := range b.elapsed {
 			if _, nested := b.parent[b.parent[k.id]]; !nested {
 				u.Tests += d
 				u.Count++
 				file, _ := testdex.SplitID(k.id)
-				files[file] = true
+				files[file], folders[path.Dir(file)] = true, true
 			}
 		}
-		u.Files = len(files)
+		u.Files, u.Folders = len(files), len(folders)
 		u.Setup = max(0, u.Wall-u.Tests)
 		h.Units = append(h.Units, u)
 	}

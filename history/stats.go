@@ -102,6 +102,26 @@ func (h *History) Setup(label string) map[string]Stat {
 	return out
 }
 
+// FolderSetups returns, per unit, the recent median over its records
+// that know their folders of the setup per folder, in the runs whose
+// profile has label ("" is every run): where the runner builds and
+// starts each folder (go test's packages), a shard's record of two
+// packages and a full run's of forty price a package alike.
+func (h *History) FolderSetups(label string) map[string]float64 {
+	runs := h.runsOf(label)
+	per := map[string][]timed{}
+	for _, u := range h.Units {
+		if r, ok := runs[u.Run]; ok && u.Folders > 0 {
+			per[u.Unit] = append(per[u.Unit], timed{order: r.order, d: u.Setup / float64(u.Folders)})
+		}
+	}
+	out := make(map[string]float64, len(per))
+	for unit, ts := range per {
+		out[unit] = figures(ts).Recent
+	}
+	return out
+}
+
 // FileSetup is a unit's setup cost as a start and a cost per file, for a
 // runner whose setup grows with the files it collects: a run of f files
 // is predicted to cost Start + f × PerFile. Each is the median over the

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"path"
 	"time"
 
 	"github.com/testdex/testdex"
@@ -21,6 +22,7 @@ type Recorded struct {
 	results map[string][]result // of the batch's current run
 	setups  map[string][]time.Duration
 	files   map[string][]int // per run of setups, its files
+	folders map[string][]int // and its files' folders
 }
 
 // result is one test's final result in a batch's run.
@@ -32,7 +34,7 @@ type result struct {
 // NewRecorded returns an empty Recorded.
 func NewRecorded() *Recorded {
 	return &Recorded{tests: map[string]time.Duration{}, results: map[string][]result{}, setups: map[string][]time.Duration{},
-		files: map[string][]int{}}
+		files: map[string][]int{}, folders: map[string][]int{}}
 }
 
 // Event takes one event of a run: a batch's start, a test's final
@@ -44,9 +46,10 @@ func (r *Recorded) Event(e testdex.Event) error {
 		r.results[e.Batch] = nil
 	case e.Action != testdex.ActionPass && e.Action != testdex.ActionFail && e.Action != testdex.ActionSkip:
 	case e.ID == "" && e.Batch != "" && e.Action != testdex.ActionSkip:
-		tests, files := r.outermost(e.Batch)
+		tests, files, folders := r.outermost(e.Batch)
 		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-tests, 0))
 		r.files[e.Batch] = append(r.files[e.Batch], files)
+		r.folders[e.Batch] = append(r.folders[e.Batch], folders)
 		r.results[e.Batch] = nil
 	case e.ID != "":
 		r.tests[e.ID] += d
@@ -57,22 +60,22 @@ func (r *Recorded) Event(e testdex.Event) error {
 
 // outermost is the time of a batch's outermost reported tests (those
 // whose parent reported no result in the run: their time holds their
-// children's) and the number of files they belong to.
-func (r *Recorded) outermost(batch string) (time.Duration, int) {
+// children's) and the numbers of files and folders they belong to.
+func (r *Recorded) outermost(batch string) (time.Duration, int, int) {
 	reported := map[string]bool{}
 	for _, res := range r.results[batch] {
 		reported[res.id] = true
 	}
 	var sum time.Duration
-	files := map[string]bool{}
+	files, folders := map[string]bool{}, map[string]bool{}
 	for _, res := range r.results[batch] {
 		if res.parent == "" || !reported[res.parent] {
 			sum += res.d
 			file, _ := testdex.SplitID(res.id)
-			files[file] = true
+			files[file], folders[path.Dir(file)] = true, true
 		}
 	}
-	return sum, len(files)
+	return sum, len(files), len(folders)
 }
 
 // Len is the number of tests with a recorded duration.
@@ -116,6 +119,23 @@ func (r *Recorded) SetupFiles(unit string) (start, perFile time.Duration, ok boo
 		return 0, 0, false
 	}
 	return start / time.Duration(n), perFile / time.Duration(n), true
+}
+
+// SetupPerFolder returns a batch's setup per folder its tests belong
+// to: the mean over its runs of each run's setup over its folders.
+func (r *Recorded) SetupPerFolder(batch string) (time.Duration, bool) {
+	var sum time.Duration
+	n := 0
+	for i, d := range r.setups[batch] {
+		if f := r.folders[batch][i]; f > 0 {
+			sum += d / time.Duration(f)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / time.Duration(n), true
 }
 
 // Predict returns a batch's predicted time with d: its setup and the

@@ -33,6 +33,18 @@ type FileDurations interface {
 	SetupFiles(unit string) (start, perFile time.Duration, ok bool)
 }
 
+// FolderDurations is a Durations that also prices a folder's share of a
+// batch's setup where the runner runs files through their folders (go
+// test builds and starts each package: SplitOptions.FolderRuns) from
+// records that know how many folders each run held: SetupPerFolder is
+// the batch's setup over its folders, per run. A shard's record of two
+// packages and a full run's of forty then price a package alike, where
+// dividing either's setup by the plan's packages would not.
+type FolderDurations interface {
+	Durations
+	SetupPerFolder(batch string) (time.Duration, bool)
+}
+
 // The defaults a split takes without records: a test of a batch none of
 // whose tests has a recorded duration costs DefaultTest, a batch without
 // a recorded setup costs DefaultSetup. A test without a record in a batch

@@ -166,8 +166,9 @@ func SetupUnit(b *Batch, file string, folderRuns bool) string {
 
 // priceSetups names each item's setup unit and prices the units: a
 // recorded setup of the unit, else, for a folder, its share of the
-// batch's recorded setup (the batch's over its folders), else
-// DefaultSetup.
+// batch's recorded setup (per folder of the recorded runs where the
+// records know them, FolderDurations; else the batch's over the plan's
+// folders), else DefaultSetup.
 func (in *batchInfo) priceSetups(items []*item, perFile bool) {
 	in.setups = map[string]time.Duration{}
 	count := map[string]int{}
@@ -177,6 +178,11 @@ func (in *batchInfo) priceSetups(items []*item, perFile bool) {
 		count[it.unit]++
 	}
 	batch, known := in.d.Setup(in.b.Name)
+	if fd, ok := in.d.(FolderDurations); ok && in.folderRuns {
+		if v, ok := fd.SetupPerFolder(in.b.Name); ok {
+			batch, known = v*time.Duration(len(in.setups)), true
+		}
+	}
 	for u := range in.setups {
 		switch v, ok := in.d.Setup(u); {
 		case ok:

@@ -284,6 +284,9 @@ func TestRecorded(t *testing.T) {
 	check("a's cost per file", perFile, ok, 375*time.Millisecond, true)
 	_, _, ok = r.SetupFiles("c go")
 	check("a batch never seen, per file", 0, ok, 0, false)
+	// Per folder: each of a's runs held one folder (a/).
+	d, ok = r.SetupPerFolder("a go")
+	check("a's setup per folder", d, ok, 2*time.Second, true)
 }
 
 // TestSplitFolderRuns: where the runner runs a file through its folder, a
@@ -350,6 +353,12 @@ func TestSplitSetupUnits(t *testing.T) {
 	}
 	if got, want := predicted(plan.SplitOptions{Durations: d}), "14s 14s 14s"; got != want {
 		t.Errorf("batch units: %s, want %s (each shard pays the batch's 4 s)", got, want)
+	}
+	// Records that know their folders (the batch's 4 s was a shard's run
+	// of two packages): a and b 2 s each, not a third of the 4 s.
+	perFolder := plan.SplitOptions{Durations: folderDurations{d, 2 * time.Second}, FolderRuns: folders.FolderRuns}
+	if got, want := predicted(perFolder), "12s 12s 11s"; got != want {
+		t.Errorf("folder units per folder: %s, want %s", got, want)
 	}
 	if got := plan.SetupUnit(b, "a/x_test.go", true); got != ". go:a" {
 		t.Errorf("SetupUnit = %q", got)
@@ -418,6 +427,15 @@ func TestSplitSetupPerFile(t *testing.T) {
 		t.Errorf("setup per file from records: %s, want %s", got, want)
 	}
 }
+
+// folderDurations are durations whose every batch has a setup per
+// folder (plan.FolderDurations).
+type folderDurations struct {
+	durations
+	perFolder time.Duration
+}
+
+func (d folderDurations) SetupPerFolder(string) (time.Duration, bool) { return d.perFolder, true }
 
 // fileDurations are durations whose every unit has a start and a cost
 // per file (plan.FileDurations).

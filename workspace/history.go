@@ -77,22 +77,33 @@ func handlerOrNone(h run.Handler) run.Handler {
 // batches' order read them (plan.FileDurations): a test's recent median
 // duration (history.Stat.Recent) in the runs of the profile label when it
 // has one there, else in every run; a setup unit's recent median setup
-// cost likewise, and its start and cost per file where the records know
-// their files (a Go package's unit, "BATCH:FOLDER", has no record of its
+// cost likewise, its start and cost per file where the records know
+// their files, and a batch's setup per folder where they know those (a Go package's unit, "BATCH:FOLDER", has no record of its
 // own: the history keeps batches).
 func HistoryDurations(h *history.History, label string) plan.Durations {
 	start := plan.DefaultSetup.Seconds()
-	d := historyDurations{tests: h.Durations(""), setups: h.Setup(""), files: h.FileSetups("", start)}
+	d := historyDurations{tests: h.Durations(""), setups: h.Setup(""), files: h.FileSetups("", start), folders: h.FolderSetups("")}
 	if label != "" {
 		d.labelTests, d.labelSetups, d.labelFiles = h.Durations(label), h.Setup(label), h.FileSetups(label, start)
+		d.labelFolders = h.FolderSetups(label)
 	}
 	return d
 }
 
 type historyDurations struct {
-	tests, labelTests   map[string]history.Stat
-	setups, labelSetups map[string]history.Stat
-	files, labelFiles   map[string]history.FileSetup
+	tests, labelTests     map[string]history.Stat
+	setups, labelSetups   map[string]history.Stat
+	files, labelFiles     map[string]history.FileSetup
+	folders, labelFolders map[string]float64
+}
+
+func (d historyDurations) SetupPerFolder(batch string) (time.Duration, bool) {
+	for _, m := range []map[string]float64{d.labelFolders, d.folders} {
+		if v, ok := m[batch]; ok {
+			return seconds(v), true
+		}
+	}
+	return 0, false
 }
 
 func (d historyDurations) Test(id string) (time.Duration, bool) {

@@ -191,7 +191,7 @@ func TestHistoryDurationsPerFile(t *testing.T) {
 	h := history.Merge(&history.History{
 		Runs:     []history.Run{{ID: "full"}},
 		Attempts: []history.Attempt{{Run: "full", ID: "a.py::t", Outcome: history.Pass, Duration: 0.5}},
-		Units:    []history.Unit{{Run: "full", Unit: ". pytest", Setup: 12, Files: 20}, {Run: "full", Unit: ". go", Setup: 1}},
+		Units:    []history.Unit{{Run: "full", Unit: ". pytest", Setup: 12, Files: 20}, {Run: "full", Unit: ". go", Setup: 1, Folders: 4}},
 	})
 	d, ok := HistoryDurations(h, "").(plan.FileDurations)
 	if !ok {
@@ -202,6 +202,9 @@ func TestHistoryDurationsPerFile(t *testing.T) {
 	}
 	if _, _, ok := d.SetupFiles(". go"); ok {
 		t.Error("a unit recorded without its files has a cost per file")
+	}
+	if v, ok := HistoryDurations(h, "").(plan.FolderDurations).SetupPerFolder(". go"); !ok || v != 250*time.Millisecond {
+		t.Errorf("go's setup per folder: %v (%v), want 250ms", v, ok)
 	}
 	if v, ok := d.Test("a.py::t"); !ok || v != 500*time.Millisecond {
 		t.Errorf("test: %v %v", v, ok)
