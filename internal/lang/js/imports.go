@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -179,7 +180,7 @@ func (w *walker) facts() []byte {
 type moduleExtractor struct{ fw testdex.Framework }
 
 func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
-func (m moduleExtractor) CacheKey() string             { return "js-module-1" }
+func (m moduleExtractor) CacheKey() string             { return "js-module-2" }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
@@ -227,15 +228,22 @@ func moduleExports(name string, data []byte) (map[string]value, error) {
 }
 
 // exports reads export const/let/var, export default, export {a as b},
-// module.exports = ... and exports.x = ... at the top level.
+// module.exports = ... and exports.x = ... at the top level. Every named
+// export is also out[name]. An ES module's namespace ("*") lists every
+// runtime export, in source order (as TypeScript's and Babel's CommonJS
+// output and Vite's module runner define them; native ES modules sort
+// them, which changes only an index in a title); those whose values are
+// not literals (functions, classes, re-exports) are unknown values. When
+// the names themselves are not all known (export * from, a destructured
+// declaration), the namespace is unknown and only named exports are read.
 func (w *walker) exports(out map[string]value) {
 	ns := value{kind: kObject}
-	cjs := false
+	cjs, open := false, false
 	for i := 0; i < int(w.root.NamedChildCount()); i++ {
 		n := w.root.NamedChild(i)
 		switch n.Type() {
 		case "export_statement":
-			w.exportStatement(n, &ns)
+			open = !w.exportStatement(n, &ns) || open
 		case "expression_statement":
 			if n.NamedChildCount() == 0 || n.NamedChild(0).Type() != "assignment_expression" {
 				continue
@@ -256,6 +264,12 @@ func (w *walker) exports(out map[string]value) {
 		}
 	}
 	out["*"] = ns
+	if open && !cjs { // the named exports stay readable one by one
+		for i, k := range ns.keys {
+			out[k] = ns.vals[i]
+		}
+		out["*"] = value{}
+	}
 	if cjs {
 		out["default"] = ns
 	} else if d, ok := ns.field("default"); ok {
@@ -263,46 +277,119 @@ func (w *walker) exports(out map[string]value) {
 	}
 }
 
-func (w *walker) exportStatement(n *sitter.Node, ns *value) {
-	add := func(k string, v value) { ns.keys, ns.vals = append(ns.keys, k), append(ns.vals, v) }
-	if d := n.ChildByFieldName("declaration"); d != nil {
-		if d.Type() != "lexical_declaration" && d.Type() != "variable_declaration" {
-			return
-		}
-		for j := 0; j < int(d.NamedChildCount()); j++ {
-			dc := d.NamedChild(j)
-			id, v := dc.ChildByFieldName("name"), dc.ChildByFieldName("value")
-			if dc.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" {
-				add(w.text(id), w.eval(v, 0))
+// exportStatement adds an export statement's names to ns; it reports
+// false when the statement exports names the source does not show
+// (export * from, a destructuring pattern, a declaration it does not
+// know).
+func (w *walker) exportStatement(n *sitter.Node, ns *value) bool {
+	add := func(k string, v value) {
+		for i, have := range ns.keys {
+			if have == k { // an overload signature before its function
+				ns.vals[i] = v
+				return
 			}
 		}
-		return
+		ns.keys, ns.vals = append(ns.keys, k), append(ns.vals, v)
+	}
+	text := w.text(n)
+	if strings.HasPrefix(text, "export type ") || strings.HasPrefix(text, "export type{") {
+		return true // types only
+	}
+	if strings.HasPrefix(text, "export const enum") {
+		return false // inlined away or kept, as the compiler chooses
+	}
+	isDefault := strings.HasPrefix(text, "export default")
+	if d := n.ChildByFieldName("declaration"); d != nil {
+		return w.exportDeclaration(d, isDefault, add)
 	}
 	if v := n.ChildByFieldName("value"); v != nil { // export default expr
 		add("default", w.eval(v, 0))
-		return
+		return true
 	}
-	if n.ChildByFieldName("source") != nil {
-		return // export ... from: another module
-	}
+	from := n.ChildByFieldName("source") != nil
+	complete := false // export * from './m', TypeScript's export = x
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		cl := n.NamedChild(i)
-		if cl.Type() != "export_clause" {
-			continue
-		}
-		for k := 0; k < int(cl.NamedChildCount()); k++ {
-			s := cl.NamedChild(k)
-			name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
-			if name == nil {
-				continue
+		switch cl.Type() {
+		case "namespace_export": // export * as m from './m'
+			complete = true
+			if cl.NamedChildCount() > 0 {
+				add(w.exportName(cl.NamedChild(0)), value{})
 			}
-			exported := name
-			if alias != nil {
-				exported = alias
+		case "export_clause":
+			complete = true
+			for k := 0; k < int(cl.NamedChildCount()); k++ {
+				s := cl.NamedChild(k)
+				name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
+				if name == nil || strings.HasPrefix(w.text(s), "type ") {
+					continue
+				}
+				exported := name
+				if alias != nil {
+					exported = alias
+				}
+				v := value{} // a re-export: another module's value
+				if !from {
+					v = w.ident(name, 0)
+				}
+				add(w.exportName(exported), v)
 			}
-			add(w.text(exported), w.ident(name, 0))
 		}
 	}
+	return complete
+}
+
+// exportDeclaration adds the names an export declaration makes.
+func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(string, value)) bool {
+	named := func(v value) bool {
+		if isDefault {
+			add("default", v)
+			return true
+		}
+		id := d.ChildByFieldName("name")
+		if id == nil {
+			return false
+		}
+		add(w.text(id), v)
+		return true
+	}
+	switch d.Type() {
+	case "lexical_declaration", "variable_declaration":
+		for j := 0; j < int(d.NamedChildCount()); j++ {
+			dc := d.NamedChild(j)
+			if dc.Type() != "variable_declarator" {
+				continue
+			}
+			id, v := dc.ChildByFieldName("name"), dc.ChildByFieldName("value")
+			if id == nil || id.Type() != "identifier" {
+				return false // export const [a, b] = ...
+			}
+			val := value{kind: kUndefined}
+			if v != nil {
+				val = w.eval(v, 0)
+			}
+			add(w.text(id), val)
+		}
+		return true
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		return named(value{str: w.text(d), fn: true})
+	case "class_declaration", "abstract_class_declaration":
+		return named(value{})
+	case "enum_declaration":
+		return named(value{})
+	case "type_alias_declaration", "interface_declaration", "ambient_declaration":
+		return true // types and declarations have no runtime value
+	}
+	return false
+}
+
+// exportName is an export's name: an identifier or a string literal
+// (export { a as "b c" }).
+func (w *walker) exportName(n *sitter.Node) string {
+	if n.Type() == "string" {
+		return unescape(w.text(n), 1)
+	}
+	return w.text(n)
 }
 
 // moduleCandidates are the files a relative specifier may name, in the
@@ -325,7 +412,7 @@ func moduleCandidates(dir, spec string) []string {
 
 // linkImports extracts again, with their imported values, the files whose
 // titles needed a local module. It reads the modules through p.Load.
-func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testdex.Problem {
+func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *moduleResolver) []testdex.Problem {
 	var facts importFacts
 	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || len(facts.Imports) == 0 {
 		return nil
@@ -336,7 +423,11 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testde
 	for _, r := range facts.Imports {
 		m, ok := modules[r.Spec]
 		if !ok {
-			m = loadModule(fw, p, filepath.Dir(abs), r.Spec)
+			cands := moduleCandidates(filepath.Dir(abs), r.Spec)
+			if !relative(r.Spec) {
+				cands = mr.mappedFile(abs, r.Spec)
+			}
+			m = loadModule(fw, p, cands)
 			modules[r.Spec] = m
 		}
 		if v, ok := exported(m, r.Name); ok {
@@ -356,10 +447,58 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testde
 	return nil
 }
 
-// loadModule reads the first candidate file of spec that exists; nil
-// when none does or it cannot be read.
-func loadModule(fw testdex.Framework, p *lang.Project, dir, spec string) map[string]wire {
-	for _, c := range moduleCandidates(dir, spec) {
+// moduleResolver finds the one file of the project a bare specifier of
+// a test file's import names through a mapping (tsconfig paths or
+// baseUrl, Jest's moduleNameMapper, modulePaths and moduleDirectories, a
+// Vite alias, package.json imports), with the impact graph's resolver,
+// built once per project when a file first needs it. A package, even
+// one of the workspace, is not a local table; nor is a specifier that
+// may name more than one file.
+type moduleResolver struct {
+	fws  []testdex.Framework
+	dir  string
+	once sync.Once
+	r    *resolver
+}
+
+func newModuleResolver(p *lang.Project) *moduleResolver {
+	m := &moduleResolver{dir: filepath.Clean(p.Dir)}
+	for _, s := range p.Frameworks {
+		m.fws = append(m.fws, s.Framework)
+	}
+	return m
+}
+
+// mappedFile returns the file spec names from the test file from, as a
+// one-element candidate list, or nil.
+func (m *moduleResolver) mappedFile(from, spec string) []string {
+	m.once.Do(func() {
+		r := &resolver{root: m.dir, proj: m.dir, readFile: os.ReadFile}
+		r.packages, _ = r.workspace()
+		r.cfg = readProjectConfig(r, m.fws)
+		m.r = r
+	})
+	targets, o, _ := m.r.resolve(from, ref{kind: "import", spec: spec})
+	if o != found {
+		return nil
+	}
+	file := ""
+	for _, t := range targets {
+		if t.mock || t.tree || t.via == "" || strings.HasPrefix(t.via, "package ") || file != "" && t.file != file {
+			return nil
+		}
+		file = t.file
+	}
+	if file == "" {
+		return nil
+	}
+	return []string{file}
+}
+
+// loadModule reads the first candidate file that exists; nil when none
+// does or it cannot be read.
+func loadModule(fw testdex.Framework, p *lang.Project, cands []string) map[string]wire {
+	for _, c := range cands {
 		st, err := os.Stat(c)
 		if err != nil || st.IsDir() {
 			continue

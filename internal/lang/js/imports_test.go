@@ -69,3 +69,68 @@ test(missing, () => {});
 	want = []string{"cjs a 2", "esm a", "esm b", "json c", "sum 1 2", "dynamic {missing}"}
 	check()
 }
+
+// TestImportedNamespace lists tables made from a whole local module
+// (import * as m; Object.keys/entries(m)) reached through a mapped
+// specifier (Jest's moduleNameMapper, tsconfig paths): the namespace
+// holds every runtime export, re-exports and functions included, types
+// excluded; a module with export * has names the source does not show,
+// and a package is never read.
+func TestImportedNamespace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"},
+ "jest": {"moduleNameMapper": {"src/(.*)": "<rootDir>/src/$1"}}}`)
+	write("tsconfig.json", `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}}`)
+	write("src/matchers/index.ts", `export { fail } from './fail';
+export { pass as passes, default as other } from './pass';
+export type { T } from './types';
+export { type U, toBe } from './to';
+export * as nested from './nested';
+export function helper(a: string): void;
+export function helper(a: string) {}
+export class K {}
+export interface I {}
+export type X = number;
+export const count = 2;
+`)
+	write("lib/open.ts", "export * from './more';\nexport const known = ['k'];\n")
+	write("node_modules/pkg/index.js", "exports.a = 1;\n")
+	write("test/a.test.ts", `import * as matchers from 'src/matchers/index';
+import * as open from '@lib/open';
+import { known } from '@lib/open';
+import * as pkg from 'pkg';
+test.each(Object.entries(matchers))('%s', () => {});
+Object.keys(open).forEach((k) => test('open ' + k, () => {}));
+known.forEach((k) => test('known ' + k, () => {}));
+Object.keys(pkg).forEach((k) => test('pkg ' + k, () => {}));
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"K", "count", "fail", "helper", "known k", "nested", "other", "passes", "toBe",
+		"dynamic {'open ' + k}", "dynamic {'pkg ' + k}"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

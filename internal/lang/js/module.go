@@ -1,6 +1,10 @@
 package js
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // scanModule reads the top level of the file: imports and requires of the
 // test modules (aliases such as import { test as t } from 'node:test') and
@@ -43,7 +47,13 @@ func (w *walker) importAliases(n *sitter.Node) {
 		w.importBindings(n, unescape(w.text(src), 1))
 		return
 	}
-	if src == nil || !testModules[unescape(w.text(src), 1)] {
+	if src == nil {
+		return
+	}
+	if spec := unescape(w.text(src), 1); !testModules[spec] {
+		if !builtin(spec) && !strings.HasPrefix(spec, "node:") {
+			w.importBindings(n, spec) // a mapped path (src/x) or a package: the linker resolves it
+		}
 		return
 	}
 	isNode := unescape(w.text(src), 1) == "node:test" || unescape(w.text(src), 1) == "test"
