@@ -81,7 +81,7 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "regex":
 		return w.regex(n)
 	case "arrow_function", "function_expression", "function", "generator_function":
-		return value{str: w.text(n), fn: true}
+		return value{str: w.text(n), fn: true, shown: w.tsPrinted(n)}
 	case "new_expression":
 		return w.newValue(n, depth)
 	}

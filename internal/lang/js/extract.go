@@ -157,7 +157,7 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 				if !t2.RootNode().HasError() {
 					tree.Close()
 					tree, root = t2, t2.RootNode()
-					f = &lang.File{Rel: f.Rel, Data: data}
+					f = &lang.File{Rel: f.Rel, Data: data, Settings: f.Settings}
 				} else {
 					t2.Close()
 				}
@@ -176,6 +176,9 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 		w.deepPath = x.deepPath
 	}
 	w.file, w.loaded, w.base = f.Rel, x.loaded, x.base
+	if t := f.Settings[tsJestSetting]; len(t) == 1 && isTypeScript(f.Rel) {
+		w.tsTarget = esYear(t[0])
+	}
 	w.bareImports()
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests

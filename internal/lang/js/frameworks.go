@@ -97,7 +97,11 @@ func (pr *project) jest() *lang.Setup {
 	if len(regex) > 0 {
 		patterns = regex
 	}
-	return &lang.Setup{Patterns: patterns, Match: func(rel string) bool {
+	var settings lang.Settings
+	if t := pr.tsJestTarget(cfg, dir); t != "" {
+		settings = lang.Settings{tsJestSetting: {t}}
+	}
+	return &lang.Setup{Patterns: patterns, Settings: settings, Match: func(rel string) bool {
 		abs := path.Join(base, rel)
 		if !hasExt(rel, exts) || ign.match(abs) || !underAny(abs, roots) {
 			return false

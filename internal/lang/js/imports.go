@@ -442,7 +442,13 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 		return []testdex.Problem{{Severity: testdex.SevWarning, Path: f.RootRel,
 			Message: fmt.Sprintf("cannot read the file again to fill in its imported tables: %v", err)}}
 	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw}, values)
+	var settings lang.Settings
+	for _, s := range p.Frameworks {
+		if s.Framework == fw {
+			settings = s.Settings
+		}
+	}
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values)
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
 }

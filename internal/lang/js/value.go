@@ -38,6 +38,10 @@ type value struct {
 	set []value
 	re  *regexLit
 	fn  bool // kUnknown: a function expression (typeof "function", never an array)
+	// shown is how node's util.format prints a kUnknown that is no
+	// object with %s, when the source decides it: Symbol('a') is
+	// "Symbol(a)", a function its compiled source (see tsPrinted).
+	shown string
 }
 
 // known reports whether the value and everything inside it is a literal.

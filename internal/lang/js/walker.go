@@ -46,6 +46,9 @@ type walker struct {
 // the test calls and emits their records, asking the evaluator for titles
 // and tables.
 type evaluator struct {
+	// tsTarget is the edition year ts-jest compiles the file to (esYear),
+	// 0 when it does not: functions print as the compiler writes them.
+	tsTarget     int
 	lang         *sitter.Language
 	src          []byte
 	root         *sitter.Node
@@ -292,9 +295,13 @@ func (w *walker) rows(sp spec, parents []instance, at int) []row {
 			if !w.reached(at) {
 				continue // an if around the call is false in this iteration
 			}
-			titles, named := w.titles(sp)
+			titles, named, args := w.titles(sp)
 			for i, t := range titles {
-				out = append(out, row{parent: p, env: e, title: t, dynamic: i >= named || !ok})
+				re := e
+				if i < len(args) {
+					re = w.rowEnv(sp, args[i], e)
+				}
+				out = append(out, row{parent: p, env: re, title: t, dynamic: i >= named || !ok})
 			}
 			if len(out) > maxRows {
 				w.env = nil
