@@ -244,3 +244,23 @@ func TestShadowingFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeTestInVitest checks node:test's functions imported into a
+// Vitest file (as defu's tests do): Vitest lists the tests their suite
+// callbacks declare through Vitest at the level of the call, and
+// node:test's own tests are not Vitest's.
+func TestNodeTestInVitest(t *testing.T) {
+	const src = "import { describe, it as nit } from 'node:test';\nimport { it } from 'vitest';\n" +
+		"describe('d', () => { it('a', () => {}); for (const x of ['p', 'q']) it(x, () => {}) });\n" +
+		"describe('e', (t) => { it('b', () => {}) });\nnit('n', () => { it('c', () => {}) });\nit('top', () => {})"
+	got := names(extract(t, testdex.Vitest, "a.test.ts", src))
+	want := []string{"a", "p", "q", "dynamic b", "dynamic c", "top"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// In a node:test file they are its own.
+	got = names(extract(t, testdex.NodeTest, "a.test.mjs", "import { describe, it } from 'node:test';\ndescribe('d', () => { it('a', () => {}) })"))
+	if want := []string{"d", "d > a"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("node:test: got %q, want %q", got, want)
+	}
+}

@@ -3,6 +3,8 @@ package js
 import (
 	"strings"
 
+	"github.com/testdex/testdex"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -57,6 +59,17 @@ func (w *walker) importAliases(n *sitter.Node) {
 		return
 	}
 	isNode := unescape(w.text(src), 1) == "node:test" || unescape(w.text(src), 1) == "test"
+	if isNode && w.fw == testdex.Vitest {
+		// node:test's functions in a Vitest file register with node's
+		// runner, not Vitest's: not tests of this file, and the tests
+		// their callbacks declare through Vitest are Vitest's, at the
+		// level the call is (Vitest lists them so).
+		w.eachImport(n, func(local, imported string) {
+			w.aliases[local] = ""
+			w.foreignSuites[local] = imported == "describe" || imported == "suite"
+		})
+		return
+	}
 	w.eachImport(n, func(local, imported string) {
 		switch imported {
 		case "default": // import test from 'node:test'

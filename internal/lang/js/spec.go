@@ -167,7 +167,7 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 // canonical is the test function a base name stands for.
 func (w *walker) canonical(base string) (string, bool) {
 	if canon, ok := w.aliases[base]; ok {
-		return canon, true
+		return canon, canon != "" // "": bound to another runner's function
 	}
 	if contains(globals[w.fw], base) && !w.helperShadows(base) {
 		return base, true

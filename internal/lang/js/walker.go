@@ -21,7 +21,11 @@ type walker struct {
 	fw            testdex.Framework
 	aliases       map[string]string       // local name -> describe, it, test, ...
 	calleeAliases map[string]*sitter.Node // const t = test.skip, cond ? test.skip : test
-	deepPath      int                     // see deepPath; tests lower it
+	// foreignSuites are node:test's describe and suite imported into a
+	// Vitest file: not suites of it, but their callbacks run once, when
+	// the file is collected.
+	foreignSuites map[string]bool
+	deepPath      int // see deepPath; tests lower it
 	stack         []*frame
 	tests         []lang.Test
 	problems      []testdex.Problem
@@ -112,7 +116,7 @@ func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitte
 		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, fnDecls: map[string]*sitter.Node{},
 		locals: map[localKey]localDecl{}, callMemo: map[callKey]value{}, scopes: map[uint32]*sitter.Node{}, redeclared: map[string]bool{},
 		evaluating: map[string]bool{}, memo: map[memoKey]value{}, lin: newLineage(root)},
-		calleeAliases: map[string]*sitter.Node{}, aliases: map[string]string{}, seen: map[string]int{},
+		calleeAliases: map[string]*sitter.Node{}, foreignSuites: map[string]bool{}, aliases: map[string]string{}, seen: map[string]int{},
 		deepPath: deepPath}
 	w.later = w.testBody
 	w.scanModule()
