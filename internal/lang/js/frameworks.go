@@ -78,6 +78,11 @@ func (pr *project) jest() *lang.Setup {
 	regex := rootDir(pr.list(cfg, src, "testRegex", nil), dir)
 	ignore := rootDir(pr.list(cfg, src, "testPathIgnorePatterns", jestIgnore), dir)
 	roots := rootDir(pr.list(cfg, src, "roots", []string{"<rootDir>"}), dir)
+	for i, r := range roots {
+		if !path.IsAbs(r) { // Jest resolves roots: ["test"] against rootDir
+			roots[i] = path.Join(dir, r)
+		}
+	}
 	exts := pr.list(cfg, src, "moduleFileExtensions", jestExtensions)
 	o := pr.env.Options[testdex.Jest]
 	if o.TestMatch != nil {

@@ -2,6 +2,7 @@ package js
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,5 +113,23 @@ func TestEachRowBindings(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
 		}
+	}
+}
+
+// TestJestRelativeRoots checks that Jest's roots are resolved against
+// rootDir (dayjs's roots: ["test"]), as Jest's normalize does.
+func TestJestRelativeRoots(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"devDependencies": {"jest": "22"},
+ "jest": {"roots": ["test"], "testRegex": "test/(.*?/)?.*test.js$"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Detector.Detect(&lang.DetectEnv{Root: dir, ReadFile: os.ReadFile}, dir, []string{"package.json"})
+	if p == nil || len(p.Frameworks) != 1 {
+		t.Fatalf("want one framework, got %+v", p)
+	}
+	jest := p.Frameworks[0]
+	if !jest.Match("test/plugin/a.test.js") || jest.Match("src/test/a.test.js") {
+		t.Errorf("roots [\"test\"] not resolved against rootDir: %v", jest.Patterns)
 	}
 }
