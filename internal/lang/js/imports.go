@@ -253,7 +253,13 @@ func (w *walker) exports(out map[string]value) {
 			switch t := w.text(left); {
 			case t == "module.exports":
 				v := w.eval(right, 0)
+				if w.isFunction(right) {
+					v = value{str: w.text(right), fn: true, props: &value{kind: kObject}}
+				}
 				cjs, ns = true, v
+			case strings.HasPrefix(t, "module.exports.") && ns.props != nil && strings.Count(t, ".") == 2:
+				key := t[strings.LastIndexByte(t, '.')+1:]
+				ns.props.keys, ns.props.vals = append(ns.props.keys, key), append(ns.props.vals, w.eval(right, 0))
 			case strings.HasPrefix(t, "module.exports.") || strings.HasPrefix(t, "exports."):
 				key := t[strings.LastIndexByte(t, '.')+1:]
 				if ns.kind == kObject {
@@ -275,6 +281,18 @@ func (w *walker) exports(out map[string]value) {
 	} else if d, ok := ns.field("default"); ok {
 		out["default"] = d
 	}
+}
+
+// isFunction reports whether n is a function expression or names a
+// function the module declares at its top level.
+func (w *walker) isFunction(n *sitter.Node) bool {
+	switch n.Type() {
+	case "arrow_function", "function_expression", "function":
+		return true
+	case "identifier":
+		return w.functions[w.text(n)] && !w.redeclared[w.text(n)]
+	}
+	return false
 }
 
 // exportStatement adds an export statement's names to ns; it reports
@@ -560,6 +578,8 @@ type wire struct {
 	A    []wire   `json:"a,omitempty"`
 	Keys []string `json:"keys,omitempty"`
 	V    []wire   `json:"v,omitempty"`
+	P    *wire    `json:"p,omitempty"` // a function's own properties
+	F    bool     `json:"f,omitempty"` // a function
 }
 
 // maxWireDepth bounds the nesting encoded; deeper parts become unknown.
@@ -572,7 +592,11 @@ func toWire(v value, depth int) wire {
 	w := wire{K: v.kind, S: v.str, B: v.b}
 	switch v.kind {
 	case kUnknown:
-		w.S = ""
+		w.S, w.F = "", v.fn
+		if v.props != nil {
+			p := toWire(*v.props, depth+1)
+			w.P = &p
+		}
 	case kNumber:
 		w.S = strconv.FormatFloat(v.num, 'g', -1, 64)
 	case kArray:
@@ -591,6 +615,12 @@ func toWire(v value, depth int) wire {
 func fromWire(w wire) value {
 	v := value{kind: w.K, str: w.S, b: w.B}
 	switch w.K {
+	case kUnknown:
+		v.fn = w.F
+		if w.P != nil && w.P.K == kObject {
+			p := fromWire(*w.P)
+			v.props = &p
+		}
 	case kNumber:
 		f, err := strconv.ParseFloat(w.S, 64)
 		if err != nil && !strings.Contains(err.Error(), "range") {

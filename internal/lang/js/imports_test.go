@@ -134,3 +134,50 @@ Object.keys(pkg).forEach((k) => test('pkg ' + k, () => {}));
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestImportedFunctionProperties lists a loop over a property of an
+// exported function (cross-spawn's module.exports = run;
+// module.exports.methods = [...]): the properties are read, the function
+// itself stays unknown.
+func TestImportedFunctionProperties(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("test/util/run.js", `function run(m) { return m; }
+module.exports = run;
+module.exports.methods = ['spawn', 'sync'];
+exports.ignored = ['old exports object'];
+`)
+	write("test/a.test.js", `const run = require('./util/run');
+run.methods.forEach((m) => { describe(m, () => { it('works', () => {}) }) });
+run.ignored.forEach((m) => { it(m, () => {}) });
+it(String(run), () => {});
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"spawn", "spawn > works", "sync", "sync > works", "dynamic {m}", "dynamic {String(run)}"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

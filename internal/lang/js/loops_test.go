@@ -218,6 +218,11 @@ func TestLoopConditions(t *testing.T) {
 		{"['a', 'b'].map((n) => { return it(n, () => {}) })", []string{"a", "b"}},
 		{"for (const n of ['a']) { it(n, () => {}); if (n) break }", []string{"a"}},
 		{"if (false) { it('never', () => {}) } if (process.env.X) { it('maybe', () => {}) }", []string{"maybe"}},
+		// Loose equality where it is strict (luxon's dst tests), and null == undefined.
+		{"for (const n of ['a', 'b']) { describe(n, () => { if (n == 'a') { it('x', () => {}) } else { it('y', () => {}) } }) }",
+			[]string{"a", "b", "a > x", "b > y"}},
+		{"for (const n of [null, 1, '1']) { if (n != undefined) it('t' + n, () => {}) }", []string{"t1", "t1"}},
+		{"for (const n of [0, '']) { if (n == false) it('f' + n, () => {}) }", []string{"f0", "f"}},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {

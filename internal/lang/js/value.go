@@ -42,6 +42,10 @@ type value struct {
 	// object with %s, when the source decides it: Symbol('a') is
 	// "Symbol(a)", a function its compiled source (see tsPrinted).
 	shown string
+	// props are the own properties the source gives a function
+	// (module.exports = run; module.exports.methods = [...]), read by
+	// member access only: the function itself stays unknown.
+	props *value
 }
 
 // known reports whether the value and everything inside it is a literal.
