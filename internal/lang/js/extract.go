@@ -118,12 +118,12 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 // Problem at the first bad line and the tests that could be read; a binary
 // file gives an error Problem and no tests. It never panics.
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
-	return x.extract(f, nil)
+	return x.extract(f, nil, nil)
 }
 
 // extract is Extract with the values of the file's relative imports,
 // which the linker reads (see linkImports); nil before linking.
-func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Result) {
+func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[string]string) (res lang.Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -139,6 +139,11 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 			Message: "invalid UTF-8; names read from this file may be wrong (save it as UTF-8)"})
 	}
 	g := grammar(f.Rel)
+	origEnd := uint32(0)
+	if data, ok := withHelpers(g, f.Data, helpers); ok {
+		origEnd = uint32(len(f.Data))
+		f = &lang.File{Rel: f.Rel, Abs: f.Abs, Data: data, Framework: f.Framework, Settings: f.Settings}
+	}
 	tree, err := parse(g, f.Data)
 	if err != nil {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "cannot parse: " + err.Error()})
@@ -172,6 +177,12 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
 	w.importValues = imports
+	if origEnd > 0 {
+		w.origEnd, w.appended = origEnd, map[string]bool{}
+		for name := range helpers {
+			w.appended[name] = true
+		}
+	}
 	if x.deepPath != 0 {
 		w.deepPath = x.deepPath
 	}

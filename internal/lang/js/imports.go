@@ -43,6 +43,9 @@ type importFacts struct {
 	// Hidden says that a file read in the loaded mode declares tests in
 	// functions, which whoever calls them declares.
 	Hidden bool `json:"hidden,omitempty"`
+	// CallsOnly says that no title needed the imports, only calls of
+	// imported functions that may declare tests (see withHelpers).
+	CallsOnly bool `json:"callsOnly,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -158,8 +161,8 @@ func (w *evaluator) imported(name string) (value, bool) {
 // facts encodes the file's relative imports when a title needed one
 // (until the linker supplied them), and its load sites.
 func (w *walker) facts() []byte {
-	f := importFacts{Loads: w.loads, Hidden: w.hidden}
-	if w.needImports && w.importValues == nil {
+	f := importFacts{Loads: w.loads, Hidden: w.hidden, CallsOnly: w.needHelpers && !w.needImports}
+	if (w.needImports || w.needHelpers) && w.importValues == nil {
 		for _, r := range w.imports {
 			f.Imports = append(f.Imports, r)
 		}
@@ -180,7 +183,7 @@ func (w *walker) facts() []byte {
 type moduleExtractor struct{ fw testdex.Framework }
 
 func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
-func (m moduleExtractor) CacheKey() string             { return "js-module-2" }
+func (m moduleExtractor) CacheKey() string             { return "js-module-3" }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
@@ -188,7 +191,7 @@ func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 			res = lang.Result{}
 		}
 	}()
-	exports, err := moduleExports(f.Rel, f.Data)
+	exports, err := moduleExports(m.fw, f.Rel, f.Data)
 	if err != nil {
 		return lang.Result{}
 	}
@@ -202,7 +205,7 @@ func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 
 // moduleExports evaluates a module's exports: "default", "*" (the whole
 // module as require or import * sees it) and each named export.
-func moduleExports(name string, data []byte) (map[string]value, error) {
+func moduleExports(fw testdex.Framework, name string, data []byte) (map[string]value, error) {
 	g := grammar(name)
 	if path.Ext(name) == ".json" {
 		g = grammar("x.js")
@@ -213,8 +216,11 @@ func moduleExports(name string, data []byte) (map[string]value, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	w := newWalker("", g, data, tree.RootNode())
+	w := newWalker(fw, g, data, tree.RootNode())
 	defer w.close()
+	if q, err := callQuery(g); err == nil {
+		w.q = q // for declaresTests
+	}
 	out := map[string]value{}
 	if path.Ext(name) == ".json" {
 		if st := w.root.NamedChild(0); st != nil && st.NamedChildCount() > 0 {
@@ -264,7 +270,7 @@ func (w *walker) exports(out map[string]value) {
 				key := t[strings.LastIndexByte(t, '.')+1:]
 				if ns.kind == kObject {
 					cjs = true
-					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.eval(right, 0))
+					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.withHelper(w.eval(right, 0), right))
 				}
 			}
 		}
@@ -321,7 +327,7 @@ func (w *walker) exportStatement(n *sitter.Node, ns *value) bool {
 		return w.exportDeclaration(d, isDefault, add)
 	}
 	if v := n.ChildByFieldName("value"); v != nil { // export default expr
-		add("default", w.eval(v, 0))
+		add("default", w.withHelper(w.eval(v, 0), v))
 		return true
 	}
 	from := n.ChildByFieldName("source") != nil
@@ -384,13 +390,13 @@ func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(stri
 			}
 			val := value{kind: kUndefined}
 			if v != nil {
-				val = w.eval(v, 0)
+				val = w.withHelper(w.eval(v, 0), v)
 			}
 			add(w.text(id), val)
 		}
 		return true
 	case "function_declaration", "generator_function_declaration", "function_signature":
-		return named(value{str: w.text(d), fn: true})
+		return named(w.withHelper(value{str: w.text(d), fn: true}, d))
 	case "class_declaration", "abstract_class_declaration":
 		return named(value{})
 	case "enum_declaration":
@@ -399,6 +405,44 @@ func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(stri
 		return true // types and declarations have no runtime value
 	}
 	return false
+}
+
+// withHelper notes in v, the value of the function n, its source when
+// its body declares tests (see value.helper).
+func (w *walker) withHelper(v value, n *sitter.Node) value {
+	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") || !w.declaresTests(n) {
+		return v
+	}
+	v.helper = w.helperSource(n)
+	return v
+}
+
+// helperSource is a function's parameters and body as a declaration
+// writes them: "(a, b) {...}", an arrow's expression body as a return;
+// "" for an async or generator function (whose tests may be declared
+// after the file is collected) and one without a body.
+func (w *walker) helperSource(fn *sitter.Node) string {
+	text := w.text(fn)
+	if strings.HasPrefix(text, "async") || strings.Contains(fn.Type(), "generator") || strings.HasPrefix(text, "function*") {
+		return ""
+	}
+	body := fn.ChildByFieldName("body")
+	if body == nil {
+		return ""
+	}
+	var ps string
+	if p := fn.ChildByFieldName("parameters"); p != nil {
+		ps = w.text(p)
+	} else if p := fn.ChildByFieldName("parameter"); p != nil {
+		ps = "(" + w.text(p) + ")"
+	} else {
+		return ""
+	}
+	b := w.text(body)
+	if body.Type() != "statement_block" {
+		b = "{ return (" + b + "); }"
+	}
+	return ps + " " + b
 }
 
 // exportName is an export's name: an identifier or a string literal
@@ -466,9 +510,56 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			settings = s.Settings
 		}
 	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values)
+	helpers := map[string]string{}
+	for _, r := range facts.Imports {
+		v, ok := values[r.Local]
+		switch {
+		case !ok || !identRE.MatchString(r.Local):
+		case r.Name != "*" && v.helper != "":
+			helpers[r.Local] = v.helper
+		case r.Name == "*" && v.kind == kObject: // m.f(...): see helperCallee
+			for i, k := range v.keys {
+				if v.vals[i].helper != "" && identRE.MatchString(k) {
+					helpers[r.Local+"$"+k] = v.vals[i].helper
+				}
+			}
+		}
+	}
+	if facts.CallsOnly && len(helpers) == 0 {
+		return nil // nothing to inline, and no title needs a value
+	}
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values, helpers)
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
+}
+
+// withHelpers appends to a test file's source the imported functions
+// that declare tests, each as a declaration under its local name, so that
+// its calls are inlined as a local helper's are (the records get the
+// call's line); ok is false when there are none or the result does not
+// parse (a TypeScript helper in a JavaScript file).
+func withHelpers(g *sitter.Language, data []byte, helpers map[string]string) ([]byte, bool) {
+	if len(helpers) == 0 {
+		return nil, false
+	}
+	names := make([]string, 0, len(helpers))
+	for n := range helpers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := append(append([]byte{}, data...), '\n')
+	for _, n := range names {
+		out = append(out, "function "+n+helpers[n]+"\n"...)
+	}
+	tree, err := parse(g, out)
+	if err != nil {
+		return nil, false
+	}
+	defer tree.Close()
+	if tree.RootNode().HasError() {
+		return nil, false
+	}
+	return out, true
 }
 
 // moduleResolver finds the one file of the project a bare specifier of
@@ -580,6 +671,7 @@ type wire struct {
 	V    []wire   `json:"v,omitempty"`
 	P    *wire    `json:"p,omitempty"` // a function's own properties
 	F    bool     `json:"f,omitempty"` // a function
+	H    string   `json:"h,omitempty"` // a function's helper source
 }
 
 // maxWireDepth bounds the nesting encoded; deeper parts become unknown.
@@ -592,7 +684,7 @@ func toWire(v value, depth int) wire {
 	w := wire{K: v.kind, S: v.str, B: v.b}
 	switch v.kind {
 	case kUnknown:
-		w.S, w.F = "", v.fn
+		w.S, w.F, w.H = "", v.fn, v.helper
 		if v.props != nil {
 			p := toWire(*v.props, depth+1)
 			w.P = &p
@@ -616,7 +708,7 @@ func fromWire(w wire) value {
 	v := value{kind: w.K, str: w.S, b: w.B}
 	switch w.K {
 	case kUnknown:
-		v.fn = w.F
+		v.fn, v.helper = w.F, w.H
 		if w.P != nil && w.P.K == kObject {
 			p := fromWire(*w.P)
 			v.props = &p

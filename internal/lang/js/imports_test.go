@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -176,6 +177,69 @@ it(String(run), () => {});
 	}
 	sort.Strings(got)
 	want := []string{"spawn", "spawn > works", "sync", "sync > works", "dynamic {m}", "dynamic {String(run)}"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestImportedHelpers lists the tests that functions of a local module
+// declare where a test file calls them (luxon's Helpers.withoutRTF(name,
+// f) and withNow(name, dt, f)): each call is inlined as a local helper's
+// is, its records on the call's line (inside a test too, as a local
+// helper's); a helper reading its own module's data gives dynamic
+// records, and a function declaring no tests is not inlined.
+func TestImportedHelpers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("test/helpers.js", `const prefix = compute();
+exports.withoutRTF = function (name, f) {
+  const fullName = `+"`With no RTF, ${name}`"+`;
+  test(fullName, () => { f(); });
+};
+exports.withNow = (name, dt, f) => test(name, f);
+exports.prefixed = function (name) { test(prefix + name, () => {}); };
+exports.plain = function (x) { return x; };
+`)
+	write("test/esm.ts", "export function suite(n: string) {\n  describe(n, () => { it('works', () => {}); });\n}\n")
+	write("test/a.test.ts", `import { withNow } from './helpers';
+import { suite as s } from './esm';
+const Helpers = require('./helpers');
+
+Helpers.withoutRTF('toRelative', () => {});
+withNow('diffNow', 1, () => {});
+describe('d', () => {
+  Helpers.prefixed('p');
+  s('inner');
+});
+test('t', () => { withNow('never', 1, () => {}); });
+Helpers.plain(1);
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name + " @" + strconv.Itoa(r.Line)
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"With no RTF, toRelative @5", "diffNow @6", "d @7", "dynamic d > {prefix + name} @8",
+		"d > inner @9", "d > inner > works @9", "t @11", "t > never @11"}
 	sort.Strings(want)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)

@@ -46,6 +46,10 @@ type value struct {
 	// (module.exports = run; module.exports.methods = [...]), read by
 	// member access only: the function itself stays unknown.
 	props *value
+	// helper is an exported function that declares tests, as the
+	// parameters and body of a declaration ("(name, f) {...}"), which an
+	// importer's calls inline (see helperSource).
+	helper string
 }
 
 // known reports whether the value and everything inside it is a literal.

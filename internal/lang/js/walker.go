@@ -73,9 +73,16 @@ type evaluator struct {
 	env          *env                       // the bindings of the instance being evaluated
 	imports      map[string]importRef       // module-level bindings of relative imports
 	importValues map[string]value           // their values, when the linker read the modules
-	needImports  bool                       // a title needed an import's value
-	file         string                     // the file's path (for __filename); "" when not known
-	lin          *lineage                   // ancestors of the call being visited, with their blocks' consts in scope
+	// appended are the imported helpers the linker appended to the
+	// source as declarations, from origEnd on; site is the line of the
+	// call in the file that inlines one (see withHelpers).
+	appended    map[string]bool
+	needHelpers bool // a call of an imported function may declare tests
+	origEnd     uint32
+	site        int
+	needImports bool     // a title needed an import's value
+	file        string   // the file's path (for __filename); "" when not known
+	lin         *lineage // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -359,6 +366,12 @@ func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn boo
 		kind = testdex.KindSubtest
 	}
 	line := int(c.StartPoint().Row) + 1
+	if w.origEnd > 0 && c.StartByte() >= w.origEnd {
+		if w.site == 0 {
+			return in // an appended helper's body, not where it is called
+		}
+		line = w.site
+	}
 	if first, dup := w.seen[in.key]; dup {
 		if in.dynamic || kind == testdex.KindSuite {
 			return in // one record stands for them all
