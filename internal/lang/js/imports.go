@@ -15,6 +15,7 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // Tables imported from a local module of literals (import {cases} from
@@ -430,19 +431,60 @@ func (w *walker) helperSource(fn *sitter.Node) string {
 	if body == nil {
 		return ""
 	}
-	var ps string
-	if p := fn.ChildByFieldName("parameters"); p != nil {
-		ps = w.text(p)
-	} else if p := fn.ChildByFieldName("parameter"); p != nil {
-		ps = "(" + w.text(p) + ")"
-	} else {
+	p := fn.ChildByFieldName("parameters")
+	if p == nil {
+		p = fn.ChildByFieldName("parameter")
+	}
+	if p == nil {
 		return ""
 	}
-	b := w.text(body)
+	ps, ok1 := w.renamed(p) // a parameter named like a module binding is renamed with it
+	b, ok2 := w.renamed(body)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	if p.Type() != "formal_parameters" {
+		ps = "(" + ps + ")"
+	}
 	if body.Type() != "statement_block" {
 		b = "{ return (" + b + "); }"
 	}
 	return ps + " " + b
+}
+
+// renamed is n's source with each identifier naming a binding of the
+// module's top level (a const, a variable, a function, an import)
+// renamed $m$name: in an importer, where linkImports appends it, that
+// name is bound to nothing, so what it reads stays unknown rather than
+// taking the importer's binding of the same name. ok is false when a
+// shorthand property ({name}) names one: renaming would change the key.
+func (w *walker) renamed(n *sitter.Node) (string, bool) {
+	q, err := cachedQuery(w.lang, mentionQuery)
+	if err != nil {
+		return "", false
+	}
+	var found []*sitter.Node
+	for c := range tsgrammars.CaptureNodes(q, n) {
+		name := w.text(c)
+		if _, imp := w.imports[name]; !imp && w.consts[name] == nil && w.vars[name] == nil && !w.functions[name] {
+			continue
+		}
+		if c.Type() != "identifier" {
+			return "", false
+		}
+		found = append(found, c)
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].StartByte() < found[j].StartByte() })
+	var b strings.Builder
+	at := n.StartByte()
+	for _, c := range found {
+		name := w.text(c)
+		b.Write(w.src[at:c.StartByte()])
+		b.WriteString("$m$" + name)
+		at = c.EndByte()
+	}
+	b.Write(w.src[at:n.EndByte()])
+	return b.String(), true
 }
 
 // exportName is an export's name: an identifier or a string literal

@@ -188,7 +188,8 @@ it(String(run), () => {});
 // f) and withNow(name, dt, f)): each call is inlined as a local helper's
 // is, its records on the call's line (inside a test too, as a local
 // helper's); a helper reading its own module's data gives dynamic
-// records, and a function declaring no tests is not inlined.
+// records (not the importer's binding of the same name), and a function
+// declaring no tests is not inlined.
 func TestImportedHelpers(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, src string) {
@@ -212,7 +213,8 @@ exports.prefixed = function (name) { test(prefix + name, () => {}); };
 exports.plain = function (x) { return x; };
 `)
 	write("test/esm.ts", "export function suite(n: string) {\n  describe(n, () => { it('works', () => {}); });\n}\n")
-	write("test/a.test.ts", `import { withNow } from './helpers';
+	write("test/a.test.ts", `const prefix = 'not the helper module\'s';
+import { withNow } from './helpers';
 import { suite as s } from './esm';
 const Helpers = require('./helpers');
 
@@ -238,8 +240,8 @@ Helpers.plain(1);
 		got = append(got, n)
 	}
 	sort.Strings(got)
-	want := []string{"With no RTF, toRelative @5", "diffNow @6", "d @7", "dynamic d > {prefix + name} @8",
-		"d > inner @9", "d > inner > works @9", "t @11", "t > never @11"}
+	want := []string{"With no RTF, toRelative @6", "diffNow @7", "d @8", "dynamic d > {prefix + name} @9",
+		"d > inner @10", "d > inner > works @10", "t @12", "t > never @12"}
 	sort.Strings(want)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)

@@ -396,6 +396,13 @@ func (w *walker) dynamicTitle(sp spec) string {
 // literal keeps its text with ${x} shown as {x}; anything else is
 // {source}.
 func (w *walker) sourceTitle(n *sitter.Node) string {
+	if w.origEnd > 0 && n.StartByte() >= w.origEnd { // an appended helper's, as its module writes it
+		return strings.ReplaceAll(w.sourceTitleOf(n), "$m$", "")
+	}
+	return w.sourceTitleOf(n)
+}
+
+func (w *walker) sourceTitleOf(n *sitter.Node) string {
 	if n.Type() != "template_string" {
 		return "{" + compact(w.text(n)) + "}"
 	}
