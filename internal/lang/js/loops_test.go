@@ -269,3 +269,31 @@ func TestNodeTestInVitest(t *testing.T) {
 		t.Errorf("node:test: got %q, want %q", got, want)
 	}
 }
+
+// TestPropertyChanges checks that a change to a part of a binding
+// (o.a.b = v, p.q[0] = v, delete, Object.assign, a destructuring swap)
+// leaves reads of it unknown, never the value before the change, and
+// that o.k = v and o['k'] = v before a read are replayed (mlly's
+// staticTests[input] = ... after its literal).
+func TestPropertyChanges(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"const o = {a: {b: 'x'}};\no.a.b = 'y';\nit(o.a.b, () => {})", []string{"dynamic {o.a.b}"}},
+		{"const p = {q: ['m']};\np.q[0] = 'n';\nit(p.q[0], () => {})", []string{"dynamic {p.q[0]}"}},
+		{"const d = {a: 'x'};\ndelete d.a;\nit(d.a, () => {})", []string{"dynamic {d.a}"}},
+		{"const s = {a: 'x'};\nObject.assign(s, {a: 'y'});\nit(s.a, () => {})", []string{"dynamic {s.a}"}},
+		{"let [u, v] = ['u', 'v'];\n[u, v] = [v, u];\nit(u, () => {})", []string{"dynamic {u}"}},
+		{"let {e} = {e: 'e'};\n({e} = {e: 'f'});\nit(e, () => {})", []string{"dynamic {e}"}},
+		{"const T = {a: 1};\nT['b c'] = 2; T.a = 3; T[1] = 4;\nfor (const [k, v] of Object.entries(T)) it(k + v, () => {})",
+			[]string{"14", "a3", "b c2"}},
+		{"const T = {a: 1};\nfor (const k of Object.keys(T)) it(k, () => {});\nT.b = 2", []string{"a"}},
+		{"const T = {a: 1};\nif (x) T.b = 2;\nfor (const k of Object.keys(T)) it(k, () => {})", []string{"dynamic {k}"}},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
