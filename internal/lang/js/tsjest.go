@@ -20,8 +20,9 @@ const tsJestSetting = "ts-jest-target"
 // tsJestTarget reads the target of the tsconfig ts-jest compiles .ts test
 // files with (the transform's tsconfig option, a path or inline compiler
 // options, else rootDir's tsconfig.json, its relative extends followed),
-// lower-cased; "" when ts-jest does not transform them or no target is
-// written (the default differs between TypeScript versions).
+// lower-cased; "" when ts-jest does not transform them, passes its output
+// through Babel (babelConfig), or no target is written (the default
+// differs between TypeScript versions).
 func (pr *project) tsJestTarget(cfg value, root string) string {
 	name, opts, found := "", value{}, false
 	if tr, ok := cfg.field("transform"); ok {
@@ -59,6 +60,9 @@ func (pr *project) tsJestTarget(cfg value, root string) string {
 	}
 	if name != "ts-jest" {
 		return ""
+	}
+	if b, ok := opts.field("babelConfig"); ok && (b.kind != kBool || b.b) {
+		return "" // Babel prints the compiled code again
 	}
 	tc, ok := opts.field("tsconfig")
 	switch {

@@ -65,6 +65,8 @@ func TestTsJestTarget(t *testing.T) {
 		{`{"preset": "ts-jest", "transform": {"^.+\\.ts$": "babel-jest"}}`, ""},
 		{`{"preset": "ts-jest", "transform": {"^.+\\.js$": "babel-jest"}}`, "es2020"},
 		{`{"preset": "ts-jest", "globals": {"ts-jest": {"tsconfig": "tsconfig.test.json"}}}`, "es5"},
+		{`{"transform": {"^.+\\.tsx?$": ["ts-jest", {"babelConfig": true}]}}`, ""},
+		{`{"transform": {"^.+\\.tsx?$": ["ts-jest", {"babelConfig": false}]}}`, "es2020"},
 		{`{}`, ""},
 	} {
 		pr := &project{dir: "/p", env: &lang.DetectEnv{ReadFile: func(p string) ([]byte, error) {
