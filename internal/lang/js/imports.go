@@ -242,7 +242,8 @@ func moduleExports(fw testdex.Framework, name string, data []byte) (map[string]v
 // them, which changes only an index in a title); those whose values are
 // not literals (functions, classes, re-exports) are unknown values. When
 // the names themselves are not all known (export * from, a destructured
-// declaration), the namespace is unknown and only named exports are read.
+// declaration), the namespace is unknown but for member access to the
+// named exports the source shows.
 func (w *walker) exports(out map[string]value) {
 	ns := value{kind: kObject}
 	cjs, open := false, false
@@ -266,7 +267,7 @@ func (w *walker) exports(out map[string]value) {
 				cjs, ns = true, v
 			case strings.HasPrefix(t, "module.exports.") && ns.props != nil && strings.Count(t, ".") == 2:
 				key := t[strings.LastIndexByte(t, '.')+1:]
-				ns.props.keys, ns.props.vals = append(ns.props.keys, key), append(ns.props.vals, w.eval(right, 0))
+				ns.props.keys, ns.props.vals = append(ns.props.keys, key), append(ns.props.vals, w.withHelper(w.eval(right, 0), right))
 			case strings.HasPrefix(t, "module.exports.") || strings.HasPrefix(t, "exports."):
 				key := t[strings.LastIndexByte(t, '.')+1:]
 				if ns.kind == kObject {
@@ -277,11 +278,12 @@ func (w *walker) exports(out map[string]value) {
 		}
 	}
 	out["*"] = ns
-	if open && !cjs { // the named exports stay readable one by one
+	if open && !cjs { // the named exports stay readable one by one, m.name too
 		for i, k := range ns.keys {
 			out[k] = ns.vals[i]
 		}
-		out["*"] = value{}
+		known := ns
+		out["*"] = value{props: &known}
 	}
 	if cjs {
 		out["default"] = ns
@@ -559,10 +561,14 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 		case !ok || !identRE.MatchString(r.Local):
 		case r.Name != "*" && v.helper != "":
 			helpers[r.Local] = v.helper
-		case r.Name == "*" && v.kind == kObject: // m.f(...): see helperCallee
-			for i, k := range v.keys {
-				if v.vals[i].helper != "" && identRE.MatchString(k) {
-					helpers[r.Local+"$"+k] = v.vals[i].helper
+		case r.Name == "*": // m.f(...): see helperCallee
+			ns := v
+			if v.props != nil { // names not all known, or a function's properties
+				ns = *v.props
+			}
+			for i, k := range ns.keys {
+				if ns.kind == kObject && ns.vals[i].helper != "" && identRE.MatchString(k) {
+					helpers[r.Local+"$"+k] = ns.vals[i].helper
 				}
 			}
 		}

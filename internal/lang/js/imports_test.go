@@ -105,14 +105,17 @@ export type X = number;
 export const count = 2;
 `)
 	write("lib/open.ts", "export * from './more';\nexport const known = ['k'];\n")
+	write("lib/open2.ts", "export * from './more';\nexport const other = ['o'];\n")
 	write("node_modules/pkg/index.js", "exports.a = 1;\n")
 	write("test/a.test.ts", `import * as matchers from 'src/matchers/index';
 import * as open from '@lib/open';
 import { known } from '@lib/open';
+import * as open2 from '@lib/open2';
 import * as pkg from 'pkg';
 test.each(Object.entries(matchers))('%s', () => {});
 Object.keys(open).forEach((k) => test('open ' + k, () => {}));
 known.forEach((k) => test('known ' + k, () => {}));
+open2.other.forEach((k) => test('other ' + k, () => {}));
 Object.keys(pkg).forEach((k) => test('pkg ' + k, () => {}));
 `)
 	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
@@ -128,7 +131,7 @@ Object.keys(pkg).forEach((k) => test('pkg ' + k, () => {}));
 		got = append(got, n)
 	}
 	sort.Strings(got)
-	want := []string{"K", "count", "fail", "helper", "known k", "nested", "other", "passes", "toBe",
+	want := []string{"K", "count", "fail", "helper", "known k", "nested", "other", "other o", "passes", "toBe",
 		"dynamic {'open ' + k}", "dynamic {'pkg ' + k}"}
 	sort.Strings(want)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -226,7 +229,10 @@ describe('d', () => {
 });
 test('t', () => { withNow('never', 1, () => {}); });
 Helpers.plain(1);
+const run = require('./run');
+run.suite('fp');
 `)
+	write("test/run.js", "function run() {}\nmodule.exports = run;\nmodule.exports.suite = function (n) { describe(n, () => { it('x', () => {}) }) };\n")
 	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +247,7 @@ Helpers.plain(1);
 	}
 	sort.Strings(got)
 	want := []string{"With no RTF, toRelative @6", "diffNow @7", "d @8", "dynamic d > {prefix + name} @9",
-		"d > inner @10", "d > inner > works @10", "t @12", "t > never @12"}
+		"d > inner @10", "d > inner > works @10", "t @12", "t > never @12", "fp @15", "fp > x @15"}
 	sort.Strings(want)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)
