@@ -94,6 +94,19 @@ def vitest_listing(root):
     return [rel(root, t["file"]) + " :: " + t["name"] for t in tests]
 
 
+def js_string(v):
+    """js_string is String(v) for the JSON values an old Jest (jasmine2)
+    reports as titles: it([2010, 6], fn) keeps its array, which Jest
+    prints as String(title)."""
+    if isinstance(v, list):
+        return ",".join("" if e is None else js_string(e) for e in v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    return str(v)
+
+
 def jest_listing(root):
     report = tempfile.mktemp(suffix=".json")
     subprocess.run([os.path.join(root, "node_modules", ".bin", "jest"), "--json", "--outputFile=" + report,
@@ -103,7 +116,7 @@ def jest_listing(root):
     names = []
     for fr in data["testResults"]:
         for a in fr["assertionResults"]:
-            names.append(rel(root, fr["name"]) + " :: " + " > ".join(a["ancestorTitles"] + [a["title"]]))
+            names.append(rel(root, fr["name"]) + " :: " + " > ".join(js_string(t) for t in a["ancestorTitles"] + [a["title"]]))
     return names
 
 

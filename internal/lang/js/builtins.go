@@ -290,14 +290,21 @@ func replace(s string, pattern, repl value, all bool) (value, bool) {
 // literalPattern reads a regular expression that matches one fixed
 // string: characters that are not syntax, and syntax characters escaped
 // with a backslash. ok is false for anything else.
+// controlEscapes are the regular expression escapes of one control
+// character (mlly's input.replace(/\n/g, ...)).
+var controlEscapes = map[byte]byte{'n': '\n', 't': '\t', 'r': '\r', 'f': '\f', 'v': '\v'}
+
 func literalPattern(p string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
+		case c == '\\' && i+1 < len(p) && controlEscapes[p[i+1]] != 0:
+			i++
+			b.WriteByte(controlEscapes[p[i]])
 		case c == '\\':
 			if i+1 >= len(p) || !strings.ContainsRune(`\^$.*+?()[]{}|/-"'`, rune(p[i+1])) {
-				return "", false // \d, \n, \u0041, back references: not read
+				return "", false // \d, \u0041, back references: not read
 			}
 			i++
 			b.WriteByte(p[i])

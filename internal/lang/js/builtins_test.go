@@ -26,6 +26,7 @@ func TestBuiltinValues(t *testing.T) {
 		{`JSON.stringify(Object.entries({x: 'a', 1: ['b', 'c']}).map((e) => e.flat()))`,
 			`[["1","b","c"],["x","a"]]`},
 		{`JSON.stringify('\uD83D\uDE00 \u00e9')`, "\"\U0001F600 \u00e9\""},
+		{"'a\\nb\\tc'.replace(/\\n/g, String.raw`\\n`).replace(/\\t/, '<t>')", "a\\nb<t>c"},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", "it("+c.src+", () => {})"))
 		if len(got) != 1 || got[0] != c.want {

@@ -217,8 +217,9 @@ type linker struct{ fw testdex.Framework }
 
 func (l linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	var problems []testdex.Problem
+	mr := newModuleResolver(p)
 	for _, f := range files {
-		problems = append(problems, linkImports(l.fw, p, f)...)
+		problems = append(problems, linkImports(l.fw, p, f, mr)...)
 	}
 	ll := newLoadLinker(l.fw, p, files)
 	for _, f := range files {

@@ -25,6 +25,7 @@
 //	               builtins.go (array, Set, string and regex builtins on
 //	               data) replay.go (the changes made before a read)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
+//	               tsjest.go (functions as ts-jest compiles them)
 //	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
 //	listing        lister.go lister_node_mocha.go
 //	running        runner.go runner_args.go runner_install.go runner_script.go

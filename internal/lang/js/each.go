@@ -26,7 +26,7 @@ func jestArrayTitles(title string, table []value) (out []string, named []bool) {
 	allArrays := true
 	allObjects := true
 	for _, r := range table {
-		if r.kind == kUnknown && !r.fn {
+		if r.kind == kUnknown && !r.fn && r.shown == "" {
 			return nil, nil // a row of unknown shape changes every row's format
 		}
 		allArrays = allArrays && r.kind == kArray

@@ -81,7 +81,7 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "regex":
 		return w.regex(n)
 	case "arrow_function", "function_expression", "function", "generator_function":
-		return value{str: w.text(n), fn: true}
+		return value{str: w.text(n), fn: true, shown: w.tsPrinted(n)}
 	case "new_expression":
 		return w.newValue(n, depth)
 	}
@@ -197,6 +197,23 @@ func (w *evaluator) unary(n *sitter.Node, depth int) value {
 
 // binary folds + over strings and numbers, the logical operators, and
 // strict equality of primitives; nothing else.
+// looseEqual is == where it is === (operands of one primitive type) or
+// null and undefined; ok is false for the coercions it leaves alone.
+func looseEqual(l, r value) (eq, ok bool) {
+	nullish := func(v value) bool { return v.kind == kNull || v.kind == kUndefined }
+	switch {
+	case nullish(l) && nullish(r):
+		return true, true
+	case l.kind == kUnknown || r.kind == kUnknown || l.isObject() || r.isObject():
+		return false, false
+	case nullish(l) || nullish(r):
+		return false, true // null == only null and undefined
+	case l.kind != r.kind:
+		return false, false
+	}
+	return strictEqual(l, r)
+}
+
 func (w *evaluator) binary(n *sitter.Node, depth int) value {
 	op := n.ChildByFieldName("operator")
 	if op == nil {
@@ -210,6 +227,13 @@ func (w *evaluator) binary(n *sitter.Node, depth int) value {
 		r := w.eval(n.ChildByFieldName("right"), depth+1)
 		if eq, ok := strictEqual(l, r); ok {
 			return value{kind: kBool, b: eq == (w.text(op) == "===")}
+		}
+		return value{str: w.text(n)}
+	case "==", "!=":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if eq, ok := looseEqual(l, r); ok {
+			return value{kind: kBool, b: eq == (w.text(op) == "==")}
 		}
 		return value{str: w.text(n)}
 	case "-", "*", "/", "%", "**":

@@ -151,6 +151,9 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	var v value
 	switch fn.Type() {
 	case "identifier":
+		if w.text(fn) == "Symbol" && !w.shadowed(fn, "Symbol") {
+			return symbolValue(unknown.str, argv)
+		}
 		if v = w.globalCall(w.text(fn), argv); v.kind == kUnknown {
 			v = w.localCall(fn, argv, depth)
 		}
@@ -186,6 +189,22 @@ func (w *evaluator) globalCall(name string, argv []value) value {
 		return str(s)
 	}
 	return value{}
+}
+
+// symbolValue is Symbol(description): unknown (each call makes a new
+// one, and a template literal throws on it) but shown by %s as
+// String(symbol) does, when the description is a literal.
+func symbolValue(src string, argv []value) value {
+	v := value{str: src}
+	switch {
+	case len(argv) == 0 || argv[0].kind == kUndefined:
+		v.shown = "Symbol()"
+	default:
+		if s, ok := toStr(argv[0]); ok {
+			v.shown = "Symbol(" + s + ")"
+		}
+	}
+	return v
 }
 
 // shadowed reports whether a global's name is bound in the file.

@@ -16,7 +16,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-8"
+const version = "js-9"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -118,12 +118,12 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 // Problem at the first bad line and the tests that could be read; a binary
 // file gives an error Problem and no tests. It never panics.
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
-	return x.extract(f, nil)
+	return x.extract(f, nil, nil)
 }
 
 // extract is Extract with the values of the file's relative imports,
 // which the linker reads (see linkImports); nil before linking.
-func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Result) {
+func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[string]string) (res lang.Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -139,6 +139,11 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 			Message: "invalid UTF-8; names read from this file may be wrong (save it as UTF-8)"})
 	}
 	g := grammar(f.Rel)
+	origEnd := uint32(0)
+	if data, ok := withHelpers(g, f.Data, helpers); ok {
+		origEnd = uint32(len(f.Data))
+		f = &lang.File{Rel: f.Rel, Abs: f.Abs, Data: data, Framework: f.Framework, Settings: f.Settings}
+	}
 	tree, err := parse(g, f.Data)
 	if err != nil {
 		res.Problems = append(res.Problems, testdex.Problem{Severity: testdex.SevError, Message: "cannot parse: " + err.Error()})
@@ -157,7 +162,7 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 				if !t2.RootNode().HasError() {
 					tree.Close()
 					tree, root = t2, t2.RootNode()
-					f = &lang.File{Rel: f.Rel, Data: data}
+					f = &lang.File{Rel: f.Rel, Data: data, Settings: f.Settings}
 				} else {
 					t2.Close()
 				}
@@ -172,10 +177,19 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value) (res lang.Re
 	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
 	w.importValues = imports
+	if origEnd > 0 {
+		w.origEnd, w.appended = origEnd, map[string]bool{}
+		for name := range helpers {
+			w.appended[name] = true
+		}
+	}
 	if x.deepPath != 0 {
 		w.deepPath = x.deepPath
 	}
 	w.file, w.loaded, w.base = f.Rel, x.loaded, x.base
+	if t := f.Settings[tsJestSetting]; len(t) == 1 && isTypeScript(f.Rel) {
+		w.tsTarget = esYear(t[0])
+	}
 	w.bareImports()
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests

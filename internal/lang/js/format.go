@@ -129,6 +129,9 @@ func pretty(v value, depth int) string {
 // They differ where vitest is true: Vitest prints an array's %s with
 // Array.prototype.toString (1,2) and a negative zero's %d as 0.
 func formatVerb(verb byte, v value, vitest bool) string {
+	if verb == 's' && !vitest && v.kind == kUnknown && v.shown != "" {
+		return v.shown // String(v)
+	}
 	v = must(v)
 	switch verb {
 	case 's':

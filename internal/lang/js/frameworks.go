@@ -78,6 +78,11 @@ func (pr *project) jest() *lang.Setup {
 	regex := rootDir(pr.list(cfg, src, "testRegex", nil), dir)
 	ignore := rootDir(pr.list(cfg, src, "testPathIgnorePatterns", jestIgnore), dir)
 	roots := rootDir(pr.list(cfg, src, "roots", []string{"<rootDir>"}), dir)
+	for i, r := range roots {
+		if !path.IsAbs(r) { // Jest resolves roots: ["test"] against rootDir
+			roots[i] = path.Join(dir, r)
+		}
+	}
 	exts := pr.list(cfg, src, "moduleFileExtensions", jestExtensions)
 	o := pr.env.Options[testdex.Jest]
 	if o.TestMatch != nil {
@@ -97,7 +102,11 @@ func (pr *project) jest() *lang.Setup {
 	if len(regex) > 0 {
 		patterns = regex
 	}
-	return &lang.Setup{Patterns: patterns, Match: func(rel string) bool {
+	var settings lang.Settings
+	if t := pr.tsJestTarget(cfg, dir); t != "" {
+		settings = lang.Settings{tsJestSetting: {t}}
+	}
+	return &lang.Setup{Patterns: patterns, Settings: settings, Match: func(rel string) bool {
 		abs := path.Join(base, rel)
 		if !hasExt(rel, exts) || ign.match(abs) || !underAny(abs, roots) {
 			return false

@@ -122,6 +122,9 @@ func (w *walker) mentions(want map[string][]helperDef) (calls, mentioned map[str
 		if want[name] == nil {
 			continue
 		}
+		if p := c.Parent(); w.appended[name] && p != nil && (p.Type() == "import_specifier" || p.Type() == "import_clause") {
+			continue // the import an appended helper stands for
+		}
 		mentioned[name]++
 		if p := c.Parent(); p != nil && p.Type() == "call_expression" {
 			if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
@@ -177,11 +180,14 @@ func (w *walker) insideHelper(at int) bool {
 // instances: once per call, per iteration of the loops around the call,
 // with the helper's parameters bound to the arguments' values.
 func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
-	f := c.ChildByFieldName("function")
-	if f == nil || f.Type() != "identifier" {
+	name, local := w.helperCallee(c)
+	if name == "" {
 		return
 	}
-	def, ok := w.helperFor(c, w.text(f))
+	if _, imported := w.imports[local]; imported && w.importValues == nil && (parent == nil || !parent.test) && w.runsOnLoad(at) {
+		w.needHelpers = true // an imported function called while tests are collected may declare some
+	}
+	def, ok := w.helperFor(c, name)
 	if !ok {
 		return
 	}
@@ -197,6 +203,9 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	seeds := w.seeds(c, def.fn, parents, w.lin.barriersBelow(at))
 	cw := w.child(def.fn)
 	defer cw.close()
+	if w.origEnd > 0 && c.StartByte() < w.origEnd {
+		cw.site = int(c.StartPoint().Row) + 1
+	}
 	if !cw.lin.moveTo(def.fn) {
 		return
 	}
@@ -208,8 +217,33 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	cw.runIn(w.q, w.calls, def.fn)
 	w.tests = append(w.tests, cw.tests...)
 	w.needImports = w.needImports || cw.needImports
+	w.needHelpers = w.needHelpers || cw.needHelpers
 	w.problems = append(w.problems, cw.problems...)
 	w.loads = append(w.loads, cw.loads...)
+}
+
+// helperCallee names the helper a call may call: f(...) is f, and
+// m.f(...) of a whole imported module m is m$f, the name linkImports
+// appends its f under (see withHelpers); local is the binding called or
+// whose member is. "" when the callee is neither.
+func (w *walker) helperCallee(c *sitter.Node) (name, local string) {
+	f := c.ChildByFieldName("function")
+	if f == nil {
+		return "", ""
+	}
+	switch f.Type() {
+	case "identifier":
+		return w.text(f), w.text(f)
+	case "member_expression":
+		obj, prop := f.ChildByFieldName("object"), f.ChildByFieldName("property")
+		if obj == nil || prop == nil || obj.Type() != "identifier" || prop.Type() != "property_identifier" {
+			return "", ""
+		}
+		if r, ok := w.imports[w.text(obj)]; ok && r.Name == "*" {
+			return w.text(obj) + "$" + w.text(prop), w.text(obj)
+		}
+	}
+	return "", ""
 }
 
 // helperFor finds the helper name refers to at c: the one declared in

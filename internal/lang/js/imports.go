@@ -9,11 +9,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // Tables imported from a local module of literals (import {cases} from
@@ -42,6 +44,9 @@ type importFacts struct {
 	// Hidden says that a file read in the loaded mode declares tests in
 	// functions, which whoever calls them declares.
 	Hidden bool `json:"hidden,omitempty"`
+	// CallsOnly says that no title needed the imports, only calls of
+	// imported functions that may declare tests (see withHelpers).
+	CallsOnly bool `json:"callsOnly,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -157,8 +162,8 @@ func (w *evaluator) imported(name string) (value, bool) {
 // facts encodes the file's relative imports when a title needed one
 // (until the linker supplied them), and its load sites.
 func (w *walker) facts() []byte {
-	f := importFacts{Loads: w.loads, Hidden: w.hidden}
-	if w.needImports && w.importValues == nil {
+	f := importFacts{Loads: w.loads, Hidden: w.hidden, CallsOnly: w.needHelpers && !w.needImports}
+	if (w.needImports || w.needHelpers) && w.importValues == nil {
 		for _, r := range w.imports {
 			f.Imports = append(f.Imports, r)
 		}
@@ -179,7 +184,7 @@ func (w *walker) facts() []byte {
 type moduleExtractor struct{ fw testdex.Framework }
 
 func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
-func (m moduleExtractor) CacheKey() string             { return "js-module-1" }
+func (m moduleExtractor) CacheKey() string             { return "js-module-3" }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
@@ -187,7 +192,7 @@ func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 			res = lang.Result{}
 		}
 	}()
-	exports, err := moduleExports(f.Rel, f.Data)
+	exports, err := moduleExports(m.fw, f.Rel, f.Data)
 	if err != nil {
 		return lang.Result{}
 	}
@@ -201,7 +206,7 @@ func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 
 // moduleExports evaluates a module's exports: "default", "*" (the whole
 // module as require or import * sees it) and each named export.
-func moduleExports(name string, data []byte) (map[string]value, error) {
+func moduleExports(fw testdex.Framework, name string, data []byte) (map[string]value, error) {
 	g := grammar(name)
 	if path.Ext(name) == ".json" {
 		g = grammar("x.js")
@@ -212,8 +217,11 @@ func moduleExports(name string, data []byte) (map[string]value, error) {
 		return nil, err
 	}
 	defer tree.Close()
-	w := newWalker("", g, data, tree.RootNode())
+	w := newWalker(fw, g, data, tree.RootNode())
 	defer w.close()
+	if q, err := callQuery(g); err == nil {
+		w.q = q // for declaresTests
+	}
 	out := map[string]value{}
 	if path.Ext(name) == ".json" {
 		if st := w.root.NamedChild(0); st != nil && st.NamedChildCount() > 0 {
@@ -227,15 +235,23 @@ func moduleExports(name string, data []byte) (map[string]value, error) {
 }
 
 // exports reads export const/let/var, export default, export {a as b},
-// module.exports = ... and exports.x = ... at the top level.
+// module.exports = ... and exports.x = ... at the top level. Every named
+// export is also out[name]. An ES module's namespace ("*") lists every
+// runtime export, in source order (as TypeScript's and Babel's CommonJS
+// output and Vite's module runner define them; native ES modules sort
+// them, which changes only an index in a title); those whose values are
+// not literals (functions, classes, re-exports) are unknown values. When
+// the names themselves are not all known (export * from, a destructured
+// declaration), the namespace is unknown but for member access to the
+// named exports the source shows.
 func (w *walker) exports(out map[string]value) {
 	ns := value{kind: kObject}
-	cjs := false
+	cjs, open := false, false
 	for i := 0; i < int(w.root.NamedChildCount()); i++ {
 		n := w.root.NamedChild(i)
 		switch n.Type() {
 		case "export_statement":
-			w.exportStatement(n, &ns)
+			open = !w.exportStatement(n, &ns) || open
 		case "expression_statement":
 			if n.NamedChildCount() == 0 || n.NamedChild(0).Type() != "assignment_expression" {
 				continue
@@ -245,17 +261,30 @@ func (w *walker) exports(out map[string]value) {
 			switch t := w.text(left); {
 			case t == "module.exports":
 				v := w.eval(right, 0)
+				if w.isFunction(right) {
+					v = value{str: w.text(right), fn: true, props: &value{kind: kObject}}
+				}
 				cjs, ns = true, v
+			case strings.HasPrefix(t, "module.exports.") && ns.props != nil && strings.Count(t, ".") == 2:
+				key := t[strings.LastIndexByte(t, '.')+1:]
+				ns.props.keys, ns.props.vals = append(ns.props.keys, key), append(ns.props.vals, w.withHelper(w.eval(right, 0), right))
 			case strings.HasPrefix(t, "module.exports.") || strings.HasPrefix(t, "exports."):
 				key := t[strings.LastIndexByte(t, '.')+1:]
 				if ns.kind == kObject {
 					cjs = true
-					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.eval(right, 0))
+					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.withHelper(w.eval(right, 0), right))
 				}
 			}
 		}
 	}
 	out["*"] = ns
+	if open && !cjs { // the named exports stay readable one by one, m.name too
+		for i, k := range ns.keys {
+			out[k] = ns.vals[i]
+		}
+		known := ns
+		out["*"] = value{props: &known}
+	}
 	if cjs {
 		out["default"] = ns
 	} else if d, ok := ns.field("default"); ok {
@@ -263,46 +292,210 @@ func (w *walker) exports(out map[string]value) {
 	}
 }
 
-func (w *walker) exportStatement(n *sitter.Node, ns *value) {
-	add := func(k string, v value) { ns.keys, ns.vals = append(ns.keys, k), append(ns.vals, v) }
-	if d := n.ChildByFieldName("declaration"); d != nil {
-		if d.Type() != "lexical_declaration" && d.Type() != "variable_declaration" {
-			return
-		}
-		for j := 0; j < int(d.NamedChildCount()); j++ {
-			dc := d.NamedChild(j)
-			id, v := dc.ChildByFieldName("name"), dc.ChildByFieldName("value")
-			if dc.Type() == "variable_declarator" && id != nil && v != nil && id.Type() == "identifier" {
-				add(w.text(id), w.eval(v, 0))
+// isFunction reports whether n is a function expression or names a
+// function the module declares at its top level.
+func (w *walker) isFunction(n *sitter.Node) bool {
+	switch n.Type() {
+	case "arrow_function", "function_expression", "function":
+		return true
+	case "identifier":
+		return w.functions[w.text(n)] && !w.redeclared[w.text(n)]
+	}
+	return false
+}
+
+// exportStatement adds an export statement's names to ns; it reports
+// false when the statement exports names the source does not show
+// (export * from, a destructuring pattern, a declaration it does not
+// know).
+func (w *walker) exportStatement(n *sitter.Node, ns *value) bool {
+	add := func(k string, v value) {
+		for i, have := range ns.keys {
+			if have == k { // an overload signature before its function
+				ns.vals[i] = v
+				return
 			}
 		}
-		return
+		ns.keys, ns.vals = append(ns.keys, k), append(ns.vals, v)
+	}
+	text := w.text(n)
+	if strings.HasPrefix(text, "export type ") || strings.HasPrefix(text, "export type{") {
+		return true // types only
+	}
+	if strings.HasPrefix(text, "export const enum") {
+		return false // inlined away or kept, as the compiler chooses
+	}
+	isDefault := strings.HasPrefix(text, "export default")
+	if d := n.ChildByFieldName("declaration"); d != nil {
+		return w.exportDeclaration(d, isDefault, add)
 	}
 	if v := n.ChildByFieldName("value"); v != nil { // export default expr
-		add("default", w.eval(v, 0))
-		return
+		add("default", w.withHelper(w.eval(v, 0), v))
+		return true
 	}
-	if n.ChildByFieldName("source") != nil {
-		return // export ... from: another module
-	}
+	from := n.ChildByFieldName("source") != nil
+	complete := false // export * from './m', TypeScript's export = x
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		cl := n.NamedChild(i)
-		if cl.Type() != "export_clause" {
-			continue
-		}
-		for k := 0; k < int(cl.NamedChildCount()); k++ {
-			s := cl.NamedChild(k)
-			name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
-			if name == nil {
-				continue
+		switch cl.Type() {
+		case "namespace_export": // export * as m from './m'
+			complete = true
+			if cl.NamedChildCount() > 0 {
+				add(w.exportName(cl.NamedChild(0)), value{})
 			}
-			exported := name
-			if alias != nil {
-				exported = alias
+		case "export_clause":
+			complete = true
+			for k := 0; k < int(cl.NamedChildCount()); k++ {
+				s := cl.NamedChild(k)
+				name, alias := s.ChildByFieldName("name"), s.ChildByFieldName("alias")
+				if name == nil || strings.HasPrefix(w.text(s), "type ") {
+					continue
+				}
+				exported := name
+				if alias != nil {
+					exported = alias
+				}
+				v := value{} // a re-export: another module's value
+				if !from {
+					v = w.ident(name, 0)
+				}
+				add(w.exportName(exported), v)
 			}
-			add(w.text(exported), w.ident(name, 0))
 		}
 	}
+	return complete
+}
+
+// exportDeclaration adds the names an export declaration makes.
+func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(string, value)) bool {
+	named := func(v value) bool {
+		if isDefault {
+			add("default", v)
+			return true
+		}
+		id := d.ChildByFieldName("name")
+		if id == nil {
+			return false
+		}
+		add(w.text(id), v)
+		return true
+	}
+	switch d.Type() {
+	case "lexical_declaration", "variable_declaration":
+		for j := 0; j < int(d.NamedChildCount()); j++ {
+			dc := d.NamedChild(j)
+			if dc.Type() != "variable_declarator" {
+				continue
+			}
+			id, v := dc.ChildByFieldName("name"), dc.ChildByFieldName("value")
+			if id == nil || id.Type() != "identifier" {
+				return false // export const [a, b] = ...
+			}
+			val := value{kind: kUndefined}
+			if v != nil {
+				val = w.withHelper(w.eval(v, 0), v)
+			}
+			add(w.text(id), val)
+		}
+		return true
+	case "function_declaration", "generator_function_declaration", "function_signature":
+		return named(w.withHelper(value{str: w.text(d), fn: true}, d))
+	case "class_declaration", "abstract_class_declaration":
+		return named(value{})
+	case "enum_declaration":
+		return named(value{})
+	case "type_alias_declaration", "interface_declaration", "ambient_declaration":
+		return true // types and declarations have no runtime value
+	}
+	return false
+}
+
+// withHelper notes in v, the value of the function n, its source when
+// its body declares tests (see value.helper).
+func (w *walker) withHelper(v value, n *sitter.Node) value {
+	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") || !w.declaresTests(n) {
+		return v
+	}
+	v.helper = w.helperSource(n)
+	return v
+}
+
+// helperSource is a function's parameters and body as a declaration
+// writes them: "(a, b) {...}", an arrow's expression body as a return;
+// "" for an async or generator function (whose tests may be declared
+// after the file is collected) and one without a body.
+func (w *walker) helperSource(fn *sitter.Node) string {
+	text := w.text(fn)
+	if strings.HasPrefix(text, "async") || strings.Contains(fn.Type(), "generator") || strings.HasPrefix(text, "function*") {
+		return ""
+	}
+	body := fn.ChildByFieldName("body")
+	if body == nil {
+		return ""
+	}
+	p := fn.ChildByFieldName("parameters")
+	if p == nil {
+		p = fn.ChildByFieldName("parameter")
+	}
+	if p == nil {
+		return ""
+	}
+	ps, ok1 := w.renamed(p) // a parameter named like a module binding is renamed with it
+	b, ok2 := w.renamed(body)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	if p.Type() != "formal_parameters" {
+		ps = "(" + ps + ")"
+	}
+	if body.Type() != "statement_block" {
+		b = "{ return (" + b + "); }"
+	}
+	return ps + " " + b
+}
+
+// renamed is n's source with each identifier naming a binding of the
+// module's top level (a const, a variable, a function, an import)
+// renamed $m$name: in an importer, where linkImports appends it, that
+// name is bound to nothing, so what it reads stays unknown rather than
+// taking the importer's binding of the same name. ok is false when a
+// shorthand property ({name}) names one: renaming would change the key.
+func (w *walker) renamed(n *sitter.Node) (string, bool) {
+	q, err := cachedQuery(w.lang, mentionQuery)
+	if err != nil {
+		return "", false
+	}
+	var found []*sitter.Node
+	for c := range tsgrammars.CaptureNodes(q, n) {
+		name := w.text(c)
+		if _, imp := w.imports[name]; !imp && w.consts[name] == nil && w.vars[name] == nil && !w.functions[name] {
+			continue
+		}
+		if c.Type() != "identifier" {
+			return "", false
+		}
+		found = append(found, c)
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].StartByte() < found[j].StartByte() })
+	var b strings.Builder
+	at := n.StartByte()
+	for _, c := range found {
+		name := w.text(c)
+		b.Write(w.src[at:c.StartByte()])
+		b.WriteString("$m$" + name)
+		at = c.EndByte()
+	}
+	b.Write(w.src[at:n.EndByte()])
+	return b.String(), true
+}
+
+// exportName is an export's name: an identifier or a string literal
+// (export { a as "b c" }).
+func (w *walker) exportName(n *sitter.Node) string {
+	if n.Type() == "string" {
+		return unescape(w.text(n), 1)
+	}
+	return w.text(n)
 }
 
 // moduleCandidates are the files a relative specifier may name, in the
@@ -325,7 +518,7 @@ func moduleCandidates(dir, spec string) []string {
 
 // linkImports extracts again, with their imported values, the files whose
 // titles needed a local module. It reads the modules through p.Load.
-func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testdex.Problem {
+func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *moduleResolver) []testdex.Problem {
 	var facts importFacts
 	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || len(facts.Imports) == 0 {
 		return nil
@@ -336,7 +529,11 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testde
 	for _, r := range facts.Imports {
 		m, ok := modules[r.Spec]
 		if !ok {
-			m = loadModule(fw, p, filepath.Dir(abs), r.Spec)
+			cands := moduleCandidates(filepath.Dir(abs), r.Spec)
+			if !relative(r.Spec) {
+				cands = mr.mappedFile(abs, r.Spec)
+			}
+			m = loadModule(fw, p, cands)
 			modules[r.Spec] = m
 		}
 		if v, ok := exported(m, r.Name); ok {
@@ -351,15 +548,120 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked) []testde
 		return []testdex.Problem{{Severity: testdex.SevWarning, Path: f.RootRel,
 			Message: fmt.Sprintf("cannot read the file again to fill in its imported tables: %v", err)}}
 	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw}, values)
+	var settings lang.Settings
+	for _, s := range p.Frameworks {
+		if s.Framework == fw {
+			settings = s.Settings
+		}
+	}
+	helpers := map[string]string{}
+	for _, r := range facts.Imports {
+		v, ok := values[r.Local]
+		switch {
+		case !ok || !identRE.MatchString(r.Local):
+		case r.Name != "*" && v.helper != "":
+			helpers[r.Local] = v.helper
+		case r.Name == "*": // m.f(...): see helperCallee
+			ns := v
+			if v.props != nil { // names not all known, or a function's properties
+				ns = *v.props
+			}
+			for i, k := range ns.keys {
+				if ns.kind == kObject && ns.vals[i].helper != "" && identRE.MatchString(k) {
+					helpers[r.Local+"$"+k] = ns.vals[i].helper
+				}
+			}
+		}
+	}
+	if facts.CallsOnly && len(helpers) == 0 {
+		return nil // nothing to inline, and no title needs a value
+	}
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values, helpers)
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
 }
 
-// loadModule reads the first candidate file of spec that exists; nil
-// when none does or it cannot be read.
-func loadModule(fw testdex.Framework, p *lang.Project, dir, spec string) map[string]wire {
-	for _, c := range moduleCandidates(dir, spec) {
+// withHelpers appends to a test file's source the imported functions
+// that declare tests, each as a declaration under its local name, so that
+// its calls are inlined as a local helper's are (the records get the
+// call's line); ok is false when there are none or the result does not
+// parse (a TypeScript helper in a JavaScript file).
+func withHelpers(g *sitter.Language, data []byte, helpers map[string]string) ([]byte, bool) {
+	if len(helpers) == 0 {
+		return nil, false
+	}
+	names := make([]string, 0, len(helpers))
+	for n := range helpers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := append(append([]byte{}, data...), '\n')
+	for _, n := range names {
+		out = append(out, "function "+n+helpers[n]+"\n"...)
+	}
+	tree, err := parse(g, out)
+	if err != nil {
+		return nil, false
+	}
+	defer tree.Close()
+	if tree.RootNode().HasError() {
+		return nil, false
+	}
+	return out, true
+}
+
+// moduleResolver finds the one file of the project a bare specifier of
+// a test file's import names through a mapping (tsconfig paths or
+// baseUrl, Jest's moduleNameMapper, modulePaths and moduleDirectories, a
+// Vite alias, package.json imports), with the impact graph's resolver,
+// built once per project when a file first needs it. A package, even
+// one of the workspace, is not a local table; nor is a specifier that
+// may name more than one file.
+type moduleResolver struct {
+	fws  []testdex.Framework
+	dir  string
+	once sync.Once
+	r    *resolver
+}
+
+func newModuleResolver(p *lang.Project) *moduleResolver {
+	m := &moduleResolver{dir: filepath.Clean(p.Dir)}
+	for _, s := range p.Frameworks {
+		m.fws = append(m.fws, s.Framework)
+	}
+	return m
+}
+
+// mappedFile returns the file spec names from the test file from, as a
+// one-element candidate list, or nil.
+func (m *moduleResolver) mappedFile(from, spec string) []string {
+	m.once.Do(func() {
+		r := &resolver{root: m.dir, proj: m.dir, readFile: os.ReadFile}
+		r.packages, _ = r.workspace()
+		r.cfg = readProjectConfig(r, m.fws)
+		m.r = r
+	})
+	targets, o, _ := m.r.resolve(from, ref{kind: "import", spec: spec})
+	if o != found {
+		return nil
+	}
+	file := ""
+	for _, t := range targets {
+		if t.mock || t.tree || t.via == "" || strings.HasPrefix(t.via, "package ") || file != "" && t.file != file {
+			return nil
+		}
+		file = t.file
+	}
+	if file == "" {
+		return nil
+	}
+	return []string{file}
+}
+
+// loadModule reads the first candidate file that exists; nil when none
+// does or it cannot be read.
+func loadModule(fw testdex.Framework, p *lang.Project, cands []string) map[string]wire {
+	for _, c := range cands {
 		st, err := os.Stat(c)
 		if err != nil || st.IsDir() {
 			continue
@@ -415,6 +717,9 @@ type wire struct {
 	A    []wire   `json:"a,omitempty"`
 	Keys []string `json:"keys,omitempty"`
 	V    []wire   `json:"v,omitempty"`
+	P    *wire    `json:"p,omitempty"` // a function's own properties
+	F    bool     `json:"f,omitempty"` // a function
+	H    string   `json:"h,omitempty"` // a function's helper source
 }
 
 // maxWireDepth bounds the nesting encoded; deeper parts become unknown.
@@ -427,7 +732,11 @@ func toWire(v value, depth int) wire {
 	w := wire{K: v.kind, S: v.str, B: v.b}
 	switch v.kind {
 	case kUnknown:
-		w.S = ""
+		w.S, w.F, w.H = "", v.fn, v.helper
+		if v.props != nil {
+			p := toWire(*v.props, depth+1)
+			w.P = &p
+		}
 	case kNumber:
 		w.S = strconv.FormatFloat(v.num, 'g', -1, 64)
 	case kArray:
@@ -446,6 +755,12 @@ func toWire(v value, depth int) wire {
 func fromWire(w wire) value {
 	v := value{kind: w.K, str: w.S, b: w.B}
 	switch w.K {
+	case kUnknown:
+		v.fn, v.helper = w.F, w.H
+		if w.P != nil && w.P.K == kObject {
+			p := fromWire(*w.P)
+			v.props = &p
+		}
 	case kNumber:
 		f, err := strconv.ParseFloat(w.S, 64)
 		if err != nil && !strings.Contains(err.Error(), "range") {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,4 +69,187 @@ test(missing, () => {});
 	write("test/cases.json", `[{"name": "json c"}]`)
 	want = []string{"cjs a 2", "esm a", "esm b", "json c", "sum 1 2", "dynamic {missing}"}
 	check()
+}
+
+// TestImportedNamespace lists tables made from a whole local module
+// (import * as m; Object.keys/entries(m)) reached through a mapped
+// specifier (Jest's moduleNameMapper, tsconfig paths): the namespace
+// holds every runtime export, re-exports and functions included, types
+// excluded; a module with export * has names the source does not show,
+// and a package is never read.
+func TestImportedNamespace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"},
+ "jest": {"moduleNameMapper": {"src/(.*)": "<rootDir>/src/$1"}}}`)
+	write("tsconfig.json", `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}}`)
+	write("src/matchers/index.ts", `export { fail } from './fail';
+export { pass as passes, default as other } from './pass';
+export type { T } from './types';
+export { type U, toBe } from './to';
+export * as nested from './nested';
+export function helper(a: string): void;
+export function helper(a: string) {}
+export class K {}
+export interface I {}
+export type X = number;
+export const count = 2;
+`)
+	write("lib/open.ts", "export * from './more';\nexport const known = ['k'];\n")
+	write("lib/open2.ts", "export * from './more';\nexport const other = ['o'];\n")
+	write("node_modules/pkg/index.js", "exports.a = 1;\n")
+	write("test/a.test.ts", `import * as matchers from 'src/matchers/index';
+import * as open from '@lib/open';
+import { known } from '@lib/open';
+import * as open2 from '@lib/open2';
+import * as pkg from 'pkg';
+test.each(Object.entries(matchers))('%s', () => {});
+Object.keys(open).forEach((k) => test('open ' + k, () => {}));
+known.forEach((k) => test('known ' + k, () => {}));
+open2.other.forEach((k) => test('other ' + k, () => {}));
+Object.keys(pkg).forEach((k) => test('pkg ' + k, () => {}));
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"K", "count", "fail", "helper", "known k", "nested", "other", "other o", "passes", "toBe",
+		"dynamic {'open ' + k}", "dynamic {'pkg ' + k}"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestImportedFunctionProperties lists a loop over a property of an
+// exported function (cross-spawn's module.exports = run;
+// module.exports.methods = [...]): the properties are read, the function
+// itself stays unknown.
+func TestImportedFunctionProperties(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("test/util/run.js", `function run(m) { return m; }
+module.exports = run;
+module.exports.methods = ['spawn', 'sync'];
+exports.ignored = ['old exports object'];
+`)
+	write("test/a.test.js", `const run = require('./util/run');
+run.methods.forEach((m) => { describe(m, () => { it('works', () => {}) }) });
+run.ignored.forEach((m) => { it(m, () => {}) });
+it(String(run), () => {});
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"spawn", "spawn > works", "sync", "sync > works", "dynamic {m}", "dynamic {String(run)}"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestImportedHelpers lists the tests that functions of a local module
+// declare where a test file calls them (luxon's Helpers.withoutRTF(name,
+// f) and withNow(name, dt, f)): each call is inlined as a local helper's
+// is, its records on the call's line (inside a test too, as a local
+// helper's); a helper reading its own module's data gives dynamic
+// records (not the importer's binding of the same name), and a function
+// declaring no tests is not inlined.
+func TestImportedHelpers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("test/helpers.js", `const prefix = compute();
+exports.withoutRTF = function (name, f) {
+  const fullName = `+"`With no RTF, ${name}`"+`;
+  test(fullName, () => { f(); });
+};
+exports.withNow = (name, dt, f) => test(name, f);
+exports.prefixed = function (name) { test(prefix + name, () => {}); };
+exports.plain = function (x) { return x; };
+`)
+	write("test/esm.ts", "export function suite(n: string) {\n  describe(n, () => { it('works', () => {}); });\n}\n")
+	write("test/a.test.ts", `const prefix = 'not the helper module\'s';
+import { withNow } from './helpers';
+import { suite as s } from './esm';
+const Helpers = require('./helpers');
+
+Helpers.withoutRTF('toRelative', () => {});
+withNow('diffNow', 1, () => {});
+describe('d', () => {
+  Helpers.prefixed('p');
+  s('inner');
+});
+test('t', () => { withNow('never', 1, () => {}); });
+Helpers.plain(1);
+const run = require('./run');
+run.suite('fp');
+`)
+	write("test/run.js", "function run() {}\nmodule.exports = run;\nmodule.exports.suite = function (n) { describe(n, () => { it('x', () => {}) }) };\n")
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name + " @" + strconv.Itoa(r.Line)
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"With no RTF, toRelative @6", "diffNow @7", "d @8", "dynamic d > {prefix + name} @9",
+		"d > inner @10", "d > inner > works @10", "t @12", "t > never @12", "fp @15", "fp > x @15"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
 }

@@ -134,6 +134,12 @@ func member(v value, name string) value {
 		if !protoNames[name] {
 			return value{kind: kUndefined}
 		}
+	case kUnknown:
+		if v.props != nil {
+			if f, ok := v.props.field(name); ok {
+				return f
+			}
+		}
 	}
 	return value{str: name}
 }

@@ -42,9 +42,24 @@ func (w *walker) iterate(n *sitter.Node, e *env) ([]*env, bool) {
 		if envs, ok := w.arrayCallback(n, e); ok {
 			return envs, true
 		}
+		if w.foreignSuiteBody(n) {
+			return []*env{e}, true
+		}
 		return w.iife(n, e)
 	}
 	return nil, false
+}
+
+// foreignSuiteBody reports whether fn is the last argument of a call of
+// a foreign suite function (see walker.foreignSuites), which runs it once
+// with no arguments.
+func (w *walker) foreignSuiteBody(fn *sitter.Node) bool {
+	args := fn.Parent()
+	if args == nil || args.Type() != "arguments" || !same(args.NamedChild(int(args.NamedChildCount())-1), fn) {
+		return false
+	}
+	callee := args.Parent().ChildByFieldName("function")
+	return callee != nil && callee.Type() == "identifier" && w.foreignSuites[w.text(callee)] && len(w.paramNodes(fn)) == 0
 }
 
 // iife binds the parameters of a function called where it is written,

@@ -218,6 +218,11 @@ func TestLoopConditions(t *testing.T) {
 		{"['a', 'b'].map((n) => { return it(n, () => {}) })", []string{"a", "b"}},
 		{"for (const n of ['a']) { it(n, () => {}); if (n) break }", []string{"a"}},
 		{"if (false) { it('never', () => {}) } if (process.env.X) { it('maybe', () => {}) }", []string{"maybe"}},
+		// Loose equality where it is strict (luxon's dst tests), and null == undefined.
+		{"for (const n of ['a', 'b']) { describe(n, () => { if (n == 'a') { it('x', () => {}) } else { it('y', () => {}) } }) }",
+			[]string{"a", "b", "a > x", "b > y"}},
+		{"for (const n of [null, 1, '1']) { if (n != undefined) it('t' + n, () => {}) }", []string{"t1", "t1"}},
+		{"for (const n of [0, '']) { if (n == false) it('f' + n, () => {}) }", []string{"f0", "f"}},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
@@ -241,6 +246,54 @@ func TestShadowingFunctions(t *testing.T) {
 		got := names(extract(t, c.fw, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("%s %s:\n got %q\nwant %q", c.fw, c.src, got, c.want)
+		}
+	}
+}
+
+// TestNodeTestInVitest checks node:test's functions imported into a
+// Vitest file (as defu's tests do): Vitest lists the tests their suite
+// callbacks declare through Vitest at the level of the call, and
+// node:test's own tests are not Vitest's.
+func TestNodeTestInVitest(t *testing.T) {
+	const src = "import { describe, it as nit } from 'node:test';\nimport { it } from 'vitest';\n" +
+		"describe('d', () => { it('a', () => {}); for (const x of ['p', 'q']) it(x, () => {}) });\n" +
+		"describe('e', (t) => { it('b', () => {}) });\nnit('n', () => { it('c', () => {}) });\nit('top', () => {})"
+	got := names(extract(t, testdex.Vitest, "a.test.ts", src))
+	want := []string{"a", "p", "q", "dynamic b", "dynamic c", "top"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// In a node:test file they are its own.
+	got = names(extract(t, testdex.NodeTest, "a.test.mjs", "import { describe, it } from 'node:test';\ndescribe('d', () => { it('a', () => {}) })"))
+	if want := []string{"d", "d > a"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("node:test: got %q, want %q", got, want)
+	}
+}
+
+// TestPropertyChanges checks that a change to a part of a binding
+// (o.a.b = v, p.q[0] = v, delete, Object.assign, a destructuring swap)
+// leaves reads of it unknown, never the value before the change, and
+// that o.k = v and o['k'] = v before a read are replayed (mlly's
+// staticTests[input] = ... after its literal).
+func TestPropertyChanges(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"const o = {a: {b: 'x'}};\no.a.b = 'y';\nit(o.a.b, () => {})", []string{"dynamic {o.a.b}"}},
+		{"const p = {q: ['m']};\np.q[0] = 'n';\nit(p.q[0], () => {})", []string{"dynamic {p.q[0]}"}},
+		{"const d = {a: 'x'};\ndelete d.a;\nit(d.a, () => {})", []string{"dynamic {d.a}"}},
+		{"const s = {a: 'x'};\nObject.assign(s, {a: 'y'});\nit(s.a, () => {})", []string{"dynamic {s.a}"}},
+		{"let [u, v] = ['u', 'v'];\n[u, v] = [v, u];\nit(u, () => {})", []string{"dynamic {u}"}},
+		{"let {e} = {e: 'e'};\n({e} = {e: 'f'});\nit(e, () => {})", []string{"dynamic {e}"}},
+		{"const T = {a: 1};\nT['b c'] = 2; T.a = 3; T[1] = 4;\nfor (const [k, v] of Object.entries(T)) it(k + v, () => {})",
+			[]string{"14", "a3", "b c2"}},
+		{"const T = {a: 1};\nfor (const k of Object.keys(T)) it(k, () => {});\nT.b = 2", []string{"a"}},
+		{"const T = {a: 1};\nif (x) T.b = 2;\nfor (const k of Object.keys(T)) it(k, () => {})", []string{"dynamic {k}"}},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
 		}
 	}
 }

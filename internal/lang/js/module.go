@@ -1,6 +1,12 @@
 package js
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"strings"
+
+	"github.com/testdex/testdex"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // scanModule reads the top level of the file: imports and requires of the
 // test modules (aliases such as import { test as t } from 'node:test') and
@@ -43,10 +49,27 @@ func (w *walker) importAliases(n *sitter.Node) {
 		w.importBindings(n, unescape(w.text(src), 1))
 		return
 	}
-	if src == nil || !testModules[unescape(w.text(src), 1)] {
+	if src == nil {
+		return
+	}
+	if spec := unescape(w.text(src), 1); !testModules[spec] {
+		if !builtin(spec) && !strings.HasPrefix(spec, "node:") {
+			w.importBindings(n, spec) // a mapped path (src/x) or a package: the linker resolves it
+		}
 		return
 	}
 	isNode := unescape(w.text(src), 1) == "node:test" || unescape(w.text(src), 1) == "test"
+	if isNode && w.fw == testdex.Vitest {
+		// node:test's functions in a Vitest file register with node's
+		// runner, not Vitest's: not tests of this file, and the tests
+		// their callbacks declare through Vitest are Vitest's, at the
+		// level the call is (Vitest lists them so).
+		w.eachImport(n, func(local, imported string) {
+			w.aliases[local] = ""
+			w.foreignSuites[local] = imported == "describe" || imported == "suite"
+		})
+		return
+	}
 	w.eachImport(n, func(local, imported string) {
 		switch imported {
 		case "default": // import test from 'node:test'

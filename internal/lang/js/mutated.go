@@ -13,7 +13,7 @@ import (
 // x.y = ..., x[i] = ...), x++ and method calls (x.push(...)), read in
 // mutationTarget. It matches single nodes, whose query state does not
 // grow with the nesting.
-const mutationQuery = `(assignment_expression) @m (augmented_assignment_expression) @m (update_expression) @m (call_expression) @m`
+const mutationQuery = `(assignment_expression) @m (augmented_assignment_expression) @m (update_expression) @m (call_expression) @m (unary_expression) @m`
 
 // mutators are the methods that change an array or object in place.
 var mutators = map[string]bool{"push": true, "pop": true, "shift": true, "unshift": true, "splice": true,
@@ -41,7 +41,7 @@ func (w *evaluator) scanMutations() map[string]bool {
 	}
 	w.sites = map[string][]*sitter.Node{}
 	for c := range tsgrammars.CaptureNodes(q, w.root) {
-		if name := w.mutationTarget(c); name != "" {
+		for _, name := range w.mutationTargets(c) {
 			out[name] = true
 			w.sites[name] = append(w.sites[name], c)
 		}
@@ -52,32 +52,74 @@ func (w *evaluator) scanMutations() map[string]bool {
 	return out
 }
 
-// mutationTarget is the name an assignment, update or mutating method
-// call changes, "" when none.
-func (w *evaluator) mutationTarget(n *sitter.Node) string {
+// mutationTargets are the names an assignment (a destructuring one
+// changes each name in its pattern), update, delete or mutating call
+// (a method, Object.assign and the like) changes; a change of a part,
+// x.y.z = 1 or x[0].push(1), changes x.
+func (w *evaluator) mutationTargets(n *sitter.Node) []string {
 	var target *sitter.Node
 	switch n.Type() {
 	case "update_expression":
 		target = n.ChildByFieldName("argument")
+	case "unary_expression":
+		if op := n.ChildByFieldName("operator"); op == nil || w.text(op) != "delete" {
+			return nil
+		}
+		target = n.ChildByFieldName("argument")
 	case "call_expression":
 		f := n.ChildByFieldName("function")
 		if f == nil || f.Type() != "member_expression" {
-			return ""
+			return nil
+		}
+		if objectMutators[w.text(f)] {
+			if args := n.ChildByFieldName("arguments"); args != nil && args.NamedChildCount() > 0 {
+				target = args.NamedChild(0)
+			}
+			break
 		}
 		if p := f.ChildByFieldName("property"); p == nil || !mutators[w.text(p)] {
-			return ""
+			return nil
 		}
 		target = f.ChildByFieldName("object")
 	default:
 		target = n.ChildByFieldName("left")
+		if target != nil && (target.Type() == "object_pattern" || target.Type() == "array_pattern") {
+			return w.patternNames(target)
+		}
 	}
-	if target != nil && (target.Type() == "member_expression" || target.Type() == "subscript_expression") {
-		target = target.ChildByFieldName("object") // x.y = 1, x[0]++
+	for target != nil && (target.Type() == "member_expression" || target.Type() == "subscript_expression" ||
+		typeWrappers[target.Type()]) {
+		if typeWrappers[target.Type()] {
+			target = target.NamedChild(0)
+			continue
+		}
+		target = target.ChildByFieldName("object") // x.y = 1, x[0]++, x.y.z = 1
 	}
 	if target == nil || target.Type() != "identifier" {
-		return ""
+		return nil
 	}
-	return w.text(target)
+	return []string{w.text(target)}
+}
+
+// patternQuery matches the names in a destructuring pattern.
+const patternQuery = `(identifier) @i (shorthand_property_identifier_pattern) @i`
+
+// objectMutators are the functions that change their first argument.
+var objectMutators = map[string]bool{"Object.assign": true, "Object.defineProperty": true,
+	"Object.defineProperties": true, "Object.setPrototypeOf": true}
+
+// patternNames are the names a destructuring assignment's pattern changes
+// (each identifier in it, or the object of a member target).
+func (w *evaluator) patternNames(p *sitter.Node) []string {
+	var out []string
+	q, err := cachedQuery(w.lang, patternQuery)
+	if err != nil {
+		return []string{"\x00all"} // every binding may be changed
+	}
+	for c := range tsgrammars.CaptureNodes(q, p) {
+		out = append(out, w.text(c))
+	}
+	return out
 }
 
 // queryCache holds compiled queries by grammar and source.

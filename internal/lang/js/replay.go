@@ -134,10 +134,13 @@ func (w *evaluator) inPlace(n, body *sitter.Node) bool {
 // the value before m (the changes before it replayed) with m applied when
 // it runs.
 func (w *evaluator) change(m *sitter.Node, name string, body *sitter.Node, depth int) (value, bool) {
-	var target *sitter.Node
+	var target, prop *sitter.Node
 	switch m.Type() {
 	case "assignment_expression":
 		target = m.ChildByFieldName("left")
+		if target != nil && (target.Type() == "member_expression" || target.Type() == "subscript_expression") {
+			prop, target = target, target.ChildByFieldName("object") // o.k = v, o['k'] = v
+		}
 	case "call_expression":
 		if f := m.ChildByFieldName("function"); f != nil && f.Type() == "member_expression" {
 			target = f.ChildByFieldName("object")
@@ -169,6 +172,9 @@ func (w *evaluator) change(m *sitter.Node, name string, body *sitter.Node, depth
 			return value{}, false
 		}
 		v := w.eval(m.ChildByFieldName("right"), depth+1)
+		if prop != nil {
+			return w.setProperty(prev, prop, v, depth)
+		}
 		return v, v.kind != kUnknown || v.set != nil
 	}
 	f := m.ChildByFieldName("function")
@@ -177,6 +183,46 @@ func (w *evaluator) change(m *sitter.Node, name string, body *sitter.Node, depth
 		return value{}, false
 	}
 	return mutate(prev, w.text(f.ChildByFieldName("property")), argv)
+}
+
+// setProperty is the object o after o.k = v or o[k] = v (k a string or
+// a number): an existing key keeps its place, a new one comes last (the
+// integer-like keys are ordered when read, see ownKeys). An array, a
+// computed key the source does not fix, __proto__ or an optional chain
+// are not replayed.
+func (w *evaluator) setProperty(o value, target *sitter.Node, v value, depth int) (value, bool) {
+	if o.kind != kObject || optional(target) {
+		return value{}, false
+	}
+	var key string
+	switch target.Type() {
+	case "member_expression":
+		p := target.ChildByFieldName("property")
+		if p == nil || p.Type() != "property_identifier" {
+			return value{}, false
+		}
+		key = w.text(p)
+	default:
+		k := w.eval(target.ChildByFieldName("index"), depth+1)
+		if k.kind != kString && k.kind != kNumber {
+			return value{}, false
+		}
+		key = k.jsString()
+	}
+	if key == "__proto__" {
+		return value{}, false
+	}
+	out := value{kind: kObject, keys: append([]string(nil), o.keys...), vals: append([]value(nil), o.vals...)}
+	found := false
+	for i, k := range out.keys {
+		if k == key {
+			out.vals[i], found = v, true
+		}
+	}
+	if !found {
+		out.keys, out.vals = append(out.keys, key), append(out.vals, v)
+	}
+	return out, true
 }
 
 // runsOnce reports whether the statement holding m runs exactly once

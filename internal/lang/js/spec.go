@@ -19,6 +19,7 @@ type spec struct {
 	name    *sitter.Node // the title argument
 	fn      *sitter.Node // the callback, nil when absent
 	table   *sitter.Node // .each/.for argument list or tagged template
+	forRows bool         // .for: a row is the callback's one argument, never spread
 	cond    bool         // skipped or not by a condition known only at run time
 }
 
@@ -70,6 +71,7 @@ func (w *walker) classify(c *sitter.Node) (spec, bool) {
 			switch mods[len(mods)-1] {
 			case "each", "for":
 				sp.table = fn.ChildByFieldName("arguments")
+				sp.forRows = mods[len(mods)-1] == "for"
 			case "skipIf", "runIf":
 				sp.cond = true
 			default:
@@ -165,7 +167,7 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 // canonical is the test function a base name stands for.
 func (w *walker) canonical(base string) (string, bool) {
 	if canon, ok := w.aliases[base]; ok {
-		return canon, true
+		return canon, canon != "" // "": bound to another runner's function
 	}
 	if contains(globals[w.fw], base) && !w.helperShadows(base) {
 		return base, true
@@ -266,20 +268,20 @@ func isFunction(t string) bool {
 // from index named on are dynamic records, standing for titles that could
 // not be known without running the code (one for all the rows of a table
 // it cannot name).
-func (w *walker) titles(sp spec) ([]string, int) {
+func (w *walker) titles(sp spec) ([]string, int, [][]value) {
 	title := w.eval(sp.name, 0)
 	if sp.table == nil {
 		if title.kind == kUnknown || title.isObject() {
-			return []string{w.dynamicTitle(sp)}, 0
+			return []string{w.dynamicTitle(sp)}, 0, nil
 		}
-		return []string{title.jsString()}, 1
+		return []string{title.jsString()}, 1, nil
 	}
 	if title.kind != kString || (w.fw != testdex.Jest && w.fw != testdex.Vitest) {
-		return []string{w.dynamicTitle(sp)}, 0
+		return []string{w.dynamicTitle(sp)}, 0, nil
 	}
 	rows, template, ok := w.tableRows(sp.table)
 	if !ok {
-		return []string{title.str}, 0
+		return []string{title.str}, 0, nil
 	}
 	var out []string
 	var named []bool
@@ -294,15 +296,51 @@ func (w *walker) titles(sp spec) ([]string, int) {
 	// The rows it can name are named; one dynamic record, last, stands
 	// for the rows it cannot.
 	var keep []string
+	var args [][]value
+	spread := !template && !sp.forRows
+	for _, r := range rows {
+		spread = spread && r.kind == kArray
+	}
 	for i, t := range out {
 		if named[i] {
 			keep = append(keep, t)
+			if spread {
+				args = append(args, rows[i].arr)
+			} else {
+				args = append(args, []value{rows[i]})
+			}
 		}
 	}
 	if len(keep) == len(out) && len(out) > 0 {
-		return keep, len(keep)
+		return keep, len(keep), args
 	}
-	return append(keep, title.str), len(keep)
+	return append(keep, title.str), len(keep), args
+}
+
+// rowEnv binds the parameters of a .each or .for callback to one row's
+// arguments (a table of arrays spreads each row; any other row, a
+// template table's object and a .for row are one argument), so that the
+// calls inside see them, as a loop's variable; e unchanged when a
+// parameter cannot be bound (a rest element, a member target).
+func (w *walker) rowEnv(sp spec, argv []value, e *env) *env {
+	if sp.fn == nil || argv == nil {
+		return e
+	}
+	e2 := e
+	for k, p := range w.paramNodes(sp.fn) {
+		if p.Type() == "rest_pattern" {
+			return e
+		}
+		v := value{kind: kUndefined}
+		if k < len(argv) {
+			v = argv[k]
+		}
+		var ok bool
+		if e2, ok = w.bindPattern(p, v, sp.fn.StartByte(), e2); !ok {
+			return e
+		}
+	}
+	return e2
 }
 
 // tableRows evaluates a .each argument: an array literal (or a const
@@ -358,6 +396,13 @@ func (w *walker) dynamicTitle(sp spec) string {
 // literal keeps its text with ${x} shown as {x}; anything else is
 // {source}.
 func (w *walker) sourceTitle(n *sitter.Node) string {
+	if w.origEnd > 0 && n.StartByte() >= w.origEnd { // an appended helper's, as its module writes it
+		return strings.ReplaceAll(w.sourceTitleOf(n), "$m$", "")
+	}
+	return w.sourceTitleOf(n)
+}
+
+func (w *walker) sourceTitleOf(n *sitter.Node) string {
 	if n.Type() != "template_string" {
 		return "{" + compact(w.text(n)) + "}"
 	}

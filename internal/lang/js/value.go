@@ -38,6 +38,18 @@ type value struct {
 	set []value
 	re  *regexLit
 	fn  bool // kUnknown: a function expression (typeof "function", never an array)
+	// shown is how node's util.format prints a kUnknown that is no
+	// object with %s, when the source decides it: Symbol('a') is
+	// "Symbol(a)", a function its compiled source (see tsPrinted).
+	shown string
+	// props are the own properties the source gives a function
+	// (module.exports = run; module.exports.methods = [...]), read by
+	// member access only: the function itself stays unknown.
+	props *value
+	// helper is an exported function that declares tests, as the
+	// parameters and body of a declaration ("(name, f) {...}"), which an
+	// importer's calls inline (see helperSource).
+	helper string
 }
 
 // known reports whether the value and everything inside it is a literal.

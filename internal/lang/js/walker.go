@@ -21,7 +21,11 @@ type walker struct {
 	fw            testdex.Framework
 	aliases       map[string]string       // local name -> describe, it, test, ...
 	calleeAliases map[string]*sitter.Node // const t = test.skip, cond ? test.skip : test
-	deepPath      int                     // see deepPath; tests lower it
+	// foreignSuites are node:test's describe and suite imported into a
+	// Vitest file: not suites of it, but their callbacks run once, when
+	// the file is collected.
+	foreignSuites map[string]bool
+	deepPath      int // see deepPath; tests lower it
 	stack         []*frame
 	tests         []lang.Test
 	problems      []testdex.Problem
@@ -46,6 +50,9 @@ type walker struct {
 // the test calls and emits their records, asking the evaluator for titles
 // and tables.
 type evaluator struct {
+	// tsTarget is the edition year ts-jest compiles the file to (esYear),
+	// 0 when it does not: functions print as the compiler writes them.
+	tsTarget     int
 	lang         *sitter.Language
 	src          []byte
 	root         *sitter.Node
@@ -66,9 +73,16 @@ type evaluator struct {
 	env          *env                       // the bindings of the instance being evaluated
 	imports      map[string]importRef       // module-level bindings of relative imports
 	importValues map[string]value           // their values, when the linker read the modules
-	needImports  bool                       // a title needed an import's value
-	file         string                     // the file's path (for __filename); "" when not known
-	lin          *lineage                   // ancestors of the call being visited, with their blocks' consts in scope
+	// appended are the imported helpers the linker appended to the
+	// source as declarations, from origEnd on; site is the line of the
+	// call in the file that inlines one (see withHelpers).
+	appended    map[string]bool
+	needHelpers bool // a call of an imported function may declare tests
+	origEnd     uint32
+	site        int
+	needImports bool     // a title needed an import's value
+	file        string   // the file's path (for __filename); "" when not known
+	lin         *lineage // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -109,7 +123,7 @@ func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitte
 		vars: map[string]*sitter.Node{}, functions: map[string]bool{}, fnDecls: map[string]*sitter.Node{},
 		locals: map[localKey]localDecl{}, callMemo: map[callKey]value{}, scopes: map[uint32]*sitter.Node{}, redeclared: map[string]bool{},
 		evaluating: map[string]bool{}, memo: map[memoKey]value{}, lin: newLineage(root)},
-		calleeAliases: map[string]*sitter.Node{}, aliases: map[string]string{}, seen: map[string]int{},
+		calleeAliases: map[string]*sitter.Node{}, foreignSuites: map[string]bool{}, aliases: map[string]string{}, seen: map[string]int{},
 		deepPath: deepPath}
 	w.later = w.testBody
 	w.scanModule()
@@ -292,9 +306,13 @@ func (w *walker) rows(sp spec, parents []instance, at int) []row {
 			if !w.reached(at) {
 				continue // an if around the call is false in this iteration
 			}
-			titles, named := w.titles(sp)
+			titles, named, args := w.titles(sp)
 			for i, t := range titles {
-				out = append(out, row{parent: p, env: e, title: t, dynamic: i >= named || !ok})
+				re := e
+				if i < len(args) {
+					re = w.rowEnv(sp, args[i], e)
+				}
+				out = append(out, row{parent: p, env: re, title: t, dynamic: i >= named || !ok})
 			}
 			if len(out) > maxRows {
 				w.env = nil
@@ -348,6 +366,12 @@ func (w *walker) emit(c *sitter.Node, sp spec, p instance, title string, dyn boo
 		kind = testdex.KindSubtest
 	}
 	line := int(c.StartPoint().Row) + 1
+	if w.origEnd > 0 && c.StartByte() >= w.origEnd {
+		if w.site == 0 {
+			return in // an appended helper's body, not where it is called
+		}
+		line = w.site
+	}
 	if first, dup := w.seen[in.key]; dup {
 		if in.dynamic || kind == testdex.KindSuite {
 			return in // one record stands for them all

@@ -18,6 +18,7 @@ function _s(item) { return (JSON.stringify(_r(item)) || "undefined").replace(/"/
 function _r(item) { return typeof item === "function" ? item() : item }
 it([undefined, 'c:\\x', {root: '/', 'a"': 1}, null, 0].map((i) => _s(i)).join(","));
 it(JSON.stringify('\uD83D\uDE00 \u00e9'));
+it('a\nb\tc'.replace(/\n/g, String.raw`\n`).replace(/\t/, '<t>'));
 console.log(JSON.stringify(out, null, 1));
 // TestReplayedChanges's other named case.
 const S2 = new Set(); S2.add('x'); S2.add('x');
