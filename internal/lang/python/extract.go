@@ -68,7 +68,8 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	}
 	p, release := tsgrammars.Parser(tsgrammars.Python)
 	defer release()
-	tree, err := p.ParseCtx(context.Background(), nil, f.Data)
+	doctests := !e.Unittest && len(f.Settings[SetDoctest]) > 0
+	tree, src, err := parseSkeleton(p, f.Data, !doctests)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
 		return res
@@ -91,18 +92,41 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 		}
 	}
 	w := newWalker(f, e.Unittest)
+	w.src = src // the skeleton: the walker reads nodes' text from the bytes parsed
 	w.module(roots...)
 	w.dynamics(roots)
 	if w.refused || w.skipsOnHost(roots[0]) {
 		w.dropTests()
 	}
-	if !e.Unittest && len(f.Settings[SetDoctest]) > 0 {
+	if doctests {
 		w.doctests(roots[0])
 	}
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)
 	res.Facts = w.facts.encode()
 	return res
+}
+
+// parseSkeleton parses data with its methods' bodies blanked (skeleton)
+// when blank is set and the tokenizer follows the file, and data itself
+// otherwise or when the blanked copy has a syntax error, so that errors
+// are found and reported on the file as written. It returns the bytes it
+// parsed: the tree's offsets are into them (its lines and columns are
+// data's).
+func parseSkeleton(p *sitter.Parser, data []byte, blank bool) (*sitter.Tree, []byte, error) {
+	if blank {
+		if sk, ok := skeleton(data); ok {
+			tree, err := p.ParseCtx(context.Background(), nil, sk)
+			if err == nil && tree != nil && !tree.RootNode().HasError() {
+				return tree, sk, nil
+			}
+			if tree != nil {
+				tree.Close()
+			}
+		}
+	}
+	tree, err := p.ParseCtx(context.Background(), nil, data)
+	return tree, data, err
 }
 
 // dropTests empties a module pytest refuses to collect (a warning says
