@@ -1,5 +1,7 @@
 package python
 
+import "strings"
+
 // skeleton returns a copy of a Python file in which the body of every
 // method (a def whose nearest enclosing def or class is a class, with no
 // def around it) is blanked: its first statement becomes pass and every
@@ -43,10 +45,10 @@ type skelScan struct {
 	depth   []byte // open brackets
 	indents []int  // Python's indentation stack (without the 0 at its bottom)
 	scopes  []skelScope
-	colon   bool // the last token of the logical line so far is ':'
-	blankAt int  // indentation of the def whose body is being blanked; -1 when none
-	bodyLo  int  // where that body starts; -1 before its first line
-	bodyHi  int  // where its last logical line so far ends
+	last    skelTok // the last token of the logical line so far
+	blankAt int     // indentation of the def whose body is being blanked; -1 when none
+	bodyLo  int     // where that body starts; -1 before its first line
+	bodyHi  int     // where its last logical line so far ends
 }
 
 func (s *skelScan) run() bool {
@@ -70,14 +72,13 @@ func (s *skelScan) run() bool {
 		start := s.pos
 		s.scope(indent, start)
 		word := s.firstWord()
-		s.colon = false
 		if !s.logicalLine() {
 			return false
 		}
 		if s.blankAt >= 0 && s.bodyLo >= 0 {
 			s.bodyHi = s.pos
 		}
-		open = s.colon
+		open = s.last.colon
 		if open {
 			s.opens(word, indent)
 		}
@@ -269,14 +270,18 @@ func (s *skelScan) newline() {
 
 // logicalLine reads tokens up to the end of a logical line (a line end
 // outside brackets and not after a backslash), setting colon; it stops
-// on the line end. It is false on what it does not follow.
+// on the line end. It is false on what it does not follow, and on a few
+// errors of Python's grammar it can see in the tokens (grammarOK).
 func (s *skelScan) logicalLine() bool {
+	s.last = skelTok{}
+	lead := s.wordAt(s.pos)
+	py2 := lead == "except" || lead == "raise" // except E, e: and raise E, v are Python 2's
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
 		switch {
 		case c == '\n' || c == '\r':
 			if len(s.depth) == 0 {
-				return true
+				return !s.last.dangling
 			}
 			s.pos++
 		case c == ' ' || c == '\t' || c == '\f':
@@ -292,28 +297,57 @@ func (s *skelScan) logicalLine() bool {
 			}
 			s.newline()
 		case c == '\'' || c == '"':
-			s.colon = false
-			if !s.str(s.pos, false, false) {
+			if !s.operand(true) || !s.str(s.pos, false, false) {
+				return false
+			}
+		case c >= '0' && c <= '9' || c == '.' && s.pos+1 < len(s.src) && s.src[s.pos+1] >= '0' && s.src[s.pos+1] <= '9':
+			if !s.number() {
 				return false
 			}
 		case isWordByte(c):
-			s.colon = false
 			if !s.word() {
 				return false
 			}
 		default:
-			if !s.operator(c) {
+			if !s.operator(c) || c == ',' && py2 && len(s.depth) == 0 {
 				return false
 			}
 		}
 	}
+	return !s.last.dangling
+}
+
+// skelTok is what the last token of a logical line was, for the grammar
+// checks.
+type skelTok struct {
+	operand  bool // a name, number, string or closing bracket
+	str      bool // a string
+	dangling bool // an operator or keyword that wants an operand after it
+	colon    bool // ':' (not ':=')
+	imports  bool // the keyword import
+}
+
+// operand moves past an operand's start: false when the token before
+// was an operand too (a missing operator or comma, Python 2's print "x"),
+// but for strings after strings (implicit concatenation).
+func (s *skelScan) operand(str bool) bool {
+	if s.last.operand && !(str && s.last.str) {
+		return false
+	}
+	s.last = skelTok{operand: true, str: str}
 	return true
 }
 
-// operator reads one punctuation byte: brackets must balance.
+// operator reads one punctuation byte: brackets must balance, and bytes
+// Python 3 has no use for (` $ ?, <> and ! but in !=) are refused.
 func (s *skelScan) operator(c byte) bool {
 	s.pos++
-	s.colon = c == ':' && (s.pos >= len(s.src) || s.src[s.pos] != '=')
+	next := byte(0)
+	if s.pos < len(s.src) {
+		next = s.src[s.pos]
+	}
+	prev := s.last
+	s.last = skelTok{colon: c == ':' && next != '=', dangling: strings.IndexByte("=+-/%&|^<>~!", c) >= 0}
 	switch c {
 	case '(', '[', '{':
 		s.depth = append(s.depth, c)
@@ -322,6 +356,17 @@ func (s *skelScan) operator(c byte) bool {
 			return false
 		}
 		s.depth = s.depth[:len(s.depth)-1]
+		s.last.operand = true
+	case '*':
+		s.last.dangling = !prev.imports
+	case '.':
+		s.last.dangling = !(next == '.' || s.pos >= 2 && s.src[s.pos-2] == '.')
+	case '`', '$', '?':
+		return false
+	case '<':
+		return next != '>'
+	case '!':
+		return next == '='
 	}
 	return true
 }
@@ -334,11 +379,74 @@ func (s *skelScan) word() bool {
 	}
 	if i < len(s.src) && (s.src[i] == '\'' || s.src[i] == '"') {
 		if raw, f, ok := skelPrefix(s.src[s.pos:i]); ok {
-			return s.str(i, raw, f)
+			return s.operand(true) && s.str(i, raw, f)
 		}
 	}
+	w := s.src[s.pos:i]
 	s.pos = i
-	return true
+	if k, ok := pyKeywords[string(w)]; ok {
+		if k == kwValue {
+			return s.operand(false)
+		}
+		s.last = skelTok{dangling: k == kwWants, imports: string(w) == "import"}
+		return true
+	}
+	return s.operand(false)
+}
+
+// number reads a number (an exponent's sign included); Python 2's 0777
+// and 10L are refused.
+func (s *skelScan) number() bool {
+	i := s.pos
+	for i < len(s.src) {
+		c := s.src[i]
+		if c == '+' || c == '-' {
+			if p := s.src[i-1] | 0x20; p != 'e' || s.src[s.pos] == '0' && i-s.pos > 1 && s.src[s.pos+1]|0x20 == 'x' {
+				break
+			}
+		} else if c != '.' && !isWordByte(c) {
+			break
+		}
+		i++
+	}
+	w := s.src[s.pos:i]
+	s.pos = i
+	return numberOK(w) && s.operand(false)
+}
+
+// numberOK refuses Python 2's numbers: 0777 and 10L.
+func numberOK(w []byte) bool {
+	digits := true
+	for _, c := range w[:len(w)-1] {
+		digits = digits && c >= '0' && c <= '9'
+	}
+	if l := w[len(w)-1] | 0x20; l == 'l' && len(w) > 1 && (digits || len(w) > 2 && w[0] == '0' && w[1]|0x20 == 'x') {
+		return false
+	}
+	if len(w) < 2 || w[0] != '0' || !digits || w[len(w)-1] < '0' || w[len(w)-1] > '9' {
+		return true
+	}
+	return strings.Trim(string(w), "0") == ""
+}
+
+// Kinds of Python's keywords for the grammar checks: a value (True), one
+// that wants an operand after it (and), and the others (return).
+const (
+	kwValue = iota
+	kwWants
+	kwOther
+)
+
+// pyKeywords are Python 3's keywords and soft keywords.
+var pyKeywords = map[string]int{
+	"False": kwValue, "None": kwValue, "True": kwValue,
+	"and": kwWants, "as": kwWants, "assert": kwWants, "async": kwWants, "await": kwWants, "class": kwWants,
+	"def": kwWants, "del": kwWants, "elif": kwWants, "for": kwWants, "from": kwWants, "global": kwWants,
+	"if": kwWants, "import": kwWants, "in": kwWants, "is": kwWants, "lambda": kwWants, "nonlocal": kwWants,
+	"not": kwWants, "or": kwWants, "while": kwWants, "with": kwWants,
+	"break": kwOther, "continue": kwOther, "else": kwOther, "except": kwOther, "finally": kwOther,
+	"pass": kwOther, "raise": kwOther, "return": kwOther, "try": kwOther, "yield": kwOther,
+	"match": kwOther, "case": kwOther, "type": kwOther,
 }
 
 // skelPrefix reads a string prefix: r, u, b, f and their pairs br, rb,
@@ -380,8 +488,9 @@ func (s *skelScan) str(i int, raw, f bool) bool {
 	} else {
 		i++
 	}
+	last := s.last
 	end, ok := s.strBody(i, q, triple, raw, f)
-	s.pos = end
+	s.pos, s.last = end, last
 	return ok
 }
 
@@ -455,6 +564,7 @@ func (s *skelScan) escape(i int, raw, f bool) int {
 // line ends in a field of a single-quoted string, are refused.
 func (s *skelScan) field(i int, triple bool) (int, bool) {
 	var depth int
+	s.last = skelTok{} // the expression's own tokens
 	for i < len(s.src) {
 		c := s.src[i]
 		switch {
@@ -466,14 +576,19 @@ func (s *skelScan) field(i int, triple bool) (int, bool) {
 		case c == '#' || c == '\\':
 			return i, false
 		case c == '\'' || c == '"' || isWordByte(c):
-			s.pos = i
-			var ok bool
-			if isWordByte(c) {
-				ok = s.word()
-			} else {
-				ok = s.str(i, false, false)
+			j := i
+			for j < len(s.src) && isWordByte(s.src[j]) {
+				j++
 			}
-			if !ok {
+			raw, f, ok := skelPrefix(s.src[i:j])
+			if j == len(s.src) || s.src[j] != '\'' && s.src[j] != '"' {
+				i = j // a name or number
+				continue
+			}
+			if j > i && !ok {
+				return j, false
+			}
+			if !s.str(j, raw, f) {
 				return s.pos, false
 			}
 			i = s.pos

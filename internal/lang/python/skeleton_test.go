@@ -1,0 +1,71 @@
+package python
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/testdex/testdex/internal/lang"
+)
+
+// TestSkeletonBlanksMethods checks what the skeleton keeps: a method's
+// body becomes pass and its line ends (nested defs and classes, strings
+// and bracketed lines at column 0 included); module-level functions,
+// one-line bodies and the methods of a class inside a function are kept.
+func TestSkeletonBlanksMethods(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"method", "class T:\n    x = 1\n    def test_a(self):\n        y = 2\n        def f():\n            return 3\n\n        return f\n    def test_b(self): return 1\n",
+			"class T:\n    x = 1\n    def test_a(self):\n        pass\n\n\n\n\n    def test_b(self): return 1\n"},
+		{"module function kept", "def test_f():\n    x = 1\n    return x\n", "def test_f():\n    x = 1\n    return x\n"},
+		{"factory kept", "def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n",
+			"def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n"},
+		{"string at column 0", "class T:\n    def test_a(self):\n        s = '''\ndef test_fake(self):\n'''\n        t = (1,\n2)\n    @dec\n    async def test_b(self):\n        await x\n",
+			"class T:\n    def test_a(self):\n        pass\n\n\n\n\n    @dec\n    async def test_b(self):\n        pass\n"},
+		{"f-strings", "class T:\n    def test_a(self):\n        f\"{x['a']!r:>{w}}\" f'{a:%H:%M}' rf\"\\{x}\" f\"\\N{DASH}{y}\"\n        f\"{\"nested\"}\"\n    def test_b(self):\n        pass\n",
+			"class T:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n"},
+		{"continuations and CRLF", "class T:\r\n    if X:\r\n        def test_a(self):\r\n            x = 1 + \\\r\n2\r\n    y = 0.01 + 1e-5 + 0x1F + 1_000 + 0o17 + 00 + .5 + 1j\r\n",
+			"class T:\r\n    if X:\r\n        def test_a(self):\r\n            pass\r\n\r\n    y = 0.01 + 1e-5 + 0x1F + 1_000 + 0o17 + 00 + .5 + 1j\r\n"},
+		{"short first statement kept", "class T:\n    def test_a(self):\n        x\n        y = 1\n", "class T:\n    def test_a(self):\n        x\n        y = 1\n"},
+		{"star import, ellipsis", "from a import *\nclass T:\n    def test_a(self):\n        ...\n    x = ...\n", "from a import *\nclass T:\n    def test_a(self):\n        ...\n    x = ...\n"},
+	} {
+		got, ok := skeleton([]byte(tc.src))
+		if !ok || string(got) != tc.want {
+			t.Errorf("%s: skeleton = %q, %v; want %q", tc.name, got, ok, tc.want)
+		}
+		if strings.Count(string(got), "\n") != strings.Count(tc.src, "\n") {
+			t.Errorf("%s: lines changed", tc.name)
+		}
+	}
+}
+
+// TestSkeletonRefuses checks the files the skeleton leaves to the full
+// parse: errors of Python's tokenizer, indentation Python refuses, tabs,
+// and the grammar errors its tokens show (Python 2, a missing operator,
+// a line ending in an operator).
+func TestSkeletonRefuses(t *testing.T) {
+	for _, body := range []string{
+		"x = 'abc\n", "x = '''abc\n", "x = (1,\n", "x = 1)\n", "x = (1]\n", "x = f'{a'\n", "x = f'}'\n",
+		"x = 1\n            y = 2\n", "if x:\n        y = 1\n", "if x:\n    y = 1\n      z = 2\n", "\ty = 1\n",
+		"print 'x'\n", "exec 'x'\n", "try:\n            pass\n        except E, e:\n            pass\n", "raise E, 'm'\n",
+		"x = `y`\n", "x = a <> b\n", "x = 0777\n", "x = 10L\n", "x = ur'a'\n", "f(a b)\n", "x = f(a) 'b'\n",
+		"x =\n", "x = a +\n", "x = a.\n", "x = a \\ b\n", "x = !a\n", "x = $a\n", "return a if\n", "x = None None\n",
+	} {
+		src := "class T:\n    def test_a(self):\n        " + body + "    def test_b(self):\n        pass\n"
+		if _, ok := skeleton([]byte(src)); ok {
+			t.Errorf("skeleton took %q", body)
+		}
+	}
+}
+
+// TestSkeletonErrorStillReported: a syntax error inside a test method that
+// the skeleton's tokenizer sees is reported, with its line, as before the
+// skeleton (Python 2's print statement is not one: tree-sitter's grammar
+// takes it).
+func TestSkeletonErrorStillReported(t *testing.T) {
+	for _, bad := range []string{"f(a b)", "x = (1]", "x = 1 +"} {
+		src := "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        " + bad + "\n\n    def test_b(self):\n        pass\n"
+		r := Extractor{Unittest: true}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(src)})
+		if len(r.Problems) != 1 || r.Problems[0].Line != 5 {
+			t.Errorf("%s: problems = %v, want one syntax error on line 5", bad, r.Problems)
+		}
+	}
+}
