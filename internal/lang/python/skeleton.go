@@ -1,6 +1,10 @@
 package python
 
-import "strings"
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
 
 // skeleton returns a copy of a Python file in which the body of every
 // method (a def whose nearest enclosing def or class is a class, with no
@@ -40,7 +44,9 @@ type skelScope struct {
 // skelScan is skeleton's state.
 type skelScan struct {
 	src     []byte
-	bodies  [][2]int // the bodies to blank, [start, end) in src
+	bodies  [][2]int   // the bodies to blank, [start, end) in src
+	funcs   []skelFunc // module-level functions (functions)
+	fn      string     // the name of the module-level function whose body is being read; "" for a method
 	pos     int
 	depth   []byte // open brackets
 	indents []int  // Python's indentation stack (without the 0 at its bottom)
@@ -80,7 +86,9 @@ func (s *skelScan) run() bool {
 		}
 		open = s.last.colon
 		if open {
-			s.opens(word, indent)
+			s.opens(word, indent, start)
+		} else if word == "def" && s.blankAt < 0 && len(s.scopes) == 0 {
+			s.funcs = append(s.funcs, skelFunc{name: s.defName(start), lo: start, hi: s.pos, line: true})
 		}
 		s.newline()
 	}
@@ -155,7 +163,7 @@ func (s *skelScan) scope(indent, start int) {
 
 // opens handles a logical line that ends with ':': a class or def pushes
 // a scope, and a method starts a body to blank.
-func (s *skelScan) opens(word string, indent int) {
+func (s *skelScan) opens(word string, indent, start int) {
 	if s.blankAt >= 0 {
 		return
 	}
@@ -164,11 +172,32 @@ func (s *skelScan) opens(word string, indent int) {
 		s.scopes = append(s.scopes, skelScope{indent: indent, class: true})
 	case "def":
 		if s.inClassOnly() {
-			s.blankAt, s.bodyLo = indent, -1
+			s.blankAt, s.bodyLo, s.fn = indent, -1, ""
+			return
+		}
+		if len(s.scopes) == 0 {
+			s.blankAt, s.bodyLo, s.fn = indent, -1, s.defName(start)
 			return
 		}
 		s.scopes = append(s.scopes, skelScope{indent: indent})
 	}
+}
+
+// defName returns the name a def line starting at i defines.
+func (s *skelScan) defName(i int) string {
+	for _, kw := range []string{"async", "def"} {
+		if s.wordAt(i) == kw {
+			i += len(kw)
+			for i < len(s.src) && (s.src[i] == ' ' || s.src[i] == '\t') {
+				i++
+			}
+		}
+	}
+	j := i
+	for j < len(s.src) && isWordByte(s.src[j]) {
+		j++
+	}
+	return string(s.src[i:j])
 }
 
 // inClassOnly reports whether the innermost scope is a class and no def
@@ -189,13 +218,26 @@ func (s *skelScan) inClassOnly() bool {
 func (s *skelScan) endBody() {
 	lo, hi := s.bodyLo, s.bodyHi
 	s.blankAt, s.bodyLo = -1, -1
-	if lo < 0 || hi-lo < 4 {
+	if lo < 0 {
+		return
+	}
+	if hi-lo < 4 {
+		if s.fn != "" {
+			s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi, line: true})
+		}
 		return
 	}
 	for _, c := range s.src[lo : lo+4] {
 		if c == '\n' || c == '\r' {
+			if s.fn != "" {
+				s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi, line: true})
+			}
 			return // a first statement shorter than pass: kept
 		}
+	}
+	if s.fn != "" {
+		s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi})
+		return
 	}
 	s.bodies = append(s.bodies, [2]int{lo, hi})
 }
@@ -203,6 +245,7 @@ func (s *skelScan) endBody() {
 // compact returns the copy: each body's first statement replaced by
 // pass and the rest of it by its line ends alone.
 func (s *skelScan) compact() []byte {
+	s.functions()
 	if len(s.bodies) == 0 {
 		return s.src
 	}
@@ -238,12 +281,30 @@ func (s *skelScan) firstWord() string {
 	return ""
 }
 
+// wordAt returns the word at i when it is one of the keywords skeleton
+// asks about (def, class, async, except, raise), "" otherwise.
 func (s *skelScan) wordAt(i int) string {
 	j := i
 	for j < len(s.src) && isWordByte(s.src[j]) {
 		j++
 	}
-	return string(s.src[i:j])
+	for _, k := range [...]string{"def", "class", "async", "except", "raise"} {
+		if string(s.src[i:j]) == k {
+			return k // the words skeleton asks about, without an allocation
+		}
+	}
+	return ""
+}
+
+// opening is the bracket a closing one closes.
+func opening(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
 }
 
 func isWordByte(c byte) bool {
@@ -352,7 +413,7 @@ func (s *skelScan) operator(c byte) bool {
 	case '(', '[', '{':
 		s.depth = append(s.depth, c)
 	case ')', ']', '}':
-		if len(s.depth) == 0 || s.depth[len(s.depth)-1] != map[byte]byte{')': '(', ']': '[', '}': '{'}[c] {
+		if len(s.depth) == 0 || s.depth[len(s.depth)-1] != opening(c) {
 			return false
 		}
 		s.depth = s.depth[:len(s.depth)-1]
@@ -635,4 +696,107 @@ func (s *skelScan) spec(i int, triple bool) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// skelFunc is a module-level function: its name and body (the def line
+// itself for a body on that line, which is never blanked).
+type skelFunc struct {
+	name   string
+	lo, hi int
+	line   bool
+}
+
+// functions adds to the bodies to blank those of the module-level
+// functions the walker would find nothing in. The walker reads such a
+// body for what makes classes at run time (dynScan.function: class
+// statements, type() and new_class calls, setattr and test attributes
+// set on the first parameter, calls of the module's functions that do
+// these) and for parametrize (a function that sets tables as a
+// decorator); load_tests is read whole. A body is kept when its text
+// holds any of those words, or names a function kept for them; a file
+// that says new_class anywhere (an alias of it may be called) keeps them
+// all.
+func (s *skelScan) functions() {
+	if len(s.funcs) == 0 || bytes.Contains(s.src, []byte("new_class")) {
+		return
+	}
+	kept := map[string]bool{}
+	for _, f := range s.funcs {
+		if bodyMaySay(s.src[f.lo:f.hi]) {
+			kept[f.name] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range s.funcs {
+			if !kept[f.name] && namesAny(s.src[f.lo:f.hi], kept) {
+				kept[f.name], changed = true, true
+			}
+		}
+	}
+	n := len(s.bodies)
+	for _, f := range s.funcs {
+		if !f.line && !kept[f.name] && f.name != "load_tests" {
+			s.bodies = append(s.bodies, [2]int{f.lo, f.hi})
+		}
+	}
+	if len(s.bodies) > n {
+		slices.SortFunc(s.bodies, func(a, b [2]int) int { return a[0] - b[0] })
+	}
+}
+
+// bodyMaySay reports whether a function's text holds a word the walker
+// looks for in module-level functions (class, type, setattr), the text
+// parametrize, or an attribute named test* (x.test_a = f).
+func bodyMaySay(b []byte) bool {
+	if bytes.Contains(b, []byte("parametrize")) {
+		return true
+	}
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c == '.' {
+			j := i + 1
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\\' || b[j] == '\n' || b[j] == '\r') {
+				j++
+			}
+			if bytes.HasPrefix(b[j:], []byte("test")) {
+				return true
+			}
+			i = j
+			continue
+		}
+		if !isWordByte(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && isWordByte(b[j]) {
+			j++
+		}
+		switch string(b[i:j]) {
+		case "class", "type", "setattr":
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// namesAny reports whether b holds a word that is a key of names.
+func namesAny(b []byte, names map[string]bool) bool {
+	for i := 0; i < len(b); {
+		if !isWordByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && isWordByte(b[j]) {
+			j++
+		}
+		if names[string(b[i:j])] {
+			return true
+		}
+		i = j
+	}
+	return false
 }

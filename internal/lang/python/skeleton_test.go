@@ -15,7 +15,13 @@ func TestSkeletonBlanksMethods(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"method", "class T:\n    x = 1\n    def test_a(self):\n        y = 2\n        def f():\n            return 3\n\n        return f\n    def test_b(self): return 1\n",
 			"class T:\n    x = 1\n    def test_a(self):\n        pass\n\n\n\n\n    def test_b(self): return 1\n"},
-		{"module function kept", "def test_f():\n    x = 1\n    return x\n", "def test_f():\n    x = 1\n    return x\n"},
+		{"module function", "def test_f():\n    x = 1\n    return x\n", "def test_f():\n    pass\n\n"},
+		{"module functions the walker reads", "def a():\n    return type('A', (B,), {})\n\ndef b():\n    return a()\n\ndef load_tests(l, t, p):\n    return t\n" +
+			"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f():\n    return 1\n",
+			"def a():\n    return type('A', (B,), {})\n\ndef b():\n    return a()\n\ndef load_tests(l, t, p):\n    return t\n" +
+				"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f():\n    pass\n"},
+		{"one-line factory", "def a(): return type('A', (B,), {})\ndef b():\n    return a()\n", "def a(): return type('A', (B,), {})\ndef b():\n    return a()\n"},
+		{"new_class anywhere", "from types import new_class as nc\ndef b():\n    return nc('A', (B,))\n", "from types import new_class as nc\ndef b():\n    return nc('A', (B,))\n"},
 		{"factory kept", "def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n",
 			"def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n"},
 		{"string at column 0", "class T:\n    def test_a(self):\n        s = '''\ndef test_fake(self):\n'''\n        t = (1,\n2)\n    @dec\n    async def test_b(self):\n        await x\n",
