@@ -1,0 +1,376 @@
+package python
+
+import "strings"
+
+// The skeleton's tokenizer: Python's logical lines, strings (f-strings
+// with their fields), numbers, brackets, and the grammar errors the
+// tokens show.
+
+// logicalLine reads tokens up to the end of a logical line (a line end
+// outside brackets and not after a backslash), setting colon; it stops
+// on the line end. It is false on what it does not follow, and on a few
+// errors of Python's grammar it can see in the tokens (grammarOK).
+func (s *skelScan) logicalLine() bool {
+	s.last = skelTok{}
+	lead := s.wordAt(s.pos)
+	py2 := lead == "except" || lead == "raise" // except E, e: and raise E, v are Python 2's
+	for s.pos < len(s.src) {
+		c := s.src[s.pos]
+		switch {
+		case c == '\n' || c == '\r':
+			if len(s.depth) == 0 {
+				return !s.last.dangling
+			}
+			s.pos++
+		case c == ' ' || c == '\t' || c == '\f':
+			s.pos++
+		case c == '#':
+			for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
+				s.pos++
+			}
+		case c == '\\':
+			s.pos++
+			if s.pos >= len(s.src) || (s.src[s.pos] != '\n' && s.src[s.pos] != '\r') {
+				return false
+			}
+			s.newline()
+		case c == '\'' || c == '"':
+			if !s.operand(true) || !s.str(s.pos, false, false) {
+				return false
+			}
+		case c >= '0' && c <= '9' || c == '.' && s.pos+1 < len(s.src) && s.src[s.pos+1] >= '0' && s.src[s.pos+1] <= '9':
+			if !s.number() {
+				return false
+			}
+		case isWordByte(c):
+			if !s.word() {
+				return false
+			}
+		default:
+			if !s.operator(c) || c == ',' && py2 && len(s.depth) == 0 {
+				return false
+			}
+		}
+	}
+	return !s.last.dangling
+}
+
+// skelTok is what the last token of a logical line was, for the grammar
+// checks.
+type skelTok struct {
+	operand  bool // a name, number, string or closing bracket
+	str      bool // a string
+	dangling bool // an operator or keyword that wants an operand after it
+	colon    bool // ':' (not ':=')
+	imports  bool // the keyword import
+}
+
+// operand moves past an operand's start: false when the token before
+// was an operand too (a missing operator or comma, Python 2's print "x"),
+// but for strings after strings (implicit concatenation).
+func (s *skelScan) operand(str bool) bool {
+	if s.last.operand && !(str && s.last.str) {
+		return false
+	}
+	s.last = skelTok{operand: true, str: str}
+	return true
+}
+
+// operator reads one punctuation byte: brackets must balance, and bytes
+// Python 3 has no use for (` $ ?, <> and ! but in !=) are refused.
+func (s *skelScan) operator(c byte) bool {
+	s.pos++
+	next := byte(0)
+	if s.pos < len(s.src) {
+		next = s.src[s.pos]
+	}
+	prev := s.last
+	s.last = skelTok{colon: c == ':' && next != '=', dangling: strings.IndexByte("=+-/%&|^<>~!", c) >= 0}
+	switch c {
+	case '(', '[', '{':
+		s.depth = append(s.depth, c)
+	case ')', ']', '}':
+		if len(s.depth) == 0 || s.depth[len(s.depth)-1] != opening(c) {
+			return false
+		}
+		s.depth = s.depth[:len(s.depth)-1]
+		s.last.operand = true
+	case '*':
+		s.last.dangling = !prev.imports
+	case '.':
+		s.last.dangling = !(next == '.' || s.pos >= 2 && s.src[s.pos-2] == '.')
+	case '`', '$', '?':
+		return false
+	case '<':
+		return next != '>'
+	case '!':
+		return next == '='
+	}
+	return true
+}
+
+// word reads a name or number, or a string with its prefix.
+func (s *skelScan) word() bool {
+	i := s.pos
+	for i < len(s.src) && isWordByte(s.src[i]) {
+		i++
+	}
+	if i < len(s.src) && (s.src[i] == '\'' || s.src[i] == '"') {
+		if raw, f, ok := skelPrefix(s.src[s.pos:i]); ok {
+			return s.operand(true) && s.str(i, raw, f)
+		}
+	}
+	w := s.src[s.pos:i]
+	s.pos = i
+	if k, ok := pyKeywords[string(w)]; ok {
+		if k == kwValue {
+			return s.operand(false)
+		}
+		s.last = skelTok{dangling: k == kwWants, imports: string(w) == "import"}
+		return true
+	}
+	return s.operand(false)
+}
+
+// number reads a number (an exponent's sign included); Python 2's 0777
+// and 10L are refused.
+func (s *skelScan) number() bool {
+	i := s.pos
+	for i < len(s.src) {
+		c := s.src[i]
+		if c == '+' || c == '-' {
+			if p := s.src[i-1] | 0x20; p != 'e' || s.src[s.pos] == '0' && i-s.pos > 1 && s.src[s.pos+1]|0x20 == 'x' {
+				break
+			}
+		} else if c != '.' && !isWordByte(c) {
+			break
+		}
+		i++
+	}
+	w := s.src[s.pos:i]
+	s.pos = i
+	return numberOK(w) && s.operand(false)
+}
+
+// numberOK refuses Python 2's numbers: 0777 and 10L.
+func numberOK(w []byte) bool {
+	digits := true
+	for _, c := range w[:len(w)-1] {
+		digits = digits && c >= '0' && c <= '9'
+	}
+	if l := w[len(w)-1] | 0x20; l == 'l' && len(w) > 1 && (digits || len(w) > 2 && w[0] == '0' && w[1]|0x20 == 'x') {
+		return false
+	}
+	if len(w) < 2 || w[0] != '0' || !digits || w[len(w)-1] < '0' || w[len(w)-1] > '9' {
+		return true
+	}
+	return strings.Trim(string(w), "0") == ""
+}
+
+// Kinds of Python's keywords for the grammar checks: a value (True), one
+// that wants an operand after it (and), and the others (return).
+const (
+	kwValue = iota
+	kwWants
+	kwOther
+)
+
+// pyKeywords are Python 3's keywords and soft keywords.
+var pyKeywords = map[string]int{
+	"False": kwValue, "None": kwValue, "True": kwValue,
+	"and": kwWants, "as": kwWants, "assert": kwWants, "async": kwWants, "await": kwWants, "class": kwWants,
+	"def": kwWants, "del": kwWants, "elif": kwWants, "for": kwWants, "from": kwWants, "global": kwWants,
+	"if": kwWants, "import": kwWants, "in": kwWants, "is": kwWants, "lambda": kwWants, "nonlocal": kwWants,
+	"not": kwWants, "or": kwWants, "while": kwWants, "with": kwWants,
+	"break": kwOther, "continue": kwOther, "else": kwOther, "except": kwOther, "finally": kwOther,
+	"pass": kwOther, "raise": kwOther, "return": kwOther, "try": kwOther, "yield": kwOther,
+	"match": kwOther, "case": kwOther, "type": kwOther,
+}
+
+// skelPrefix reads a string prefix: r, u, b, f and their pairs br, rb,
+// fr, rf in any case.
+func skelPrefix(p []byte) (raw, f, ok bool) {
+	if len(p) == 0 || len(p) > 2 {
+		return false, false, false
+	}
+	var b, u bool
+	for _, c := range p {
+		switch c | 0x20 {
+		case 'r':
+			raw = !raw
+			if !raw {
+				return false, false, false
+			}
+		case 'b':
+			b = true
+		case 'u':
+			u = true
+		case 'f':
+			f = true
+		default:
+			return false, false, false
+		}
+	}
+	if u && len(p) > 1 || b && f {
+		return false, false, false
+	}
+	return raw, f, true
+}
+
+// str reads a string literal whose quote is at i, to its end.
+func (s *skelScan) str(i int, raw, f bool) bool {
+	q := s.src[i]
+	triple := i+2 < len(s.src) && s.src[i+1] == q && s.src[i+2] == q
+	if triple {
+		i += 3
+	} else {
+		i++
+	}
+	last := s.last
+	end, ok := s.strBody(i, q, triple, raw, f)
+	s.pos, s.last = end, last
+	return ok
+}
+
+// strBody reads a string's contents from i and returns the offset after
+// its closing quote.
+func (s *skelScan) strBody(i int, q byte, triple, raw, f bool) (int, bool) {
+	for i < len(s.src) {
+		c := s.src[i]
+		switch {
+		case c == '\\':
+			i = s.escape(i, raw, f)
+		case c == q:
+			if !triple {
+				return i + 1, true
+			}
+			if i+2 < len(s.src) && s.src[i+1] == q && s.src[i+2] == q {
+				return i + 3, true
+			}
+			i++
+		case (c == '\n' || c == '\r') && !triple:
+			return i, false
+		case f && c == '{':
+			if i+1 < len(s.src) && s.src[i+1] == '{' {
+				i += 2
+				continue
+			}
+			next, ok := s.field(i+1, triple)
+			if !ok {
+				return next, false
+			}
+			i = next
+		case f && c == '}':
+			if i+1 < len(s.src) && s.src[i+1] == '}' {
+				i += 2
+				continue
+			}
+			return i, false // a single '}'
+		default:
+			i++
+		}
+	}
+	return i, false
+}
+
+// escape steps over a backslash in a string and what it escapes (in a raw
+// string too, for the closing quote); in an f-string a brace after it is
+// still a brace, but \N{NAME} is one escape when the string is not raw.
+func (s *skelScan) escape(i int, raw, f bool) int {
+	i++
+	if i >= len(s.src) {
+		return i
+	}
+	switch c := s.src[i]; {
+	case f && (c == '{' || c == '}'):
+		return i
+	case f && !raw && c == 'N' && i+1 < len(s.src) && s.src[i+1] == '{':
+		for i < len(s.src) && s.src[i] != '}' && s.src[i] != '\n' {
+			i++
+		}
+		return i + 1
+	case c == '\r' && i+1 < len(s.src) && s.src[i+1] == '\n':
+		return i + 2
+	}
+	return i + 1
+}
+
+// field reads an f-string's replacement field from i (after its '{') and
+// returns the offset after its '}': an expression (strings and brackets
+// in it as in code), then an optional !conversion and :format spec (text
+// with nested fields). Backslashes and comments in the expression, and
+// line ends in a field of a single-quoted string, are refused.
+func (s *skelScan) field(i int, triple bool) (int, bool) {
+	var depth int
+	s.last = skelTok{} // the expression's own tokens
+	for i < len(s.src) {
+		c := s.src[i]
+		switch {
+		case c == '\n' || c == '\r':
+			if !triple {
+				return i, false
+			}
+			i++
+		case c == '#' || c == '\\':
+			return i, false
+		case c == '\'' || c == '"' || isWordByte(c):
+			j := i
+			for j < len(s.src) && isWordByte(s.src[j]) {
+				j++
+			}
+			raw, f, ok := skelPrefix(s.src[i:j])
+			if j == len(s.src) || s.src[j] != '\'' && s.src[j] != '"' {
+				i = j // a name or number
+				continue
+			}
+			if j > i && !ok {
+				return j, false
+			}
+			if !s.str(j, raw, f) {
+				return s.pos, false
+			}
+			i = s.pos
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			i++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+			i++
+		case c == '}':
+			if depth == 0 {
+				return i + 1, true
+			}
+			depth--
+			i++
+		case depth == 0 && (c == ':' || c == '!' && (i+1 >= len(s.src) || s.src[i+1] != '=')):
+			return s.spec(i+1, triple)
+		default:
+			i++
+		}
+	}
+	return i, false
+}
+
+// spec reads a field's conversion and format spec from i to the field's
+// closing '}' and returns the offset after it.
+func (s *skelScan) spec(i int, triple bool) (int, bool) {
+	for i < len(s.src) {
+		switch c := s.src[i]; {
+		case c == '}':
+			return i + 1, true
+		case c == '{':
+			next, ok := s.field(i+1, triple)
+			if !ok {
+				return next, false
+			}
+			i = next
+		case c == '\'' || c == '"' || c == '\\':
+			return i, false // the string's own quote may end here
+		case (c == '\n' || c == '\r') && !triple:
+			return i, false
+		default:
+			i++
+		}
+	}
+	return i, false
+}
