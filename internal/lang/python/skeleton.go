@@ -9,10 +9,10 @@ import (
 // walker never reads are blanked: every method's (a def whose nearest
 // enclosing def or class is a class, with no def around it), and every
 // module-level function's but those it reads (functions). A blanked
-// body's first statement becomes pass and the rest of it its line ends
+// body becomes pass on its def's line (after the ':') and its line ends
 // alone, so the tree tree-sitter builds of the copy has the file's lines
-// and, on every line not blanked, its columns and text; the walker reads
-// nodes' text from the copy. tree-sitter's time follows the tokens and the
+// and, on every line not blanked, its columns and text up to the def's
+// ':'; the walker reads nodes' text from the copy. tree-sitter's time follows the tokens and the
 // whitespace it reads, and the bodies of tests are most of a test file.
 //
 // A Go tokenizer (skeleton_tokens.go) finds the bodies; it knows Python's
@@ -55,6 +55,8 @@ type skelScan struct {
 	last    skelTok // the last token of the logical line so far
 	blankAt int     // indentation of the def whose body is being blanked; -1 when none
 	bodyLo  int     // where that body starts; -1 before its first line
+	headEnd int     // where the header of the def whose body is blanked ends (after its ':')
+	colonAt int     // the offset after the last ':' read
 	bodyHi  int     // where its last logical line so far ends
 }
 
@@ -173,11 +175,11 @@ func (s *skelScan) opens(word string, indent, start int) {
 		s.scopes = append(s.scopes, skelScope{indent: indent, class: true})
 	case "def":
 		if s.inClassOnly() {
-			s.blankAt, s.bodyLo, s.fn = indent, -1, ""
+			s.blankAt, s.bodyLo, s.headEnd, s.fn = indent, -1, s.colonAt, ""
 			return
 		}
 		if len(s.scopes) == 0 {
-			s.blankAt, s.bodyLo, s.fn = indent, -1, s.defName(start)
+			s.blankAt, s.bodyLo, s.headEnd, s.fn = indent, -1, s.colonAt, s.defName(start)
 			return
 		}
 		s.scopes = append(s.scopes, skelScope{indent: indent})
@@ -215,36 +217,23 @@ func (s *skelScan) inClassOnly() bool {
 	return true
 }
 
-// endBody records the body being blanked, if any.
+// endBody records the body being blanked, if any: from the end of its
+// def's header to the end of its last line.
 func (s *skelScan) endBody() {
-	lo, hi := s.bodyLo, s.bodyHi
+	lo, hi := s.headEnd, s.bodyHi
+	found := s.bodyLo >= 0
 	s.blankAt, s.bodyLo = -1, -1
-	if lo < 0 {
-		return
-	}
-	if hi-lo < 4 {
-		if s.fn != "" {
-			s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi, line: true})
-		}
-		return
-	}
-	for _, c := range s.src[lo : lo+4] {
-		if c == '\n' || c == '\r' {
-			if s.fn != "" {
-				s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi, line: true})
-			}
-			return // a first statement shorter than pass: kept
-		}
-	}
-	if s.fn != "" {
+	switch {
+	case !found:
+	case s.fn != "":
 		s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi})
-		return
+	default:
+		s.bodies = append(s.bodies, [2]int{lo, hi})
 	}
-	s.bodies = append(s.bodies, [2]int{lo, hi})
 }
 
-// compact returns the copy: each body's first statement replaced by
-// pass and the rest of it by its line ends alone.
+// compact returns the copy: each body replaced by pass on its def's
+// line, then its line ends alone.
 func (s *skelScan) compact() []byte {
 	s.functions()
 	if len(s.bodies) == 0 {
@@ -254,8 +243,8 @@ func (s *skelScan) compact() []byte {
 	at := 0
 	for _, b := range s.bodies {
 		out = append(out, s.src[at:b[0]]...)
-		out = append(out, "pass"...)
-		for _, c := range s.src[b[0]+4 : b[1]] {
+		out = append(out, " pass"...)
+		for _, c := range s.src[b[0]:b[1]] {
 			if c == '\n' || c == '\r' {
 				out = append(out, c)
 			}

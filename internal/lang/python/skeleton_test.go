@@ -7,31 +7,33 @@ import (
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// TestSkeletonBlanksMethods checks what the skeleton keeps: a method's
-// body becomes pass and its line ends (nested defs and classes, strings
-// and bracketed lines at column 0 included); module-level functions,
-// one-line bodies and the methods of a class inside a function are kept.
+// TestSkeletonBlanksMethods checks what the skeleton blanks and keeps: a
+// method's body, and a module-level function's the walker does not read,
+// becomes pass on the def's line and the body's line ends (nested defs
+// and classes, comments, strings and bracketed lines at column 0
+// included); one-line bodies, the methods of a class inside a function
+// and the module-level functions the walker reads are kept.
 func TestSkeletonBlanksMethods(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"method", "class T:\n    x = 1\n    def test_a(self):\n        y = 2\n        def f():\n            return 3\n\n        return f\n    def test_b(self): return 1\n",
-			"class T:\n    x = 1\n    def test_a(self):\n        pass\n\n\n\n\n    def test_b(self): return 1\n"},
-		{"module function", "def test_f():\n    x = 1\n    return x\n", "def test_f():\n    pass\n\n"},
+			"class T:\n    x = 1\n    def test_a(self): pass\n\n\n\n\n\n    def test_b(self): return 1\n"},
+		{"module function", "def test_f():\n    x = 1\n    return x\n", "def test_f(): pass\n\n\n"},
 		{"module functions the walker reads", "def a():\n    return type('A', (B,), {})\n\ndef b():\n    return a()\n\ndef load_tests(l, t, p):\n    return t\n" +
 			"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f():\n    return 1\n",
 			"def a():\n    return type('A', (B,), {})\n\ndef b():\n    return a()\n\ndef load_tests(l, t, p):\n    return t\n" +
-				"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f():\n    pass\n"},
+				"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f(): pass\n\n"},
 		{"one-line factory", "def a(): return type('A', (B,), {})\ndef b():\n    return a()\n", "def a(): return type('A', (B,), {})\ndef b():\n    return a()\n"},
 		{"new_class anywhere", "from types import new_class as nc\ndef b():\n    return nc('A', (B,))\n", "from types import new_class as nc\ndef b():\n    return nc('A', (B,))\n"},
 		{"factory kept", "def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n",
 			"def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n"},
 		{"string at column 0", "class T:\n    def test_a(self):\n        s = '''\ndef test_fake(self):\n'''\n        t = (1,\n2)\n    @dec\n    async def test_b(self):\n        await x\n",
-			"class T:\n    def test_a(self):\n        pass\n\n\n\n\n    @dec\n    async def test_b(self):\n        pass\n"},
+			"class T:\n    def test_a(self): pass\n\n\n\n\n\n    @dec\n    async def test_b(self): pass\n\n"},
 		{"f-strings", "class T:\n    def test_a(self):\n        f\"{x['a']!r:>{w}}\" f'{a:%H:%M}' rf\"\\{x}\" f\"\\N{DASH}{y}\"\n        f\"{\"nested\"}\"\n    def test_b(self):\n        pass\n",
-			"class T:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n"},
+			"class T:\n    def test_a(self): pass\n\n\n    def test_b(self): pass\n\n"},
 		{"continuations and CRLF", "class T:\r\n    if X:\r\n        def test_a(self):\r\n            x = 1 + \\\r\n2\r\n    y = 0.01 + 1e-5 + 0x1F + 1_000 + 0o17 + 00 + .5 + 1j\r\n",
-			"class T:\r\n    if X:\r\n        def test_a(self):\r\n            pass\r\n\r\n    y = 0.01 + 1e-5 + 0x1F + 1_000 + 0o17 + 00 + .5 + 1j\r\n"},
-		{"short first statement kept", "class T:\n    def test_a(self):\n        x\n        y = 1\n", "class T:\n    def test_a(self):\n        x\n        y = 1\n"},
-		{"star import, ellipsis", "from a import *\nclass T:\n    def test_a(self):\n        ...\n    x = ...\n", "from a import *\nclass T:\n    def test_a(self):\n        ...\n    x = ...\n"},
+			"class T:\r\n    if X:\r\n        def test_a(self): pass\r\n\r\n\r\n    y = 0.01 + 1e-5 + 0x1F + 1_000 + 0o17 + 00 + .5 + 1j\r\n"},
+		{"short first statement", "class T:\n    def test_a(self):  # a comment\n        x\n        y = 1\n", "class T:\n    def test_a(self): pass\n\n\n"},
+		{"star import, ellipsis", "from a import *\nclass T:\n    def test_a(self):\n        ...\n    x = ...\n", "from a import *\nclass T:\n    def test_a(self): pass\n\n    x = ...\n"},
 	} {
 		got, ok := skeleton([]byte(tc.src))
 		if !ok || string(got) != tc.want {

@@ -86,6 +86,9 @@ func (s *skelScan) operator(c byte) bool {
 	}
 	prev := s.last
 	s.last = skelTok{colon: c == ':' && next != '=', dangling: strings.IndexByte("=+-/%&|^<>~!", c) >= 0}
+	if s.last.colon {
+		s.colonAt = s.pos
+	}
 	switch c {
 	case '(', '[', '{':
 		s.depth = append(s.depth, c)
