@@ -3,9 +3,12 @@ package python
 import (
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -30,9 +33,15 @@ type linker struct {
 // Link implements lang.Linker.
 func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	mods := make([]*modFile, len(files))
+	var g errgroup.Group // the facts are decoded on every core: the rest of Link is serial
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, f := range files {
-		mods[i] = &modFile{rel: f.Rel, facts: decodeFacts(f.Result.Facts), res: f.Result}
+		g.Go(func() error {
+			mods[i] = &modFile{rel: f.Rel, facts: decodeFacts(f.Result.Facts), res: f.Result}
+			return nil
+		})
 	}
+	g.Wait()
 	rootRel := "."
 	if l.cfg != nil {
 		if r, err := filepath.Rel(p.Dir, l.cfg.Rootdir); err == nil {
