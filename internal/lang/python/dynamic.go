@@ -1,6 +1,7 @@
 package python
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -183,9 +184,17 @@ func (s *dynScan) definition(n *sitter.Node, open map[string]bool, inLoop bool) 
 			s.add(dynFact{Why: whyDecorator, Line: line(d), Class: name, Call: s.w.text(callee)})
 		}
 	}
-	if body := d.ChildByFieldName("body"); body != nil && usesLocals(body, s.w.src, 0) {
+	if body := d.ChildByFieldName("body"); body != nil && mayCallLocals(body, s.w.src) && usesLocals(body, s.w.src, 0) {
 		s.add(dynFact{Why: whyLocals, Line: line(d), Class: name})
 	}
+}
+
+// mayCallLocals reports whether a node's text names locals or vars at
+// all: usesLocals walks every node of a class body through cgo, this
+// reads its bytes.
+func mayCallLocals(n *sitter.Node, src []byte) bool {
+	b := src[n.StartByte():n.EndByte()]
+	return bytes.Contains(b, []byte("locals")) || bytes.Contains(b, []byte("vars"))
 }
 
 // usesLocals reports whether a class body writes names through locals()
