@@ -48,6 +48,7 @@ type skelScan struct {
 	bodies  [][2]int   // the bodies to blank, [start, end) in src
 	funcs   []skelFunc // module-level functions (functions)
 	fn      string     // the name of the module-level function whose body is being read; "" for a method
+	says    bool       // that body's code names what the walker looks for (heed)
 	pos     int
 	depth   []byte // open brackets
 	indents []int  // Python's indentation stack (without the 0 at its bottom)
@@ -179,7 +180,7 @@ func (s *skelScan) opens(word string, indent, start int) {
 			return
 		}
 		if len(s.scopes) == 0 {
-			s.blankAt, s.bodyLo, s.headEnd, s.fn = indent, -1, s.colonAt, s.defName(start)
+			s.blankAt, s.bodyLo, s.headEnd, s.fn, s.says = indent, -1, s.colonAt, s.defName(start), false
 			return
 		}
 		s.scopes = append(s.scopes, skelScope{indent: indent})
@@ -226,7 +227,7 @@ func (s *skelScan) endBody() {
 	switch {
 	case !found:
 	case s.fn != "":
-		s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi})
+		s.funcs = append(s.funcs, skelFunc{name: s.fn, lo: lo, hi: hi, says: s.says})
 	default:
 		s.bodies = append(s.bodies, [2]int{lo, hi})
 	}
@@ -325,6 +326,7 @@ type skelFunc struct {
 	name   string
 	lo, hi int
 	line   bool
+	says   bool // its code names class, type, setattr or sets a test* attribute (heed)
 }
 
 // functions adds to the bodies to blank those of the module-level
@@ -333,17 +335,20 @@ type skelFunc struct {
 // statements, type() and new_class calls, setattr and test attributes
 // set on the first parameter, calls of the module's functions that do
 // these) and for parametrize (a function that sets tables as a
-// decorator); load_tests is read whole. A body is kept when its text
-// holds any of those words, or names a function kept for them; a file
-// that says new_class anywhere (an alias of it may be called) keeps them
-// all.
+// decorator); load_tests is read whole. A body is kept when its code
+// names class, type or setattr or an attribute test* (heed; strings and
+// comments aside, but for f-strings' fields), when its text holds
+// parametrize anywhere, or when it names a function kept for these; a
+// file that says new_class anywhere (an alias of it may be called) keeps
+// them all.
 func (s *skelScan) functions() {
 	if len(s.funcs) == 0 || bytes.Contains(s.src, []byte("new_class")) {
 		return
 	}
 	kept := map[string]bool{}
 	for _, f := range s.funcs {
-		if bodyMaySay(s.src[f.lo:f.hi]) {
+		b := s.src[f.lo:f.hi]
+		if f.says || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) {
 			kept[f.name] = true
 		}
 	}
@@ -366,9 +371,9 @@ func (s *skelScan) functions() {
 	}
 }
 
-// bodyMaySay reports whether a function's text holds a word the walker
-// looks for in module-level functions (class, type, setattr), the text
-// parametrize, or an attribute named test* (x.test_a = f).
+// bodyMaySay reports whether the text of a one-line function (not read
+// by heed) holds a word the walker looks for in module-level functions
+// (class, type, setattr) or an attribute named test* (x.test_a = f).
 func bodyMaySay(b []byte) bool {
 	if bytes.Contains(b, []byte("parametrize")) {
 		return true

@@ -22,6 +22,8 @@ func TestSkeletonBlanksMethods(t *testing.T) {
 			"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f():\n    return 1\n",
 			"def a():\n    return type('A', (B,), {})\n\ndef b():\n    return a()\n\ndef load_tests(l, t, p):\n    return t\n" +
 				"def c(cls):\n    cls.test_x = 1\n\ndef d():\n    return pytest.mark.parametrize('x', [1])\n\nif X:\n    def e():\n        return b()\ndef f(): pass\n\n"},
+		{"words in strings and comments", "def a():\n    \"\"\"a class of type\"\"\"\n    return 1  # type\n\ndef b():\n    return f'{type(x)}'\n",
+			"def a(): pass\n\n\n\ndef b():\n    return f'{type(x)}'\n"},
 		{"one-line factory", "def a(): return type('A', (B,), {})\ndef b():\n    return a()\n", "def a(): return type('A', (B,), {})\ndef b():\n    return a()\n"},
 		{"new_class anywhere", "from types import new_class as nc\ndef b():\n    return nc('A', (B,))\n", "from types import new_class as nc\ndef b():\n    return nc('A', (B,))\n"},
 		{"factory kept", "def make():\n    class C:\n        def test_a(self):\n            return 1\n    return C\n",

@@ -1,6 +1,9 @@
 package python
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // The skeleton's tokenizer: Python's logical lines, strings (f-strings
 // with their fields), numbers, brackets, and the grammar errors the
@@ -63,6 +66,7 @@ type skelTok struct {
 	dangling bool // an operator or keyword that wants an operand after it
 	colon    bool // ':' (not ':=')
 	imports  bool // the keyword import
+	dot      bool // '.'
 }
 
 // operand moves past an operand's start: false when the token before
@@ -102,6 +106,7 @@ func (s *skelScan) operator(c byte) bool {
 		s.last.dangling = !prev.imports
 	case '.':
 		s.last.dangling = !(next == '.' || s.pos >= 2 && s.src[s.pos-2] == '.')
+		s.last.dot = true
 	case '`', '$', '?':
 		return false
 	case '<':
@@ -125,6 +130,7 @@ func (s *skelScan) word() bool {
 	}
 	w := s.src[s.pos:i]
 	s.pos = i
+	s.heed(w, s.last.dot)
 	if k, ok := pyKeywords[string(w)]; ok {
 		if k == kwValue {
 			return s.operand(false)
@@ -323,7 +329,8 @@ func (s *skelScan) field(i int, triple bool) (int, bool) {
 			}
 			raw, f, ok := skelPrefix(s.src[i:j])
 			if j == len(s.src) || s.src[j] != '\'' && s.src[j] != '"' {
-				i = j // a name or number
+				s.heed(s.src[i:j], true) // a name or number (after a '.' or not: unknown here)
+				i = j
 				continue
 			}
 			if j > i && !ok {
@@ -376,4 +383,19 @@ func (s *skelScan) spec(i int, triple bool) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// heed notes, in the body of a module-level function, a name the walker
+// looks for there (functions): class, type, setattr, or test* after a '.'
+// (an attribute of that name may be set).
+func (s *skelScan) heed(w []byte, afterDot bool) {
+	if s.fn == "" || s.blankAt < 0 || s.says {
+		return
+	}
+	switch string(w) {
+	case "class", "type", "setattr":
+		s.says = true
+	default:
+		s.says = afterDot && bytes.HasPrefix(w, []byte("test"))
+	}
 }
