@@ -22,12 +22,13 @@ import (
 // an unterminated string, unbalanced brackets, a stray backslash, an
 // indentation Python would refuse (an unexpected indent, a missing
 // block, a dedent to no outer level), tabs or form feeds in indentation,
-// and the grammar errors its tokens show (an operand after an operand, a
-// line that ends in an operator, Python 2's except E, e). The caller
-// then parses the file as written, so those errors are reported as
-// before. What the blanking hides is any other error of the grammar
-// inside a blanked body (x = = 1): Python refuses such a file, and the
-// listing does not say so.
+// and the grammar errors the order of its tokens shows (an operand after
+// an operand, a binary operator without its left operand as in x = = 1,
+// a closing bracket or a line end after an operator, Python 2's except
+// E, e). The caller then parses the file as written, so those errors are
+// reported as before. What the blanking hides is any other error of the
+// grammar inside a blanked body (f(, a), def without parentheses): Python
+// refuses such a file, and the listing does not say so.
 func skeleton(src []byte) ([]byte, bool) {
 	s := &skelScan{src: src}
 	if !s.run() {
@@ -54,6 +55,7 @@ type skelScan struct {
 	indents []int  // Python's indentation stack (without the 0 at its bottom)
 	scopes  []skelScope
 	last    skelTok // the last token of the logical line so far
+	first   bool    // no token of the logical line read yet
 	blankAt int     // indentation of the def whose body is being blanked; -1 when none
 	bodyLo  int     // where that body starts; -1 before its first line
 	headEnd int     // where the header of the def whose body is blanked ends (after its ':')

@@ -58,10 +58,30 @@ func TestSkeletonRefuses(t *testing.T) {
 		"print 'x'\n", "exec 'x'\n", "try:\n            pass\n        except E, e:\n            pass\n", "raise E, 'm'\n",
 		"x = `y`\n", "x = a <> b\n", "x = 0777\n", "x = 10L\n", "x = ur'a'\n", "f(a b)\n", "x = f(a) 'b'\n",
 		"x =\n", "x = a +\n", "x = a.\n", "x = a \\ b\n", "x = !a\n", "x = $a\n", "return a if\n", "x = None None\n",
+		"x = = 1\n", "x == = 1\n", "f(a +)\n", "x = [/ 2]\n", "return = 1\n", "x = a @\n",
+		"@ = 1\n", "x = .b\n", "f(a, *)\n", "x = a <> b\n",
 	} {
 		src := "class T:\n    def test_a(self):\n        " + body + "    def test_b(self):\n        pass\n"
 		if _, ok := skeleton([]byte(src)); ok {
 			t.Errorf("skeleton took %q", body)
+		}
+	}
+}
+
+// TestSkeletonTakes checks valid Python the grammar checks must not
+// refuse (a refusal costs a full parse, never a record).
+func TestSkeletonTakes(t *testing.T) {
+	for _, body := range []string{
+		"a, = x\n", "*a, b = x\n", "x = -a ** -b @ c\n", "f(*a, **k)\n", "x = a[::2], a[1:-1], a[..., 0]\n",
+		"def f(a, /, b, *, c=1) -> None: ...\n", "x = lambda a, /: a\n", "x = lambda: 0\n", "from . import a\n",
+		"from .. import b\n", "from ...c import d\n", "from m import *\n", "x = (yield)\n", "x = yield\n",
+		"match x:\n            case [a, *_] | {'k': -1}:\n                pass\n", "type = match = case = 1\n",
+		"x = (a\n             .b())\n", "x = a \\\n            .b\n", "x @= y; z //= 2\n", "try:\n            pass\n        except* E:\n            pass\n",
+		"x = 'a' 'b' f'{c}'\n", "x = not -1 if a is not b else ~c\n", "print(1 .real, .5, 1.)\n",
+	} {
+		src := "class T:\n    def test_a(self):\n        " + body + "    def test_b(self):\n        pass\n"
+		if _, ok := skeleton([]byte(src)); !ok {
+			t.Errorf("skeleton refused %q", body)
 		}
 	}
 }
@@ -71,7 +91,7 @@ func TestSkeletonRefuses(t *testing.T) {
 // skeleton (Python 2's print statement is not one: tree-sitter's grammar
 // takes it).
 func TestSkeletonErrorStillReported(t *testing.T) {
-	for _, bad := range []string{"f(a b)", "x = (1]", "x = 1 +"} {
+	for _, bad := range []string{"f(a b)", "x = (1]", "x = 1 +", "x = = 1", "f(a +)"} {
 		src := "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        " + bad + "\n\n    def test_b(self):\n        pass\n"
 		r := Extractor{Unittest: true}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(src)})
 		if len(r.Problems) != 1 || r.Problems[0].Line != 5 {

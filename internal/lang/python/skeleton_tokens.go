@@ -14,7 +14,7 @@ import (
 // on the line end. It is false on what it does not follow, and on a few
 // errors of Python's grammar it can see in the tokens (grammarOK).
 func (s *skelScan) logicalLine() bool {
-	s.last = skelTok{}
+	s.last, s.first = skelTok{}, true
 	lead := s.wordAt(s.pos)
 	py2 := lead == "except" || lead == "raise" // except E, e: and raise E, v are Python 2's
 	for s.pos < len(s.src) {
@@ -54,6 +54,7 @@ func (s *skelScan) logicalLine() bool {
 				return false
 			}
 		}
+		s.first = s.first && (c == ' ' || c == '\t' || c == '\f' || c == '#')
 	}
 	return !s.last.dangling
 }
@@ -61,60 +62,104 @@ func (s *skelScan) logicalLine() bool {
 // skelTok is what the last token of a logical line was, for the grammar
 // checks.
 type skelTok struct {
-	operand  bool // a name, number, string or closing bracket
+	operand  bool // a name, number, string, ... or closing bracket
+	soft     bool // a soft keyword (match, case, type): a name or a keyword
 	str      bool // a string
 	dangling bool // an operator or keyword that wants an operand after it
 	colon    bool // ':' (not ':=')
+	comma    bool // ','
 	imports  bool // the keyword import
+	from     bool // the keyword from
 	dot      bool // '.'
 }
 
 // operand moves past an operand's start: false when the token before
 // was an operand too (a missing operator or comma, Python 2's print "x"),
-// but for strings after strings (implicit concatenation).
+// but for strings after strings (implicit concatenation) and operands
+// after soft keywords.
 func (s *skelScan) operand(str bool) bool {
-	if s.last.operand && !(str && s.last.str) {
+	if s.last.operand && !s.last.soft && !(str && s.last.str) {
 		return false
 	}
 	s.last = skelTok{operand: true, str: str}
 	return true
 }
 
-// operator reads one punctuation byte: brackets must balance, and bytes
-// Python 3 has no use for (` $ ?, <> and ! but in !=) are refused.
+// pyOperators are Python's operators and delimiters of more than one
+// byte, longest first.
+var pyOperators = [...]string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "==", "!=", "<=", ">=",
+	"<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="}
+
+// operator reads one operator or delimiter. Brackets must balance; a
+// closing one must not follow an operator that wants an operand; an
+// operator that takes no operand on its left (=, ==, /, %, ...) must
+// follow one; and bytes Python 3 has no use for (` $ ?, <> and a lone
+// !) are refused.
 func (s *skelScan) operator(c byte) bool {
-	s.pos++
-	next := byte(0)
-	if s.pos < len(s.src) {
-		next = s.src[s.pos]
+	op := s.src[s.pos : s.pos+1]
+	for _, o := range pyOperators {
+		if len(s.src)-s.pos >= len(o) && string(s.src[s.pos:s.pos+len(o)]) == o {
+			op = s.src[s.pos : s.pos+len(o)]
+			break
+		}
 	}
-	prev := s.last
-	s.last = skelTok{colon: c == ':' && next != '=', dangling: strings.IndexByte("=+-/%&|^<>~!", c) >= 0}
-	if s.last.colon {
-		s.colonAt = s.pos
-	}
-	switch c {
-	case '(', '[', '{':
+	s.pos += len(op)
+	prev, first := s.last, s.first
+	s.last = skelTok{}
+	switch string(op) {
+	case "(", "[", "{":
 		s.depth = append(s.depth, c)
-	case ')', ']', '}':
-		if len(s.depth) == 0 || s.depth[len(s.depth)-1] != opening(c) {
+	case ")", "]", "}":
+		if prev.dangling || len(s.depth) == 0 || s.depth[len(s.depth)-1] != opening(c) {
 			return false
 		}
 		s.depth = s.depth[:len(s.depth)-1]
 		s.last.operand = true
-	case '*':
-		s.last.dangling = !prev.imports
-	case '.':
-		s.last.dangling = !(next == '.' || s.pos >= 2 && s.src[s.pos-2] == '.')
-		s.last.dot = true
-	case '`', '$', '?':
+	case ",":
+		s.last.comma = true
+	case ";":
+	case ":":
+		s.last.colon, s.colonAt = true, s.pos
+	case "...", ".":
+		if prev.from || prev.dot && !prev.operand { // from . import, from .. import
+			s.last.dot, s.last.dangling = true, true
+			return true
+		}
+		if len(op) == 3 {
+			s.last = prev
+			return s.operand(false) // Ellipsis
+		}
+		s.last.dot, s.last.dangling = true, true
+		return prev.operand
+	case "+", "-", "~", "*", "**":
+		s.last.dangling = !(c == '*' && prev.imports) // unary or binary; from m import *
+	case "@":
+		s.last.dangling = true
+		return first || prev.operand // a decorator, or matrix product
+	case "/":
+		if !prev.operand { // the positional-only marker: (a, /, b)
+			return s.nextIs(',', ')', ':') // (a, /), lambda a, /: a
+		}
+		s.last.dangling = true
+	case "`", "$", "?", "!":
 		return false
-	case '<':
-		return next != '>'
-	case '!':
-		return next == '='
+	case "=":
+		s.last.dangling = true
+		return prev.operand || prev.comma // a, = x
+	default: // operators that want an operand on each side
+		s.last.dangling = true
+		return prev.operand && !(c == '<' && s.pos < len(s.src) && s.src[s.pos] == '>')
 	}
 	return true
+}
+
+// nextIs reports whether the next byte but spaces is one of cs.
+func (s *skelScan) nextIs(cs ...byte) bool {
+	i := s.pos
+	for i < len(s.src) && s.src[i] == ' ' {
+		i++
+	}
+	return i < len(s.src) && bytes.IndexByte(cs, s.src[i]) >= 0
 }
 
 // word reads a name or number, or a string with its prefix.
@@ -132,10 +177,14 @@ func (s *skelScan) word() bool {
 	s.pos = i
 	s.heed(w, s.last.dot)
 	if k, ok := pyKeywords[string(w)]; ok {
-		if k == kwValue {
+		switch k {
+		case kwValue:
 			return s.operand(false)
+		case kwSoft:
+			s.last = skelTok{operand: true, soft: true}
+			return true
 		}
-		s.last = skelTok{dangling: k == kwWants, imports: string(w) == "import"}
+		s.last = skelTok{dangling: k == kwWants, imports: string(w) == "import", from: string(w) == "from"}
 		return true
 	}
 	return s.operand(false)
@@ -177,11 +226,13 @@ func numberOK(w []byte) bool {
 }
 
 // Kinds of Python's keywords for the grammar checks: a value (True), one
-// that wants an operand after it (and), and the others (return).
+// that wants an operand after it (and), the others (return), and the
+// soft keywords (match), which are names too.
 const (
 	kwValue = iota
 	kwWants
 	kwOther
+	kwSoft // a soft keyword: a name too
 )
 
 // pyKeywords are Python 3's keywords and soft keywords.
@@ -193,7 +244,7 @@ var pyKeywords = map[string]int{
 	"not": kwWants, "or": kwWants, "while": kwWants, "with": kwWants,
 	"break": kwOther, "continue": kwOther, "else": kwOther, "except": kwOther, "finally": kwOther,
 	"pass": kwOther, "raise": kwOther, "return": kwOther, "try": kwOther, "yield": kwOther,
-	"match": kwOther, "case": kwOther, "type": kwOther,
+	"match": kwSoft, "case": kwSoft, "type": kwSoft,
 }
 
 // skelPrefix reads a string prefix: r, u, b, f and their pairs br, rb,
