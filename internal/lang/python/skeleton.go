@@ -247,11 +247,7 @@ func (s *skelScan) compact() []byte {
 	for _, b := range s.bodies {
 		out = append(out, s.src[at:b[0]]...)
 		out = append(out, " pass"...)
-		for _, c := range s.src[b[0]:b[1]] {
-			if c == '\n' || c == '\r' {
-				out = append(out, c)
-			}
-		}
+		out = appendLineEnds(out, s.src[b[0]:b[1]])
 		at = b[1]
 	}
 	return append(out, s.src[at:]...)
@@ -300,8 +296,31 @@ func opening(c byte) byte {
 	return '{'
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes are the bytes of names and numbers: ASCII letters, digits,
+// '_' and every byte of a multi-byte UTF-8 character.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+	}
+	return t
+}()
+
+// appendLineEnds appends the line ends of b (\n, \r\n, \r) alone.
+func appendLineEnds(out, b []byte) []byte {
+	if bytes.IndexByte(b, '\r') < 0 {
+		for n := bytes.Count(b, []byte{'\n'}); n > 0; n-- {
+			out = append(out, '\n')
+		}
+		return out
+	}
+	for _, c := range b {
+		if c == '\n' || c == '\r' {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // skipLine moves past the end of the current line.

@@ -85,10 +85,39 @@ func (s *skelScan) operand(str bool) bool {
 	return true
 }
 
-// pyOperators are Python's operators and delimiters of more than one
-// byte, longest first.
-var pyOperators = [...]string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "==", "!=", "<=", ">=",
-	"<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="}
+// opLen returns the length of the operator or delimiter at i: Python's
+// two- and three-byte ones (** //= -> ... :=), else 1.
+func opLen(src []byte, i int) int {
+	var n1, n2 byte
+	if i+1 < len(src) {
+		n1 = src[i+1]
+	}
+	if i+2 < len(src) {
+		n2 = src[i+2]
+	}
+	switch c := src[i]; c {
+	case '*', '/', '>', '<':
+		if n1 == c && n2 == '=' {
+			return 3
+		}
+		if n1 == c || n1 == '=' {
+			return 2
+		}
+	case '.':
+		if n1 == '.' && n2 == '.' {
+			return 3
+		}
+	case '-':
+		if n1 == '>' || n1 == '=' {
+			return 2
+		}
+	case ':', '=', '!', '+', '%', '&', '|', '^', '@':
+		if n1 == '=' {
+			return 2
+		}
+	}
+	return 1
+}
 
 // operator reads one operator or delimiter. Brackets must balance; a
 // closing one must not follow an operator that wants an operand; an
@@ -96,13 +125,7 @@ var pyOperators = [...]string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**
 // follow one; and bytes Python 3 has no use for (` $ ?, <> and a lone
 // !) are refused.
 func (s *skelScan) operator(c byte) bool {
-	op := s.src[s.pos : s.pos+1]
-	for _, o := range pyOperators {
-		if len(s.src)-s.pos >= len(o) && string(s.src[s.pos:s.pos+len(o)]) == o {
-			op = s.src[s.pos : s.pos+len(o)]
-			break
-		}
-	}
+	op := s.src[s.pos : s.pos+opLen(s.src, s.pos)]
 	s.pos += len(op)
 	prev, first := s.last, s.first
 	s.last = skelTok{}
@@ -176,7 +199,7 @@ func (s *skelScan) word() bool {
 	w := s.src[s.pos:i]
 	s.pos = i
 	s.heed(w, s.last.dot)
-	if k, ok := pyKeywords[string(w)]; ok {
+	if k, ok := keyword(w); ok {
 		switch k {
 		case kwValue:
 			return s.operand(false)
@@ -235,16 +258,23 @@ const (
 	kwSoft // a soft keyword: a name too
 )
 
-// pyKeywords are Python 3's keywords and soft keywords.
-var pyKeywords = map[string]int{
-	"False": kwValue, "None": kwValue, "True": kwValue,
-	"and": kwWants, "as": kwWants, "assert": kwWants, "async": kwWants, "await": kwWants, "class": kwWants,
-	"def": kwWants, "del": kwWants, "elif": kwWants, "for": kwWants, "from": kwWants, "global": kwWants,
-	"if": kwWants, "import": kwWants, "in": kwWants, "is": kwWants, "lambda": kwWants, "nonlocal": kwWants,
-	"not": kwWants, "or": kwWants, "while": kwWants, "with": kwWants,
-	"break": kwOther, "continue": kwOther, "else": kwOther, "except": kwOther, "finally": kwOther,
-	"pass": kwOther, "raise": kwOther, "return": kwOther, "try": kwOther, "yield": kwOther,
-	"match": kwSoft, "case": kwSoft, "type": kwSoft,
+// keyword returns the kind of a Python 3 keyword or soft keyword.
+func keyword(w []byte) (int, bool) {
+	if len(w) < 2 || len(w) > 8 || w[0] < 'F' || w[0] > 'y' {
+		return 0, false
+	}
+	switch string(w) {
+	case "False", "None", "True":
+		return kwValue, true
+	case "and", "as", "assert", "async", "await", "class", "def", "del", "elif", "for", "from", "global",
+		"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "while", "with":
+		return kwWants, true
+	case "break", "continue", "else", "except", "finally", "pass", "raise", "return", "try", "yield":
+		return kwOther, true
+	case "match", "case", "type":
+		return kwSoft, true
+	}
+	return 0, false
 }
 
 // skelPrefix reads a string prefix: r, u, b, f and their pairs br, rb,
