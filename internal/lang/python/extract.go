@@ -29,7 +29,9 @@ const (
 // Extractor reads one Python file with tree-sitter, walking only the
 // module level, class bodies and the branches of module-level if/try/with
 // statements (a shallow walk: a full walk of the tree from Go, about 1.4 µs a
-// node through cgo, costs more than the parse). It emits module-level pytest
+// node through cgo, costs more than the parse). tree-sitter parses a
+// skeleton of the file without the bodies the walk never reads
+// (skeleton.go), unless the file has doctests to read. It emits module-level pytest
 // test functions as records and puts every class, import and module mark
 // in Result.Facts: whether a class is a test class depends on its bases,
 // which may live in other files, so classes become records in the Linker.

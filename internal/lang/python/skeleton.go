@@ -12,8 +12,9 @@ import (
 // body becomes pass on its def's line (after the ':') and its line ends
 // alone, so the tree tree-sitter builds of the copy has the file's lines
 // and, on every line not blanked, its columns and text up to the def's
-// ':'; the walker reads nodes' text from the copy. tree-sitter's time follows the tokens and the
-// whitespace it reads, and the bodies of tests are most of a test file.
+// ':'; the walker reads nodes' text from the copy. tree-sitter's time
+// follows the tokens and the whitespace it reads, and the bodies of tests
+// are most of a test file.
 //
 // A Go tokenizer (skeleton_tokens.go) finds the bodies; it knows Python's
 // strings (prefixes, triple quotes, f-strings with nested fields),
@@ -63,6 +64,9 @@ type skelScan struct {
 	bodyHi  int     // where its last logical line so far ends
 }
 
+// run reads the file one logical line at a time, keeping Python's
+// indentation stack and the open classes and defs, and records the bodies
+// to blank; it is false where skeleton refuses the file.
 func (s *skelScan) run() bool {
 	s.blankAt, s.bodyLo = -1, -1
 	open := false // the previous logical line ended with ':' and opens a block
