@@ -259,21 +259,26 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	for _, r := range refs {
 		ci := cl.info(r.ref, 0)
+		if !ci.testCase {
+			continue
+		}
 		fns := unittestMethods(cl, ci)
-		if !ci.testCase || (len(fns) == 0 && byClass[r.local] == nil) {
+		if len(fns) == 0 && byClass[r.local] == nil {
 			continue
 		}
 		marks := cl.marks(ci)
 		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
 		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: dotted})
 		out = append(out, byClass[r.local]...)
+		out = slices.Grow(out, len(fns))
 		for _, fn := range fns {
 			line := fn.Line
 			if cl.ownerOf(ci, fn.Name) != m {
 				line = r.line
 			}
-			out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: r.local + "::" + fn.Name,
-				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: dotted + "." + fn.Name})
+			name := dotted + "." + fn.Name
+			out = append(out, lang.Test{Kind: testdex.KindTest, Name: name, Local: r.local + "::" + fn.Name,
+				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: name})
 		}
 	}
 	for _, p := range places {
