@@ -56,7 +56,11 @@ func (e Extractor) CacheKey() string { return "python/10/" + string(e.Framework(
 // A file with NUL bytes is binary and gives one error Problem; syntax
 // errors and invalid UTF-8 give an error Problem with the line and the
 // tests that could be read.
-func (e Extractor) Extract(f *lang.File) lang.Result {
+func (e Extractor) Extract(f *lang.File) lang.Result { return e.extract(f, true) }
+
+// extract is Extract, parsing the file's skeleton when blank is set
+// (TestSkeletonSameResults compares the two).
+func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	var res lang.Result
 	if !e.Unittest && !strings.HasSuffix(f.Rel, ".py") {
 		return textDoctest(f.Rel, f.Data) // a --doctest-glob file
@@ -71,7 +75,7 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	p, release := tsgrammars.Parser(tsgrammars.Python)
 	defer release()
 	doctests := !e.Unittest && len(f.Settings[SetDoctest]) > 0
-	tree, src, err := parseSkeleton(p, f.Data, !doctests)
+	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
 		return res

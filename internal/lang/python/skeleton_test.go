@@ -1,6 +1,10 @@
 package python
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -97,5 +101,44 @@ func TestSkeletonErrorStillReported(t *testing.T) {
 		if len(r.Problems) != 1 || r.Problems[0].Line != 5 {
 			t.Errorf("%s: problems = %v, want one syntax error on line 5", bad, r.Problems)
 		}
+	}
+}
+
+// TestSkeletonSameResults extracts every Python file of the repository
+// (fixtures, examples, scripts) with and without the skeleton, as pytest's
+// and unittest's, and requires the same records, problems and facts.
+// TESTDEX_SKELETON_DIRS (separated by the path list separator) adds
+// folders, such as a copy of CPython's Lib/test.
+func TestSkeletonSameResults(t *testing.T) {
+	roots := []string{"../../.."}
+	if extra := os.Getenv("TESTDEX_SKELETON_DIRS"); extra != "" {
+		roots = append(roots, filepath.SplitList(extra)...)
+	}
+	n := 0
+	for _, root := range roots {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git" || d.Name() == ".venv") {
+				return filepath.SkipDir
+			}
+			if filepath.Ext(path) != ".py" {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil
+			}
+			n++
+			for _, e := range []Extractor{{}, {Unittest: true}} {
+				f := &lang.File{Rel: filepath.ToSlash(path), Data: data}
+				got, want := e.extract(f, true), e.extract(f, false)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s (unittest %v): with the skeleton\n%+v\nwithout\n%+v", path, e.Unittest, got, want)
+				}
+			}
+			return nil
+		})
+	}
+	if n < 50 {
+		t.Fatalf("only %d Python files found", n)
 	}
 }
