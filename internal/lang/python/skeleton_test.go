@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/testdex/testdex/internal/lang"
 )
@@ -141,4 +142,37 @@ func TestSkeletonSameResults(t *testing.T) {
 	if n < 50 {
 		t.Fatalf("only %d Python files found", n)
 	}
+}
+
+// FuzzSkeleton feeds arbitrary bytes to the skeleton: it must not panic,
+// must keep the line count, and must give the extractor the same result as
+// the parse of the file as written when that parse has no error.
+func FuzzSkeleton(f *testing.F) {
+	for _, s := range []string{"class T:\n    def test_a(self):\n        x = f'{a!r:>{w}}' + '''\n'''\n", "def f():\n  return type('A', (B,), {})\n",
+		"class T:\r\n  def test_a(self): # c\r\n    pass\r\n  x = 0x1F, 1e-5, ...\r\n", "class T:\n  def f(self):\n    (a\nb)\n", "f'{'"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, ok := skeleton(data)
+		if !ok {
+			return
+		}
+		lines := func(b []byte) int { return strings.Count(string(b), "\n") + strings.Count(string(b), "\r") }
+		if lines(out) != lines(data) {
+			t.Fatalf("line ends %d, want %d", lines(out), lines(data))
+		}
+		if !utf8.Valid(data) || strings.IndexByte(string(data), 0) >= 0 {
+			return
+		}
+		for _, e := range []Extractor{{}, {Unittest: true}} {
+			fl := &lang.File{Rel: "test_x.py", Data: data}
+			want := e.extract(fl, false)
+			if len(want.Problems) > 0 {
+				continue
+			}
+			if got := e.extract(fl, true); !reflect.DeepEqual(got, want) {
+				t.Fatalf("with the skeleton\n%+v\nwithout\n%+v", got, want)
+			}
+		}
+	})
 }
