@@ -340,7 +340,7 @@ func isNamespaceCall(n *sitter.Node, src []byte) bool {
 // module class, globals().update, and calls of module functions or imported
 // names, which the linker checks for class factories and metaclasses.
 func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
-	if n == nil {
+	if n == nil || !mayCall(s.w.src[n.StartByte():n.EndByte()]) {
 		return
 	}
 	walkCalls(n, 0, func(c *sitter.Node) {
@@ -370,6 +370,32 @@ func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
 			s.add(df)
 		}
 	})
+}
+
+// mayCall reports whether code may hold a call: a '(' after a name, a
+// closing bracket or a string (spaces, line ends and backslashes between),
+// or a comment anywhere (one may stand between a callee and its '(').
+// walkCalls visits every node through cgo; module-level tables of tuples
+// hold none.
+func mayCall(b []byte) bool {
+	if bytes.IndexByte(b, '#') >= 0 {
+		return true
+	}
+	for i := bytes.IndexByte(b, '('); i >= 0; {
+		j := i - 1
+		for j >= 0 && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r' || b[j] == '\\' || b[j] == '\f') {
+			j--
+		}
+		if j >= 0 && (isWordByte(b[j]) || b[j] == ')' || b[j] == ']' || b[j] == '}' || b[j] == '\'' || b[j] == '"') {
+			return true
+		}
+		k := bytes.IndexByte(b[i+1:], '(')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return false
 }
 
 // walkCalls calls yield for every call in n, outside lambdas and

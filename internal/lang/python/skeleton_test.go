@@ -176,3 +176,16 @@ func FuzzSkeleton(f *testing.F) {
 		}
 	})
 }
+
+// TestMayCall checks the text test that spares walkCalls the statements
+// without calls.
+func TestMayCall(t *testing.T) {
+	for src, want := range map[string]bool{
+		"x = [(1, 2), (3, (4,))]": false, "x = f(1)": true, "x = a.b (1)": true, "x = g \\\n (1)": true,
+		"x = d[0](1)": true, "x = ''.join(y)": true, "x = f # c\n": true, "x = ((1))": false, "x = 'a, (b'": false, "x = '(a'": true,
+	} {
+		if got := mayCall([]byte(src)); got != want {
+			t.Errorf("mayCall(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
