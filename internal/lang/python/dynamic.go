@@ -92,7 +92,7 @@ func (s *dynScan) block(n *sitter.Node, open map[string]bool, inLoop bool, depth
 	if depth > 12 {
 		return
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "if_statement":
@@ -139,7 +139,7 @@ func identifiers(n *sitter.Node, src []byte, set map[string]bool) {
 	if n.Type() == "attribute" || n.Type() == "subscript" {
 		return
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		identifiers(n.NamedChild(i), src, set)
 	}
 }
@@ -203,7 +203,7 @@ func usesLocals(n *sitter.Node, src []byte, depth int) bool {
 	if depth > 12 {
 		return false
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "function_definition", "decorated_definition", "class_definition":
@@ -412,7 +412,7 @@ func walkCalls(n *sitter.Node, depth int, yield func(*sitter.Node)) {
 			yield(n)
 		}
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		walkCalls(n.NamedChild(i), depth+1, yield)
 	}
 }

@@ -270,7 +270,7 @@ const maxBlocks = 8
 // at run time. Definitions nested deeper than maxBlocks are not read, with
 // a warning.
 func (w *walker) statements(n *sitter.Node, depth int, yield func(*sitter.Node)) {
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "if_statement":
@@ -431,7 +431,7 @@ func (w *walker) imports(n *sitter.Node) {
 	if mn != nil {
 		module = w.text(mn)
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		if mn != nil && c.StartByte() == mn.StartByte() {
 			continue
@@ -710,7 +710,7 @@ func (w *walker) classAssign(s *sitter.Node, idx int, marks *markSet) {
 func (w *walker) markList(n *sitter.Node) markSet {
 	var exprs []*sitter.Node
 	if n.Type() == "list" || n.Type() == "tuple" {
-		for i := 0; i < int(n.NamedChildCount()); i++ {
+		for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 			exprs = append(exprs, n.NamedChild(i))
 		}
 	} else {
