@@ -10,9 +10,10 @@ import (
 // tokens show.
 
 // logicalLine reads tokens up to the end of a logical line (a line end
-// outside brackets and not after a backslash), setting colon; it stops
-// on the line end. It is false on what it does not follow, and on a few
-// errors of Python's grammar it can see in the tokens (grammarOK).
+// outside brackets and not after a backslash), keeping the last one in
+// s.last; it stops on the line end. It is false on what it does not
+// follow, and on the errors of Python's grammar the order of the tokens
+// shows (operand, operator).
 func (s *skelScan) logicalLine() bool {
 	s.last, s.first = skelTok{}, true
 	lead := s.wordAt(s.pos)
