@@ -5,7 +5,11 @@
 #
 #   scripts/bench.sh            # GOROOT/src, a sample of std packages, affected
 #   REPS=5 scripts/bench.sh
-#   SECTIONS=affected scripts/bench.sh   # only one part: list, affected, coverage
+#   SECTIONS=affected scripts/bench.sh   # only one part: list, python, affected, coverage
+#   PYTEST_PKG=DIR SECTIONS=python scripts/bench.sh   # CPython's Lib/test (DIR is the
+#                                        # test package; default: python3's own)
+#   BENCH_PREFIX="chrt -f 10" SECTIONS=python scripts/bench.sh   # at real-time
+#                                        # priority (root): a busy machine as if idle
 #   COVBENCH_PROJECTS="DIR DIR" SECTIONS=coverage scripts/bench.sh
 #
 # Prints wall times (best of REPS; GOROOT's rows with that run's CPU
@@ -47,7 +51,7 @@ bestcpu() {
 }
 
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
-SECTIONS="${SECTIONS:-list affected coverage}"
+SECTIONS="${SECTIONS:-list python affected coverage}"
 if [[ " $SECTIONS " == *" list "* ]]; then
 files=$(find "$SRC" -name '*_test.go' | wc -l)
 mb=$(find "$SRC" -name '*_test.go' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
@@ -77,6 +81,28 @@ GC="$(mktemp -d)"
 s=$(date +%s.%N); (cd "$SRC" && GOCACHE="$GC" go test -list '.*' $PKGS >/dev/null 2>&1 || true); e=$(date +%s.%N)
 printf '%-52s %8.3f s\n' "go test -list '.*' (empty build cache, once)" "$(echo "$s $e" | awk '{print $2-$1}')"
 rm -rf "$GC"
+fi
+
+if [[ " $SECTIONS " == *" python "* ]]; then
+PKG="${PYTEST_PKG:-$(python3 -c 'import os, test; print(os.path.dirname(test.__file__))' 2>/dev/null || true)}"
+if [[ -d "$PKG" ]]; then
+	# A copy holding only the test package, as scripts/pyaccuracy.py's
+	# cpython:DIR: the interpreter's own folder holds the whole library.
+	PYW="$(mktemp -d)"
+	cp -r "$PKG" "$PYW/test"
+	find "$PYW" -name __pycache__ -prune -exec rm -rf {} +
+	PC="$(mktemp -d)"
+	echo
+	echo "== CPython's Lib/test ($(find "$PYW/test" -name '*.py' | wc -l) .py files; best of $REPS wall, with that run's CPU time)"
+	# shellcheck disable=SC2086 # BENCH_PREFIX is a command and its arguments
+	printf '%-58s %s\n' "testdex list --json --no-cache | cat" "$(bestcpu ${BENCH_PREFIX:-} bash -c "\"$BIN\" list --root \"$PYW\" --no-cache --json -q | cat")"
+	TESTDEX_CACHE_DIR="$PC" "$BIN" list --root "$PYW" -q >/dev/null 2>&1 || true
+	# shellcheck disable=SC2086
+	printf '%-58s %s\n' "testdex list --json (warm cache) | cat" "$(TESTDEX_CACHE_DIR="$PC" bestcpu ${BENCH_PREFIX:-} bash -c "\"$BIN\" list --root \"$PYW\" --json -q | cat")"
+	rm -rf "$PYW" "$PC"
+else
+	echo "(no CPython test package: set PYTEST_PKG)"
+fi
 fi
 
 # edit_func FILE NAME adds a statement to the body of the function NAME

@@ -11,7 +11,9 @@
 //	ID rules       naming.go (node IDs and dotted names to IDs and back)
 //	detection      detect.go setup.go config.go expr.go (rootdir, ini files,
 //	               -m and -k)
-//	extraction     extract.go reparse.go params.go marks.go fixtures.go
+//	extraction     extract.go skeleton.go skeleton_tokens.go (the bodies
+//	               the walker never reads blanked before the parse)
+//	               reparse.go params.go marks.go fixtures.go
 //	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
 //	evaluation     value.go values.go literal.go repr.go numbers.go

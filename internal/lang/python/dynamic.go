@@ -1,6 +1,7 @@
 package python
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -91,7 +92,7 @@ func (s *dynScan) block(n *sitter.Node, open map[string]bool, inLoop bool, depth
 	if depth > 12 {
 		return
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "if_statement":
@@ -138,7 +139,7 @@ func identifiers(n *sitter.Node, src []byte, set map[string]bool) {
 	if n.Type() == "attribute" || n.Type() == "subscript" {
 		return
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		identifiers(n.NamedChild(i), src, set)
 	}
 }
@@ -183,9 +184,17 @@ func (s *dynScan) definition(n *sitter.Node, open map[string]bool, inLoop bool) 
 			s.add(dynFact{Why: whyDecorator, Line: line(d), Class: name, Call: s.w.text(callee)})
 		}
 	}
-	if body := d.ChildByFieldName("body"); body != nil && usesLocals(body, s.w.src, 0) {
+	if body := d.ChildByFieldName("body"); body != nil && mayCallLocals(body, s.w.src) && usesLocals(body, s.w.src, 0) {
 		s.add(dynFact{Why: whyLocals, Line: line(d), Class: name})
 	}
+}
+
+// mayCallLocals reports whether a node's text names locals or vars at
+// all: usesLocals walks every node of a class body through cgo, this
+// reads its bytes.
+func mayCallLocals(n *sitter.Node, src []byte) bool {
+	b := src[n.StartByte():n.EndByte()]
+	return bytes.Contains(b, []byte("locals")) || bytes.Contains(b, []byte("vars"))
 }
 
 // usesLocals reports whether a class body writes names through locals()
@@ -194,7 +203,7 @@ func usesLocals(n *sitter.Node, src []byte, depth int) bool {
 	if depth > 12 {
 		return false
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "function_definition", "decorated_definition", "class_definition":
@@ -331,7 +340,7 @@ func isNamespaceCall(n *sitter.Node, src []byte) bool {
 // module class, globals().update, and calls of module functions or imported
 // names, which the linker checks for class factories and metaclasses.
 func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
-	if n == nil {
+	if n == nil || !mayCall(s.w.src[n.StartByte():n.EndByte()]) {
 		return
 	}
 	walkCalls(n, 0, func(c *sitter.Node) {
@@ -363,6 +372,32 @@ func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
 	})
 }
 
+// mayCall reports whether code may hold a call: a '(' after a name, a
+// closing bracket or a string (spaces, line ends and backslashes between),
+// or a comment anywhere (one may stand between a callee and its '(').
+// walkCalls visits every node through cgo; module-level tables of tuples
+// hold none.
+func mayCall(b []byte) bool {
+	if bytes.IndexByte(b, '#') >= 0 {
+		return true
+	}
+	for i := bytes.IndexByte(b, '('); i >= 0; {
+		j := i - 1
+		for j >= 0 && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r' || b[j] == '\\' || b[j] == '\f') {
+			j--
+		}
+		if j >= 0 && (isWordByte(b[j]) || b[j] == ')' || b[j] == ']' || b[j] == '}' || b[j] == '\'' || b[j] == '"') {
+			return true
+		}
+		k := bytes.IndexByte(b[i+1:], '(')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return false
+}
+
 // walkCalls calls yield for every call in n, outside lambdas and
 // definitions.
 func walkCalls(n *sitter.Node, depth int, yield func(*sitter.Node)) {
@@ -377,7 +412,7 @@ func walkCalls(n *sitter.Node, depth int, yield func(*sitter.Node)) {
 			yield(n)
 		}
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		walkCalls(n.NamedChild(i), depth+1, yield)
 	}
 }

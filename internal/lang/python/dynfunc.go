@@ -62,7 +62,7 @@ func walkAll(n *sitter.Node, depth int, yield func(*sitter.Node)) {
 		return
 	}
 	yield(n)
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		walkAll(n.NamedChild(i), depth+1, yield)
 	}
 }

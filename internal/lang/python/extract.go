@@ -29,7 +29,9 @@ const (
 // Extractor reads one Python file with tree-sitter, walking only the
 // module level, class bodies and the branches of module-level if/try/with
 // statements (a shallow walk: a full walk of the tree from Go, about 1.4 µs a
-// node through cgo, costs more than the parse). It emits module-level pytest
+// node through cgo, costs more than the parse). tree-sitter parses a
+// skeleton of the file without the bodies the walk never reads
+// (skeleton.go), unless the file has doctests to read. It emits module-level pytest
 // test functions as records and puts every class, import and module mark
 // in Result.Facts: whether a class is a test class depends on its bases,
 // which may live in other files, so classes become records in the Linker.
@@ -48,13 +50,17 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/9/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/10/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
 // errors and invalid UTF-8 give an error Problem with the line and the
 // tests that could be read.
-func (e Extractor) Extract(f *lang.File) lang.Result {
+func (e Extractor) Extract(f *lang.File) lang.Result { return e.extract(f, true) }
+
+// extract is Extract, parsing the file's skeleton when blank is set
+// (TestSkeletonSameResults compares the two).
+func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	var res lang.Result
 	if !e.Unittest && !strings.HasSuffix(f.Rel, ".py") {
 		return textDoctest(f.Rel, f.Data) // a --doctest-glob file
@@ -68,7 +74,8 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	}
 	p, release := tsgrammars.Parser(tsgrammars.Python)
 	defer release()
-	tree, err := p.ParseCtx(context.Background(), nil, f.Data)
+	doctests := !e.Unittest && len(f.Settings[SetDoctest]) > 0
+	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
 		return res
@@ -91,18 +98,41 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 		}
 	}
 	w := newWalker(f, e.Unittest)
+	w.src = src // the skeleton: the walker reads nodes' text from the bytes parsed
 	w.module(roots...)
 	w.dynamics(roots)
 	if w.refused || w.skipsOnHost(roots[0]) {
 		w.dropTests()
 	}
-	if !e.Unittest && len(f.Settings[SetDoctest]) > 0 {
+	if doctests {
 		w.doctests(roots[0])
 	}
 	res.Tests = w.tests
 	res.Problems = append(res.Problems, w.problems...)
 	res.Facts = w.facts.encode()
 	return res
+}
+
+// parseSkeleton parses data with its methods' bodies blanked (skeleton)
+// when blank is set and the tokenizer follows the file, and data itself
+// otherwise or when the blanked copy has a syntax error, so that errors
+// are found and reported on the file as written. It returns the bytes it
+// parsed: the tree's offsets are into them (its lines and columns are
+// data's).
+func parseSkeleton(p *sitter.Parser, data []byte, blank bool) (*sitter.Tree, []byte, error) {
+	if blank {
+		if sk, ok := skeleton(data); ok {
+			tree, err := p.ParseCtx(context.Background(), nil, sk)
+			if err == nil && tree != nil && !tree.RootNode().HasError() {
+				return tree, sk, nil
+			}
+			if tree != nil {
+				tree.Close()
+			}
+		}
+	}
+	tree, err := p.ParseCtx(context.Background(), nil, data)
+	return tree, data, err
 }
 
 // dropTests empties a module pytest refuses to collect (a warning says
@@ -240,7 +270,7 @@ const maxBlocks = 8
 // at run time. Definitions nested deeper than maxBlocks are not read, with
 // a warning.
 func (w *walker) statements(n *sitter.Node, depth int, yield func(*sitter.Node)) {
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		switch c.Type() {
 		case "if_statement":
@@ -401,7 +431,7 @@ func (w *walker) imports(n *sitter.Node) {
 	if mn != nil {
 		module = w.text(mn)
 	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		c := n.NamedChild(i)
 		if mn != nil && c.StartByte() == mn.StartByte() {
 			continue
@@ -680,7 +710,7 @@ func (w *walker) classAssign(s *sitter.Node, idx int, marks *markSet) {
 func (w *walker) markList(n *sitter.Node) markSet {
 	var exprs []*sitter.Node
 	if n.Type() == "list" || n.Type() == "tuple" {
-		for i := 0; i < int(n.NamedChildCount()); i++ {
+		for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 			exprs = append(exprs, n.NamedChild(i))
 		}
 	} else {

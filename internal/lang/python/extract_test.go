@@ -96,22 +96,34 @@ func FuzzExtract(f *testing.F) {
 }
 
 // TestReparseDropsBadMethod checks that a class keeps its other methods
-// when one of them makes tree-sitter give up on the whole module (a dedent
-// inside brackets, as in CPython's test_compile.py).
+// when one of them makes tree-sitter give up on the whole module: a
+// bracket closed by the wrong kind (the skeleton's tokenizer refuses the
+// file, which is then parsed whole) and a dedent inside brackets, valid
+// Python that tree-sitter cannot read (CPython's test_compile.py), in a
+// file the skeleton blanks (no error, every method) and in one it cannot
+// (a tab in an indentation: the method is dropped, with an error).
 func TestReparseDropsBadMethod(t *testing.T) {
-	src := "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n\n" +
-		"    def test_bad(self):\n        def f():\n            (bar.\n        baz)\n        f()\n\n" +
-		"    def test_c(self):\n        pass\n\nclass U(unittest.TestCase):\n    def test_d(self):\n        pass\n"
-	r := Extractor{Unittest: true}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(src)})
-	f := decodeFacts(r.Facts)
-	var got []string
-	for _, c := range f.Classes {
-		for _, m := range c.Methods {
-			got = append(got, c.Name+"."+m.Name)
+	head := "import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n\n"
+	tail := "    def test_c(self):\n        pass\n\nclass U(unittest.TestCase):\n    def test_d(self):\n        pass\n"
+	for _, tc := range []struct {
+		name, bad, want string
+		problem         bool
+	}{
+		{"wrong bracket", "    def test_bad(self):\n        x = (1,\n        ]\n\n", "T.test_a,T.test_c,U.test_d", true},
+		{"dedent in brackets", "    def test_bad(self):\n        def f():\n            (bar.\n        baz)\n        f()\n\n", "T.test_a,T.test_bad,T.test_c,U.test_d", false},
+		{"dedent in brackets, tab", "    def test_bad(self):\n        def f():\n\t    (bar.\n        baz)\n        f()\n\n", "T.test_a,T.test_c,U.test_d", true},
+	} {
+		r := Extractor{Unittest: true}.Extract(&lang.File{Rel: "test_x.py", Data: []byte(head + tc.bad + tail)})
+		f := decodeFacts(r.Facts)
+		var got []string
+		for _, c := range f.Classes {
+			for _, m := range c.Methods {
+				got = append(got, c.Name+"."+m.Name)
+			}
 		}
-	}
-	if strings.Join(got, ",") != "T.test_a,T.test_c,U.test_d" {
-		t.Errorf("methods = %v, want T.test_a, T.test_c, U.test_d (problems %v)", got, r.Problems)
+		if strings.Join(got, ",") != tc.want || (len(r.Problems) > 0) != tc.problem {
+			t.Errorf("%s: methods = %v, problems %v; want %s, a problem: %v", tc.name, got, r.Problems, tc.want, tc.problem)
+		}
 	}
 }
 

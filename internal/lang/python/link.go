@@ -3,9 +3,12 @@ package python
 import (
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -30,9 +33,15 @@ type linker struct {
 // Link implements lang.Linker.
 func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	mods := make([]*modFile, len(files))
+	var g errgroup.Group // the facts are decoded on every core: the rest of Link is serial
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, f := range files {
-		mods[i] = &modFile{rel: f.Rel, facts: decodeFacts(f.Result.Facts), res: f.Result}
+		g.Go(func() error {
+			mods[i] = &modFile{rel: f.Rel, facts: decodeFacts(f.Result.Facts), res: f.Result}
+			return nil
+		})
 	}
+	g.Wait()
 	rootRel := "."
 	if l.cfg != nil {
 		if r, err := filepath.Rel(p.Dir, l.cfg.Rootdir); err == nil {
@@ -250,21 +259,26 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	for _, r := range refs {
 		ci := cl.info(r.ref, 0)
+		if !ci.testCase {
+			continue
+		}
 		fns := unittestMethods(cl, ci)
-		if !ci.testCase || (len(fns) == 0 && byClass[r.local] == nil) {
+		if len(fns) == 0 && byClass[r.local] == nil {
 			continue
 		}
 		marks := cl.marks(ci)
 		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
 		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: dotted})
 		out = append(out, byClass[r.local]...)
+		out = slices.Grow(out, len(fns))
 		for _, fn := range fns {
 			line := fn.Line
 			if cl.ownerOf(ci, fn.Name) != m {
 				line = r.line
 			}
-			out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: r.local + "::" + fn.Name,
-				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: dotted + "." + fn.Name})
+			name := dotted + "." + fn.Name
+			out = append(out, lang.Test{Kind: testdex.KindTest, Name: name, Local: r.local + "::" + fn.Name,
+				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: name})
 		}
 	}
 	for _, p := range places {

@@ -126,7 +126,7 @@ func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 
 func children(n *sitter.Node) []*sitter.Node {
 	out := make([]*sitter.Node, 0, n.NamedChildCount())
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		if c := n.NamedChild(i); c.Type() != "comment" {
 			out = append(out, c)
 		}

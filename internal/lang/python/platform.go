@@ -182,7 +182,7 @@ func (w *evaluator) hostBranches(n *sitter.Node) []*sitter.Node {
 	var out []*sitter.Node
 	anyKnown := false
 	clauses := []*sitter.Node{n}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
+	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
 		if c := n.NamedChild(i); c.Type() == "elif_clause" || c.Type() == "else_clause" {
 			clauses = append(clauses, c)
 		}
