@@ -20,6 +20,8 @@
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
 //	naming         ids.go (pytest's parametrize IDs from those values)
+//	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
+//	               literal tables)
 //	linking        link.go classes.go prefetch.go assume.go dynlink.go
 //	               facts.go (helper modules read ahead in parallel)
 //	               specialize.go (classes a factory names from a class)

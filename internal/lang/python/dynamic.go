@@ -63,8 +63,9 @@ type dynScan struct {
 	classes map[string]bool           // module-level class names
 	calls   map[string]bool           // callees already recorded
 	makers  map[string]*maker
-	edges   map[string][]string // function -> module functions it calls
-	defs    []*sitter.Node      // module-level functions, for namers
+	edges   map[string][]string  // function -> module functions it calls
+	defs    []*sitter.Node       // module-level functions, for namers
+	metas   map[string]*metaFact // module-level metaclasses whose additions are known
 }
 
 // dynamics scans the module level for the places that make tests at run
@@ -72,12 +73,13 @@ type dynScan struct {
 // adding decorators, in the facts.
 func (w *walker) dynamics(roots []*sitter.Node) {
 	s := &dynScan{w: w, tuples: map[string][]*sitter.Node{}, strs: map[string]string{}, classes: map[string]bool{},
-		calls: map[string]bool{}, makers: map[string]*maker{}, edges: map[string][]string{}}
+		calls: map[string]bool{}, makers: map[string]*maker{}, edges: map[string][]string{}, metas: map[string]*metaFact{}}
 	for _, c := range w.facts.Classes {
 		if c.Outer == -1 {
 			s.classes[c.Name] = true
 		}
 	}
+	s.metaclasses(roots)
 	for _, r := range roots {
 		s.block(r, map[string]bool{}, false, 0)
 	}
@@ -169,7 +171,8 @@ func (s *dynScan) definition(n *sitter.Node, open map[string]bool, inLoop bool) 
 	}
 	if sup := d.ChildByFieldName("superclasses"); sup != nil {
 		for _, a := range children(sup) {
-			if a.Type() == "keyword_argument" && s.w.text(a.ChildByFieldName("name")) == "metaclass" {
+			if a.Type() == "keyword_argument" && s.w.text(a.ChildByFieldName("name")) == "metaclass" &&
+				(inLoop || !s.metaKeyword(d, name, s.w.text(a.ChildByFieldName("value")))) {
 				s.add(dynFact{Why: whyMeta, Line: line(d), Class: name, Call: s.w.text(a.ChildByFieldName("value"))})
 			}
 		}
@@ -274,7 +277,7 @@ func (s *dynScan) statement(n *sitter.Node, open map[string]bool) {
 		a := n.NamedChild(0)
 		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
 		if left != nil && right != nil {
-			if s.specAssign(a, left, right, open) {
+			if s.specAssign(a, left, right, open) || s.metaAssign(a, left, right, open) {
 				return
 			}
 			s.assignment(a, left, right, open)

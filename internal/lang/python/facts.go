@@ -58,6 +58,9 @@ type classFact struct {
 	Hidden []string `json:"nx,omitempty"`
 	// Fixtures are the fixtures the class body defines, by fixture name.
 	Fixtures map[string]fixtureFact `json:"fx,omitempty"`
+	// Meta is what the class's metaclass adds to it and to every class
+	// derived from it, when known (metaclass.go).
+	Meta *metaFact `json:"mc,omitempty"`
 }
 
 // fixtureFact is one @pytest.fixture definition: what pytest needs to
