@@ -40,6 +40,9 @@ type dynFact struct {
 	// it holds nothing else (loadsuite.go): the module's other test
 	// classes are not run.
 	Only []string `json:"only,omitempty"`
+	// Renamed is a load_tests hook's loop that loads a module's classes
+	// under names with suffixes (loadsuite.go).
+	Renamed *renamed `json:"rn,omitempty"`
 	// Spec is a call that binds the classes it makes to module names
 	// (specialize.go): the Linker names them when the callee is a namer.
 	Spec *specCall `json:"sp,omitempty"`

@@ -52,6 +52,8 @@ func (s *dynScan) loadTestsDef(d *sitter.Node) {
 	})
 	if len(f.Targets) == 0 {
 		f.Only = s.exactSuite(d)
+	} else {
+		f.Renamed = s.renamedLoads(body)
 	}
 	s.add(f)
 }

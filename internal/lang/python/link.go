@@ -267,6 +267,7 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: dotted + "." + fn.Name})
 		}
 	}
+	out = append(out, l.renamedRecords(cl, m)...)
 	for _, p := range places {
 		if p.class == "" {
 			out = append(out, dynRecord(m, p))

@@ -61,9 +61,11 @@ var idsCases = []idsCase{
 	// classes a factory names from a mixin, named where the bound names
 	// are the names made (a base indexed by kind and other names stay
 	// dynamic); metaclasses whose added methods are fixed by their source,
-	// named, and two whose are not, dynamic.
+	// named, and two whose are not, dynamic; a hook that loads a fresh
+	// module's classes renamed with literal suffixes.
 	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
-		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}", "test_specialize.{specutil.test_both()}"}},
+		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}", "test_renamed.{load_tests}",
+		"test_specialize.{specutil.test_both()}"}},
 	// --doctest-modules and --doctest-glob: docstrings in every module,
 	// text files; pkg/dyn.py, pkg/edited.py and an except clause in
 	// pkg/core.py make or remove some at run time.
