@@ -181,6 +181,7 @@ type evaluator struct {
 	defined   map[string]bool            // module-level def and class names
 	enums     map[string]map[string]bool // module-level enum classes' members
 	assumed   []string                   // the current table's Assumed
+	consts    []string                   // the current table's Consts
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
@@ -343,6 +344,7 @@ func (w *walker) definitions(defs []*sitter.Node) {
 		w.facts.Module = w.markList(v)
 	}
 	w.enumMembers(defs)
+	w.constants()
 	for _, n := range defs {
 		if d := definition(n); d != nil && d.Type() == "function_definition" {
 			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {

@@ -38,6 +38,10 @@ type fileFacts struct {
 	Doctests []docFact `json:"dt,omitempty"`
 	// DocDyn are the places that make doctests at run time.
 	DocDyn []docDyn `json:"dd,omitempty"`
+	// Consts are the module-level constants (UPPER names bound once)
+	// whose str() is known: numbers, bools, None, members of the module's
+	// enums. A table of another module that imports one names it so.
+	Consts map[string]string `json:"cn,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.
@@ -114,7 +118,11 @@ type table struct {
 	// is a module of the project (__name__: the dotted name), the table
 	// becomes the dynamic Unless.
 	Assumed []string `json:"as,omitempty"`
-	Unless  string   `json:"un,omitempty"`
+	// Consts are the dotted names of imported constants the rows' IDs
+	// hold as constPlaceholder: the Linker puts in the str() their
+	// module gives them (fileFacts.Consts), or makes the table Unless.
+	Consts []string `json:"cs,omitempty"`
+	Unless string   `json:"un,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

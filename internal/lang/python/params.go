@@ -79,10 +79,13 @@ func (w *walker) table(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) rows(names []string, values, ids *sitter.Node) table {
-	w.assumed = nil
+	w.assumed, w.consts = nil, nil
 	t := w.knownRows(names, values, ids)
 	if t.Dynamic == "" && len(w.assumed) > 0 {
 		t.Assumed, t.Unless = w.assumed, w.dynamic(values).Dynamic
+	}
+	if t.Dynamic == "" && len(w.consts) > 0 {
+		t.Consts, t.Unless = w.consts, w.dynamic(values).Dynamic
 	}
 	return t
 }
@@ -193,14 +196,14 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 			return r, false
 		}
 	case len(names) == 1:
-		vals = []pyVal{w.value(n, 0)}
+		vals = []pyVal{w.rowValue(elem{n: n, env: w.locals}, ids.fn)}
 	default:
 		items, ok := w.argvalues(n, 0)
 		if !ok {
 			return r, false
 		}
 		for _, it := range items {
-			vals = append(vals, w.elemValue(it, 0))
+			vals = append(vals, w.rowValue(it, ids.fn))
 		}
 	}
 	if explicit {
@@ -438,4 +441,26 @@ func (w *walker) longString(v pyVal) pyVal {
 		return pyVal{kind: vUnknown}
 	}
 	return pyVal{kind: vObject}
+}
+
+// rowValue is the value of one argument of a row. An imported constant
+// (from m import UNSET) is deferred to the Linker, which reads its str()
+// in its module, unless an ids function is given the object itself.
+func (w *walker) rowValue(e elem, fn idFunc) pyVal {
+	v := w.elemValue(e, 0)
+	if v.kind != vUnknown || fn != nil || e.n == nil {
+		return v
+	}
+	n := unparen(e.n)
+	if n.Type() != "identifier" {
+		return v
+	}
+	name := w.text(n)
+	if _, local := e.env[name]; local || w.bindings[name] != 1 || !isConstantName(name) {
+		return v
+	}
+	if orig, ok := w.facts.Imports[name]; ok {
+		return w.deferConst(orig)
+	}
+	return v
 }
