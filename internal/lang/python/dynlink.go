@@ -225,7 +225,7 @@ func (l *linker) renamedRecords(cl *classes, m *modFile) []lang.Test {
 					continue
 				}
 				skip := cl.marks(ci).Skip
-				local := c.Name + suffix
+				local := c.qualName() + suffix
 				dotted := moduleName(tm.rel) + "." + local
 				out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: local, Line: f.Line, Skip: skip, Run: run})
 				for _, fn := range fns {

@@ -65,6 +65,18 @@ type classFact struct {
 	// Meta is what the class's metaclass adds to it and to every class
 	// derived from it, when known (metaclass.go).
 	Meta *metaFact `json:"mc,omitempty"`
+	// Qual is the class's own __qualname__ when the module binds it to
+	// another name (Name): a class a factory made (specialize.go).
+	Qual string `json:"q,omitempty"`
+}
+
+// qualName is the class's __qualname__ at module level: the name
+// unittest's IDs use.
+func (c *classFact) qualName() string {
+	if c.Qual != "" {
+		return c.Qual
+	}
+	return c.Name
 }
 
 // fixtureFact is one @pytest.fixture definition: what pytest needs to

@@ -237,7 +237,7 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	testClasses := map[string]string{}
 	for _, r := range refs {
 		if ci := cl.info(r.ref, 0); ci.testCase && r.ref.m == m {
-			testClasses[r.local] = moduleName(m.rel) + "." + r.ref.fact().Name
+			testClasses[r.local] = moduleName(m.rel) + "." + r.ref.fact().qualName()
 		}
 	}
 	places := l.dynPlaces(cl, m, testClasses)
@@ -255,8 +255,11 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 			continue
 		}
 		marks := cl.marks(ci)
-		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
-		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: dotted})
+		// unittest names a class by its __qualname__; it is found by
+		// the name the module binds it to.
+		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().qualName()
+		run := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
+		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: run})
 		out = append(out, byClass[r.local]...)
 		for _, fn := range fns {
 			line := fn.Line
@@ -264,7 +267,7 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 				line = r.line
 			}
 			out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: r.local + "::" + fn.Name,
-				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: dotted + "." + fn.Name})
+				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: run + "." + fn.Name})
 		}
 	}
 	out = append(out, l.renamedRecords(cl, m)...)

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -367,10 +368,11 @@ func (s *dynScan) specAssign(a, left, right *sitter.Node, open map[string]bool) 
 }
 
 // specialize adds to m the classes its specCalls make, where the callee
-// is a namer of the project that makes a fixed list of kinds, the names
-// bound are the very names the classes get (unittest's IDs use the
-// class's name, pytest's the binding's), the class argument is a class of
-// m and the base is None or a known class. The call's fact is then
+// is a namer of the project that makes a fixed list of kinds, the class
+// argument is a class of m and the base is None or a known class. Each is
+// known by the name the module binds it to (pytest's IDs use it, and
+// unittest finds the class by it) and has the name made as its
+// __qualname__ (unittest's IDs use that: classFact.Qual). The call's fact is then
 // resolved: it makes no dynamic record. Other calls stay dynamic.
 func (l *linker) specialize(cl *classes, m *modFile) {
 	for i := range m.facts.Dyn {
@@ -426,14 +428,19 @@ func (l *linker) specClasses(cl *classes, m *modFile, f *dynFact) []classFact {
 		if nm.KindFirst {
 			made = nm.Parts[0] + kind + nm.Parts[1] + cls + nm.Parts[2]
 		}
-		if made != sc.Names[i] || m.findClass(made) >= 0 {
+		bound := sc.Names[i]
+		if m.findClass(bound) >= 0 || slices.ContainsFunc(out, func(c classFact) bool { return c.Name == bound }) {
 			return nil
 		}
 		bases := []string{cls}
 		if base != "" {
 			bases = append(bases, base)
 		}
-		out = append(out, classFact{Name: made, Line: f.Line, Outer: -1, Bases: bases})
+		c := classFact{Name: bound, Line: f.Line, Outer: -1, Bases: bases}
+		if made != bound {
+			c.Qual = made
+		}
+		out = append(out, c)
 	}
 	return out
 }

@@ -1,5 +1,7 @@
-"""Classes made by specutil's factories: named where the bound names are
-the names the factory gives, dynamic otherwise."""
+"""Classes made by specutil's factories: named where the factory's names
+are known (unittest names a class by the name made, First and Second by
+Frozen_Odd and Source_Odd; it finds them by the names bound), dynamic
+where the base is indexed by kind."""
 import unittest
 
 import specutil
