@@ -159,6 +159,7 @@ type walker struct {
 	strictIDs bool                    // strict_parametrization_ids, or strict when unset
 	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
 	paramDecs map[string]bool         // module-level functions whose body calls parametrize
+	paramDefs map[string]*sitter.Node // their definitions
 	refused   bool                    // pytest fails the module's collection
 	mismatch  bool                    // the last table's ids= has the wrong length
 	tests     []lang.Test
@@ -328,9 +329,9 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
 					strings.Contains(w.text(body), "parametrize") {
 					if w.paramDecs == nil {
-						w.paramDecs = map[string]bool{}
+						w.paramDecs, w.paramDefs = map[string]bool{}, map[string]*sitter.Node{}
 					}
-					w.paramDecs[name] = true
+					w.paramDecs[name], w.paramDefs[name] = true, d
 				}
 			}
 		}

@@ -150,6 +150,9 @@ func (w *walker) dynamic(n *sitter.Node) table {
 // argnames reads "a,b", ("a", "b") or ["a", "b"].
 func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
 	n = unparen(n)
+	if e, ok := w.locals[w.text(n)]; ok && n.Type() == "identifier" && e.n != nil {
+		return w.argnames(e.n) // a parameter of an inlined decorator
+	}
 	if n.Type() == "string" {
 		s, isBytes, ok := decodeString(w.text(n))
 		if !ok || isBytes {

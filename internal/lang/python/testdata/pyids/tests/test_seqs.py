@@ -118,6 +118,32 @@ def test_decorator_parametrizes(foo):
     pass
 
 
+def mark_values(parameter, values):
+    def decorator(f):
+        return pytest.mark.parametrize(parameter, values)(f)
+
+    return decorator
+
+
+@mark_values("baz", [1, "two"])
+def test_decorator_values(baz):
+    pass
+
+
+def mark_local(parameter):
+    values = [1, 2]
+
+    def decorator(f):
+        return pytest.mark.parametrize(parameter, values)(f)
+
+    return decorator
+
+
+@mark_local("bar")
+def test_decorator_local(bar):
+    pass
+
+
 def plain(f):
     return f
 
