@@ -25,6 +25,7 @@
 //	linking        link.go classes.go prefetch.go assume.go dynlink.go
 //	               facts.go (helper modules read ahead in parallel)
 //	               specialize.go (classes a factory names from a class)
+//	               copies.go (classes a function copies from a module)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

@@ -40,6 +40,9 @@ type dynFact struct {
 	// it holds nothing else (loadsuite.go): the module's other test
 	// classes are not run.
 	Only []string `json:"only,omitempty"`
+	// Copies is the module whose TestCase classes a module function
+	// called here copies into this module under their names (copies.go).
+	Copies string `json:"cp,omitempty"`
 	// Renamed is a load_tests hook's loop that loads a module's classes
 	// under names with suffixes (loadsuite.go).
 	Renamed *renamed `json:"rn,omitempty"`
@@ -363,6 +366,13 @@ func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
 			df := dynFact{Why: whyCall, Line: line(c), Call: callee}
 			if len(args) == 3 {
 				df.Bases, df.Open = s.baseNames(args[1:2], open, nil)
+			}
+			if f.Type() == "identifier" && len(args) == 0 && len(open) == 0 && s.w.bindings[callee] == 1 {
+				for _, d := range s.defs {
+					if s.w.text(d.ChildByFieldName("name")) == callee {
+						df.Copies = s.copiedClasses(d)
+					}
+				}
 			}
 			s.add(df)
 		}

@@ -68,8 +68,10 @@ var idsCases = []idsCase{
 	// are the names made (a base indexed by kind and other names stay
 	// dynamic); metaclasses whose added methods are fixed by their source,
 	// named, and two whose are not, dynamic; a hook that loads a fresh
-	// module's classes renamed with literal suffixes.
-	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
+	// module's classes renamed with literal suffixes; a function that
+	// copies another module's classes under their names (and one that
+	// names them otherwise, dynamic).
+	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}", "test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
 		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}", "test_renamed.{load_tests}",
 		"test_specialize.{specutil.test_both()}"}},
 	// --doctest-modules and --doctest-glob: docstrings in every module,

@@ -377,10 +377,13 @@ func (s *dynScan) specAssign(a, left, right *sitter.Node, open map[string]bool) 
 func (l *linker) specialize(cl *classes, m *modFile) {
 	for i := range m.facts.Dyn {
 		f := &m.facts.Dyn[i]
-		if f.Spec == nil {
-			continue
+		var made []classFact
+		switch {
+		case f.Copies != "":
+			made = copiedFacts(cl, m, f)
+		case f.Spec != nil:
+			made = l.specClasses(cl, m, f)
 		}
-		made := l.specClasses(cl, m, f)
 		if made == nil {
 			continue
 		}
