@@ -54,6 +54,10 @@ type metaEval struct {
 	fact  metaFact
 	steps int
 	ok    bool
+	// nested counts the loops and try blocks around the statement run: a
+	// return there would end the function midway, which the evaluator
+	// does not follow.
+	nested int
 }
 
 // metaclassFact evaluates a module-level metaclass (a class deriving from
@@ -111,7 +115,7 @@ func (e *metaEval) block(n *sitter.Node, env map[string]metaValue, self *metaObj
 		switch st.Type() {
 		case "pass_statement":
 		case "return_statement":
-			return st.NamedChildCount() == 0 || e.fail()
+			return (st.NamedChildCount() == 0 && e.nested == 0) || e.fail()
 		case "expression_statement":
 			if i == 0 && st.NamedChildCount() == 1 && st.NamedChild(0).Type() == "string" {
 				continue // a docstring
@@ -213,6 +217,8 @@ func (e *metaEval) forStatement(st *sitter.Node, env map[string]metaValue, self 
 		e.fail()
 		return
 	}
+	e.nested++
+	defer func() { e.nested-- }()
 	for _, item := range seq.seq {
 		if !e.bind(left, item, env) || !e.block(body, env, self, false) {
 			e.fail()
@@ -249,6 +255,8 @@ func (e *metaEval) tryStatement(st *sitter.Node, env map[string]metaValue, self 
 			return
 		}
 	}
+	e.nested++
+	defer func() { e.nested-- }()
 	e.block(body, env, self, false)
 }
 
@@ -386,7 +394,10 @@ func (e *metaEval) instantiate(class *sitter.Node, args []*sitter.Node, env map[
 		}
 		inner[ps[i+1]] = e.value(a, env, self)
 	}
+	saved := e.nested
+	e.nested = 0 // the __init__'s own body: a return there ends it
 	e.block(init.ChildByFieldName("body"), inner, obj, false)
+	e.nested = saved
 }
 
 // value evaluates an expression; the zero value is unknown.
