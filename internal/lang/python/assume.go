@@ -95,21 +95,48 @@ func splitDotted(dotted string) (mod, name string) {
 	return dots + rest[:i], rest[i+1:]
 }
 
-// settleConsts puts each imported constant's str() in the rows' IDs; it
-// reports false when one is not known in its module or the IDs so made
-// are no longer unique (pytest would have told them apart).
+// settleConsts puts each imported constant's str() in the rows' IDs
+// (argname+index for an instance), then makes them unique as pytest
+// does; it reports false when one is not known in its module.
 func (c *classes) settleConsts(m *modFile, t *table) bool {
+	ids := map[string]string{}
 	for _, dotted := range t.Consts {
 		id, ok := c.constID(m, dotted, 0)
 		if !ok {
 			return false
 		}
-		for i := range t.Rows {
-			t.Rows[i].ID = strings.ReplaceAll(t.Rows[i].ID, constPlaceholder(dotted), id)
+		ids[dotted] = id
+	}
+	for i := range t.Rows {
+		var b strings.Builder
+		rest := t.Rows[i].ID
+		for {
+			start := strings.IndexByte(rest, 0)
+			if start < 0 {
+				break
+			}
+			end := strings.IndexByte(rest[start+1:], 0)
+			if end < 0 {
+				return false
+			}
+			dotted, fallback, _ := strings.Cut(rest[start+1:start+1+end], "\x01")
+			id, ok := ids[dotted]
+			if !ok {
+				return false
+			}
+			if id == constObject {
+				id = fallback
+			}
+			b.WriteString(rest[:start])
+			b.WriteString(id)
+			rest = rest[start+1+end+1:]
 		}
+		b.WriteString(rest)
+		t.Rows[i].ID = b.String()
 	}
 	t.Consts = nil
-	return !hasDuplicates(t.Rows)
+	uniqueIDs(t.Rows)
+	return true
 }
 
 // constID finds an imported constant's str() in the module that binds

@@ -36,7 +36,7 @@ type pyVal struct {
 	// repr is a list's or tuple's repr() when every element's is known.
 	repr string
 	// deferred marks an imported constant whose str() the Linker reads
-	// in its module: id is constPlaceholder of its dotted name.
+	// in its module: id is its dotted name (constPlaceholder in IDs).
 	deferred bool
 }
 

@@ -116,6 +116,14 @@ func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 		}
 		t.Rows = append(t.Rows, r)
 	}
+	if len(w.consts) > 0 {
+		// Imported constants: the Linker puts their IDs in, then makes
+		// the IDs unique (settleConsts); strict ids need them now.
+		if w.strictIDs {
+			return w.dynamic(values)
+		}
+		return t
+	}
 	if w.strictIDs && hasDuplicates(t.Rows) {
 		// strict_parametrization_ids (or strict) makes duplicates a
 		// collection error of the module.
@@ -299,6 +307,9 @@ func (w *walker) autoID(v pyVal, fn idFunc, name string, idx int) (string, bool)
 			return out.id, true
 		}
 	}
+	if v.deferred {
+		return constPlaceholder(v.id, name+strconv.Itoa(idx)), true
+	}
 	switch pv := w.longString(v); pv.kind {
 	case vText:
 		return pv.id, true
@@ -455,15 +466,28 @@ func (w *walker) rowValue(e elem, fn idFunc) pyVal {
 		return v
 	}
 	n := unparen(e.n)
+	attr := ""
+	if n.Type() == "attribute" && n.ChildByFieldName("object").Type() == "identifier" {
+		// module.NAME of an imported module (import click: click.STRING)
+		attr = w.text(n.ChildByFieldName("attribute"))
+		n = n.ChildByFieldName("object")
+	}
 	if n.Type() != "identifier" {
 		return v
 	}
 	name := w.text(n)
-	if _, local := e.env[name]; local || w.bindings[name] != 1 || !isConstantName(name) {
+	if _, local := e.env[name]; local || w.bindings[name] != 1 || !isConstantName(name) && attr == "" ||
+		attr != "" && !isConstantName(attr) {
 		return v
 	}
-	if orig, ok := w.facts.Imports[name]; ok {
+	orig, ok := w.facts.Imports[name]
+	switch {
+	case !ok:
+		return v
+	case attr == "":
 		return w.deferConst(orig)
+	case !isConstantName(name) && !isClassName(name):
+		return w.deferConst(orig + "." + attr)
 	}
 	return v
 }

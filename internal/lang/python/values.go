@@ -282,8 +282,15 @@ type memoVal struct {
 }
 
 // constPlaceholder stands for an imported constant in a row's ID until
-// the Linker reads its str() in the constant's module.
-func constPlaceholder(dotted string) string { return "\x00" + dotted + "\x00" }
+// the Linker reads its str() in the constant's module; fallback is the
+// ID should the constant be an instance (argname+index).
+func constPlaceholder(dotted, fallback string) string {
+	return "\x00" + dotted + "\x01" + fallback + "\x00"
+}
+
+// constObject marks, in fileFacts.Consts, a constant bound to an instance
+// (NAME = SomeClass()): pytest names it argname+index.
+const constObject = "\x00object"
 
 // deferConst is the value of an imported constant (from m import UNSET)
 // as a row's own value: its ID is known only in its module, which the
@@ -296,20 +303,20 @@ func (w *evaluator) deferConst(dotted string) pyVal {
 	if !slices.Contains(w.consts, dotted) {
 		w.consts = append(w.consts, dotted)
 	}
-	return pyVal{kind: vText, id: constPlaceholder(dotted), scalar: true, deferred: true}
+	return pyVal{kind: vText, id: dotted, scalar: true, deferred: true}
 }
 
 // constants records the module's constants whose str() is known
 // (fileFacts.Consts): UPPER names bound once to a number, a bool, None
 // or a member of the module's enums, directly or through another such
-// name.
+// name, and those bound to an instance (constObject).
 func (w *evaluator) constants() {
 	for name, n := range w.literals {
 		if !isConstantName(name) || w.bindings[name] != 1 {
 			continue
 		}
 		switch unparen(n).Type() {
-		case "identifier", "attribute", "integer", "float", "true", "false", "none", "unary_operator":
+		case "identifier", "attribute", "integer", "float", "true", "false", "none", "unary_operator", "call":
 		default:
 			continue
 		}
@@ -318,11 +325,18 @@ func (w *evaluator) constants() {
 		v := w.value(n, 1)
 		clean := len(w.assumed) == 0
 		w.assumed = saved
-		if clean && v.kind == vText && v.scalar && !v.deferred {
-			if w.facts.Consts == nil {
-				w.facts.Consts = map[string]string{}
-			}
-			w.facts.Consts[name] = v.id
+		id := v.id
+		switch {
+		case !clean || v.deferred:
+			continue
+		case unparen(n).Type() == "call" && v.kind == vObject && v.repr == "":
+			id = constObject
+		case v.kind != vText || !v.scalar:
+			continue
 		}
+		if w.facts.Consts == nil {
+			w.facts.Consts = map[string]string{}
+		}
+		w.facts.Consts[name] = id
 	}
 }

@@ -1,7 +1,8 @@
 """Constants imported from the project's modules as values: their IDs are
-read in the module that binds them."""
+read in the module that binds them (an instance's is argname+index, IDs
+that collide once they are in get pytest's suffixes)."""
 import pytest
-from mods import LIMIT
+from mods import LIMIT, consts
 from mods.consts import MADE, SHOWN, UNSET
 
 
@@ -27,4 +28,9 @@ def test_object(x):
 
 @pytest.mark.parametrize("x", [UNSET, "Sentinel.UNSET"])
 def test_collision(x):
+    pass
+
+
+@pytest.mark.parametrize("x", [consts.LIMIT, consts.MADE, consts.UNSET])
+def test_module_attribute(x):
     pass
