@@ -43,6 +43,9 @@ type dynFact struct {
 	// Copies is the module whose TestCase classes a module function
 	// called here copies into this module under their names (copies.go).
 	Copies string `json:"cp,omitempty"`
+	// Docs are the modules whose docstrings a load_tests hook adds
+	// through DocTestSuite, dotted as written ("" for its own module).
+	Docs []string `json:"ds,omitempty"`
 	// Renamed is a load_tests hook's loop that loads a module's classes
 	// under names with suffixes (loadsuite.go).
 	Renamed *renamed `json:"rn,omitempty"`

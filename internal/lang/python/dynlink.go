@@ -237,3 +237,41 @@ func (l *linker) renamedRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	return out
 }
+
+// docSuiteRecords lists the doctests a load_tests hook adds through
+// DocTestSuite: one per docstring with examples of the module named
+// (dynFact.Docs), named as DocTestFinder names them (module.Class.method),
+// run through the hook's module. A module that makes doctests at run time
+// (facts.DocDyn) is left to the hook's dynamic records.
+func docSuiteRecords(cl *classes, m *modFile) []lang.Test {
+	var out []lang.Test
+	seen := map[string]bool{}
+	for _, f := range m.facts.Dyn {
+		if f.Why != whyLoadTests {
+			continue
+		}
+		for _, d := range f.Docs {
+			tm := m
+			if d != "" {
+				tm = cl.module(m, d)
+			}
+			if tm == nil || !inProject(tm) || len(tm.facts.DocDyn) > 0 {
+				continue
+			}
+			mod := moduleName(tm.rel)
+			for _, doc := range tm.facts.Doctests {
+				name := mod
+				if doc.Qual != "" {
+					name += "." + doc.Qual
+				}
+				if doc.Text || seen[name] {
+					continue
+				}
+				seen[name] = true
+				out = append(out, lang.Test{Kind: testdex.KindDoctest, Name: name, Local: name, Line: f.Line, Skip: doc.Skip,
+					Run: moduleName(m.rel)})
+			}
+		}
+	}
+	return out
+}

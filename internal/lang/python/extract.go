@@ -96,6 +96,14 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	if w.refused || w.skipsOnHost(roots[0]) {
 		w.dropTests()
 	}
+	if e.Unittest && bytes.Contains(f.Data, []byte(">>>")) {
+		// For a load_tests hook's DocTestSuite (of this module or of
+		// one it names): a prompt without its blank makes the suite
+		// raise, and the hook's dynamic record stays alone.
+		if docs, dyn, bad := scanDoctests(roots[0], w.src); bad == 0 {
+			w.facts.Doctests, w.facts.DocDyn = docs, dyn
+		}
+	}
 	if !e.Unittest && len(f.Settings[SetDoctest]) > 0 {
 		w.doctests(roots[0])
 	}

@@ -271,6 +271,7 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 		}
 	}
 	out = append(out, l.renamedRecords(cl, m)...)
+	out = append(out, docSuiteRecords(cl, m)...)
 	for _, p := range places {
 		if p.class == "" {
 			out = append(out, dynRecord(m, p))

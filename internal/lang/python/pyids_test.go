@@ -67,8 +67,10 @@ var idsCases = []idsCase{
 	// named, and two whose are not, dynamic; a hook that loads a fresh
 	// module's classes renamed with literal suffixes; a function that
 	// copies another module's classes under their names (and one that
-	// names them otherwise, dynamic).
-	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}", "test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
+	// names them otherwise, dynamic); DocTestSuite of the hook's module
+	// and of another.
+	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}",
+		"test_docsuite.{load_tests}", "docsuitehelper.{load_tests:docsuitehelper}", "test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
 		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}", "test_renamed.{load_tests}",
 		"test_specialize.{specutil.test_both()}"}},
 	// --doctest-modules and --doctest-glob: docstrings in every module,
@@ -164,6 +166,10 @@ func checkStatic(t *testing.T, dir string, c idsCase, want []string) {
 
 var unittestLine = regexp.MustCompile(`^\w+ \((.*)\) \.\.\. ok$`)
 
+// unittestDoctest is a DocTestCase's line: its description is "Doctest:
+// NAME".
+var unittestDoctest = regexp.MustCompile(`^Doctest: (\S+) \.\.\. ok$`)
+
 // frameworkNames runs pytest's or unittest's listing in dir and returns
 // its names, sorted. It skips when the framework is not installed.
 func frameworkNames(t *testing.T, dir string, unittest, anyFile bool) []string {
@@ -186,6 +192,8 @@ func frameworkNames(t *testing.T, dir string, unittest, anyFile bool) []string {
 		switch {
 		case unittest && unittestLine.MatchString(l):
 			names = append(names, unittestLine.FindStringSubmatch(l)[1])
+		case unittest && unittestDoctest.MatchString(l):
+			names = append(names, unittestDoctest.FindStringSubmatch(l)[1])
 		case !unittest && (strings.HasPrefix(l, "tests/") || anyFile && !strings.HasPrefix(l, " ")) && strings.Contains(l, "::"):
 			names = append(names, l)
 		}
