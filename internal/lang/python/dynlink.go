@@ -241,8 +241,9 @@ func (l *linker) renamedRecords(cl *classes, m *modFile) []lang.Test {
 // docSuiteRecords lists the doctests a load_tests hook adds through
 // DocTestSuite: one per docstring with examples of the module named
 // (dynFact.Docs), named as DocTestFinder names them (module.Class.method),
-// run through the hook's module. A module that makes doctests at run time
-// (facts.DocDyn) is left to the hook's dynamic records.
+// run through the hook's module. Those a module makes at run time
+// (facts.DocDyn: batched.__doc__ = ...) stay under the hook's dynamic
+// records, which every such hook keeps.
 func docSuiteRecords(cl *classes, m *modFile) []lang.Test {
 	var out []lang.Test
 	seen := map[string]bool{}
@@ -255,7 +256,7 @@ func docSuiteRecords(cl *classes, m *modFile) []lang.Test {
 			if d != "" {
 				tm = cl.module(m, d)
 			}
-			if tm == nil || !inProject(tm) || len(tm.facts.DocDyn) > 0 {
+			if tm == nil || !inProject(tm) {
 				continue
 			}
 			mod := moduleName(tm.rel)
