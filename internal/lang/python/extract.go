@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -96,10 +97,12 @@ func (e Extractor) Extract(f *lang.File) lang.Result {
 	if w.refused || w.skipsOnHost(roots[0]) {
 		w.dropTests()
 	}
-	if e.Unittest && bytes.Contains(f.Data, []byte(">>>")) {
-		// For a load_tests hook's DocTestSuite (of this module or of
-		// one it names): a prompt without its blank makes the suite
-		// raise, and the hook's dynamic record stays alone.
+	if e.Unittest && bytes.Contains(f.Data, []byte(">>>")) &&
+		(bytes.Contains(f.Data, []byte("DocTestSuite")) || !strings.HasPrefix(path.Base(f.Rel), "test")) {
+		// For a load_tests hook's DocTestSuite (of this module or of a
+		// module it names, which test files seldom are): a prompt
+		// without its blank makes the suite raise, and the hook's
+		// dynamic record stays alone.
 		if docs, dyn, bad := scanDoctests(roots[0], w.src); bad == 0 {
 			w.facts.Doctests, w.facts.DocDyn = docs, dyn
 		}
