@@ -103,7 +103,8 @@ func (s *dynScan) metaclassFact(d *sitter.Node) *metaFact {
 func (e *metaEval) fail() bool { e.ok = false; return false }
 
 // block runs statements; top is the metaclass's own __init__ body, where
-// the name guard may stand. It returns false after a return.
+// the name guard may stand. A bare return at a function's own level ends
+// the block (true); it reports false when the evaluation failed.
 func (e *metaEval) block(n *sitter.Node, env map[string]metaValue, self *metaObject, top bool) bool {
 	if n == nil {
 		return e.fail()
