@@ -26,6 +26,7 @@
 //	               facts.go (helper modules read ahead in parallel)
 //	               specialize.go (classes a factory names from a class)
 //	               copies.go (classes a function copies from a module)
+//	               loopclasses.go (classes a module-level loop makes)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

@@ -115,6 +115,9 @@ func (s *dynScan) block(n *sitter.Node, open map[string]bool, inLoop bool, depth
 			"finally_clause", "block", "except_group_clause", "with_clause", "with_item":
 			s.block(c, open, inLoop, depth+1)
 		case "for_statement", "while_statement":
+			if c.Type() == "for_statement" && !inLoop {
+				s.addLoopClasses(c)
+			}
 			inner := copyOpen(open)
 			if left := c.ChildByFieldName("left"); left != nil {
 				identifiers(left, s.w.src, inner)
