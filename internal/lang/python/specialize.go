@@ -360,7 +360,7 @@ func (s *dynScan) specAssign(a, left, right *sitter.Node, open map[string]bool) 
 			return false
 		}
 	}
-	if len(sc.Args) == 0 || !s.classes[sc.Args[0]] || s.w.bindings[sc.Args[0]] != 1 {
+	if len(sc.Args) == 0 || !s.classes[sc.Args[0]] || !s.boundAt(sc.Args[0], line(a)) {
 		return false
 	}
 	s.add(dynFact{Why: whyCall, Line: line(a), Call: callee, Spec: sc})
@@ -446,4 +446,19 @@ func (l *linker) specClasses(cl *classes, m *modFile, f *dynFact) []classFact {
 		out = append(out, c)
 	}
 	return out
+}
+
+// boundAt reports whether a module-level class name stands, at a line,
+// for the class the Linker finds by that name (its first definition):
+// the name is bound only by class statements, the first before the line
+// and any other after it (test_importlib's test_abc defines
+// MetaPathFinder twice and specializes the first in between).
+func (s *dynScan) boundAt(name string, at int) bool {
+	var lines []int
+	for _, c := range s.w.facts.Classes {
+		if c.Outer == -1 && c.Name == name {
+			lines = append(lines, c.Line)
+		}
+	}
+	return len(lines) > 0 && len(lines) == s.w.bindings[name] && lines[0] < at && (len(lines) == 1 || lines[1] > at)
 }

@@ -43,3 +43,17 @@ Frozen_Plain, Source_Plain = specutil.split_frozen(Plain, Extra)
  ) = specutil.test_both(Indexed, base={'Frozen': Extra, 'Source': Extra})
 
 First, Second = specutil.test_both(Odd)
+
+
+class Twice:
+    def test_first(self):
+        pass
+
+
+# The first Twice is specialized; the name is bound again below.
+Frozen_Twice, Source_Twice = specutil.test_both(Twice)
+
+
+class Twice:  # noqa: F811
+    def test_second(self):
+        pass
