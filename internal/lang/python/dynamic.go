@@ -75,6 +75,7 @@ type dynScan struct {
 	edges   map[string][]string  // function -> module functions it calls
 	defs    []*sitter.Node       // module-level functions, for namers
 	metas   map[string]*metaFact // module-level metaclasses whose additions are known
+	handled map[uint32]bool      // setattr calls whose effect loopClasses named, by start byte
 }
 
 // dynamics scans the module level for the places that make tests at run
@@ -82,7 +83,8 @@ type dynScan struct {
 // adding decorators, in the facts.
 func (w *walker) dynamics(roots []*sitter.Node) {
 	s := &dynScan{w: w, tuples: map[string][]*sitter.Node{}, strs: map[string]string{}, classes: map[string]bool{},
-		calls: map[string]bool{}, makers: map[string]*maker{}, edges: map[string][]string{}, metas: map[string]*metaFact{}}
+		calls: map[string]bool{}, makers: map[string]*maker{}, edges: map[string][]string{}, metas: map[string]*metaFact{},
+		handled: map[uint32]bool{}}
 	for _, c := range w.facts.Classes {
 		if c.Outer == -1 {
 			s.classes[c.Name] = true
@@ -358,7 +360,7 @@ func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
 			bases, op := s.baseNames(args[1:2], open, nil)
 			s.add(dynFact{Why: whyType, Line: line(c), Bases: bases, Open: op})
 		case callee == "setattr" && len(args) >= 2:
-			if args[0].Type() == "identifier" && s.classes[s.w.text(args[0])] {
+			if args[0].Type() == "identifier" && s.classes[s.w.text(args[0])] && !s.handled[c.StartByte()] {
 				s.add(dynFact{Why: whySetattr, Line: line(c), Class: s.w.text(args[0])})
 			}
 		case f.Type() == "attribute" && isNamespaceCall(f.ChildByFieldName("object"), s.w.src) && s.w.text(f.ChildByFieldName("attribute")) == "update":

@@ -47,3 +47,31 @@ func TestSpecializedClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopMadeClasses checks that test_loopmade's module-level loops name
+// the classes they make and the methods they set or hide as static
+// records (its module's dynamic records would cover them anyway, so the
+// golden comparison alone cannot tell).
+func TestLoopMadeClasses(t *testing.T) {
+	ix, err := index.Build(context.Background(), index.Options{Root: filepath.Join("testdata", "pyids_unittest")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var static []string
+	for _, r := range ix.Tests {
+		if !r.Dynamic && r.Kind == testdex.KindTest {
+			static = append(static, r.Name)
+		}
+	}
+	for _, want := range []string{"test_loopmade.Proto2Test.test_mixin", "test_loopmade.Proto0Test.test_kept",
+		"test_loopmade.Target.test_alpha", "test_loopmade.Target.test_when_S", "test_loopmade.Base.test_kept"} {
+		if !slices.Contains(static, want) {
+			t.Errorf("no static record %s", want)
+		}
+	}
+	for _, absent := range []string{"test_loopmade.Target.test_gone", "test_loopmade.Extra0_1.test_base"} {
+		if slices.Contains(static, absent) {
+			t.Errorf("static record %s: the loop hides it, or it is not known statically", absent)
+		}
+	}
+}

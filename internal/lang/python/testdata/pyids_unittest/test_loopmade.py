@@ -26,3 +26,28 @@ for proto in range(3):
     for extra in unknown():
         name = f'Extra{proto}_{extra}'
         globals()[name] = type(name, bases, {})
+
+
+class Target(unittest.TestCase):
+    def test_kept(self):
+        pass
+
+    def test_gone(self):
+        pass
+
+
+# Loops that set (or hide) test methods of a module class, as CPython's
+# test_ordered_dict and test_logging do.
+for word in ("alpha " + "beta").split():
+    setattr(Target, "test_" + word, lambda self: None)
+
+for when, n in (("S", 1), ("M", 2)):
+    def check(self, n=n):
+        pass
+    setattr(Target, "test_when_%s" % when, check)
+
+for method in ["test_kept"]:
+    setattr(Base, method, getattr(Target, method))
+
+for hide in ["test_gone"]:
+    setattr(Target, hide, None)

@@ -151,3 +151,13 @@ def plain(f):
 @plain
 def test_plain_decorator():
     pass
+
+
+@pytest.mark.parametrize("word", "alpha beta\tgamma\n".split())
+def test_split_words(word):
+    pass
+
+
+@pytest.mark.parametrize("part", "a,b,,c".split(","))
+def test_split_sep(part):
+    pass
