@@ -27,6 +27,7 @@
 //	               specialize.go (classes a factory names from a class)
 //	               copies.go (classes a function copies from a module)
 //	               loopclasses.go (classes a module-level loop makes)
+//	               factory.go (classes a function defines and returns)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

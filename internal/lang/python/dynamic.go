@@ -291,7 +291,7 @@ func (s *dynScan) statement(n *sitter.Node, open map[string]bool) {
 		a := n.NamedChild(0)
 		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
 		if left != nil && right != nil {
-			if s.specAssign(a, left, right, open) || s.metaAssign(a, left, right, open) {
+			if s.specAssign(a, left, right, open) || s.metaAssign(a, left, right, open) || s.localFactory(a, left, right, open) {
 				return
 			}
 			s.assignment(a, left, right, open)

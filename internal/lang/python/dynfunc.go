@@ -188,6 +188,10 @@ func (s *dynScan) function(name string, d *sitter.Node) {
 			if left != nil && right != nil && left.Type() == "identifier" {
 				if r := unparen(right); r.Type() == "tuple" || r.Type() == "expression_list" {
 					local[s.w.text(left)] = children(r)
+				} else {
+					// A local bound to anything else (base =
+					// unittest.TestCase) is a base not known here.
+					open[s.w.text(left)] = true
 				}
 			}
 		}

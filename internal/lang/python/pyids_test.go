@@ -68,9 +68,11 @@ var idsCases = []idsCase{
 	// module's classes renamed with literal suffixes; a function that
 	// copies another module's classes under their names (and one that
 	// names them otherwise, dynamic); DocTestSuite of the hook's module
-	// and of another; classes a module-level loop makes with type().
+	// and of another; classes a module-level loop makes with type(); the
+	// classes a function defines and returns, bound by the module.
 	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}",
-		"test_docsuite.{load_tests}", "docsuitehelper.{load_tests:docsuitehelper}", "test_loadmore.{load_tests}",
+		"test_docsuite.{load_tests}", "docsuitehelper.{load_tests:docsuitehelper}", "test_factorymade.{other()}",
+		"test_loadmore.{load_tests}",
 		"test_loadsuite.{load_tests}", "test_loopmade.{globals()}", "test_loopmade.{type()}",
 		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}", "test_renamed.{load_tests}",
 		"test_specialize.{specutil.test_both()}"}},

@@ -48,11 +48,12 @@ func TestSpecializedClasses(t *testing.T) {
 	}
 }
 
-// TestLoopMadeClasses checks that test_loopmade's module-level loops name
-// the classes they make and the methods they set or hide as static
-// records (its module's dynamic records would cover them anyway, so the
-// golden comparison alone cannot tell).
-func TestLoopMadeClasses(t *testing.T) {
+// TestMadeClasses checks that test_loopmade's module-level loops name
+// the classes they make and the methods they set or hide, and that
+// test_factorymade's function-made classes are named, as static records
+// (the modules' dynamic records would cover them anyway, so the golden
+// comparison alone cannot tell).
+func TestMadeClasses(t *testing.T) {
 	ix, err := index.Build(context.Background(), index.Options{Root: filepath.Join("testdata", "pyids_unittest")})
 	if err != nil {
 		t.Fatal(err)
@@ -64,12 +65,14 @@ func TestLoopMadeClasses(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"test_loopmade.Proto2Test.test_mixin", "test_loopmade.Proto0Test.test_kept",
-		"test_loopmade.Target.test_alpha", "test_loopmade.Target.test_when_S", "test_loopmade.Base.test_kept"} {
+		"test_loopmade.Target.test_alpha", "test_loopmade.Target.test_when_S", "test_loopmade.Base.test_kept",
+		"test_factorymade.make.<locals>.First.test_one", "test_factorymade.make.<locals>.Second.test_two"} {
 		if !slices.Contains(static, want) {
 			t.Errorf("no static record %s", want)
 		}
 	}
-	for _, absent := range []string{"test_loopmade.Target.test_gone", "test_loopmade.Extra0_1.test_base"} {
+	for _, absent := range []string{"test_loopmade.Target.test_gone", "test_loopmade.Extra0_1.test_base",
+		"test_factorymade.other.<locals>.Hidden.test_h"} {
 		if slices.Contains(static, absent) {
 			t.Errorf("static record %s: the loop hides it, or it is not known statically", absent)
 		}
