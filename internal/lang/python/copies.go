@@ -175,3 +175,23 @@ func copiedFacts(cl *classes, m *modFile, f *dynFact) []classFact {
 	}
 	return out
 }
+
+// foreignClasses reports whether a module imports a class-like name
+// (CamelCase) from outside the project: a TestCase class there would be
+// in the module's namespace, with tests the listing cannot name, so a
+// hook or function that takes every TestCase class of the module keeps
+// its dynamic record. unittest's own TestCase classes have no tests.
+func foreignClasses(cl *classes, tm *modFile) bool {
+	if tm == nil {
+		return true
+	}
+	for local, full := range tm.facts.Imports {
+		if !isClassName(local) || knownTestCase[full] {
+			continue
+		}
+		if _, _, found := cl.resolve(tm, local, 0); !found {
+			return true
+		}
+	}
+	return false
+}

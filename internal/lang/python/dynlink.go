@@ -44,7 +44,7 @@ func (l *linker) dynPlaces(cl *classes, m *modFile, classes map[string]string) [
 		case whyLoadTests:
 			add(dynPlace{prefix: own, what: whyLoadTests, line: f.Line})
 			for _, t := range f.Targets {
-				if f.Renamed != nil && !f.Renamed.Rest && t == f.Renamed.Target {
+				if f.Renamed != nil && !f.Renamed.Rest && t == f.Renamed.Target && !foreignClasses(cl, cl.module(m, t)) {
 					continue // every test it loads is named (renamedRecords)
 				}
 				if name := l.targetModule(cl, m, t); name != "" && name != own {

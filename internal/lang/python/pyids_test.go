@@ -70,7 +70,7 @@ var idsCases = []idsCase{
 	// names them otherwise, dynamic); DocTestSuite of the hook's module
 	// and of another; classes a module-level loop makes with type(); the
 	// classes a function defines and returns, bound by the module.
-	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}",
+	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}", "test_copied.{install_foreign()}",
 		"test_docsuite.{load_tests}", "docsuitehelper.{load_tests:docsuitehelper}", "test_factorymade.{other()}",
 		"test_loadmore.{load_tests}",
 		"test_loadsuite.{load_tests}", "test_loopmade.{globals()}", "test_loopmade.{type()}",

@@ -388,6 +388,9 @@ func (l *linker) specialize(cl *classes, m *modFile) {
 			continue
 		}
 		m.facts.Classes = append(m.facts.Classes, made...)
+		if f.Copies != "" && foreignClasses(cl, cl.module(m, f.Copies)) {
+			continue // its dynamic record stays for the classes not known
+		}
 		f.Why = whySpecialized
 	}
 }

@@ -66,7 +66,8 @@ func TestMadeClasses(t *testing.T) {
 	}
 	for _, want := range []string{"test_loopmade.Proto2Test.test_mixin", "test_loopmade.Proto0Test.test_kept",
 		"test_loopmade.Target.test_alpha", "test_loopmade.Target.test_when_S", "test_loopmade.Base.test_kept",
-		"test_factorymade.make.<locals>.First.test_one", "test_factorymade.make.<locals>.Second.test_two"} {
+		"test_factorymade.make.<locals>.First.test_one", "test_factorymade.make.<locals>.Second.test_two",
+		"test_copied.Known.test_known", "test_copied.Derived.test_derived"} {
 		if !slices.Contains(static, want) {
 			t.Errorf("no static record %s", want)
 		}
