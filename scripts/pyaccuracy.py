@@ -48,7 +48,7 @@ def static_listing(binary, root):
             scope = r["name"].split(".{", 1)[0].split("::{", 1)[0]
             if scope and scope != r["name"]:
                 dynamic.append(scope)
-        elif r["kind"] in ("test", "subtest") and r["id"] not in parents:
+        elif r["kind"] in ("test", "subtest", "doctest") and r["id"] not in parents:
             leaves[r["name"]] = r
     return leaves, dynamic, took
 

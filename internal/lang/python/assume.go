@@ -33,7 +33,7 @@ func (c *classes) settleMarks(m *modFile, s *markSet) {
 
 func (c *classes) settleFixtures(m *modFile, fx map[string]fixtureFact) {
 	for name, f := range fx {
-		if f.Params != nil && len(f.Params.Assumed) > 0 {
+		if f.Params != nil && len(f.Params.Assumed)+len(f.Params.Consts) > 0 {
 			t := *f.Params
 			c.settleTable(m, &t)
 			f.Params = &t
@@ -50,6 +50,9 @@ func (c *classes) settleTable(m *modFile, t *table) {
 		}
 	}
 	t.Assumed = nil
+	if len(t.Consts) > 0 && !c.settleConsts(m, t) {
+		*t = table{Dynamic: t.Unless, Argnames: t.Argnames, Indirect: t.Indirect}
+	}
 }
 
 // isFunction reports whether a dotted name, as imported in m, may be the
@@ -90,4 +93,68 @@ func splitDotted(dotted string) (mod, name string) {
 		return dots, rest
 	}
 	return dots + rest[:i], rest[i+1:]
+}
+
+// settleConsts puts each imported constant's str() in the rows' IDs
+// (argname+index for an instance), then makes them unique as pytest
+// does; it reports false when one is not known in its module.
+func (c *classes) settleConsts(m *modFile, t *table) bool {
+	ids := map[string]string{}
+	for _, dotted := range t.Consts {
+		id, ok := c.constID(m, dotted, 0)
+		if !ok {
+			return false
+		}
+		ids[dotted] = id
+	}
+	for i := range t.Rows {
+		var b strings.Builder
+		rest := t.Rows[i].ID
+		for {
+			start := strings.IndexByte(rest, 0)
+			if start < 0 {
+				break
+			}
+			end := strings.IndexByte(rest[start+1:], 0)
+			if end < 0 {
+				return false
+			}
+			dotted, fallback, _ := strings.Cut(rest[start+1:start+1+end], "\x01")
+			id, ok := ids[dotted]
+			if !ok {
+				return false
+			}
+			if id == constObject {
+				id = fallback
+			}
+			b.WriteString(rest[:start])
+			b.WriteString(id)
+			rest = rest[start+1+end+1:]
+		}
+		b.WriteString(rest)
+		t.Rows[i].ID = b.String()
+	}
+	t.Consts = nil
+	uniqueIDs(t.Rows)
+	return true
+}
+
+// constID finds an imported constant's str() in the module that binds
+// it, through the imports that pass it on.
+func (c *classes) constID(m *modFile, dotted string, depth int) (string, bool) {
+	modName, name := splitDotted(dotted)
+	if depth > 8 || modName == "" {
+		return "", false
+	}
+	mod := c.module(m, modName)
+	if mod == nil {
+		return "", false
+	}
+	if id, ok := mod.facts.Consts[name]; ok {
+		return id, true
+	}
+	if orig, ok := mod.facts.Imports[name]; ok {
+		return c.constID(mod, orig, depth+1)
+	}
+	return "", false
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/testdex/testdex/internal/lang"
@@ -31,6 +32,7 @@ type classInfo struct {
 	mro      []classRef // the class and its project-known ancestors, most derived first
 	hasInit  bool       // some known class in the MRO defines __init__ or __new__
 	testAttr *bool      // the first __test__ along the MRO
+	meta     *metaFact  // what the metaclass adds to each class it makes
 }
 
 // classes resolves bases across the project. It parses helper modules
@@ -79,7 +81,7 @@ func (c *classes) info(r classRef, depth int) *classInfo {
 	}
 	c.memo[r] = nil
 	f := r.fact()
-	ci := &classInfo{mro: []classRef{r}, hasInit: f.HasInit, testAttr: f.TestAttr}
+	ci := &classInfo{mro: []classRef{r}, hasInit: f.HasInit, testAttr: f.TestAttr, meta: f.Meta}
 	for _, b := range f.Bases {
 		ref, testCase, found := c.resolve(r.m, b, 0)
 		ci.testCase = ci.testCase || testCase
@@ -91,6 +93,9 @@ func (c *classes) info(r classRef, depth int) *classInfo {
 		ci.hasInit = ci.hasInit || bi.hasInit
 		if ci.testAttr == nil {
 			ci.testAttr = bi.testAttr
+		}
+		if ci.meta == nil {
+			ci.meta = bi.meta
 		}
 		for _, a := range bi.mro {
 			if !containsRef(ci.mro, a) {
@@ -274,6 +279,15 @@ func (c *classes) methods(ci *classInfo, want func(string) bool) []fnFact {
 	seen := map[string]bool{}
 	groups := make([][]fnFact, len(ci.mro))
 	for gi, r := range ci.mro {
+		// The metaclass sets its methods on each class after the body runs.
+		if mf := c.info(r, 0).meta; mf != nil && !slices.Contains(mf.Skip, r.fact().Name) {
+			for _, name := range mf.Adds {
+				if !seen[name] && want(name) {
+					seen[name] = true
+					groups[gi] = append(groups[gi], fnFact{Name: name, Line: r.fact().Line})
+				}
+			}
+		}
 		for _, name := range r.fact().Hidden {
 			seen[name] = true // bound to a value that is not a test
 		}

@@ -22,9 +22,14 @@
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
 //	naming         ids.go (pytest's parametrize IDs from those values)
+//	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
+//	               literal tables)
 //	linking        link.go classes.go prefetch.go assume.go dynlink.go
 //	               facts.go (helper modules read ahead in parallel)
 //	               specialize.go (classes a factory names from a class)
+//	               copies.go (classes a function copies from a module)
+//	               loopclasses.go (classes a module-level loop makes)
+//	               factory.go (classes a function defines and returns)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

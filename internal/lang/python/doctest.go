@@ -214,13 +214,19 @@ type docScan struct {
 	// changed are the classes module-level code edits with setattr or
 	// delattr: their members are known only at run time.
 	changed map[string]bool
+	// strs are the module-level names bound once, to a string literal
+	// (binds counts every module-level binding).
+	strs  map[string]*sitter.Node
+	binds map[string]int
 }
 
 // scanDoctests returns the module's doctests and the places that make
 // doctests at run time.
 func scanDoctests(root *sitter.Node, src []byte) ([]docFact, []docDyn, int) {
-	s := &docScan{src: src, index: map[string]int{}, strips: map[string]bool{}, changed: map[string]bool{}}
+	s := &docScan{src: src, index: map[string]int{}, strips: map[string]bool{}, changed: map[string]bool{},
+		strs: map[string]*sitter.Node{}, binds: map[string]int{}}
 	s.findStrippers(root)
+	s.findStrings(root)
 	if doc, ln := s.docstring(root); doc != nil {
 		s.add("", *doc, ln)
 	}
@@ -527,6 +533,12 @@ func (s *docScan) testDict(d *sitter.Node) {
 			if _, ok := s.index[s.text(v)]; ok {
 				continue
 			}
+			if str, ok := s.strs[s.text(v)]; ok && s.binds[s.text(v)] == 1 {
+				if val, ok := s.literalStr(str); ok {
+					s.add("__test__."+key, val, line(str))
+					continue
+				}
+			}
 		}
 		s.dyn = append(s.dyn, docDyn{What: "__test__", Line: line(p)})
 	}
@@ -715,5 +727,50 @@ func errorsOnly(probs []testdex.Problem) []testdex.Problem {
 			out = append(out, p)
 		}
 	}
+	return out
+}
+
+// findStrings records the module-level names bound to a string literal
+// (tutorial_tests = """..."""), which a __test__ dict may name, and
+// counts every module-level binding: a name bound twice is not followed.
+func (s *docScan) findStrings(root *sitter.Node) {
+	for _, c := range children(root) {
+		switch c.Type() {
+		case "expression_statement":
+			a := c.NamedChild(0)
+			if a == nil || (a.Type() != "assignment" && a.Type() != "augmented_assignment") {
+				continue
+			}
+			left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+			if left == nil || left.Type() != "identifier" {
+				continue
+			}
+			name := s.text(left)
+			s.binds[name]++
+			if a.Type() == "assignment" && right != nil && (right.Type() == "string" || right.Type() == "concatenated_string") {
+				s.strs[name] = right
+			}
+		case "function_definition", "class_definition", "decorated_definition":
+			if d := definition(c); d != nil && d.ChildByFieldName("name") != nil {
+				s.binds[s.text(d.ChildByFieldName("name"))]++
+			}
+		case "import_statement", "import_from_statement", "if_statement", "try_statement", "for_statement", "with_statement":
+			// Bindings there are not followed: a name they may bind
+			// counts twice.
+			for _, id := range identifiersIn(c, s.src) {
+				s.binds[id] += 2
+			}
+		}
+	}
+}
+
+// identifiersIn lists the identifiers under n.
+func identifiersIn(n *sitter.Node, src []byte) []string {
+	var out []string
+	walkAll(n, 0, func(c *sitter.Node) {
+		if c.Type() == "identifier" {
+			out = append(out, c.Content(src))
+		}
+	})
 	return out
 }

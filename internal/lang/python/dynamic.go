@@ -41,6 +41,15 @@ type dynFact struct {
 	// it holds nothing else (loadsuite.go): the module's other test
 	// classes are not run.
 	Only []string `json:"only,omitempty"`
+	// Copies is the module whose TestCase classes a module function
+	// called here copies into this module under their names (copies.go).
+	Copies string `json:"cp,omitempty"`
+	// Docs are the modules whose docstrings a load_tests hook adds
+	// through DocTestSuite, dotted as written ("" for its own module).
+	Docs []string `json:"ds,omitempty"`
+	// Renamed is a load_tests hook's loop that loads a module's classes
+	// under names with suffixes (loadsuite.go).
+	Renamed *renamed `json:"rn,omitempty"`
 	// Spec is a call that binds the classes it makes to module names
 	// (specialize.go): the Linker names them when the callee is a namer.
 	Spec *specCall `json:"sp,omitempty"`
@@ -64,8 +73,10 @@ type dynScan struct {
 	classes map[string]bool           // module-level class names
 	calls   map[string]bool           // callees already recorded
 	makers  map[string]*maker
-	edges   map[string][]string // function -> module functions it calls
-	defs    []*sitter.Node      // module-level functions, for namers
+	edges   map[string][]string  // function -> module functions it calls
+	defs    []*sitter.Node       // module-level functions, for namers
+	metas   map[string]*metaFact // module-level metaclasses whose additions are known
+	handled map[uint32]bool      // setattr calls whose effect loopClasses named, by start byte
 }
 
 // dynamics scans the module level for the places that make tests at run
@@ -73,12 +84,14 @@ type dynScan struct {
 // adding decorators, in the facts.
 func (w *walker) dynamics(roots []*sitter.Node) {
 	s := &dynScan{w: w, tuples: map[string][]*sitter.Node{}, strs: map[string]string{}, classes: map[string]bool{},
-		calls: map[string]bool{}, makers: map[string]*maker{}, edges: map[string][]string{}}
+		calls: map[string]bool{}, makers: map[string]*maker{}, edges: map[string][]string{}, metas: map[string]*metaFact{},
+		handled: map[uint32]bool{}}
 	for _, c := range w.facts.Classes {
 		if c.Outer == -1 {
 			s.classes[c.Name] = true
 		}
 	}
+	s.metaclasses(roots)
 	for _, r := range roots {
 		s.block(r, map[string]bool{}, false, 0)
 	}
@@ -105,6 +118,9 @@ func (s *dynScan) block(n *sitter.Node, open map[string]bool, inLoop bool, depth
 			"finally_clause", "block", "except_group_clause", "with_clause", "with_item":
 			s.block(c, open, inLoop, depth+1)
 		case "for_statement", "while_statement":
+			if c.Type() == "for_statement" && !inLoop {
+				s.addLoopClasses(c)
+			}
 			inner := copyOpen(open)
 			if left := c.ChildByFieldName("left"); left != nil {
 				identifiers(left, s.w.src, inner)
@@ -170,7 +186,8 @@ func (s *dynScan) definition(n *sitter.Node, open map[string]bool, inLoop bool) 
 	}
 	if sup := d.ChildByFieldName("superclasses"); sup != nil {
 		for _, a := range children(sup) {
-			if a.Type() == "keyword_argument" && s.w.text(a.ChildByFieldName("name")) == "metaclass" {
+			if a.Type() == "keyword_argument" && s.w.text(a.ChildByFieldName("name")) == "metaclass" &&
+				(inLoop || !s.metaKeyword(d, name, s.w.text(a.ChildByFieldName("value")))) {
 				s.add(dynFact{Why: whyMeta, Line: line(d), Class: name, Call: s.w.text(a.ChildByFieldName("value"))})
 			}
 		}
@@ -283,7 +300,7 @@ func (s *dynScan) statement(n *sitter.Node, open map[string]bool) {
 		a := n.NamedChild(0)
 		left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
 		if left != nil && right != nil {
-			if s.specAssign(a, left, right, open) {
+			if s.specAssign(a, left, right, open) || s.metaAssign(a, left, right, open) || s.localFactory(a, left, right, open) {
 				return
 			}
 			s.assignment(a, left, right, open)
@@ -352,7 +369,7 @@ func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
 			bases, op := s.baseNames(args[1:2], open, nil)
 			s.add(dynFact{Why: whyType, Line: line(c), Bases: bases, Open: op})
 		case callee == "setattr" && len(args) >= 2:
-			if args[0].Type() == "identifier" && s.classes[s.w.text(args[0])] {
+			if args[0].Type() == "identifier" && s.classes[s.w.text(args[0])] && !s.handled[c.StartByte()] {
 				s.add(dynFact{Why: whySetattr, Line: line(c), Class: s.w.text(args[0])})
 			}
 		case f.Type() == "attribute" && isNamespaceCall(f.ChildByFieldName("object"), s.w.src) && s.w.text(f.ChildByFieldName("attribute")) == "update":
@@ -366,6 +383,13 @@ func (s *dynScan) expressions(n *sitter.Node, open map[string]bool) {
 			df := dynFact{Why: whyCall, Line: line(c), Call: callee}
 			if len(args) == 3 {
 				df.Bases, df.Open = s.baseNames(args[1:2], open, nil)
+			}
+			if f.Type() == "identifier" && len(args) == 0 && len(open) == 0 && s.w.bindings[callee] == 1 {
+				for _, d := range s.defs {
+					if s.w.text(d.ChildByFieldName("name")) == callee {
+						df.Copies = s.copiedClasses(d)
+					}
+				}
 			}
 			s.add(df)
 		}

@@ -35,6 +35,12 @@ func (s *dynScan) loadTestsDef(d *sitter.Node) {
 		}
 	})
 	f := dynFact{Why: whyLoadTests, Line: line(d)}
+	local := map[string]string{} // modules the hook imports itself
+	walkAll(body, 0, func(n *sitter.Node) {
+		if n.Type() == "import_from_statement" || n.Type() == "import_statement" {
+			s.localImports(n, local)
+		}
+	})
 	walkAll(body, 0, func(n *sitter.Node) {
 		if n.Type() != "call" {
 			return
@@ -42,6 +48,15 @@ func (s *dynScan) loadTestsDef(d *sitter.Node) {
 		callee := s.w.text(n.ChildByFieldName("function"))
 		args := children(n.ChildByFieldName("arguments"))
 		last := callee[strings.LastIndexByte(callee, '.')+1:]
+		if last == "DocTestSuite" {
+			if mod, ok := s.docSuiteModule(args, local); ok {
+				f.Docs = appendUnique(f.Docs, mod)
+			}
+		}
+		if len(args) > 0 && args[0].Type() == "identifier" && local[s.w.text(args[0])] != "" && loaderCalls[last] {
+			f.Targets = append(f.Targets, local[s.w.text(args[0])])
+			return
+		}
 		switch parts := strings.Split(callee, "."); {
 		case loaderCalls[last] && len(args) > 0 && args[0].Type() != "keyword_argument":
 			f.Targets = append(f.Targets, s.moduleRefs(args[0], loops)...)
@@ -52,6 +67,8 @@ func (s *dynScan) loadTestsDef(d *sitter.Node) {
 	})
 	if len(f.Targets) == 0 {
 		f.Only = s.exactSuite(d)
+	} else {
+		f.Renamed = s.renamedLoads(body)
 	}
 	s.add(f)
 }
@@ -171,6 +188,10 @@ func (s *dynScan) function(name string, d *sitter.Node) {
 			if left != nil && right != nil && left.Type() == "identifier" {
 				if r := unparen(right); r.Type() == "tuple" || r.Type() == "expression_list" {
 					local[s.w.text(left)] = children(r)
+				} else {
+					// A local bound to anything else (base =
+					// unittest.TestCase) is a base not known here.
+					open[s.w.text(left)] = true
 				}
 			}
 		}
@@ -257,4 +278,37 @@ func (s *dynScan) closeMakers() {
 	for fn, m := range s.makers {
 		s.w.facts.Factories[fn] = *m
 	}
+}
+
+// docSuiteModule reads the module a DocTestSuite call takes its
+// docstrings from: none given (or __name__) is the calling module, the
+// hook's own (""); a string, an imported module or one the hook imports
+// itself is that module. ok is false for anything else, and for a
+// test_finder= of its own, which may find other tests.
+func (s *dynScan) docSuiteModule(args []*sitter.Node, local map[string]string) (string, bool) {
+	var mod *sitter.Node
+	for _, a := range args {
+		switch {
+		case a.Type() == "keyword_argument" && s.w.text(a.ChildByFieldName("name")) == "module":
+			mod = a.ChildByFieldName("value")
+		case a.Type() == "keyword_argument":
+			if s.w.text(a.ChildByFieldName("name")) == "test_finder" {
+				return "", false
+			}
+		case mod != nil || a.Type() == "list_splat" || a.Type() == "dictionary_splat":
+			return "", false
+		default:
+			mod = a
+		}
+	}
+	if mod == nil || s.w.text(mod) == "__name__" {
+		return "", true
+	}
+	if m := local[s.w.text(mod)]; m != "" && mod.Type() == "identifier" {
+		return m, true
+	}
+	if refs := s.moduleRefs(mod, nil); len(refs) == 1 {
+		return refs[0], true
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -43,6 +44,9 @@ func (l *linker) dynPlaces(cl *classes, m *modFile, classes map[string]string) [
 		case whyLoadTests:
 			add(dynPlace{prefix: own, what: whyLoadTests, line: f.Line})
 			for _, t := range f.Targets {
+				if f.Renamed != nil && !f.Renamed.Rest && t == f.Renamed.Target && !foreignClasses(cl, cl.module(m, t)) {
+					continue // every test it loads is named (renamedRecords)
+				}
 				if name := l.targetModule(cl, m, t); name != "" && name != own {
 					add(dynPlace{prefix: name, what: whyLoadTests + ":" + name, line: f.Line})
 				}
@@ -184,4 +188,91 @@ func (l *linker) isFactory(cl *classes, m *modFile, callee string) bool {
 	}
 	f, ok := mod.facts.Factories[name]
 	return ok && (f.Open || anyTestCase(cl, mod, f.Bases))
+}
+
+// renamedRecords lists the tests a load_tests hook loads from fresh
+// imports of a project module under renamed classes (renamed): every
+// TestCase class of that module's namespace, once per suffix, named
+// Class+suffix in the module, as unittest names them after the hook
+// renames their __qualname__. They run through the hook's module. None
+// when the module is not the project's or imports a TestCase class (one
+// shared by the imports would be renamed twice).
+func (l *linker) renamedRecords(cl *classes, m *modFile) []lang.Test {
+	var out []lang.Test
+	for _, f := range m.facts.Dyn {
+		if f.Why != whyLoadTests || f.Renamed == nil {
+			continue
+		}
+		tm := cl.module(m, f.Renamed.Target)
+		if tm == nil || !inProject(tm) || slices.ContainsFunc(importedClasses(cl, tm), func(r imported) bool { return cl.info(r.ref, 0).testCase }) {
+			continue
+		}
+		last := map[string]int{} // the namespace holds a name's last class
+		for i, c := range tm.facts.Classes {
+			if c.Outer == -1 {
+				last[c.Name] = i
+			}
+		}
+		run := moduleName(m.rel)
+		for _, suffix := range f.Renamed.Suffixes {
+			for i, c := range tm.facts.Classes {
+				ci := cl.info(classRef{tm, i}, 0)
+				if c.Outer != -1 || last[c.Name] != i || !ci.testCase {
+					continue
+				}
+				fns := unittestMethods(cl, ci)
+				if len(fns) == 0 {
+					continue
+				}
+				skip := cl.marks(ci).Skip
+				local := c.qualName() + suffix
+				dotted := moduleName(tm.rel) + "." + local
+				out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: local, Line: f.Line, Skip: skip, Run: run})
+				for _, fn := range fns {
+					out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: local + "::" + fn.Name,
+						Parent: local, Line: f.Line, Skip: skip || fn.Marks.Skip, Run: run})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// docSuiteRecords lists the doctests a load_tests hook adds through
+// DocTestSuite: one per docstring with examples of the module named
+// (dynFact.Docs), named as DocTestFinder names them (module.Class.method),
+// run through the hook's module. Those a module makes at run time
+// (facts.DocDyn: batched.__doc__ = ...) stay under the hook's dynamic
+// records, which every such hook keeps.
+func docSuiteRecords(cl *classes, m *modFile) []lang.Test {
+	var out []lang.Test
+	seen := map[string]bool{}
+	for _, f := range m.facts.Dyn {
+		if f.Why != whyLoadTests {
+			continue
+		}
+		for _, d := range f.Docs {
+			tm := m
+			if d != "" {
+				tm = cl.module(m, d)
+			}
+			if tm == nil || !inProject(tm) {
+				continue
+			}
+			mod := moduleName(tm.rel)
+			for _, doc := range tm.facts.Doctests {
+				name := mod
+				if doc.Qual != "" {
+					name += "." + doc.Qual
+				}
+				if doc.Text || seen[name] {
+					continue
+				}
+				seen[name] = true
+				out = append(out, lang.Test{Kind: testdex.KindDoctest, Name: name, Local: name, Line: f.Line, Skip: doc.Skip,
+					Run: moduleName(m.rel)})
+			}
+		}
+	}
+	return out
 }

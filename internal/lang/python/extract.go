@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -50,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/10/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/11/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -74,8 +75,14 @@ func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	}
 	p, release := tsgrammars.Parser(tsgrammars.Python)
 	defer release()
+	// Doctests are read from docstrings, which the skeleton drops.
 	doctests := !e.Unittest && len(f.Settings[SetDoctest]) > 0
-	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests)
+	unittestDocs := e.Unittest && bytes.Contains(f.Data, []byte(">>>")) &&
+		(bytes.Contains(f.Data, []byte("DocTestSuite")) || !strings.HasPrefix(path.Base(f.Rel), "test"))
+	// A module's own metaclass (class M(type)) makes test methods in its
+	// methods' bodies (metaclass.go reads them): no skeleton either.
+	metaclass := bytes.Contains(f.Data, []byte("(type)")) || bytes.Contains(f.Data, []byte("metaclass"))
+	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests && !unittestDocs && !metaclass)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
 		return res
@@ -103,6 +110,15 @@ func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	w.dynamics(roots)
 	if w.refused || w.skipsOnHost(roots[0]) {
 		w.dropTests()
+	}
+	if unittestDocs {
+		// For a load_tests hook's DocTestSuite (of this module or of a
+		// module it names, which test files seldom are): a prompt
+		// without its blank makes the suite raise, and the hook's
+		// dynamic record stays alone.
+		if docs, dyn, bad := scanDoctests(roots[0], w.src); bad == 0 {
+			w.facts.Doctests, w.facts.DocDyn = docs, dyn
+		}
 	}
 	if doctests {
 		w.doctests(roots[0])
@@ -189,6 +205,7 @@ type walker struct {
 	strictIDs bool                    // strict_parametrization_ids, or strict when unset
 	markVars  map[string]*sitter.Node // module-level NAME = pytest.mark.x
 	paramDecs map[string]bool         // module-level functions whose body calls parametrize
+	paramDefs map[string]*sitter.Node // their definitions
 	refused   bool                    // pytest fails the module's collection
 	mismatch  bool                    // the last table's ids= has the wrong length
 	tests     []lang.Test
@@ -211,6 +228,7 @@ type evaluator struct {
 	defined   map[string]bool            // module-level def and class names
 	enums     map[string]map[string]bool // module-level enum classes' members
 	assumed   []string                   // the current table's Assumed
+	consts    []string                   // the current table's Consts
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
@@ -357,9 +375,9 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
 					strings.Contains(w.text(body), "parametrize") {
 					if w.paramDecs == nil {
-						w.paramDecs = map[string]bool{}
+						w.paramDecs, w.paramDefs = map[string]bool{}, map[string]*sitter.Node{}
 					}
-					w.paramDecs[name] = true
+					w.paramDecs[name], w.paramDefs[name] = true, d
 				}
 			}
 		}
@@ -373,6 +391,7 @@ func (w *walker) definitions(defs []*sitter.Node) {
 		w.facts.Module = w.markList(v)
 	}
 	w.enumMembers(defs)
+	w.constants()
 	for _, n := range defs {
 		if d := definition(n); d != nil && d.Type() == "function_definition" {
 			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {

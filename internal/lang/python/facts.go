@@ -38,6 +38,10 @@ type fileFacts struct {
 	Doctests []docFact `json:"dt,omitempty"`
 	// DocDyn are the places that make doctests at run time.
 	DocDyn []docDyn `json:"dd,omitempty"`
+	// Consts are the module-level constants (UPPER names bound once)
+	// whose str() is known: numbers, bools, None, members of the module's
+	// enums. A table of another module that imports one names it so.
+	Consts map[string]string `json:"cn,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.
@@ -58,6 +62,21 @@ type classFact struct {
 	Hidden []string `json:"nx,omitempty"`
 	// Fixtures are the fixtures the class body defines, by fixture name.
 	Fixtures map[string]fixtureFact `json:"fx,omitempty"`
+	// Meta is what the class's metaclass adds to it and to every class
+	// derived from it, when known (metaclass.go).
+	Meta *metaFact `json:"mc,omitempty"`
+	// Qual is the class's own __qualname__ when the module binds it to
+	// another name (Name): a class a factory made (specialize.go).
+	Qual string `json:"q,omitempty"`
+}
+
+// qualName is the class's __qualname__ at module level: the name
+// unittest's IDs use.
+func (c *classFact) qualName() string {
+	if c.Qual != "" {
+		return c.Qual
+	}
+	return c.Name
 }
 
 // fixtureFact is one @pytest.fixture definition: what pytest needs to
@@ -111,7 +130,11 @@ type table struct {
 	// is a module of the project (__name__: the dotted name), the table
 	// becomes the dynamic Unless.
 	Assumed []string `json:"as,omitempty"`
-	Unless  string   `json:"un,omitempty"`
+	// Consts are the dotted names of imported constants the rows' IDs
+	// hold as constPlaceholder: the Linker puts in the str() their
+	// module gives them (fileFacts.Consts), or makes the table Unless.
+	Consts []string `json:"cs,omitempty"`
+	Unless string   `json:"un,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

@@ -246,7 +246,7 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	testClasses := map[string]string{}
 	for _, r := range refs {
 		if ci := cl.info(r.ref, 0); ci.testCase && r.ref.m == m {
-			testClasses[r.local] = moduleName(m.rel) + "." + r.ref.fact().Name
+			testClasses[r.local] = moduleName(m.rel) + "." + r.ref.fact().qualName()
 		}
 	}
 	places := l.dynPlaces(cl, m, testClasses)
@@ -267,8 +267,11 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 			continue
 		}
 		marks := cl.marks(ci)
-		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
-		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: dotted})
+		// unittest names a class by its __qualname__; it is found by
+		// the name the module binds it to.
+		dotted := moduleName(r.ref.m.rel) + "." + r.ref.fact().qualName()
+		run := moduleName(r.ref.m.rel) + "." + r.ref.fact().Name
+		out = append(out, lang.Test{Kind: testdex.KindSuite, Name: dotted, Local: r.local, Line: r.line, Skip: marks.Skip, Run: run})
 		out = append(out, byClass[r.local]...)
 		out = slices.Grow(out, len(fns))
 		for _, fn := range fns {
@@ -276,11 +279,12 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 			if cl.ownerOf(ci, fn.Name) != m {
 				line = r.line
 			}
-			name := dotted + "." + fn.Name
-			out = append(out, lang.Test{Kind: testdex.KindTest, Name: name, Local: r.local + "::" + fn.Name,
-				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: name})
+			out = append(out, lang.Test{Kind: testdex.KindTest, Name: dotted + "." + fn.Name, Local: r.local + "::" + fn.Name,
+				Parent: r.local, Line: line, Skip: marks.Skip || fn.Marks.Skip, Run: run + "." + fn.Name})
 		}
 	}
+	out = append(out, l.renamedRecords(cl, m)...)
+	out = append(out, docSuiteRecords(cl, m)...)
 	for _, p := range places {
 		if p.class == "" {
 			out = append(out, dynRecord(m, p))

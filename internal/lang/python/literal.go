@@ -35,6 +35,9 @@ type pyVal struct {
 	f   float64
 	// repr is a list's or tuple's repr() when every element's is known.
 	repr string
+	// deferred marks an imported constant whose str() the Linker reads
+	// in its module: id is its dotted name (constPlaceholder in IDs).
+	deferred bool
 }
 
 // isStr reports a str (not bytes) value.

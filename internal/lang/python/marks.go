@@ -32,8 +32,13 @@ func (w *walker) marks(exprs []*sitter.Node) (markSet, bool) {
 		case call.Type() == "identifier" && w.paramDecs[callee] && w.bindings[callee] == 1:
 			// A decorator of the module that parametrizes in its body
 			// (def mark_dualiter(...): return pytest.mark.parametrize(
-			// ...)(f)): its rows are not read.
-			m.Tables = append(m.Tables, w.dynamic(e))
+			// ...)(f)): its rows are read with its parameters bound to
+			// the call's arguments when that is all it does.
+			if t, ok := w.inlineParametrize(w.paramDefs[callee], args); ok {
+				m.Tables = append(m.Tables, t)
+			} else {
+				m.Tables = append(m.Tables, w.dynamic(e))
+			}
 			continue
 		}
 		name, ok := w.markName(e)
@@ -112,4 +117,77 @@ func (w *evaluator) resolve(dotted string) string {
 		return full + "." + rest
 	}
 	return full
+}
+
+// inlineParametrize reads a decorator factory of the module called with
+// positional arguments, as jinja2's tests write one:
+//
+//	def mark_dualiter(parameter, factory):
+//	    def decorator(f):
+//	        return pytest.mark.parametrize(
+//	            parameter, [lambda: factory(), lambda: make_aiter(factory())]
+//	        )(f)
+//	    return decorator
+//
+// Its table is the parametrize call's, read with the factory's parameters
+// bound to the arguments. ok is false for any other body.
+func (w *walker) inlineParametrize(def, args *sitter.Node) (table, bool) {
+	if def == nil || args == nil {
+		return table{}, false
+	}
+	ps := w.plainParams(def)
+	stmts := children(def.ChildByFieldName("body"))
+	if len(stmts) > 0 && stmts[0].Type() == "expression_statement" && stmts[0].NamedChild(0).Type() == "string" {
+		stmts = stmts[1:]
+	}
+	given := children(args)
+	if ps == nil || len(given) != len(ps) || len(stmts) != 2 || stmts[0].Type() != "function_definition" {
+		return table{}, false
+	}
+	inner := stmts[0]
+	name := w.text(inner.ChildByFieldName("name"))
+	if ret := stmts[1]; ret.Type() != "return_statement" || ret.NamedChildCount() != 1 || w.text(ret.NamedChild(0)) != name {
+		return table{}, false
+	}
+	f := w.plainParams(inner)
+	body := children(inner.ChildByFieldName("body"))
+	if len(f) != 1 || len(body) != 1 || body[0].Type() != "return_statement" || body[0].NamedChildCount() != 1 {
+		return table{}, false
+	}
+	apply := unparen(body[0].NamedChild(0)) // pytest.mark.parametrize(...)(f)
+	if apply.Type() != "call" || w.text(apply.ChildByFieldName("arguments")) != "("+f[0]+")" {
+		return table{}, false
+	}
+	mark := apply.ChildByFieldName("function")
+	if n, ok := w.markName(mark); !ok || n != "parametrize" || mark.Type() != "call" {
+		return table{}, false
+	}
+	env := map[string]elem{}
+	for i, p := range ps {
+		if given[i].Type() == "keyword_argument" || given[i].Type() == "list_splat" || given[i].Type() == "dictionary_splat" {
+			return table{}, false
+		}
+		env[p] = elem{n: given[i], env: w.locals}
+	}
+	saved := w.locals
+	w.locals = env
+	defer func() { w.locals = saved }()
+	return w.parametrize(mark.ChildByFieldName("arguments")), true
+}
+
+// plainParams returns a function's parameter names when all are plain
+// identifiers (no defaults, annotations or splats); nil otherwise.
+func (w *walker) plainParams(def *sitter.Node) []string {
+	ps := def.ChildByFieldName("parameters")
+	if ps == nil {
+		return nil
+	}
+	out := []string{}
+	for _, p := range children(ps) {
+		if p.Type() != "identifier" {
+			return nil
+		}
+		out = append(out, w.text(p))
+	}
+	return out
 }

@@ -57,6 +57,12 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 	switch {
 	case name == "re.compile":
 		return w.patternValue(n), true
+	case name == "re.escape" && len(args) == 1:
+		v := w.value(args[0], depth+1)
+		if !v.isStr() {
+			return pyVal{kind: vUnknown}, true
+		}
+		return w.strVal(reEscape(v.raw), false), true
 	case stdClasses[name]:
 		return pyVal{kind: vObject}, true
 	case name == "float" && w.bindings["float"] == 0 && len(args) == 1:
@@ -206,4 +212,17 @@ func intArith(op string, l, r *big.Int) pyVal {
 		return pyVal{kind: vUnknown}
 	}
 	return pyVal{kind: vText, id: out.String(), scalar: true, num: numInt}
+}
+
+// reEscape is re.escape of a str (Python 3.7 and later): a backslash
+// before each of ()[]{}?*+-|^$\.&~# and the whitespace \t\n\r\v\f.
+func reEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && strings.ContainsRune("()[]{}?*+-|^$\\.&~# \t\n\r\v\f", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -79,10 +79,13 @@ func (w *walker) table(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) rows(names []string, values, ids *sitter.Node) table {
-	w.assumed = nil
+	w.assumed, w.consts = nil, nil
 	t := w.knownRows(names, values, ids)
 	if t.Dynamic == "" && len(w.assumed) > 0 {
 		t.Assumed, t.Unless = w.assumed, w.dynamic(values).Dynamic
+	}
+	if t.Dynamic == "" && len(w.consts) > 0 {
+		t.Consts, t.Unless = w.consts, w.dynamic(values).Dynamic
 	}
 	return t
 }
@@ -112,6 +115,14 @@ func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 			return w.dynamic(values)
 		}
 		t.Rows = append(t.Rows, r)
+	}
+	if len(w.consts) > 0 {
+		// Imported constants: the Linker puts their IDs in, then makes
+		// the IDs unique (settleConsts); strict ids need them now.
+		if w.strictIDs {
+			return w.dynamic(values)
+		}
+		return t
 	}
 	if w.strictIDs && hasDuplicates(t.Rows) {
 		// strict_parametrization_ids (or strict) makes duplicates a
@@ -147,6 +158,9 @@ func (w *walker) dynamic(n *sitter.Node) table {
 // argnames reads "a,b", ("a", "b") or ["a", "b"].
 func (w *walker) argnames(n *sitter.Node) ([]string, bool) {
 	n = unparen(n)
+	if e, ok := w.locals[w.text(n)]; ok && n.Type() == "identifier" && e.n != nil {
+		return w.argnames(e.n) // a parameter of an inlined decorator
+	}
 	if n.Type() == "string" {
 		s, isBytes, ok := decodeString(w.text(n))
 		if !ok || isBytes {
@@ -193,14 +207,14 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 			return r, false
 		}
 	case len(names) == 1:
-		vals = []pyVal{w.value(n, 0)}
+		vals = []pyVal{w.rowValue(elem{n: n, env: w.locals}, ids.fn)}
 	default:
 		items, ok := w.argvalues(n, 0)
 		if !ok {
 			return r, false
 		}
 		for _, it := range items {
-			vals = append(vals, w.elemValue(it, 0))
+			vals = append(vals, w.rowValue(it, ids.fn))
 		}
 	}
 	if explicit {
@@ -292,6 +306,9 @@ func (w *walker) autoID(v pyVal, fn idFunc, name string, idx int) (string, bool)
 		if !fallback {
 			return out.id, true
 		}
+	}
+	if v.deferred {
+		return constPlaceholder(v.id, name+strconv.Itoa(idx)), true
 	}
 	switch pv := w.longString(v); pv.kind {
 	case vText:
@@ -438,4 +455,39 @@ func (w *walker) longString(v pyVal) pyVal {
 		return pyVal{kind: vUnknown}
 	}
 	return pyVal{kind: vObject}
+}
+
+// rowValue is the value of one argument of a row. An imported constant
+// (from m import UNSET) is deferred to the Linker, which reads its str()
+// in its module, unless an ids function is given the object itself.
+func (w *walker) rowValue(e elem, fn idFunc) pyVal {
+	v := w.elemValue(e, 0)
+	if v.kind != vUnknown || fn != nil || e.n == nil {
+		return v
+	}
+	n := unparen(e.n)
+	attr := ""
+	if n.Type() == "attribute" && n.ChildByFieldName("object").Type() == "identifier" {
+		// module.NAME of an imported module (import click: click.STRING)
+		attr = w.text(n.ChildByFieldName("attribute"))
+		n = n.ChildByFieldName("object")
+	}
+	if n.Type() != "identifier" {
+		return v
+	}
+	name := w.text(n)
+	if _, local := e.env[name]; local || w.bindings[name] != 1 || !isConstantName(name) && attr == "" ||
+		attr != "" && !isConstantName(attr) {
+		return v
+	}
+	orig, ok := w.facts.Imports[name]
+	switch {
+	case !ok:
+		return v
+	case attr == "":
+		return w.deferConst(orig)
+	case !isConstantName(name) && !isClassName(name):
+		return w.deferConst(orig + "." + attr)
+	}
+	return v
 }

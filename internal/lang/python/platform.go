@@ -217,11 +217,12 @@ var windowsModules = map[string]bool{"winreg": true, "_winreg": true, "msvcrt": 
 
 // skipsOnHost reports a module that skips itself on this host as it is
 // imported, so that neither runner lists a test of it: at its top level
-// an if statement whose condition hostCondition knows true and whose
-// body raises unittest.SkipTest or calls pytest.skip(...,
-// allow_module_level=True), or an import_module("winreg") or
-// pytest.importorskip("winreg") of a Windows-only module on another
-// system.
+// (or in a with block there) an if statement whose condition
+// hostCondition knows true and whose body raises unittest.SkipTest or
+// calls pytest.skip(..., allow_module_level=True), an
+// import_module("winreg") or pytest.importorskip("winreg") of a
+// Windows-only module on another system, or test.support's
+// get_attribute(os, "startfile") of an attribute Linux never has.
 func (w *evaluator) skipsOnHost(root *sitter.Node) bool {
 	for _, c := range children(root) {
 		switch c.Type() {
@@ -231,12 +232,45 @@ func (w *evaluator) skipsOnHost(root *sitter.Node) bool {
 				return true
 			}
 		case "expression_statement":
-			if w.importsWindowsModule(c) {
+			if w.importsWindowsModule(c) || w.getsAbsentAttribute(c) {
+				return true
+			}
+		case "with_statement":
+			if body := c.ChildByFieldName("body"); body != nil && w.skipsOnHost(body) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// getsAbsentAttribute reports a statement (or assignment) calling
+// test.support's get_attribute(module, "name") for an attribute of a
+// standard-library module that Linux builds never have: it raises
+// SkipTest.
+func (w *evaluator) getsAbsentAttribute(s *sitter.Node) bool {
+	if runtime.GOOS != "linux" || s.NamedChildCount() == 0 {
+		return false
+	}
+	call := unparen(s.NamedChild(0))
+	if call.Type() == "assignment" {
+		if call = call.ChildByFieldName("right"); call == nil {
+			return false
+		}
+		call = unparen(call)
+	}
+	if call.Type() != "call" {
+		return false
+	}
+	fn := w.resolve(w.text(call.ChildByFieldName("function")))
+	args := children(call.ChildByFieldName("arguments"))
+	if !strings.HasSuffix(fn, "support.get_attribute") || len(args) != 2 || args[0].Type() != "identifier" ||
+		w.bindings[w.text(args[0])] != 1 {
+		return false
+	}
+	v := w.value(args[1], 0)
+	has, ok := linuxAttrs[w.facts.Imports[w.text(args[0])]+"."+v.raw]
+	return v.isStr() && ok && !has
 }
 
 // skipsModule reports a block whose statements include a raise of

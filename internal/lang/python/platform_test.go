@@ -76,6 +76,26 @@ import_helper.import_module('winreg', required_on=['win'])
 class T(unittest.TestCase):
     def test_t(self): pass
 `, ""},
+		{"import_module in a with block (test_msilib)", `import unittest, warnings
+from test.support.import_helper import import_module
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    msilib = import_module('msilib')
+class T(unittest.TestCase):
+    def test_t(self): pass
+`, ""},
+		{"get_attribute of an attribute Linux lacks (test_startfile)", `import unittest, os
+from test import support
+startfile = support.get_attribute(os, 'startfile')
+class T(unittest.TestCase):
+    def test_t(self): pass
+`, ""},
+		{"get_attribute of one Linux has", `import unittest, os
+from test import support
+fork = support.get_attribute(os, 'fork')
+class T(unittest.TestCase):
+    def test_t(self): pass
+`, "T.test_t"},
 		{"importlib.import_module is an ImportError, not a skip", `import unittest, importlib
 importlib.import_module('winreg')
 class T(unittest.TestCase):

@@ -46,6 +46,8 @@ var idsCases = []idsCase{
 		"tests/test_assume.py::test_module_value[{[sub, fn]}]",
 		"tests/test_assume.py::test_module_attr[{[mods.sub]}]",
 		"tests/test_assume.py::test_alias[{[mods.alias]}]",
+		// An imported constant whose enum has a __str__ of its own.
+		"tests/test_consts.py::test_own_str[{[SHOWN]}]",
 		"tests/test_ids.py::test_ids_function[{make_id}]",
 		"tests/test_ids.py::test_hidden[{[pytest.param(1, id=pytest.HIDDEN_PARAM), 2]}]",
 		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",
@@ -53,15 +55,26 @@ var idsCases = []idsCase{
 		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
 		"tests/test_seqs.py::test_splat_slice[{[*EMITTED[:0], *DATES, 3]}]",
 		"tests/test_seqs.py::test_filtered[{[s for s in [\"a\", \"b\"] if s != \"a\"]}]",
-		"tests/test_seqs.py::test_decorator_parametrizes[{mark_dualiter(\"foo\", lambda: range(10))}]",
+		// A decorator factory whose body is more than a parametrize.
+		"tests/test_seqs.py::test_decorator_local[{mark_local(\"bar\")}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},
 	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},
 	// load_tests hooks: one loads some of its module's classes only;
 	// classes a factory names from a mixin, named where the bound names
 	// are the names made (a base indexed by kind and other names stay
-	// dynamic).
-	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_loadmore.{load_tests}", "test_loadsuite.{load_tests}",
+	// dynamic); metaclasses whose added methods are fixed by their source,
+	// named, and two whose are not, dynamic; a hook that loads a fresh
+	// module's classes renamed with literal suffixes; a function that
+	// copies another module's classes under their names (and one that
+	// names them otherwise, dynamic); DocTestSuite of the hook's module
+	// and of another; classes a module-level loop makes with type(); the
+	// classes a function defines and returns, bound by the module.
+	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}", "test_copied.{install_foreign()}",
+		"test_docsuite.{load_tests}", "docsuitehelper.{load_tests:docsuitehelper}", "test_factorymade.{other()}",
+		"test_loadmore.{load_tests}",
+		"test_loadsuite.{load_tests}", "test_loopmade.{globals()}", "test_loopmade.{type()}",
+		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}", "test_renamed.{load_tests}",
 		"test_specialize.{specutil.test_both()}"}},
 	// --doctest-modules and --doctest-glob: docstrings in every module,
 	// text files; pkg/dyn.py, pkg/edited.py and an except clause in
@@ -156,6 +169,10 @@ func checkStatic(t *testing.T, dir string, c idsCase, want []string) {
 
 var unittestLine = regexp.MustCompile(`^\w+ \((.*)\) \.\.\. ok$`)
 
+// unittestDoctest is a DocTestCase's line: its description is "Doctest:
+// NAME".
+var unittestDoctest = regexp.MustCompile(`^Doctest: (\S+) \.\.\. ok$`)
+
 // frameworkNames runs pytest's or unittest's listing in dir and returns
 // its names, sorted. It skips when the framework is not installed.
 func frameworkNames(t *testing.T, dir string, unittest, anyFile bool) []string {
@@ -178,6 +195,8 @@ func frameworkNames(t *testing.T, dir string, unittest, anyFile bool) []string {
 		switch {
 		case unittest && unittestLine.MatchString(l):
 			names = append(names, unittestLine.FindStringSubmatch(l)[1])
+		case unittest && unittestDoctest.MatchString(l):
+			names = append(names, unittestDoctest.FindStringSubmatch(l)[1])
 		case !unittest && (strings.HasPrefix(l, "tests/") || anyFile && !strings.HasPrefix(l, " ")) && strings.Contains(l, "::"):
 			names = append(names, l)
 		}

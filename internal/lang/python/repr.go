@@ -37,7 +37,7 @@ func reprOf(v pyVal) string {
 	switch {
 	case v.kind == vObject:
 		return v.repr
-	case v.kind != vText:
+	case v.kind != vText, v.deferred:
 		return ""
 	case v.isStr():
 		return strRepr(v.raw)

@@ -146,8 +146,13 @@ func (unittestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.R
 			plan.Modules = append(plan.Modules, moduleName(ps.Path))
 		}
 	}
+	seen := map[string]bool{}
 	for _, t := range sel.Tests {
-		plan.Names = append(plan.Names, nativeName(t))
+		// Tests a load_tests hook names run through its module, once.
+		if n := nativeName(t); !seen[n] {
+			seen[n] = true
+			plan.Names = append(plan.Names, n)
+		}
 	}
 	args, err := writeDriver(o.Dir, "testdex_unittest.py", unittestDriver, plan)
 	if err != nil {

@@ -86,12 +86,15 @@ func TestPytestRunCommands(t *testing.T) {
 }
 
 // TestUnittestRunCommands: the whole project and folders are discovered,
-// a file loads as its module, a test by its dotted name.
+// a file loads as its module, a test by its dotted name; tests run
+// through the same module (a load_tests hook's renamed classes) load it
+// once.
 func TestUnittestRunCommands(t *testing.T) {
 	dir, proj := t.TempDir(), t.TempDir()
 	sel := &lang.Selection{
 		Paths: []lang.PathSelection{{Path: ".", Dir: true}, {Path: "pkg/sub", Dir: true}, {Path: "pkg/test_x.py"}, {Path: "pkg/__init__.py"}},
-		Tests: []*testdex.Test{{Name: "pkg.test_y.TestY.test_a", Run: "pkg.test_y.TestY.test_a"}, {Name: "pkg.test_y.TestY.test_b"}},
+		Tests: []*testdex.Test{{Name: "pkg.test_y.TestY.test_a", Run: "pkg.test_y.TestY.test_a"}, {Name: "pkg.test_y.TestY.test_b"},
+			{Name: "pkg.tester.A_Pure.test_a", Run: "pkg.test_z"}, {Name: "pkg.tester.A_Fast.test_a", Run: "pkg.test_z"}},
 	}
 	cmds, err := unittestRunner{}.RunCommands(&lang.Project{Dir: proj}, sel, lang.RunOptions{Dir: dir, TestTimeout: 2 * time.Second})
 	if err != nil {
@@ -104,7 +107,7 @@ func TestUnittestRunCommands(t *testing.T) {
 	var plan unittestPlan
 	readPlan(t, cmds[0], &plan)
 	wantPlan := unittestPlan{Discover: []string{".", "pkg/sub"}, Modules: []string{"pkg.test_x", "pkg"},
-		Names: []string{"pkg.test_y.TestY.test_a", "pkg.test_y.TestY.test_b"}, Timeout: 2}
+		Names: []string{"pkg.test_y.TestY.test_a", "pkg.test_y.TestY.test_b", "pkg.test_z"}, Timeout: 2}
 	if !reflect.DeepEqual(plan, wantPlan) {
 		t.Errorf("plan:\n got %+v\nwant %+v", plan, wantPlan)
 	}

@@ -3,6 +3,7 @@ package python
 import (
 	"maps"
 	"strconv"
+	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -114,9 +115,13 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 	return nil, seqOther, false
 }
 
-// seqCall reads range(...), list(seq) and tuple(seq) of the builtins.
+// seqCall reads range(...), list(seq) and tuple(seq) of the builtins,
+// and str.split of a known str.
 func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	fn := n.ChildByFieldName("function")
+	if fn.Type() == "attribute" && w.text(fn.ChildByFieldName("attribute")) == "split" {
+		return w.splitValues(fn.ChildByFieldName("object"), children(n.ChildByFieldName("arguments")), depth)
+	}
 	name := w.text(fn)
 	if fn.Type() != "identifier" || w.bindings[name] != 0 {
 		return nil, seqOther, false
@@ -294,4 +299,37 @@ func (w *evaluator) rangeValues(args []*sitter.Node, depth int) ([]elem, bool) {
 		out = append(out, elem{v: pyVal{kind: vText, id: strconv.Itoa(i), scalar: true, num: numInt}})
 	}
 	return out, true
+}
+
+// splitValues is str.split() (on runs of ASCII whitespace; text with
+// other characters Python may count as whitespace is not read) or
+// str.split(sep) of a literal separator.
+func (w *evaluator) splitValues(obj *sitter.Node, args []*sitter.Node, depth int) ([]elem, seqKind, bool) {
+	v := w.value(obj, depth+1)
+	if !v.isStr() || len(args) > 1 {
+		return nil, seqOther, false
+	}
+	var parts []string
+	if len(args) == 0 {
+		for _, r := range v.raw {
+			if r > 0x7f || (r >= 0x1c && r <= 0x1f) {
+				return nil, seqOther, false
+			}
+		}
+		parts = strings.Fields(v.raw)
+	} else {
+		sep := w.value(args[0], depth+1)
+		if args[0].Type() != "string" || !sep.isStr() || sep.raw == "" {
+			return nil, seqOther, false
+		}
+		parts = strings.Split(v.raw, sep.raw)
+	}
+	if len(parts) > maxElems {
+		return nil, seqOther, false
+	}
+	out := make([]elem, len(parts))
+	for i, p := range parts {
+		out[i] = elem{v: w.strVal(p, false)}
+	}
+	return out, seqList, true
 }

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -359,7 +360,7 @@ func (s *dynScan) specAssign(a, left, right *sitter.Node, open map[string]bool) 
 			return false
 		}
 	}
-	if len(sc.Args) == 0 || !s.classes[sc.Args[0]] || s.w.bindings[sc.Args[0]] != 1 {
+	if len(sc.Args) == 0 || !s.classes[sc.Args[0]] || !s.boundAt(sc.Args[0], line(a)) {
 		return false
 	}
 	s.add(dynFact{Why: whyCall, Line: line(a), Call: callee, Spec: sc})
@@ -367,22 +368,29 @@ func (s *dynScan) specAssign(a, left, right *sitter.Node, open map[string]bool) 
 }
 
 // specialize adds to m the classes its specCalls make, where the callee
-// is a namer of the project that makes a fixed list of kinds, the names
-// bound are the very names the classes get (unittest's IDs use the
-// class's name, pytest's the binding's), the class argument is a class of
-// m and the base is None or a known class. The call's fact is then
+// is a namer of the project that makes a fixed list of kinds, the class
+// argument is a class of m and the base is None or a known class. Each is
+// known by the name the module binds it to (pytest's IDs use it, and
+// unittest finds the class by it) and has the name made as its
+// __qualname__ (unittest's IDs use that: classFact.Qual). The call's fact is then
 // resolved: it makes no dynamic record. Other calls stay dynamic.
 func (l *linker) specialize(cl *classes, m *modFile) {
 	for i := range m.facts.Dyn {
 		f := &m.facts.Dyn[i]
-		if f.Spec == nil {
-			continue
+		var made []classFact
+		switch {
+		case f.Copies != "":
+			made = copiedFacts(cl, m, f)
+		case f.Spec != nil:
+			made = l.specClasses(cl, m, f)
 		}
-		made := l.specClasses(cl, m, f)
 		if made == nil {
 			continue
 		}
 		m.facts.Classes = append(m.facts.Classes, made...)
+		if f.Copies != "" && foreignClasses(cl, cl.module(m, f.Copies)) {
+			continue // its dynamic record stays for the classes not known
+		}
 		f.Why = whySpecialized
 	}
 }
@@ -426,14 +434,34 @@ func (l *linker) specClasses(cl *classes, m *modFile, f *dynFact) []classFact {
 		if nm.KindFirst {
 			made = nm.Parts[0] + kind + nm.Parts[1] + cls + nm.Parts[2]
 		}
-		if made != sc.Names[i] || m.findClass(made) >= 0 {
+		bound := sc.Names[i]
+		if m.findClass(bound) >= 0 || slices.ContainsFunc(out, func(c classFact) bool { return c.Name == bound }) {
 			return nil
 		}
 		bases := []string{cls}
 		if base != "" {
 			bases = append(bases, base)
 		}
-		out = append(out, classFact{Name: made, Line: f.Line, Outer: -1, Bases: bases})
+		c := classFact{Name: bound, Line: f.Line, Outer: -1, Bases: bases}
+		if made != bound {
+			c.Qual = made
+		}
+		out = append(out, c)
 	}
 	return out
+}
+
+// boundAt reports whether a module-level class name stands, at a line,
+// for the class the Linker finds by that name (its first definition):
+// the name is bound only by class statements, the first before the line
+// and any other after it (test_importlib's test_abc defines
+// MetaPathFinder twice and specializes the first in between).
+func (s *dynScan) boundAt(name string, at int) bool {
+	var lines []int
+	for _, c := range s.w.facts.Classes {
+		if c.Outer == -1 && c.Name == name {
+			lines = append(lines, c.Line)
+		}
+	}
+	return len(lines) > 0 && len(lines) == s.w.bindings[name] && lines[0] < at && (len(lines) == 1 || lines[1] > at)
 }

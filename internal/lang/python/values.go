@@ -9,10 +9,11 @@ import (
 )
 
 // enumMembers reads the module's enum classes: classes whose only base is
-// enum.Enum (str() of a member is "Class.NAME" in every Python 3; IntEnum,
-// StrEnum, Flag and mixins changed in 3.11 and are left out). A member is
-// kept only when no other can be its alias: the values are distinct
-// strings and integers, or all auto().
+// enum.Enum and that define no __str__ (str() of a member is then
+// "Class.NAME" in every Python 3; IntEnum, StrEnum, Flag and mixins
+// changed in 3.11 and are left out). A member is kept only when no other
+// can be its alias: the values are distinct strings and integers, or all
+// auto(), or object() (a new object each, as sentinels are made).
 func (w *evaluator) enumMembers(defs []*sitter.Node) {
 	for _, n := range defs {
 		d := definition(n)
@@ -42,6 +43,9 @@ func (w *evaluator) enumBody(body *sitter.Node) map[string]bool {
 	seen := map[string]bool{}
 	kinds := map[string]bool{}
 	for _, s := range children(body) {
+		if d := definition(s); d.Type() == "function_definition" && w.text(d.ChildByFieldName("name")) == "__str__" {
+			return nil // str() is the class's own
+		}
 		if s.Type() != "expression_statement" || s.NamedChildCount() == 0 || s.NamedChild(0).Type() != "assignment" {
 			continue
 		}
@@ -57,7 +61,7 @@ func (w *evaluator) enumBody(body *sitter.Node) map[string]bool {
 		seen[key], kinds[kind] = true, true
 		members[w.text(left)] = true
 	}
-	if kinds["auto"] && len(kinds) > 1 {
+	if kinds["auto"] && (kinds["int"] || kinds["str"]) {
 		return nil // auto() counts on from the integers: it may repeat one
 	}
 	return members
@@ -67,8 +71,12 @@ func (w *evaluator) enumBody(body *sitter.Node) map[string]bool {
 // (str, int or auto) and a key equal for equal values.
 func (w *evaluator) enumValueKey(n *sitter.Node) (key, kind string) {
 	if n.Type() == "call" {
-		if fn := w.resolve(w.text(n.ChildByFieldName("function"))); fn == "enum.auto" && n.ChildByFieldName("arguments").NamedChildCount() == 0 {
+		fn := w.text(n.ChildByFieldName("function"))
+		if w.resolve(fn) == "enum.auto" && n.ChildByFieldName("arguments").NamedChildCount() == 0 {
 			return "auto" + strconv.Itoa(int(n.StartByte())), "auto"
+		}
+		if fn == "object" && w.bindings["object"] == 0 && n.ChildByFieldName("arguments").NamedChildCount() == 0 {
+			return "object" + strconv.Itoa(int(n.StartByte())), "object"
 		}
 		return "", ""
 	}
@@ -271,4 +279,64 @@ func (w *evaluator) assumeFunction(dotted string) pyVal {
 type memoVal struct {
 	v       pyVal
 	assumed []string
+}
+
+// constPlaceholder stands for an imported constant in a row's ID until
+// the Linker reads its str() in the constant's module; fallback is the
+// ID should the constant be an instance (argname+index).
+func constPlaceholder(dotted, fallback string) string {
+	return "\x00" + dotted + "\x01" + fallback + "\x00"
+}
+
+// constObject marks, in fileFacts.Consts, a constant bound to an instance
+// (NAME = SomeClass()): pytest names it argname+index.
+const constObject = "\x00object"
+
+// deferConst is the value of an imported constant (from m import UNSET)
+// as a row's own value: its ID is known only in its module, which the
+// Linker reads (table.Consts). Standard-library names stay unknown.
+func (w *evaluator) deferConst(dotted string) pyVal {
+	first, _, _ := strings.Cut(dotted, ".")
+	if stdPackages[first] || !strings.Contains(strings.TrimLeft(dotted, "."), ".") {
+		return pyVal{kind: vUnknown}
+	}
+	if !slices.Contains(w.consts, dotted) {
+		w.consts = append(w.consts, dotted)
+	}
+	return pyVal{kind: vText, id: dotted, scalar: true, deferred: true}
+}
+
+// constants records the module's constants whose str() is known
+// (fileFacts.Consts): UPPER names bound once to a number, a bool, None
+// or a member of the module's enums, directly or through another such
+// name, and those bound to an instance (constObject).
+func (w *evaluator) constants() {
+	for name, n := range w.literals {
+		if !isConstantName(name) || w.bindings[name] != 1 {
+			continue
+		}
+		switch unparen(n).Type() {
+		case "identifier", "attribute", "integer", "float", "true", "false", "none", "unary_operator", "call":
+		default:
+			continue
+		}
+		saved := w.assumed
+		w.assumed = nil
+		v := w.value(n, 1)
+		clean := len(w.assumed) == 0
+		w.assumed = saved
+		id := v.id
+		switch {
+		case !clean || v.deferred:
+			continue
+		case unparen(n).Type() == "call" && v.kind == vObject && v.repr == "":
+			id = constObject
+		case v.kind != vText || !v.scalar:
+			continue
+		}
+		if w.facts.Consts == nil {
+			w.facts.Consts = map[string]string{}
+		}
+		w.facts.Consts[name] = id
+	}
 }

@@ -1,5 +1,7 @@
-"""Classes made by specutil's factories: named where the bound names are
-the names the factory gives, dynamic otherwise."""
+"""Classes made by specutil's factories: named where the factory's names
+are known (unittest names a class by the name made, First and Second by
+Frozen_Odd and Source_Odd; it finds them by the names bound), dynamic
+where the base is indexed by kind."""
 import unittest
 
 import specutil
@@ -41,3 +43,17 @@ Frozen_Plain, Source_Plain = specutil.split_frozen(Plain, Extra)
  ) = specutil.test_both(Indexed, base={'Frozen': Extra, 'Source': Extra})
 
 First, Second = specutil.test_both(Odd)
+
+
+class Twice:
+    def test_first(self):
+        pass
+
+
+# The first Twice is specialized; the name is bound again below.
+Frozen_Twice, Source_Twice = specutil.test_both(Twice)
+
+
+class Twice:  # noqa: F811
+    def test_second(self):
+        pass

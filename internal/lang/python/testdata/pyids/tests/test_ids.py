@@ -333,3 +333,8 @@ def test_ids_repr_known(x):
 @pytest.mark.parametrize("x", [[1, "\u00b0"], ["\u00a0\u200b\udcbf"], ["caf\u00e9", "\u65e5"]], ids=str)
 def test_ids_str_lists_unicode(x):
     pass
+
+
+@pytest.mark.parametrize("p", [re.compile(re.escape("a.b (c)*~ #\n")), re.escape("x-y")])
+def test_escaped_pattern(p):
+    pass

@@ -118,10 +118,46 @@ def test_decorator_parametrizes(foo):
     pass
 
 
+def mark_values(parameter, values):
+    def decorator(f):
+        return pytest.mark.parametrize(parameter, values)(f)
+
+    return decorator
+
+
+@mark_values("baz", [1, "two"])
+def test_decorator_values(baz):
+    pass
+
+
+def mark_local(parameter):
+    values = [1, 2]
+
+    def decorator(f):
+        return pytest.mark.parametrize(parameter, values)(f)
+
+    return decorator
+
+
+@mark_local("bar")
+def test_decorator_local(bar):
+    pass
+
+
 def plain(f):
     return f
 
 
 @plain
 def test_plain_decorator():
+    pass
+
+
+@pytest.mark.parametrize("word", "alpha beta\tgamma\n".split())
+def test_split_words(word):
+    pass
+
+
+@pytest.mark.parametrize("part", "a,b,,c".split(","))
+def test_split_sep(part):
     pass
