@@ -57,51 +57,13 @@ function post(session, method, params) {
   return out;
 }
 
+// Recorder holds the buckets of what ran and cuts them with its
+// subclass's take: V8Recorder's (V8's precise coverage) or Counters'
+// (runner_instrument.cjs).
 class Recorder {
   constructor() {
-    this.session = new inspector.Session();
-    this.session.connect();
-    post(this.session, 'Profiler.enable');
-    post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: false });
-    post(this.session, 'Debugger.enable');
-    this.scripts = new Map(); // scriptId -> script info, or null when not the project's
     this.files = new Map(); // test file -> coverage run outside its tests
     this.process = new Map(); // coverage run outside any file's tests
-  }
-
-  // take returns what ran since the previous take: file -> Set of lines.
-  take() {
-    const out = new Map();
-    const { result } = post(this.session, 'Profiler.takePreciseCoverage');
-    for (const sc of result) {
-      if (!sc.functions.some((f) => f.ranges[0].count > 0)) continue;
-      const s = this.script(sc);
-      if (s === unmapped) out.unmapped = true;
-      else if (s) addLines(out, s, sc.functions);
-    }
-    return out;
-  }
-
-  // script reads a script's source and source map once.
-  script(sc) {
-    if (this.scripts.has(sc.scriptId)) return this.scripts.get(sc.scriptId);
-    let s = null;
-    const file = ownFile(fileOf(sc.url));
-    if (file) {
-      try {
-        const src = post(this.session, 'Debugger.getScriptSource', { scriptId: sc.scriptId }).scriptSource;
-        s = { file, src, lines: lineStarts(src), map: sourceMap(src, file) };
-        if (!s.map && !inProject(file)) s = null;
-        else if (!s.map && !sameLines(src, file)) {
-          emit({ a: 'covnote', nomap: file }); // its lines cannot be told: never guessed
-          s = unmapped;
-        }
-      } catch (e) {
-        s = null;
-      }
-    }
-    this.scripts.set(sc.scriptId, s);
-    return s;
   }
 
   // add adds lines taken to a bucket.
@@ -138,6 +100,55 @@ class Recorder {
     if (this.process.size || this.process.unmapped) emit({ a: 'cov', cov: spans(this.process), unmapped: this.process.unmapped });
     this.files.clear();
     this.process = new Map();
+  }
+}
+
+// V8Recorder takes V8's precise coverage (Jest's and Vitest's processes,
+// which run the project's code through their own module systems).
+class V8Recorder extends Recorder {
+  constructor() {
+    super();
+    this.session = new inspector.Session();
+    this.session.connect();
+    post(this.session, 'Profiler.enable');
+    post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    post(this.session, 'Debugger.enable');
+    this.scripts = new Map(); // scriptId -> script info, or null when not the project's
+  }
+
+  // take returns what ran since the previous take: file -> Set of lines.
+  take() {
+    const out = new Map();
+    const { result } = post(this.session, 'Profiler.takePreciseCoverage');
+    for (const sc of result) {
+      if (!sc.functions.some((f) => f.ranges[0].count > 0)) continue;
+      const s = this.script(sc);
+      if (s === unmapped) out.unmapped = true;
+      else if (s) addLines(out, s, sc.functions);
+    }
+    return out;
+  }
+
+  // script reads a script's source and source map once.
+  script(sc) {
+    if (this.scripts.has(sc.scriptId)) return this.scripts.get(sc.scriptId);
+    let s = null;
+    const file = ownFile(fileOf(sc.url));
+    if (file) {
+      try {
+        const src = post(this.session, 'Debugger.getScriptSource', { scriptId: sc.scriptId }).scriptSource;
+        s = { file, src, lines: lineStarts(src), map: sourceMap(src, file) };
+        if (!s.map && !inProject(file)) s = null;
+        else if (!s.map && !sameLines(src, file)) {
+          emit({ a: 'covnote', nomap: file }); // its lines cannot be told: never guessed
+          s = unmapped;
+        }
+      } catch (e) {
+        s = null;
+      }
+    }
+    this.scripts.set(sc.scriptId, s);
+    return s;
   }
 }
 
@@ -260,15 +271,7 @@ function addLines(out, s, functions) {
   const segs = executedSegments(functions);
   if (!segs.length) return;
   if (s.map) return addMapped(out, s, segs);
-  let set = out.get(s.file);
-  if (!set) out.set(s.file, (set = new Set()));
-  for (const [a, b] of segs) {
-    for (let l = lineAt(s.lines, a); l < s.lines.length && s.lines[l] < b; l++) {
-      const from = Math.max(a, s.lines[l]);
-      const to = Math.min(b, l + 1 < s.lines.length ? s.lines[l + 1] : s.src.length);
-      if (/\S/.test(s.src.slice(from, to))) set.add(l + 1);
-    }
-  }
+  addPlain(out, s, segs);
 }
 
 function addMapped(out, s, segs) {
@@ -381,11 +384,3 @@ function spans(lines) {
   }
   return out;
 }
-
-// recorder returns the process's recorder, started on first use.
-function recorder() {
-  if (!process[key]) Object.defineProperty(process, key, { value: new Recorder() });
-  return process[key];
-}
-
-module.exports = { recorder, executedSegments, decodeMappings };

@@ -56,6 +56,34 @@ const granularityTest = "test"
 //go:embed runner_coverage.cjs
 var coverageSource string
 
+//go:embed runner_instrument.cjs
+var instrumentSource string
+
+//go:embed acorn/acorn.cjs
+var acornSource string
+
+// instrumentHooks are the loader hooks (node's module.register) of the
+// counting recorder: they instrument the project's ES modules, with the
+// recorder's instrument (data.recorder), in node's loader thread. A file
+// that cannot be parsed runs as it is, behind a line that tells the
+// recorder so (marking every later take incomplete).
+const instrumentHooks = `import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+let instrument;
+export function initialize(data) { instrument = createRequire(data.recorder)(data.recorder).instrument; }
+export async function load(url, context, next) {
+  const r = await next(url, context);
+  if (r.format !== 'module' || r.source == null || !url.startsWith('file:')) return r;
+  const src = typeof r.source === 'string' ? r.source : Buffer.from(r.source).toString('utf8');
+  const out = instrument(src, fileURLToPath(url), true);
+  if (!out) return r;
+  if (!out.broken) return { ...r, source: out.code };
+  const nl = src.startsWith('#!') ? src.indexOf('\n') + 1 : 0;
+  const tell = ';globalThis[Symbol.for("testdex.coverage.counters")]?.broken(' + JSON.stringify(out.broken) + ');';
+  return { ...r, source: nl > 0 || !src.startsWith('#!') ? src.slice(0, nl) + tell + src.slice(nl) : src };
+}
+`
+
 // Granularity is the unit a framework's coverage is attributed to.
 func (r runner) Granularity() string { return granularityTest }
 
@@ -73,14 +101,18 @@ func (r runner) CoverageCheck(p *lang.Project, o lang.RunOptions) error {
 // writeCoverage writes the recorder of the n-th command to dir and returns
 // its path. It writes to a file of its own beside the events file
 // (covFileOf): node:test's reporter destination is not opened for
-// appending, and would write over lines the test processes append.
+// appending, and would write over lines the test processes append. The
+// counting recorder's parser and loader hooks go beside it.
 func writeCoverage(dir, project, events string, n int) (string, error) {
 	file := filepath.Join(dir, fmt.Sprintf("testdex-coverage-%d.cjs", n))
-	ev, _ := json.Marshal(covFileOf(events))
-	pr, _ := json.Marshal(realDir(project))
-	src := fmt.Sprintf("const testdexEvents = %s;\nconst testdexProject = %s;\n", ev, pr) + coverageSource
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		return "", fmt.Errorf("write the coverage recorder: %w", err)
+	acorn, hooks := filepath.Join(dir, "testdex-acorn.cjs"), strings.TrimSuffix(file, ".cjs")+"-hooks.mjs"
+	consts, _ := json.Marshal([]string{covFileOf(events), realDir(project), acorn, hooks})
+	src := fmt.Sprintf("const [testdexEvents, testdexProject, testdexAcorn, testdexHooks] = %s;\n", consts) +
+		coverageSource + instrumentSource
+	for _, f := range []struct{ name, text string }{{file, src}, {acorn, acornSource}, {hooks, instrumentHooks}} {
+		if err := os.WriteFile(f.name, []byte(f.text), 0o644); err != nil {
+			return "", fmt.Errorf("write the coverage recorder: %w", err)
+		}
 	}
 	return file, nil
 }
@@ -106,7 +138,7 @@ const testdexArg = '--require=' + __filename;
 if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
   const i = process.execArgv.indexOf(testdexArg);
   if (i >= 0) process.execArgv.splice(i, 1);
-  const rec = require(testdexCoverage).recorder();
+  const rec = require(testdexCoverage).recorder('counters');
   const file = require('node:path').resolve(process.argv[1] || '');
   const active = new Map(); // TestContext -> lines it ran so far
   const cut = () => {

@@ -110,7 +110,7 @@ class TestdexReporter extends Base {
     runner.on('pending', (t) => testdexEmit({a: 'skip', file: file(t), titles: t.titlePath()}));
     runner.on('fail', (t, err) => testdexEmit({a: 'fail', file: file(t), titles: t.titlePath(), ms: t.duration || 0,
       msg: err && err.message, stack: err && err.stack}));
-    if (testdexCoverage) cover(runner, require(testdexCoverage).recorder());
+    if (testdexCoverage) cover(runner, require(testdexCoverage).recorder('counters'));
   }
 }
 

@@ -1,0 +1,349 @@
+'use strict';
+// The counting recorder of testdex run --coverage (JavaScript, Mocha and
+// node:test): instead of V8's precise coverage, whose every take walks
+// every function the process compiled, each of the project's files is
+// instrumented as it loads (CommonJS through Module.prototype._compile,
+// ESM through node's module.register loader hooks), with a counter per
+// function set at its entry, in a Uint8Array per file. A take reads the
+// files' arrays (indexOf(1)) and clears those that ran: it costs what the
+// test touched, not the process's world.
+//
+// This text follows runner_coverage.cjs in the recorder file and uses its
+// helpers. Functions are found by acorn (vendored, testdexAcorn). Each
+// function's lines are told at load, as the V8 recorder tells them at a
+// take: the lines holding code in the function's range less the ranges
+// of the functions inside it (V8's ranges: a declaration from its
+// 'function' or 'async', a method from its name or its get, set, async
+// or '*', an arrow from its parameters), through the script's source map
+// if it has one. A class is a function as V8 has it (V8 counts its field
+// initializers as one function, whose range is the class's, and none
+// when it has no instance field): a class with instance fields counts as
+// a function entered at each construction (the counter is set in its
+// first field's value), and the lines of a class without them go with
+// the function around it (a superset); its static blocks and static
+// fields' values count on their own, when the class is defined. The counter is set at the body's start,
+// after its directives, and in each default value of the parameters
+// before it runs: a function whose parameters threw (a default's call)
+// still counts. Not counted: a function whose parameter destructuring
+// throws before any default runs (a null where an object pattern is), and
+// a generator called but never resumed (its body never ran).
+//
+// The instrumented code keeps the file's lines (counters go inside
+// lines): stack traces keep their line numbers, and their columns move
+// on the lines that have a function's start.
+
+const counterKey = Symbol.for('testdex.coverage.counters');
+
+let acornParser = null;
+let lastSrc = ''; // the source being instrumented
+
+// parse parses a script (CommonJS) or a module (ESM) with acorn.
+function parse(src, esm) {
+  if (!acornParser) acornParser = require(testdexAcorn);
+  return acornParser.parse(src, {
+    ecmaVersion: 'latest', sourceType: esm ? 'module' : 'script', allowHashBang: true,
+    allowReturnOutsideFunction: !esm, allowAwaitOutsideFunction: !esm,
+  });
+}
+
+// instrument returns the code to run for a file: null when it is not
+// the project's (nor maps to it), {broken} when it cannot be parsed, else
+// {code, n}: its source with counters, n functions (0 is the file's
+// top level).
+function instrument(src, file, esm) {
+  const own = ownFile(file);
+  if (!own || own.startsWith(path.dirname(testdexAcorn) + path.sep)) return null; // testdex's own
+  const map = sourceMap(src, own);
+  if (!map && !inProject(own)) return null;
+  let ast;
+  lastSrc = src;
+  try {
+    ast = parse(src, esm);
+  } catch (e) {
+    return { broken: `${own}: ${e.message}` };
+  }
+  const fns = [{ start: 0, end: src.length, node: null }];
+  walk(ast, null, fns);
+  fns.sort((a, b) => a.start - b.start || b.end - a.end);
+  const s = { file: own, src, lines: lineStarts(src), map };
+  const table = { f: [], k: [] };
+  if (!map && !sameLines(src, own)) table.u = 1;
+  else tableLines(s, fns, table);
+  const edits = [];
+  for (let k = 1; k < fns.length; k++) counterEdits(fns[k].node, k, edits);
+  return { code: applyEdits(src, prefixAt(ast, src), prelude(table, fns.length), edits), n: fns.length };
+}
+
+// walk collects the functions under node in source order, with their
+// ranges as V8 gives them.
+function walk(node, parent, fns) {
+  if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
+    fns.push({ start: rangeStart(node, parent), end: node.end, node });
+  } else if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') {
+    const field = node.body.body.find((m) => m.type === 'PropertyDefinition' && !m.static);
+    if (field) fns.push({ start: node.start, end: node.end, node: field });
+  } else if (node.type === 'StaticBlock' || (node.type === 'PropertyDefinition' && node.static && node.value)) {
+    fns.push({ start: node.start, end: node.end, node });
+  }
+  for (const key in node) {
+    if (key === 'type' || key === 'start' || key === 'end') continue;
+    const v = node[key];
+    if (Array.isArray(v)) {
+      for (const c of v) if (c && typeof c.type === 'string') walk(c, node, fns);
+    } else if (v && typeof v.type === 'string') walk(v, node, fns);
+  }
+}
+
+// rangeStart is where V8's range of a function starts, or later (a later
+// start only gives its first line to the function around it as well).
+function rangeStart(fn, parent) {
+  const method = parent && parent.value === fn &&
+    (parent.type === 'MethodDefinition' || (parent.type === 'Property' && (parent.method || parent.kind !== 'init')));
+  if (!method) return fn.start;
+  return parent.static || parent.computed ? parent.key.start : parent.start;
+}
+
+// tableLines sets table.k[k] to the lines of function k that hold code
+// outside the functions inside it: [file index, count, line...]...
+function tableLines(s, fns, table) {
+  const files = new Map();
+  const stack = [];
+  const own = fns.map(() => []);
+  let pos = 0;
+  const cut = (end) => {
+    if (end > pos) own[stack[stack.length - 1]].push([pos, end]);
+    if (end > pos) pos = end;
+  };
+  for (let k = 0; k < fns.length; k++) {
+    while (stack.length && fns[stack[stack.length - 1]].end <= fns[k].start) {
+      cut(fns[stack[stack.length - 1]].end);
+      stack.pop();
+    }
+    if (stack.length) cut(fns[k].start);
+    pos = Math.max(pos, fns[k].start);
+    stack.push(k);
+  }
+  while (stack.length) {
+    cut(fns[stack[stack.length - 1]].end);
+    stack.pop();
+  }
+  for (let k = 0; k < fns.length; k++) {
+    const out = new Map();
+    if (own[k].length) {
+      if (s.map) addMapped(out, s, own[k]);
+      else addPlain(out, s, own[k]);
+    }
+    const row = [];
+    for (const [file, set] of out) {
+      if (!files.has(file)) files.set(file, files.size);
+      row.push(files.get(file), set.size, ...set);
+    }
+    table.k.push(row);
+  }
+  table.f = [...files.keys()];
+}
+
+// counterEdits adds the insertions that set counter k at a function's
+// entry: after its body's directives (an arrow's expression body becomes
+// (counter, body)), and before each default value of its parameters.
+function counterEdits(fn, k, edits) {
+  const c = `(__tdxc||__tdxi())[${k}]=1`;
+  if (fn.type === 'PropertyDefinition') return fieldEdits(fn, c, edits);
+  if (fn.type === 'StaticBlock') return edits.push([fn.start + lastSrc.slice(fn.start).indexOf('{') + 1, 1, `;${c};`]);
+  for (const p of fn.params) defaults(p, c, edits);
+  if (fn.body.type !== 'BlockStatement') {
+    edits.push([fn.body.start, 1, `(${c},`], [fn.body.end, 0, ')']);
+    return;
+  }
+  let at = fn.body.start + 1;
+  for (const st of fn.body.body) {
+    if (st.directive === undefined) break;
+    at = st.end;
+  }
+  edits.push([at, 1, `;${c};`]);
+}
+
+// fieldEdits sets a class's counter in its first instance field's value,
+// which runs at each construction before the others.
+function fieldEdits(field, c, edits) {
+  if (field.value) {
+    edits.push([field.value.start, 1, `(${c},`], [field.value.end, 0, ')']);
+    return;
+  }
+  const at = field.computed ? field.key.end + 1 + lastSrc.slice(field.key.end).indexOf(']') : field.key.end;
+  edits.push([at, 1, `=(${c},void 0)`]);
+}
+
+// defaults wraps the default values in a parameter's pattern.
+function defaults(p, c, edits) {
+  if (!p) return;
+  switch (p.type) {
+    case 'AssignmentPattern':
+      edits.push([p.right.start, 1, `(${c},`], [p.right.end, 0, ')']);
+      defaults(p.left, c, edits);
+      break;
+    case 'ObjectPattern':
+      for (const q of p.properties) defaults(q.type === 'RestElement' ? q.argument : q.value, c, edits);
+      break;
+    case 'ArrayPattern':
+      for (const q of p.elements) defaults(q, c, edits);
+      break;
+    case 'RestElement':
+      defaults(p.argument, c, edits);
+      break;
+  }
+}
+
+// prefixAt is where the prelude goes: after the program's directives
+// (a 'use strict' must stay first), or after a hashbang line.
+function prefixAt(ast, src) {
+  let at = 0;
+  if (src.startsWith('#!')) {
+    const nl = src.indexOf('\n');
+    at = nl < 0 ? src.length : nl + 1;
+  }
+  for (const st of ast.body) {
+    if (st.directive === undefined) break;
+    at = st.end;
+  }
+  return at;
+}
+
+// prelude declares the file's counters: __tdxi, a hoisted function (a
+// function of an ESM module can run before its module's body, through a
+// cycle of imports), registers the file with the recorder on first use.
+// The top level (0) counts at once.
+function prelude(table, n) {
+  const t = JSON.stringify(JSON.stringify(table));
+  return `;var __tdxc;function __tdxi(){var r=globalThis[Symbol.for('testdex.coverage.counters')];` +
+    `return __tdxc=r?r(${t},${n}):new Uint8Array(${n})}(__tdxc||__tdxi())[0]=1;`;
+}
+
+// applyEdits inserts the prelude and the edits ([offset, order, text];
+// at one offset, closings before openings).
+function applyEdits(src, at, pre, edits) {
+  edits.push([at, 2, pre]);
+  edits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let out = '', pos = 0;
+  for (const [off, , text] of edits) {
+    out += src.slice(pos, off) + text;
+    pos = off;
+  }
+  return out + src.slice(pos);
+}
+
+// addPlain adds the lines with code (not only white space) of segments
+// [start, end) of a script without a source map.
+function addPlain(out, s, segs) {
+  let set = out.get(s.file);
+  if (!set) out.set(s.file, (set = new Set()));
+  for (const [a, b] of segs) {
+    for (let l = lineAt(s.lines, a); l < s.lines.length && s.lines[l] < b; l++) {
+      const from = Math.max(a, s.lines[l]);
+      const to = Math.min(b, l + 1 < s.lines.length ? s.lines[l + 1] : s.src.length);
+      if (/\S/.test(s.src.slice(from, to))) set.add(l + 1);
+    }
+  }
+  if (!set.size) out.delete(s.file);
+}
+
+// Counters is the counting recorder (see Recorder for the buckets).
+class Counters extends Recorder {
+  constructor() {
+    super();
+    this.counted = []; // {c: Uint8Array, table (JSON text until read)}
+    this.broken = '';
+    const reg = (table, n) => {
+      const c = new Uint8Array(n);
+      this.counted.push({ c, table });
+      return c;
+    };
+    Object.defineProperty(globalThis, counterKey, { value: reg });
+    const broken = (why) => this.markBroken(why);
+    Object.defineProperty(reg, 'broken', { value: broken });
+    this.hookRequire();
+    this.hookImport();
+  }
+
+  // hookRequire instruments the project's CommonJS files as they compile
+  // (after any transform registered through require.extensions: ts-node's,
+  // Babel's, pirates').
+  hookRequire() {
+    const Module = require('node:module');
+    const compile = Module.prototype._compile;
+    const rec = this;
+    Module.prototype._compile = function (content, filename) {
+      if (typeof content === 'string' && typeof filename === 'string') {
+        const out = instrument(content, filename, false);
+        if (out && out.broken) rec.markBroken(out.broken);
+        else if (out) content = out.code;
+      }
+      return compile.call(this, content, filename);
+    };
+  }
+
+  // hookImport registers the loader hooks (testdexHooks) that instrument
+  // the project's ES modules.
+  hookImport() {
+    const Module = require('node:module');
+    if (typeof Module.register !== 'function') return;
+    Module.register(require('node:url').pathToFileURL(testdexHooks).href, { data: { recorder: __filename } });
+  }
+
+  // markBroken notes a file of the project that runs without counters:
+  // from now on no take is complete.
+  markBroken(why) {
+    if (!this.broken) this.note(`a file of the project could not be instrumented for coverage, so the tests that ran after it loaded record nothing (TESTDEX_JS_COVERAGE=v8 records with V8's coverage instead): ${why}`);
+    this.broken = why;
+  }
+
+  // take returns the lines of the functions entered since the previous
+  // take, and clears their counters.
+  take() {
+    const out = new Map();
+    if (this.broken) out.unmapped = true;
+    for (const f of this.counted) {
+      const c = f.c;
+      let k = c.indexOf(1);
+      if (k < 0) continue;
+      if (typeof f.table === 'string') f.table = JSON.parse(f.table);
+      const t = f.table;
+      if (t.u) out.unmapped = true;
+      else for (; k >= 0; k = c.indexOf(1, k + 1)) addRow(out, t, t.k[k]);
+      c.fill(0);
+    }
+    return out;
+  }
+}
+
+// addRow adds a function's lines (a table row) to out.
+function addRow(out, t, row) {
+  for (let i = 0; i < row.length; i += 2 + row[i + 1]) {
+    const file = t.f[row[i]];
+    let set = out.get(file);
+    if (!set) out.set(file, (set = new Set()));
+    for (let j = i + 2; j < i + 2 + row[i + 1]; j++) set.add(row[j]);
+  }
+}
+
+// wantCounters reports whether a process asking for counters gets them:
+// not under TESTDEX_JS_COVERAGE=v8, nor where another loader transforms
+// ES modules (--import, --loader: its hooks, registered after testdex's,
+// would run first and hand them TypeScript or the like).
+function wantCounters() {
+  if (process.env.TESTDEX_JS_COVERAGE === 'v8') return false;
+  const args = [...process.execArgv, ...String(process.env.NODE_OPTIONS || '').split(/\s+/)];
+  return !args.some((a) => /^--(import|loader|experimental-loader)\b/.test(a));
+}
+
+// recorder returns the process's recorder, started on first use: the
+// counting one when mode is 'counters' (and wantCounters), else V8's.
+function recorder(mode) {
+  if (!process[key]) {
+    const rec = mode === 'counters' && wantCounters() ? new Counters() : new V8Recorder();
+    Object.defineProperty(process, key, { value: rec });
+  }
+  return process[key];
+}
+
+module.exports = { recorder, executedSegments, decodeMappings, instrument };
