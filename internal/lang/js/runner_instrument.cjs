@@ -24,9 +24,12 @@
 // fields' values count on their own, when the class is defined. The counter is set at the body's start,
 // after its directives, and in each default value of the parameters
 // before it runs: a function whose parameters threw (a default's call)
-// still counts. Not counted: a function whose parameter destructuring
-// throws before any default runs (a null where an object pattern is), and
-// a generator called but never resumed (its body never ran).
+// still counts. Where a function resumes (after an await or a yield, at
+// each turn of a for await), its counter is set again: V8 counts a
+// resumption as a call, so a window that resumed a function holds its
+// lines. Not counted: a function whose parameter destructuring throws
+// before any default runs (a null where an object pattern is), and a
+// generator's call (V8 counts it; its body runs at its first next()).
 //
 // The instrumented code keeps the file's lines (counters go inside
 // lines): stack traces keep their line numbers, and their columns move
@@ -51,8 +54,8 @@ function parse(src, esm) {
 // {code, n}: its source with counters, n functions (0 is the file's
 // top level).
 function instrument(src, file, esm) {
-  const own = ownFile(file);
-  if (!own || own.startsWith(path.dirname(testdexAcorn) + path.sep)) return null; // testdex's own
+  const own = instrumentable(file);
+  if (!own) return null;
   const map = sourceMap(src, own);
   if (!map && !inProject(own)) return null;
   let ast;
@@ -62,35 +65,49 @@ function instrument(src, file, esm) {
   } catch (e) {
     return { broken: `${own}: ${e.message}` };
   }
-  const fns = [{ start: 0, end: src.length, node: null }];
-  walk(ast, null, fns);
+  const fns = [{ start: 0, end: src.length, node: null, resumes: [] }];
+  walk(ast, null, fns, fns[0]);
   fns.sort((a, b) => a.start - b.start || b.end - a.end);
   const s = { file: own, src, lines: lineStarts(src), map };
   const table = { f: [], k: [] };
   if (!map && !sameLines(src, own)) table.u = 1;
   else tableLines(s, fns, table);
   const edits = [];
-  for (let k = 1; k < fns.length; k++) counterEdits(fns[k].node, k, edits);
+  for (let k = 0; k < fns.length; k++) {
+    if (k > 0) counterEdits(fns[k].node, k, edits);
+    for (const r of fns[k].resumes) resumeEdits(r, k, edits);
+  }
   return { code: applyEdits(src, prefixAt(ast, src), prelude(table, fns.length), edits), n: fns.length };
 }
 
+// instrumentable is the file a script's lines are read from, when it may
+// be the project's: '' for a dependency's, and for testdex's own files.
+function instrumentable(file) {
+  const own = ownFile(file);
+  return own.startsWith(path.dirname(testdexAcorn) + path.sep) ? '' : own;
+}
+
 // walk collects the functions under node in source order, with their
-// ranges as V8 gives them.
-function walk(node, parent, fns) {
+// ranges as V8 gives them, and the points where each resumes (an await,
+// a yield, a for await's body) in cur's resumes.
+function walk(node, parent, fns, cur) {
   if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
-    fns.push({ start: rangeStart(node, parent), end: node.end, node });
+    cur = { start: rangeStart(node, parent), end: node.end, node, resumes: [] };
+    fns.push(cur);
   } else if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') {
     const field = node.body.body.find((m) => m.type === 'PropertyDefinition' && !m.static);
-    if (field) fns.push({ start: node.start, end: node.end, node: field });
+    if (field) fns.push({ start: node.start, end: node.end, node: field, resumes: [] });
   } else if (node.type === 'StaticBlock' || (node.type === 'PropertyDefinition' && node.static && node.value)) {
-    fns.push({ start: node.start, end: node.end, node });
+    fns.push({ start: node.start, end: node.end, node, resumes: [] });
+  } else if (node.type === 'AwaitExpression' || node.type === 'YieldExpression' || (node.type === 'ForOfStatement' && node.await)) {
+    cur.resumes.push(node);
   }
   for (const key in node) {
     if (key === 'type' || key === 'start' || key === 'end') continue;
     const v = node[key];
     if (Array.isArray(v)) {
-      for (const c of v) if (c && typeof c.type === 'string') walk(c, node, fns);
-    } else if (v && typeof v.type === 'string') walk(v, node, fns);
+      for (const c of v) if (c && typeof c.type === 'string') walk(c, node, fns, cur);
+    } else if (v && typeof v.type === 'string') walk(v, node, fns, cur);
   }
 }
 
@@ -163,6 +180,19 @@ function counterEdits(fn, k, edits) {
   edits.push([at, 1, `;${c};`]);
 }
 
+// resumeEdits sets counter k again where a function resumes, as V8
+// counts a resumption as a call: after an await or a yield (wrapped in
+// __tdxr(k, ...), which returns its value), at each body of a for await.
+function resumeEdits(r, k, edits) {
+  if (r.type !== 'ForOfStatement') {
+    edits.push([r.start, 1, `__tdxr(${k},`], [r.end, 0, ')']);
+  } else if (r.body.type === 'BlockStatement') {
+    edits.push([r.body.start + 1, 1, `;(__tdxc||__tdxi())[${k}]=1;`]);
+  } else {
+    edits.push([r.body.start, 1, `{(__tdxc||__tdxi())[${k}]=1;`], [r.body.end, 0, '}']);
+  }
+}
+
 // fieldEdits sets a class's counter in its first instance field's value,
 // which runs at each construction before the others.
 function fieldEdits(field, c, edits) {
@@ -216,7 +246,8 @@ function prefixAt(ast, src) {
 function prelude(table, n) {
   const t = JSON.stringify(JSON.stringify(table));
   return `;var __tdxc;function __tdxi(){var r=globalThis[Symbol.for('testdex.coverage.counters')];` +
-    `return __tdxc=r?r(${t},${n}):new Uint8Array(${n})}(__tdxc||__tdxi())[0]=1;`;
+    `return __tdxc=r?r(${t},${n}):new Uint8Array(${n})}function __tdxr(k,v){(__tdxc||__tdxi())[k]=1;return v}` +
+    `(__tdxc||__tdxi())[0]=1;`;
 }
 
 // applyEdits inserts the prelude and the edits ([offset, order, text];
@@ -263,6 +294,9 @@ class Counters extends Recorder {
     Object.defineProperty(reg, 'broken', { value: broken });
     this.hookRequire();
     this.hookImport();
+    for (const file of Object.keys(require.cache)) {
+      if (inProject(instrumentable(file))) this.markBroken(`${file} loaded before the recorder`);
+    }
   }
 
   // hookRequire instruments the project's CommonJS files as they compile
