@@ -174,7 +174,8 @@ var countersWant = map[string]map[string][]int{
 // TestCoverageCounters runs the same tests under V8's recorder and the
 // counting one: each test holds the lines countersWant says, and the
 // counting recorder gives every test (and the code run outside tests)
-// exactly V8's lines. A file of the project loaded before the recorder
+// exactly V8's lines, and again from the instrumented files it cached
+// (one per file of the project). A file of the project loaded before the recorder
 // runs uncounted: every test is then marked unmapped (records nothing).
 func TestCoverageCounters(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
@@ -196,20 +197,28 @@ func TestCoverageCounters(t *testing.T) {
 	scratch := filepath.Join(dir, "scratch")
 	os.MkdirAll(scratch, 0o755)
 	got := map[string]map[string]map[string][]int{}
-	for i, mode := range []string{"v8", "counters"} {
-		got[mode] = runCounters(t, dir, scratch, proj, i, mode)
+	cache := filepath.Join(dir, "cache")
+	runs := []struct{ name, mode, cache string }{
+		{"v8", "v8", ""}, {"counters", "counters", ""},
+		{"counters, filling the cache", "counters", cache}, {"counters, from the cache", "counters", cache},
+	}
+	for i, r := range runs {
+		got[r.name] = runCounters(t, dir, scratch, proj, i, r.mode, r.cache)
 		for title, want := range countersWant {
 			for file, lines := range want {
-				if have := got[mode][title][file]; !isSubset(lines, have) {
-					t.Errorf("%s: test %q holds %s lines %v, want %v among them", mode, title, file, have, lines)
+				if have := got[r.name][title][file]; !isSubset(lines, have) {
+					t.Errorf("%s: test %q holds %s lines %v, want %v among them", r.name, title, file, have, lines)
 				}
 			}
 		}
+		if i > 0 && !maps.EqualFunc(got["v8"], got[r.name], func(a, b map[string][]int) bool { return maps.EqualFunc(a, b, slices.Equal) }) {
+			t.Errorf("%s: the counting recorder's lines differ from V8's:\nv8       %v\ncounters %v", r.name, got["v8"], got[r.name])
+		}
 	}
-	if !maps.EqualFunc(got["v8"], got["counters"], func(a, b map[string][]int) bool { return maps.EqualFunc(a, b, slices.Equal) }) {
-		t.Errorf("the counting recorder's lines differ from V8's:\nv8       %v\ncounters %v", got["v8"], got["counters"])
+	if entries, _ := filepath.Glob(filepath.Join(cache, "*", "*", "*", "*.js")); len(entries) != len(countersProject) {
+		t.Errorf("the cache holds %d instrumented files, want %d (the project's): %v", len(entries), len(countersProject), entries)
 	}
-	early := runCounters(t, dir, scratch, proj, 3, "counters", filepath.Join(proj, "lib", "late.js"))
+	early := runCounters(t, dir, scratch, proj, 9, "counters", "", filepath.Join(proj, "lib", "late.js"))
 	if len(early) != 0 {
 		t.Errorf("with a file loaded before the recorder, tests recorded %v, want nothing (all unmapped)", early)
 	}
@@ -218,9 +227,9 @@ func TestCoverageCounters(t *testing.T) {
 // runCounters runs the driver and returns each window's lines by title
 // ("" for what ran outside tests), relative to proj; windows marked
 // unmapped are left out.
-func runCounters(t *testing.T, dir, scratch, proj string, n int, mode string, args ...string) map[string]map[string][]int {
+func runCounters(t *testing.T, dir, scratch, proj string, n int, mode, cache string, args ...string) map[string]map[string][]int {
 	events := filepath.Join(scratch, "events.jsonl")
-	rec, err := writeCoverage(scratch, proj, events, n)
+	rec, err := writeCoverage(scratch, proj, events, cache, n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,10 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/state"
 )
 
 // Per-test coverage (testdex run --coverage, see lang.Coverer).
@@ -62,6 +66,10 @@ var instrumentSource string
 //go:embed acorn/acorn.cjs
 var acornSource string
 
+// instrumentVersion names the cache folder of the instrumented files:
+// another recorder or parser instruments differently.
+var instrumentVersion = strconv.FormatUint(xxh3.HashString(coverageSource+instrumentSource+acornSource), 16)
+
 // instrumentHooks are the loader hooks (node's module.register) of the
 // counting recorder: they instrument the project's ES modules, with the
 // recorder's instrument (data.recorder), in node's loader thread. A file
@@ -102,12 +110,16 @@ func (r runner) CoverageCheck(p *lang.Project, o lang.RunOptions) error {
 // its path. It writes to a file of its own beside the events file
 // (covFileOf): node:test's reporter destination is not opened for
 // appending, and would write over lines the test processes append. The
-// counting recorder's parser and loader hooks go beside it.
-func writeCoverage(dir, project, events string, n int) (string, error) {
+// counting recorder's parser and loader hooks go beside it; it keeps the
+// files it instruments under cache (instrumentCache), if not "".
+func writeCoverage(dir, project, events, cache string, n int) (string, error) {
 	file := filepath.Join(dir, fmt.Sprintf("testdex-coverage-%d.cjs", n))
 	acorn, hooks := filepath.Join(dir, "testdex-acorn.cjs"), strings.TrimSuffix(file, ".cjs")+"-hooks.mjs"
-	consts, _ := json.Marshal([]string{covFileOf(events), realDir(project), acorn, hooks})
-	src := fmt.Sprintf("const [testdexEvents, testdexProject, testdexAcorn, testdexHooks] = %s;\n", consts) +
+	if cache != "" {
+		cache = filepath.Join(state.Path(cache, "js-instrument", project, "d"), instrumentVersion)
+	}
+	consts, _ := json.Marshal([]string{covFileOf(events), realDir(project), acorn, hooks, cache})
+	src := fmt.Sprintf("const [testdexEvents, testdexProject, testdexAcorn, testdexHooks, testdexCache] = %s;\n", consts) +
 		coverageSource + instrumentSource
 	for _, f := range []struct{ name, text string }{{file, src}, {acorn, acornSource}, {hooks, instrumentHooks}} {
 		if err := os.WriteFile(f.name, []byte(f.text), 0o644); err != nil {
@@ -215,7 +227,7 @@ const testdexArg = '--require=' + __filename;
 const testdexModule = require('node:module');
 const i = process.execArgv.indexOf(testdexArg);
 if (i >= 0) process.execArgv.splice(i, 1);
-const rec = require(testdexCoverage).recorder();
+const rec = require(testdexCoverage).recorder('jest');
 const cp = require('node:child_process');
 const fork = cp.fork;
 cp.fork = function (file, args, options) {
@@ -251,6 +263,7 @@ function watchHooks(environment) {
 const load = testdexModule._load;
 testdexModule._load = function (request) {
   const m = load.apply(this, arguments);
+  if (request === '@jest/transform' && rec.jestTransform) return rec.jestTransform(m);
   if (/jestAdapter(\.js)?$|jest-circus[\\/](build[\\/])?runner(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
     const adapter = m.default;
     m.default = async function (globalConfig, config, environment, runtime, testPath, send) {

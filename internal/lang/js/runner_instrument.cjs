@@ -49,11 +49,39 @@ function parse(src, esm) {
   });
 }
 
-// instrument returns the code to run for a file: null when it is not
-// the project's (nor maps to it), {broken} when it cannot be parsed, else
-// {code, n}: its source with counters, n functions (0 is the file's
-// top level).
+// instrument is instrumentCode through the cache folder (testdexCache,
+// when there is one): the instrumented code of a file's source is kept
+// under the hash of the project folder, the file's path, its kind and its
+// source, so that a later run neither loads acorn nor parses what did not
+// change (express's 141 files: 0.9 s of a cold parser).
 function instrument(src, file, esm) {
+  if (!testdexCache || !instrumentable(file)) return instrumentCode(src, file, esm);
+  const hash = require('node:crypto').createHash('sha1')
+    .update(`${testdexProject}\0${file}\0${esm}\0`).update(src).digest('hex');
+  const entry = path.join(testdexCache, hash + '.js');
+  try {
+    return { code: fs.readFileSync(entry, 'utf8') };
+  } catch (e) {
+    // not cached yet
+  }
+  const out = instrumentCode(src, file, esm);
+  if (out && out.code) {
+    const tmp = `${entry}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(testdexCache, { recursive: true });
+      fs.writeFileSync(tmp, out.code);
+      fs.renameSync(tmp, entry);
+    } catch (e) {
+      try { fs.unlinkSync(tmp); } catch (e2) { /* gone */ }
+    }
+  }
+  return out;
+}
+
+// instrumentCode returns the code to run for a file: null when it is not
+// the project's (nor maps to it), {broken} when it cannot be parsed, else
+// {code}: its source with counters.
+function instrumentCode(src, file, esm) {
   const own = instrumentable(file);
   if (!own) return null;
   const map = sourceMap(src, own);
@@ -70,14 +98,14 @@ function instrument(src, file, esm) {
   fns.sort((a, b) => a.start - b.start || b.end - a.end);
   const s = { file: own, src, lines: lineStarts(src), map };
   const table = { f: [], k: [] };
-  if (!map && !sameLines(src, own)) table.u = 1;
+  if (!map && !sameLines(src, own)) table.u = own; // its lines cannot be told: never guessed
   else tableLines(s, fns, table);
   const edits = [];
   for (let k = 0; k < fns.length; k++) {
     if (k > 0) counterEdits(fns[k].node, k, edits);
     for (const r of fns[k].resumes) resumeEdits(r, k, edits);
   }
-  return { code: applyEdits(src, prefixAt(ast, src), prelude(table, fns.length), edits), n: fns.length };
+  return { code: applyEdits(src, prefixAt(ast, src), prelude(table, fns.length), edits) };
 }
 
 // instrumentable is the file a script's lines are read from, when it may
@@ -284,11 +312,18 @@ class Counters extends Recorder {
     super();
     this.counted = []; // {c: Uint8Array, table (JSON text until read)}
     this.broken = '';
+    const byTable = new Map(); // one array per file, however many module instances run it
     const reg = (table, n) => {
-      const c = new Uint8Array(n);
-      this.counted.push({ c, table });
-      return c;
+      let f = byTable.get(table);
+      if (!f) {
+        f = { c: new Uint8Array(n), table };
+        byTable.set(table, f);
+        this.counted.push(f);
+      }
+      return f.c;
     };
+    this.reg = reg;
+    this.memo = new Map(); // transformed code -> its instrumented code (Jest)
     Object.defineProperty(globalThis, counterKey, { value: reg });
     const broken = (why) => this.markBroken(why);
     Object.defineProperty(reg, 'broken', { value: broken });
@@ -324,6 +359,62 @@ class Counters extends Recorder {
     Module.register(require('node:url').pathToFileURL(testdexHooks).href, { data: { recorder: __filename } });
   }
 
+  // hookContexts gives the recorder's registry to the vm contexts Jest
+  // runs modules in (Jest 29 runs a vm.Script in it, Jest 30 compiles a
+  // function with it as parsingContext), before their code runs.
+  hookContexts() {
+    const vm = require('node:vm');
+    const reg = this.reg;
+    const put = (ctx) => {
+      if (!ctx || typeof ctx !== 'object' || Object.prototype.hasOwnProperty.call(ctx, counterKey)) return;
+      try {
+        Object.defineProperty(ctx, counterKey, { value: reg });
+      } catch (e) {
+        this.markBroken(`a vm context refused the counters (${e.message})`);
+      }
+    };
+    const run = vm.Script.prototype.runInContext;
+    vm.Script.prototype.runInContext = function (ctx) { put(ctx); return run.apply(this, arguments); };
+    const compile = vm.compileFunction;
+    vm.compileFunction = function (code, params, o) { put(o && o.parsingContext); return compile.apply(this, arguments); };
+  }
+
+  // jestTransform returns @jest/transform's exports with
+  // createScriptTransformer wrapped: what each transformer returns for a
+  // file of the project runs instrumented (an ES module, which Jest links
+  // in a vm module, is not: it marks the takes incomplete).
+  jestTransform(m) {
+    if (!m || typeof m.createScriptTransformer !== 'function') return m;
+    const create = m.createScriptTransformer;
+    const rec = this;
+    const wrapped = async function () {
+      const t = await create.apply(this, arguments);
+      for (const name of ['transform', 'transformAsync']) {
+        const orig = t[name];
+        if (typeof orig !== 'function') continue;
+        t[name] = function (filename, options) {
+          const r = orig.apply(this, arguments);
+          return r && typeof r.then === 'function' ? r.then((v) => rec.jestResult(v, filename, options)) : rec.jestResult(r, filename, options);
+        };
+      }
+      return t;
+    };
+    return new Proxy(m, { get: (target, p) => (p === 'createScriptTransformer' ? wrapped : target[p]) });
+  }
+
+  // jestResult instruments a transformer's result (once per code).
+  jestResult(r, filename, options) {
+    if (!r || typeof r.code !== 'string' || typeof filename !== 'string') return r;
+    let out = this.memo.get(r.code);
+    if (out === undefined) {
+      const esm = !!(options && options.supportsStaticESM);
+      out = esm ? (inProject(instrumentable(filename)) ? { broken: `${filename}: Jest runs it as an ES module` } : null) : instrument(r.code, filename, false);
+      this.memo.set(r.code, out);
+    }
+    if (out && out.broken) this.markBroken(out.broken);
+    return out && !out.broken ? { ...r, code: out.code } : r;
+  }
+
   // markBroken notes a file of the project that runs without counters:
   // from now on no take is complete.
   markBroken(why) {
@@ -342,6 +433,8 @@ class Counters extends Recorder {
       if (k < 0) continue;
       if (typeof f.table === 'string') f.table = JSON.parse(f.table);
       const t = f.table;
+      if (t.u && !f.noted) emit({ a: 'covnote', nomap: t.u });
+      f.noted = true;
       if (t.u) out.unmapped = true;
       else for (; k >= 0; k = c.indexOf(1, k + 1)) addRow(out, t, t.k[k]);
       c.fill(0);
@@ -371,10 +464,12 @@ function wantCounters() {
 }
 
 // recorder returns the process's recorder, started on first use: the
-// counting one when mode is 'counters' (and wantCounters), else V8's.
+// counting one when mode is 'counters' or 'jest' (and wantCounters), else
+// V8's; under 'jest', Jest's vm contexts see its counters.
 function recorder(mode) {
   if (!process[key]) {
-    const rec = mode === 'counters' && wantCounters() ? new Counters() : new V8Recorder();
+    const rec = (mode === 'counters' || mode === 'jest') && wantCounters() ? new Counters() : new V8Recorder();
+    if (mode === 'jest' && rec.hookContexts) rec.hookContexts();
     Object.defineProperty(process, key, { value: rec });
   }
   return process[key];
