@@ -159,7 +159,7 @@ if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
     for (const b of active.values()) rec.add(b, lines);
   };
   const { beforeEach, afterEach } = require('node:test');
-  beforeEach((t) => { cut(); active.set(t, new Map()); });
+  beforeEach((t) => { rec.expect(file); cut(); active.set(t, new Map()); });
   afterEach((t) => {
     cut();
     const b = active.get(t);
@@ -183,7 +183,7 @@ if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
 const vitestCoverageSetup = `
 import { createRequire } from 'node:module';
 const { beforeEach, afterEach, afterAll } = await import(testdexVitest);
-const rec = createRequire(testdexCoverage)(testdexCoverage).recorder();
+const rec = createRequire(testdexCoverage)(testdexCoverage).recorder('vitest', globalThis);
 const fileOf = (t) => (t.file && t.file.filepath) || '';
 const titles = (t) => { const out = []; for (let p = t; p && p !== t.file; p = p.suite) out.unshift(p.name); return out; };
 let file = '';
@@ -191,6 +191,7 @@ let last = null;
 let running = 0;
 beforeEach((ctx) => {
   file = fileOf(ctx.task);
+  rec.expect(file);
   if (!last || last !== ctx.task.suite || running) rec.outside(file);
   last = null;
   running++;
@@ -270,6 +271,7 @@ testdexModule._load = function (request) {
       rec.outside(testPath);
       const restore = watchHooks(environment);
       const hear = (name, args) => {
+        if (name === 'test-case-start') rec.expect(testPath);
         if (name === 'test-case-start' && !quiet) rec.outside(testPath);
         else if (name === 'test-case-result') rec.test(testPath, [...args[1].ancestorTitles, args[1].title]);
         quiet = name === 'test-case-result' && restore !== null && !concurrent;

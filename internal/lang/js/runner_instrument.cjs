@@ -40,13 +40,24 @@ const counterKey = Symbol.for('testdex.coverage.counters');
 let acornParser = null;
 let lastSrc = ''; // the source being instrumented
 
-// parse parses a script (CommonJS) or a module (ESM) with acorn.
+// parse parses a script (CommonJS, vite-node's wrapped module) or a
+// module (ESM, esm === true) with acorn.
 function parse(src, esm) {
   if (!acornParser) acornParser = require(testdexAcorn);
   return acornParser.parse(src, {
-    ecmaVersion: 'latest', sourceType: esm ? 'module' : 'script', allowHashBang: true,
-    allowReturnOutsideFunction: !esm, allowAwaitOutsideFunction: !esm,
+    ecmaVersion: 'latest', sourceType: esm === true ? 'module' : 'script', allowHashBang: true,
+    allowReturnOutsideFunction: esm !== true, allowAwaitOutsideFunction: esm !== true,
   });
+}
+
+// viteBody is the block vite-node's wrapper ('use strict';async
+// (...)=>{{ module }}) puts a module's code in, and the wrapper's arrow;
+// null when src is not so wrapped.
+function viteBody(ast) {
+  const st = ast.body[ast.body.length - 1];
+  const arrow = st && st.type === 'ExpressionStatement' && st.expression.type === 'ArrowFunctionExpression' ? st.expression : null;
+  const inner = arrow && arrow.body.type === 'BlockStatement' && arrow.body.body[0];
+  return inner && inner.type === 'BlockStatement' ? { arrow, inner } : null;
 }
 
 // instrument is instrumentCode through the cache folder (testdexCache,
@@ -80,7 +91,8 @@ function instrument(src, file, esm) {
 
 // instrumentCode returns the code to run for a file: null when it is not
 // the project's (nor maps to it), {broken} when it cannot be parsed, else
-// {code}: its source with counters.
+// {code}: its source with counters. esm is true for an ES module, 'vite'
+// for vite-node's wrapped module (whose wrapper is its top level).
 function instrumentCode(src, file, esm) {
   const own = instrumentable(file);
   if (!own) return null;
@@ -93,7 +105,9 @@ function instrumentCode(src, file, esm) {
   } catch (e) {
     return { broken: `${own}: ${e.message}` };
   }
-  const fns = [{ start: 0, end: src.length, node: null, resumes: [] }];
+  const vite = esm === 'vite' ? viteBody(ast) : null;
+  if (esm === 'vite' && !vite) return { broken: `${own}: not in vite-node's module wrapper` };
+  const fns = [{ start: 0, end: src.length, node: vite && vite.arrow, resumes: [] }];
   walk(ast, null, fns, fns[0]);
   fns.sort((a, b) => a.start - b.start || b.end - a.end);
   const s = { file: own, src, lines: lineStarts(src), map };
@@ -105,7 +119,8 @@ function instrumentCode(src, file, esm) {
     if (k > 0) counterEdits(fns[k].node, k, edits);
     for (const r of fns[k].resumes) resumeEdits(r, k, edits);
   }
-  return { code: applyEdits(src, prefixAt(ast, src), prelude(table, fns.length), edits) };
+  const at = vite ? vite.inner.start + 1 : prefixAt(ast, src);
+  return { code: applyEdits(src, at, prelude(table, fns.length, own), edits) };
 }
 
 // instrumentable is the file a script's lines are read from, when it may
@@ -119,7 +134,9 @@ function instrumentable(file) {
 // ranges as V8 gives them, and the points where each resumes (an await,
 // a yield, a for await's body) in cur's resumes.
 function walk(node, parent, fns, cur) {
-  if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
+  if (node === fns[0].node) {
+    // the top level's own node (vite-node's wrapper): not a function of its own
+  } else if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
     cur = { start: rangeStart(node, parent), end: node.end, node, resumes: [] };
     fns.push(cur);
   } else if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') {
@@ -270,11 +287,12 @@ function prefixAt(ast, src) {
 // prelude declares the file's counters: __tdxi, a hoisted function (a
 // function of an ESM module can run before its module's body, through a
 // cycle of imports), registers the file with the recorder on first use.
-// The top level (0) counts at once.
-function prelude(table, n) {
+// The top level (0) counts at once. Registering names the file, which
+// the recorder's expect checks.
+function prelude(table, n, file) {
   const t = JSON.stringify(JSON.stringify(table));
   return `;var __tdxc;function __tdxi(){var r=globalThis[Symbol.for('testdex.coverage.counters')];` +
-    `return __tdxc=r?r(${t},${n}):new Uint8Array(${n})}function __tdxr(k,v){(__tdxc||__tdxi())[k]=1;return v}` +
+    `return __tdxc=r?r(${t},${n},${JSON.stringify(file)}):new Uint8Array(${n})}function __tdxr(k,v){(__tdxc||__tdxi())[k]=1;return v}` +
     `(__tdxc||__tdxi())[0]=1;`;
 }
 
@@ -313,7 +331,9 @@ class Counters extends Recorder {
     this.counted = []; // {c: Uint8Array, table (JSON text until read)}
     this.broken = '';
     const byTable = new Map(); // one array per file, however many module instances run it
-    const reg = (table, n) => {
+    this.seen = new Set(); // the files whose counters run
+    const reg = (table, n, file) => {
+      this.seen.add(file);
       let f = byTable.get(table);
       if (!f) {
         f = { c: new Uint8Array(n), table };
@@ -415,6 +435,41 @@ class Counters extends Recorder {
     return out && !out.broken ? { ...r, code: out.code } : r;
   }
 
+  // expect checks that a test file runs with counters (its top level
+  // registered them): a module system that bypassed the recorder's hooks
+  // would run the project's code uncounted, and the takes are then marked
+  // incomplete rather than short.
+  expect(file) {
+    if (!file || this.broken || this.seen.has(file)) return;
+    let real = file;
+    try {
+      real = fs.realpathSync(file);
+    } catch (e) {
+      // judged by its name
+    }
+    if (this.seen.has(real) || !inProject(instrumentable(real))) return;
+    this.markBroken(`${file} ran without counters`);
+  }
+
+  // hookVitest instruments the modules vite-node runs in this realm
+  // (vm.runInThisContext of its wrapped, transformed code with an inline
+  // source map; Vitest's vm pools run them elsewhere and keep V8's takes).
+  hookVitest() {
+    const vm = require('node:vm');
+    const run = vm.runInThisContext;
+    const rec = this;
+    vm.runInThisContext = function (code, o) {
+      const file = o && typeof o === 'object' ? o.filename : undefined;
+      if (typeof code === 'string' && typeof file === 'string') {
+        let out = rec.memo.get(code);
+        if (out === undefined) rec.memo.set(code, (out = instrument(code, file, 'vite')));
+        if (out && out.broken) rec.markBroken(out.broken);
+        else if (out) arguments[0] = out.code;
+      }
+      return run.apply(this, arguments);
+    };
+  }
+
   // markBroken notes a file of the project that runs without counters:
   // from now on no take is complete.
   markBroken(why) {
@@ -464,12 +519,16 @@ function wantCounters() {
 }
 
 // recorder returns the process's recorder, started on first use: the
-// counting one when mode is 'counters' or 'jest' (and wantCounters), else
-// V8's; under 'jest', Jest's vm contexts see its counters.
-function recorder(mode) {
+// counting one when mode is 'counters', 'jest' or 'vitest' (whose setup
+// file runs in this realm: realm is its globalThis), and wantCounters;
+// else V8's. Under 'jest', Jest's vm contexts see its counters; under
+// 'vitest', vite-node's modules are instrumented.
+function recorder(mode, realm) {
   if (!process[key]) {
-    const rec = (mode === 'counters' || mode === 'jest') && wantCounters() ? new Counters() : new V8Recorder();
+    const counts = (mode === 'counters' || mode === 'jest' || (mode === 'vitest' && realm === globalThis)) && wantCounters();
+    const rec = counts ? new Counters() : new V8Recorder();
     if (mode === 'jest' && rec.hookContexts) rec.hookContexts();
+    if (mode === 'vitest' && rec.hookVitest) rec.hookVitest();
     Object.defineProperty(process, key, { value: rec });
   }
   return process[key];
