@@ -402,15 +402,21 @@ func (c *coverage) flush(emit func(lang.RunEvent)) {
 			emit(e)
 		}
 	}
+	merged := map[string][]lang.CoveredFile{} // by scope, merged once for all its tests
 	for _, k := range c.tests {
 		if !c.complete(k) {
 			continue
 		}
-		var all []lang.CoveredFile
-		all = append(all, c.shared[k.scope]...)
-		all = append(all, c.shared[""]...)
+		all, ok := merged[k.scope]
+		if !ok {
+			all = append(slices.Clone(c.shared[k.scope]), c.shared[""]...)
+			if len(all) > 0 {
+				all = mergeCovered(all)
+			}
+			merged[k.scope] = all
+		}
 		if len(all) > 0 {
-			emit(lang.RunEvent{Action: lang.ActionCovered, Scope: k.scope, Name: k.name, Covered: mergeCovered(all)})
+			emit(lang.RunEvent{Action: lang.ActionCovered, Scope: k.scope, Name: k.name, Covered: all})
 		}
 	}
 	c.shared, c.own, c.unmapped = nil, nil, nil
