@@ -232,7 +232,7 @@ func (ix *Index) Replace(recs []Record) error {
 			return fmt.Errorf("%w: %s (no buckets)", ErrDamaged, ix.path)
 		}
 		touched := map[string]bool{}
-		byFile := map[string][]int{} // file -> records executing it
+		byFile := map[string][][2]int{} // file -> the records executing it: record, index in its Files
 		for i, rec := range recs {
 			if last[rec.ID] != i {
 				continue
@@ -241,9 +241,9 @@ func (ix *Index) Replace(recs []Record) error {
 				return err
 			}
 			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity, process: rec.Process, seq: rec.Seq}
-			for _, f := range rec.Files {
+			for j, f := range rec.Files {
 				v.files = append(v.files, f.Path)
-				byFile[f.Path] = append(byFile[f.Path], i)
+				byFile[f.Path] = append(byFile[f.Path], [2]int{i, j})
 			}
 			if err := tests.Put([]byte(rec.ID), encodeTest(v)); err != nil {
 				return err
@@ -282,8 +282,9 @@ func (ix *Index) forget(tests, files *bolt.Bucket, id string, touched map[string
 }
 
 // putEntries writes the new entries file by file, in key order (bbolt
-// fills pages best when keys come sorted).
-func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]int, touched map[string]bool) error {
+// fills pages best when keys come sorted; a record listing a file twice
+// writes the later one last, as it did).
+func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][][2]int, touched map[string]bool) error {
 	paths := make([]string, 0, len(byFile))
 	for p := range byFile {
 		paths = append(paths, p)
@@ -299,24 +300,20 @@ func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]int, touc
 			fb.FillPercent = 0.9 // filled in key order, never split again by this run
 		}
 		idx := byFile[p]
-		sort.Slice(idx, func(a, b int) bool { return recs[idx[a]].ID < recs[idx[b]].ID })
-		for _, i := range idx {
-			for _, f := range recs[i].Files {
-				if f.Path != p {
-					continue
-				}
-				if err := fb.Put(testKey(recs[i].ID), encodeEntry(f.Hash, Merge(f.Lines))); err != nil {
+		sort.SliceStable(idx, func(a, b int) bool { return recs[idx[a][0]].ID < recs[idx[b][0]].ID })
+		for _, ij := range idx {
+			id, f := recs[ij[0]].ID, recs[ij[0]].Files[ij[1]]
+			if err := fb.Put(testKey(id), encodeEntry(f.Hash, Merge(f.Lines))); err != nil {
+				return err
+			}
+			if f.Funcs != nil && fb.Get(hashKey(f.Hash)) == nil {
+				if err := fb.Put(hashKey(f.Hash), encodeFuncs(f.Funcs)); err != nil {
 					return err
 				}
-				if f.Funcs != nil && fb.Get(hashKey(f.Hash)) == nil {
-					if err := fb.Put(hashKey(f.Hash), encodeFuncs(f.Funcs)); err != nil {
-						return err
-					}
-				}
-				if f.Funcs != nil && f.Content != nil && fb.Get(contentKey(f.Hash)) == nil {
-					if err := fb.Put(contentKey(f.Hash), bytes.Clone(f.Content)); err != nil {
-						return err
-					}
+			}
+			if f.Funcs != nil && f.Content != nil && fb.Get(contentKey(f.Hash)) == nil {
+				if err := fb.Put(contentKey(f.Hash), bytes.Clone(f.Content)); err != nil {
+					return err
 				}
 			}
 		}
