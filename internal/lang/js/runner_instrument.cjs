@@ -511,10 +511,15 @@ function addRow(out, t, row) {
 // wantCounters reports whether a process asking for counters gets them:
 // not under TESTDEX_JS_COVERAGE=v8, nor where another loader transforms
 // ES modules (--import, --loader: its hooks, registered after testdex's,
-// would run first and hand them TypeScript or the like).
-function wantCounters() {
+// would run first and hand them TypeScript or the like), nor without
+// node's module.register (Node before 20.6: ES modules would run
+// uncounted), nor for Jest's ES modules (--experimental-vm-modules: Jest
+// links them in vm modules, which are not instrumented).
+function wantCounters(mode) {
   if (process.env.TESTDEX_JS_COVERAGE === 'v8') return false;
+  if (typeof require('node:module').register !== 'function') return false;
   const args = [...process.execArgv, ...String(process.env.NODE_OPTIONS || '').split(/\s+/)];
+  if (mode === 'jest' && args.some((a) => /^--experimental-vm-modules\b/.test(a))) return false;
   return !args.some((a) => /^--(import|loader|experimental-loader)\b/.test(a));
 }
 
@@ -525,7 +530,7 @@ function wantCounters() {
 // 'vitest', vite-node's modules are instrumented.
 function recorder(mode, realm) {
   if (!process[key]) {
-    const counts = (mode === 'counters' || mode === 'jest' || (mode === 'vitest' && realm === globalThis)) && wantCounters();
+    const counts = (mode === 'counters' || mode === 'jest' || (mode === 'vitest' && realm === globalThis)) && wantCounters(mode);
     const rec = counts ? new Counters() : new V8Recorder();
     if (mode === 'jest' && rec.hookContexts) rec.hookContexts();
     if (mode === 'vitest' && rec.hookVitest) rec.hookVitest();
