@@ -20,13 +20,17 @@ import (
 
 // Per-test coverage (testdex run --coverage, see lang.Coverer).
 //
-// Every framework records V8's precise coverage (call counts per function)
-// in the process that runs the tests, through node:inspector, with the
-// recorder of runner_coverage.cjs: no package to install, nothing in the
-// tests' environment or argv, and the source V8 ran (transformed or not)
-// with its source map, so TypeScript and Babel code is reported in its own
-// lines.
-// What differs is where the recorder is loaded and where it cuts:
+// Every framework records, in the process that runs the tests, which
+// functions of the project's files each test entered, with the recorder
+// of runner_coverage.cjs and runner_instrument.cjs: the files are
+// instrumented as they load (a counter per function, after the runner's
+// own transform), so a cut between tests costs what the test touched;
+// V8's precise coverage (node:inspector) where that cannot reach (see
+// runner_instrument.cjs's wantCounters). No package to install, nothing
+// in the tests' environment or argv, and the code as it ran (transformed
+// or not) with its source map, so TypeScript and Babel code is reported
+// in its own lines. What differs is where the recorder is loaded and
+// where it cuts:
 //
 //   - Mocha: in the wrapper, before Mocha loads anything; the reporter
 //     cuts at each test, hook and suite event. Granularity "test": a test
@@ -49,10 +53,9 @@ import (
 //     an afterEach on the child's root test (nodeCoveragePreload).
 //     Granularity "test"; a test's window includes its subtests'.
 //
-// A test's lines are those holding code that V8 says ran: the innermost
-// of the nested function ranges covering them has a count, an uncalled
-// function inside a function that ran being cut out (a branch not taken
-// is not: more lines, never fewer). Files under the project's
+// A test's lines are those holding code in the functions it entered,
+// less the functions inside them it did not enter, as V8 counts them (a
+// branch not taken is not cut out: more lines, never fewer). Files under the project's
 // node_modules and outside the project are dropped (a node_modules entry
 // linking into the project is read at its real path).
 const granularityTest = "test"

@@ -1,12 +1,13 @@
 'use strict';
-// The counting recorder of testdex run --coverage (JavaScript, Mocha and
-// node:test): instead of V8's precise coverage, whose every take walks
-// every function the process compiled, each of the project's files is
-// instrumented as it loads (CommonJS through Module.prototype._compile,
-// ESM through node's module.register loader hooks), with a counter per
-// function set at its entry, in a Uint8Array per file. A take reads the
-// files' arrays (indexOf(1)) and clears those that ran: it costs what the
-// test touched, not the process's world.
+// The counting recorder of testdex run --coverage (JavaScript): instead
+// of V8's precise coverage, whose every take walks every function the
+// process compiled, each of the project's files is instrumented as it
+// loads, with a counter per function set at its entry, in a Uint8Array
+// per file: CommonJS through Module.prototype._compile, ES modules
+// through node's module.register loader hooks, Jest's files as its
+// transformers return them, Vitest's as vite-node runs them. A take reads
+// the files' arrays (indexOf(1)) and clears those that ran: it costs what
+// the test touched, not the process's world.
 //
 // This text follows runner_coverage.cjs in the recorder file and uses its
 // helpers. Functions are found by acorn (vendored, testdexAcorn). Each
@@ -15,21 +16,21 @@
 // of the functions inside it (V8's ranges: a declaration from its
 // 'function' or 'async', a method from its name or its get, set, async
 // or '*', an arrow from its parameters), through the script's source map
-// if it has one. A class is a function as V8 has it (V8 counts its field
-// initializers as one function, whose range is the class's, and none
-// when it has no instance field): a class with instance fields counts as
-// a function entered at each construction (the counter is set in its
-// first field's value), and the lines of a class without them go with
-// the function around it (a superset); its static blocks and static
-// fields' values count on their own, when the class is defined. The counter is set at the body's start,
-// after its directives, and in each default value of the parameters
-// before it runs: a function whose parameters threw (a default's call)
-// still counts. Where a function resumes (after an await or a yield, at
-// each turn of a for await), its counter is set again: V8 counts a
-// resumption as a call, so a window that resumed a function holds its
-// lines. Not counted: a function whose parameter destructuring throws
-// before any default runs (a null where an object pattern is), and a
-// generator's call (V8 counts it; its body runs at its first next()).
+// if it has one. A class is a function as V8 has it: V8 counts its
+// instance field initializers as one function, whose range is the
+// class's (none without instance fields), so a class with instance fields
+// counts at each construction (the counter is set in its first field's
+// value), and the lines of a class without them go with the function
+// around it; its static blocks and static fields' values count where the
+// class is defined. The counter is set at the body's start, after its
+// directives, and in each default value of the parameters before it runs:
+// a function whose parameters threw (a default's call) still counts.
+// Where a function resumes (after an await or a yield, at each turn of a
+// for await), its counter is set again: V8 counts a resumption as a call,
+// so a window that resumed a function holds its lines. Not counted: a
+// function whose parameter destructuring throws before any default runs
+// (a null where an object pattern is), and a generator's call (V8 counts
+// it; its body runs at its first next()).
 //
 // The instrumented code keeps the file's lines (counters go inside
 // lines): stack traces keep their line numbers, and their columns move
