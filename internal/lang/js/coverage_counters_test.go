@@ -153,6 +153,18 @@ const dir = require('node:path').join(__dirname, 'proj');
 require(dir + '/tests.js')(r, require(dir + '/lib/forms.js'));
 `
 
+// countersBypass loads a test file of the project around the recorder's
+// hooks (vm.runInThisContext), as a module system of its own would: the
+// recorder's check of the test file must then mark the takes incomplete.
+const countersBypass = `const [rec, file] = process.argv.slice(2);
+const r = require(rec).recorder('counters');
+require('node:vm').runInThisContext(require('node:fs').readFileSync(file, 'utf8'), { filename: file });
+r.expect(file);
+r.outside('');
+r.test(file, ['bypassed']);
+r.flush();
+`
+
 // countersWant are lines each test must hold (file: lines), whichever
 // recorder: what the test's own functions hold.
 var countersWant = map[string]map[string][]int{
@@ -176,7 +188,8 @@ var countersWant = map[string]map[string][]int{
 // counting recorder gives every test (and the code run outside tests)
 // exactly V8's lines, and again from the instrumented files it cached
 // (one per file of the project). A file of the project loaded before the recorder
-// runs uncounted: every test is then marked unmapped (records nothing).
+// runs uncounted, as does a test file run around the recorder's hooks:
+// every test is then marked unmapped (records nothing).
 func TestCoverageCounters(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		testenv.Missing(t, "node is not installed")
@@ -194,6 +207,8 @@ func TestCoverageCounters(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "driver.js"), []byte(countersDriver), 0o644)
+	os.WriteFile(filepath.Join(dir, "bypass.js"), []byte(countersBypass), 0o644)
+	os.WriteFile(filepath.Join(proj, "vm.test.js"), []byte("globalThis.ran = 1;\n"), 0o644)
 	scratch := filepath.Join(dir, "scratch")
 	os.MkdirAll(scratch, 0o755)
 	got := map[string]map[string]map[string][]int{}
@@ -203,7 +218,7 @@ func TestCoverageCounters(t *testing.T) {
 		{"counters, filling the cache", "counters", cache}, {"counters, from the cache", "counters", cache},
 	}
 	for i, r := range runs {
-		got[r.name] = runCounters(t, dir, scratch, proj, i, r.mode, r.cache)
+		got[r.name] = runCounters(t, dir, scratch, proj, i, r.cache, "driver.js", r.mode)
 		for title, want := range countersWant {
 			for file, lines := range want {
 				if have := got[r.name][title][file]; !isSubset(lines, have) {
@@ -218,25 +233,28 @@ func TestCoverageCounters(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(cache, "*", "*", "*", "*.js")); len(entries) != len(countersProject) {
 		t.Errorf("the cache holds %d instrumented files, want %d (the project's): %v", len(entries), len(countersProject), entries)
 	}
-	early := runCounters(t, dir, scratch, proj, 9, "counters", "", filepath.Join(proj, "lib", "late.js"))
+	early := runCounters(t, dir, scratch, proj, 9, "", "driver.js", "counters", filepath.Join(proj, "lib", "late.js"))
 	if len(early) != 0 {
 		t.Errorf("with a file loaded before the recorder, tests recorded %v, want nothing (all unmapped)", early)
 	}
+	if bypassed := runCounters(t, dir, scratch, proj, 10, "", "bypass.js", filepath.Join(proj, "vm.test.js")); len(bypassed) != 0 {
+		t.Errorf("with a test file run around the hooks, the test recorded %v, want nothing (unmapped)", bypassed)
+	}
 }
 
-// runCounters runs the driver and returns each window's lines by title
+// runCounters runs a driver script (with the recorder and args) and returns each window's lines by title
 // ("" for what ran outside tests), relative to proj; windows marked
 // unmapped are left out.
-func runCounters(t *testing.T, dir, scratch, proj string, n int, mode, cache string, args ...string) map[string]map[string][]int {
+func runCounters(t *testing.T, dir, scratch, proj string, n int, cache, script string, args ...string) map[string]map[string][]int {
 	events := filepath.Join(scratch, "events.jsonl")
 	rec, err := writeCoverage(scratch, proj, events, cache, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("node", append([]string{"driver.js", rec, mode}, args...)...)
+	cmd := exec.Command("node", append([]string{script, rec}, args...)...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("node %s: %v\n%s", mode, err, out)
+		t.Fatalf("node %s %v: %v\n%s", script, args, err, out)
 	}
 	f, err := os.Open(covFileOf(events))
 	if err != nil {
