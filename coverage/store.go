@@ -232,7 +232,7 @@ func (ix *Index) Replace(recs []Record) error {
 			return fmt.Errorf("%w: %s (no buckets)", ErrDamaged, ix.path)
 		}
 		touched := map[string]bool{}
-		byFile := map[string][]fileOf{} // file -> records executing it
+		byFile := map[string][][2]int{} // file -> the records executing it: record, index in its Files
 		for i, rec := range recs {
 			if last[rec.ID] != i {
 				continue
@@ -243,7 +243,7 @@ func (ix *Index) Replace(recs []Record) error {
 			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity, process: rec.Process, seq: rec.Seq}
 			for j, f := range rec.Files {
 				v.files = append(v.files, f.Path)
-				byFile[f.Path] = append(byFile[f.Path], fileOf{i, j})
+				byFile[f.Path] = append(byFile[f.Path], [2]int{i, j})
 			}
 			if err := tests.Put([]byte(rec.ID), encodeTest(v)); err != nil {
 				return err
@@ -281,13 +281,10 @@ func (ix *Index) forget(tests, files *bolt.Bucket, id string, touched map[string
 	return nil
 }
 
-// fileOf is a record's file: the record's index and the file's index in
-// its Files.
-type fileOf struct{ rec, file int }
-
 // putEntries writes the new entries file by file, in key order (bbolt
-// fills pages best when keys come sorted).
-func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]fileOf, touched map[string]bool) error {
+// fills pages best when keys come sorted; a record listing a file twice
+// writes the later one last, as it did).
+func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][][2]int, touched map[string]bool) error {
 	paths := make([]string, 0, len(byFile))
 	for p := range byFile {
 		paths = append(paths, p)
@@ -303,9 +300,9 @@ func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][]fileOf, t
 			fb.FillPercent = 0.9 // filled in key order, never split again by this run
 		}
 		idx := byFile[p]
-		sort.SliceStable(idx, func(a, b int) bool { return recs[idx[a].rec].ID < recs[idx[b].rec].ID })
-		for _, at := range idx {
-			id, f := recs[at.rec].ID, recs[at.rec].Files[at.file]
+		sort.SliceStable(idx, func(a, b int) bool { return recs[idx[a][0]].ID < recs[idx[b][0]].ID })
+		for _, ij := range idx {
+			id, f := recs[ij[0]].ID, recs[ij[0]].Files[ij[1]]
 			if err := fb.Put(testKey(id), encodeEntry(f.Hash, Merge(f.Lines))); err != nil {
 				return err
 			}

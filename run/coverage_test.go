@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/coverage"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/plan"
 )
@@ -72,13 +73,47 @@ func TestCoverRunRecords(t *testing.T) {
 	sum := NewSummary()
 	sum.Event(testdex.Event{Action: testdex.ActionFail, ID: "a_test.go::TestA"})
 	when := time.Unix(1700000000, 0)
-	recs := c.records(root, sum, when)
+	recs := c.records(root, sum, when, nil)
 	if len(recs) != 1 || recs[0].Outcome != "fail" || recs[0].Granularity != "test" || !recs[0].Recorded.Equal(when) || len(recs[0].Files) != 1 {
 		t.Fatalf("records: %+v", recs)
 	}
 	f := recs[0].Files[0]
 	if f.Path != "a.go" || f.Hash == 0 || len(f.Lines) != 1 || f.Lines[0].Start != 2 || f.Lines[0].End != 3 || len(f.Funcs) != 1 || f.Funcs[0].Hash != 9 {
 		t.Errorf("file: %+v", f)
+	}
+}
+
+// TestCoverRunRecordsKnownFuncs: a file version the index already cut
+// into functions (same path and content hash) takes those, uncut again; a
+// version it does not know is cut by the Spanner.
+func TestCoverRunRecordsKnownFuncs(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc F() {\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\nfunc G() {\n}\n"), 0o644)
+	p := &lang.Project{Dir: root, Spanner: fakeSpanner{}}
+	b := &plan.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
+	c := &coverRun{on: map[*plan.Batch]bool{b: true}, tests: map[string]*testCover{}}
+	c.add("a_test.go::TestA", b, lang.RunEvent{Covered: []lang.CoveredFile{
+		{File: filepath.Join(root, "a.go"), Lines: []lang.Span{{Start: 2, End: 2}}},
+		{File: filepath.Join(root, "b.go"), Lines: []lang.Span{{Start: 2, End: 2}}},
+	}})
+	asked := map[string]uint64{}
+	known := func(rel string, hash uint64) []coverage.Func {
+		asked[rel] = hash
+		if rel == "a.go" {
+			return []coverage.Func{{Name: "F", Start: 2, End: 3, Hash: 42}}
+		}
+		return nil
+	}
+	recs := c.records(root, NewSummary(), time.Unix(1700000000, 0), known)
+	if len(recs) != 1 || len(recs[0].Files) != 2 {
+		t.Fatalf("records: %+v", recs)
+	}
+	for _, f := range recs[0].Files {
+		want := map[string]uint64{"a.go": 42, "b.go": 9}[f.Path]
+		if len(f.Funcs) != 1 || f.Funcs[0].Hash != want || asked[f.Path] != f.Hash {
+			t.Errorf("%s: funcs %+v (asked with hash %d, file hash %d), want the one of hash %d", f.Path, f.Funcs, asked[f.Path], f.Hash, want)
+		}
 	}
 }
 
@@ -98,7 +133,7 @@ func TestCoverRunRecordsProcess(t *testing.T) {
 	c.add("a_test.go::TestE", b, lang.RunEvent{})
 	c.add("a_test.go::TestE", b, lang.RunEvent{Process: "p2", Seq: 1})
 	got := map[string]string{}
-	for _, r := range c.records(root, NewSummary(), time.Unix(1700000000, 0)) {
+	for _, r := range c.records(root, NewSummary(), time.Unix(1700000000, 0), nil) {
 		got[strings.TrimPrefix(r.ID, "a_test.go::")] = fmt.Sprintf("%q/%d", r.Process, r.Seq)
 	}
 	want := map[string]string{"TestA": `". go\x00p1"/0`, "TestB": `". go\x00p1"/1`, "TestC": `". go\x00p1"/-1`, "TestD": `""/0`, "TestE": `". go\x00p2"/-1`}

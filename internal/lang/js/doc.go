@@ -34,6 +34,8 @@
 //	               junit.go (Vitest's and jest-junit's testcases, for history
 //	               import)
 //	coverage       runner_coverage.go runner_covnotes.go runner_coverage.cjs
+//	               runner_instrument.cjs (the counting recorder: Mocha and
+//	               node:test) acorn/ (its parser, vendored)
 //	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
 //	               impact_tsconfig.go impact_map.go impact_config.go
 //	               impact_cache.go

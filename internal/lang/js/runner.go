@@ -105,7 +105,7 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 		var cov string
 		if o.Coverage {
 			var err error
-			if cov, err = writeCoverage(o.Dir, p.Dir, events, i+1); err != nil {
+			if cov, err = writeCoverage(o.Dir, p.Dir, events, o.CacheDir, i+1); err != nil {
 				return nil, err
 			}
 			if r.fw == testdex.Vitest {

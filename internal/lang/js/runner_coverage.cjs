@@ -57,16 +57,66 @@ function post(session, method, params) {
   return out;
 }
 
+// Recorder holds the buckets of what ran and cuts them with its
+// subclass's take: V8Recorder's (V8's precise coverage) or Counters'
+// (runner_instrument.cjs).
 class Recorder {
   constructor() {
+    this.files = new Map(); // test file -> coverage run outside its tests
+    this.process = new Map(); // coverage run outside any file's tests
+  }
+
+  // add adds lines taken to a bucket.
+  add(bucket, lines) {
+    if (lines.unmapped) bucket.unmapped = true;
+    for (const [file, set] of lines) {
+      const have = bucket.get(file);
+      if (have) for (const l of set) have.add(l);
+      else bucket.set(file, set);
+    }
+  }
+
+  // outside adds what ran since the previous take to a test file's
+  // bucket (the process's when file is empty).
+  outside(file) {
+    const lines = this.take();
+    if (!file) return this.add(this.process, lines);
+    if (!this.files.has(file)) this.files.set(file, new Map());
+    this.add(this.files.get(file), lines);
+  }
+
+  // expect checks that a test file's code is recorded (see Counters).
+  expect() {}
+
+  // note says why coverage is missing or partial (see lang.ActionCovered).
+  note(msg) { emit({ a: 'covnote', msg }); }
+
+  // test writes what ran since the previous take as one test's coverage.
+  test(file, titles) { this.emitTest(file, titles, this.take()); }
+
+  // emitTest writes a bucket as one test's coverage.
+  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, cov: spans(bucket), unmapped: bucket.unmapped }); }
+
+  // flush writes the buckets of code run outside the tests.
+  flush() {
+    for (const [file, b] of this.files) if (b.size || b.unmapped) emit({ a: 'cov', file, cov: spans(b), unmapped: b.unmapped });
+    if (this.process.size || this.process.unmapped) emit({ a: 'cov', cov: spans(this.process), unmapped: this.process.unmapped });
+    this.files.clear();
+    this.process = new Map();
+  }
+}
+
+// V8Recorder takes V8's precise coverage (Jest's and Vitest's processes,
+// which run the project's code through their own module systems).
+class V8Recorder extends Recorder {
+  constructor() {
+    super();
     this.session = new inspector.Session();
     this.session.connect();
     post(this.session, 'Profiler.enable');
     post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: false });
     post(this.session, 'Debugger.enable');
     this.scripts = new Map(); // scriptId -> script info, or null when not the project's
-    this.files = new Map(); // test file -> coverage run outside its tests
-    this.process = new Map(); // coverage run outside any file's tests
   }
 
   // take returns what ran since the previous take: file -> Set of lines.
@@ -102,42 +152,6 @@ class Recorder {
     }
     this.scripts.set(sc.scriptId, s);
     return s;
-  }
-
-  // add adds lines taken to a bucket.
-  add(bucket, lines) {
-    if (lines.unmapped) bucket.unmapped = true;
-    for (const [file, set] of lines) {
-      const have = bucket.get(file);
-      if (have) for (const l of set) have.add(l);
-      else bucket.set(file, set);
-    }
-  }
-
-  // outside adds what ran since the previous take to a test file's
-  // bucket (the process's when file is empty).
-  outside(file) {
-    const lines = this.take();
-    if (!file) return this.add(this.process, lines);
-    if (!this.files.has(file)) this.files.set(file, new Map());
-    this.add(this.files.get(file), lines);
-  }
-
-  // note says why coverage is missing or partial (see lang.ActionCovered).
-  note(msg) { emit({ a: 'covnote', msg }); }
-
-  // test writes what ran since the previous take as one test's coverage.
-  test(file, titles) { this.emitTest(file, titles, this.take()); }
-
-  // emitTest writes a bucket as one test's coverage.
-  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, cov: spans(bucket), unmapped: bucket.unmapped }); }
-
-  // flush writes the buckets of code run outside the tests.
-  flush() {
-    for (const [file, b] of this.files) if (b.size || b.unmapped) emit({ a: 'cov', file, cov: spans(b), unmapped: b.unmapped });
-    if (this.process.size || this.process.unmapped) emit({ a: 'cov', cov: spans(this.process), unmapped: this.process.unmapped });
-    this.files.clear();
-    this.process = new Map();
   }
 }
 
@@ -260,15 +274,7 @@ function addLines(out, s, functions) {
   const segs = executedSegments(functions);
   if (!segs.length) return;
   if (s.map) return addMapped(out, s, segs);
-  let set = out.get(s.file);
-  if (!set) out.set(s.file, (set = new Set()));
-  for (const [a, b] of segs) {
-    for (let l = lineAt(s.lines, a); l < s.lines.length && s.lines[l] < b; l++) {
-      const from = Math.max(a, s.lines[l]);
-      const to = Math.min(b, l + 1 < s.lines.length ? s.lines[l + 1] : s.src.length);
-      if (/\S/.test(s.src.slice(from, to))) set.add(l + 1);
-    }
-  }
+  addPlain(out, s, segs);
 }
 
 function addMapped(out, s, segs) {
@@ -381,11 +387,3 @@ function spans(lines) {
   }
   return out;
 }
-
-// recorder returns the process's recorder, started on first use.
-function recorder() {
-  if (!process[key]) Object.defineProperty(process, key, { value: new Recorder() });
-  return process[key];
-}
-
-module.exports = { recorder, executedSegments, decodeMappings };

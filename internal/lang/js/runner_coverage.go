@@ -8,21 +8,29 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/state"
 )
 
 // Per-test coverage (testdex run --coverage, see lang.Coverer).
 //
-// Every framework records V8's precise coverage (call counts per function)
-// in the process that runs the tests, through node:inspector, with the
-// recorder of runner_coverage.cjs: no package to install, nothing in the
-// tests' environment or argv, and the source V8 ran (transformed or not)
-// with its source map, so TypeScript and Babel code is reported in its own
-// lines.
-// What differs is where the recorder is loaded and where it cuts:
+// Every framework records, in the process that runs the tests, which
+// functions of the project's files each test entered, with the recorder
+// of runner_coverage.cjs and runner_instrument.cjs: the files are
+// instrumented as they load (a counter per function, after the runner's
+// own transform), so a cut between tests costs what the test touched;
+// V8's precise coverage (node:inspector) where that cannot reach (see
+// runner_instrument.cjs's wantCounters). No package to install, nothing
+// in the tests' environment or argv, and the code as it ran (transformed
+// or not) with its source map, so TypeScript and Babel code is reported
+// in its own lines. What differs is where the recorder is loaded and
+// where it cuts:
 //
 //   - Mocha: in the wrapper, before Mocha loads anything; the reporter
 //     cuts at each test, hook and suite event. Granularity "test": a test
@@ -45,16 +53,47 @@ import (
 //     an afterEach on the child's root test (nodeCoveragePreload).
 //     Granularity "test"; a test's window includes its subtests'.
 //
-// A test's lines are those holding code that V8 says ran: the innermost
-// of the nested function ranges covering them has a count, an uncalled
-// function inside a function that ran being cut out (a branch not taken
-// is not: more lines, never fewer). Files under the project's
+// A test's lines are those holding code in the functions it entered,
+// less the functions inside them it did not enter, as V8 counts them (a
+// branch not taken is not cut out: more lines, never fewer). Files under the project's
 // node_modules and outside the project are dropped (a node_modules entry
 // linking into the project is read at its real path).
 const granularityTest = "test"
 
 //go:embed runner_coverage.cjs
 var coverageSource string
+
+//go:embed runner_instrument.cjs
+var instrumentSource string
+
+//go:embed acorn/acorn.cjs
+var acornSource string
+
+// instrumentVersion names the cache folder of the instrumented files:
+// another recorder or parser instruments differently.
+var instrumentVersion = strconv.FormatUint(xxh3.HashString(coverageSource+instrumentSource+acornSource), 16)
+
+// instrumentHooks are the loader hooks (node's module.register) of the
+// counting recorder: they instrument the project's ES modules, with the
+// recorder's instrument (data.recorder), in node's loader thread. A file
+// that cannot be parsed runs as it is, behind a line that tells the
+// recorder so (marking every later take incomplete).
+const instrumentHooks = `import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+let instrument;
+export function initialize(data) { instrument = createRequire(data.recorder)(data.recorder).instrument; }
+export async function load(url, context, next) {
+  const r = await next(url, context);
+  if (r.format !== 'module' || r.source == null || !url.startsWith('file:')) return r;
+  const src = typeof r.source === 'string' ? r.source : Buffer.from(r.source).toString('utf8');
+  const out = instrument(src, fileURLToPath(url), true);
+  if (!out) return r;
+  if (!out.broken) return { ...r, source: out.code };
+  const nl = src.startsWith('#!') ? src.indexOf('\n') + 1 : 0;
+  const tell = ';globalThis[Symbol.for("testdex.coverage.counters")]?.broken(' + JSON.stringify(out.broken) + ');';
+  return { ...r, source: nl > 0 || !src.startsWith('#!') ? src.slice(0, nl) + tell + src.slice(nl) : src };
+}
+`
 
 // Granularity is the unit a framework's coverage is attributed to.
 func (r runner) Granularity() string { return granularityTest }
@@ -73,14 +112,22 @@ func (r runner) CoverageCheck(p *lang.Project, o lang.RunOptions) error {
 // writeCoverage writes the recorder of the n-th command to dir and returns
 // its path. It writes to a file of its own beside the events file
 // (covFileOf): node:test's reporter destination is not opened for
-// appending, and would write over lines the test processes append.
-func writeCoverage(dir, project, events string, n int) (string, error) {
+// appending, and would write over lines the test processes append. The
+// counting recorder's parser and loader hooks go beside it; it keeps the
+// files it instruments under cache (instrumentCache), if not "".
+func writeCoverage(dir, project, events, cache string, n int) (string, error) {
 	file := filepath.Join(dir, fmt.Sprintf("testdex-coverage-%d.cjs", n))
-	ev, _ := json.Marshal(covFileOf(events))
-	pr, _ := json.Marshal(realDir(project))
-	src := fmt.Sprintf("const testdexEvents = %s;\nconst testdexProject = %s;\n", ev, pr) + coverageSource
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		return "", fmt.Errorf("write the coverage recorder: %w", err)
+	acorn, hooks := filepath.Join(dir, "testdex-acorn.cjs"), strings.TrimSuffix(file, ".cjs")+"-hooks.mjs"
+	if cache != "" {
+		cache = filepath.Join(state.Path(cache, "js-instrument", project, "d"), instrumentVersion)
+	}
+	consts, _ := json.Marshal([]string{covFileOf(events), realDir(project), acorn, hooks, cache})
+	src := fmt.Sprintf("const [testdexEvents, testdexProject, testdexAcorn, testdexHooks, testdexCache] = %s;\n", consts) +
+		coverageSource + instrumentSource
+	for _, f := range []struct{ name, text string }{{file, src}, {acorn, acornSource}, {hooks, instrumentHooks}} {
+		if err := os.WriteFile(f.name, []byte(f.text), 0o644); err != nil {
+			return "", fmt.Errorf("write the coverage recorder: %w", err)
+		}
 	}
 	return file, nil
 }
@@ -106,7 +153,7 @@ const testdexArg = '--require=' + __filename;
 if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
   const i = process.execArgv.indexOf(testdexArg);
   if (i >= 0) process.execArgv.splice(i, 1);
-  const rec = require(testdexCoverage).recorder();
+  const rec = require(testdexCoverage).recorder('counters');
   const file = require('node:path').resolve(process.argv[1] || '');
   const active = new Map(); // TestContext -> lines it ran so far
   const cut = () => {
@@ -115,7 +162,7 @@ if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
     for (const b of active.values()) rec.add(b, lines);
   };
   const { beforeEach, afterEach } = require('node:test');
-  beforeEach((t) => { cut(); active.set(t, new Map()); });
+  beforeEach((t) => { rec.expect(file); cut(); active.set(t, new Map()); });
   afterEach((t) => {
     cut();
     const b = active.get(t);
@@ -139,7 +186,7 @@ if (String(process.env.NODE_TEST_CONTEXT || '').startsWith('child')) {
 const vitestCoverageSetup = `
 import { createRequire } from 'node:module';
 const { beforeEach, afterEach, afterAll } = await import(testdexVitest);
-const rec = createRequire(testdexCoverage)(testdexCoverage).recorder();
+const rec = createRequire(testdexCoverage)(testdexCoverage).recorder('vitest', globalThis);
 const fileOf = (t) => (t.file && t.file.filepath) || '';
 const titles = (t) => { const out = []; for (let p = t; p && p !== t.file; p = p.suite) out.unshift(p.name); return out; };
 let file = '';
@@ -147,6 +194,7 @@ let last = null;
 let running = 0;
 beforeEach((ctx) => {
   file = fileOf(ctx.task);
+  rec.expect(file);
   if (!last || last !== ctx.task.suite || running) rec.outside(file);
   last = null;
   running++;
@@ -183,7 +231,7 @@ const testdexArg = '--require=' + __filename;
 const testdexModule = require('node:module');
 const i = process.execArgv.indexOf(testdexArg);
 if (i >= 0) process.execArgv.splice(i, 1);
-const rec = require(testdexCoverage).recorder();
+const rec = require(testdexCoverage).recorder('jest');
 const cp = require('node:child_process');
 const fork = cp.fork;
 cp.fork = function (file, args, options) {
@@ -219,12 +267,14 @@ function watchHooks(environment) {
 const load = testdexModule._load;
 testdexModule._load = function (request) {
   const m = load.apply(this, arguments);
+  if (request === '@jest/transform' && rec.jestTransform) return rec.jestTransform(m);
   if (/jestAdapter(\.js)?$|jest-circus[\\/](build[\\/])?runner(\.js)?$/.test(request) && m && typeof m.default === 'function' && !m.default.testdex) {
     const adapter = m.default;
     m.default = async function (globalConfig, config, environment, runtime, testPath, send) {
       rec.outside(testPath);
       const restore = watchHooks(environment);
       const hear = (name, args) => {
+        if (name === 'test-case-start') rec.expect(testPath);
         if (name === 'test-case-start' && !quiet) rec.outside(testPath);
         else if (name === 'test-case-result') rec.test(testPath, [...args[1].ancestorTitles, args[1].title]);
         quiet = name === 'test-case-result' && restore !== null && !concurrent;
@@ -355,15 +405,21 @@ func (c *coverage) flush(emit func(lang.RunEvent)) {
 			emit(e)
 		}
 	}
+	merged := map[string][]lang.CoveredFile{} // by scope, merged once for all its tests
 	for _, k := range c.tests {
 		if !c.complete(k) {
 			continue
 		}
-		var all []lang.CoveredFile
-		all = append(all, c.shared[k.scope]...)
-		all = append(all, c.shared[""]...)
+		all, ok := merged[k.scope]
+		if !ok {
+			all = append(slices.Clone(c.shared[k.scope]), c.shared[""]...)
+			if len(all) > 0 {
+				all = mergeCovered(all)
+			}
+			merged[k.scope] = all
+		}
 		if len(all) > 0 {
-			emit(lang.RunEvent{Action: lang.ActionCovered, Scope: k.scope, Name: k.name, Covered: mergeCovered(all)})
+			emit(lang.RunEvent{Action: lang.ActionCovered, Scope: k.scope, Name: k.name, Covered: all})
 		}
 	}
 	c.shared, c.own, c.unmapped = nil, nil, nil

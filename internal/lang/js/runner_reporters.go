@@ -110,7 +110,7 @@ class TestdexReporter extends Base {
     runner.on('pending', (t) => testdexEmit({a: 'skip', file: file(t), titles: t.titlePath()}));
     runner.on('fail', (t, err) => testdexEmit({a: 'fail', file: file(t), titles: t.titlePath(), ms: t.duration || 0,
       msg: err && err.message, stack: err && err.stack}));
-    if (testdexCoverage) cover(runner, require(testdexCoverage).recorder());
+    if (testdexCoverage) cover(runner, require(testdexCoverage).recorder('counters'));
   }
 }
 
@@ -137,7 +137,7 @@ function cover(runner, rec) {
   };
   const each = (h) => /^"(before|after) each" hook/.test(h.title) && h.ctx && h.ctx.currentTest;
   runner.on('hook', (h) => at(each(h) ? {file: file(h.ctx.currentTest), test: h.ctx.currentTest} : {file: file(h)}));
-  runner.on('test', (t) => at({file: file(t), test: t}));
+  runner.on('test', (t) => { rec.expect(file(t)); at({file: file(t), test: t}); });
   runner.once('end', () => { at(null); rec.flush(); });
 }
 module.exports = TestdexReporter;

@@ -31,7 +31,7 @@ module.paths = require('node:module')._nodeModulePaths(path.dirname(module.filen
 // every file of the project (testdex run --coverage).
 if (spec.coverage && spec.fw !== 'vitest') {
   const c = require(spec.coverage);
-  if (c.recorder) c.recorder();
+  if (c.recorder) c.recorder(spec.fw === 'mocha' ? 'counters' : undefined);
 }
 
 // jest runs jest-cli's run(argv), as jest's bin does, which sets the exit
