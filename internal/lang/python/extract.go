@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -59,6 +60,10 @@ func (e Extractor) CacheKey() string { return "python/11/" + string(e.Framework(
 // tests that could be read.
 func (e Extractor) Extract(f *lang.File) lang.Result { return e.extract(f, true) }
 
+// metaclassHeader finds a class whose one base is type, a metaclass
+// (metaclassFact reads only those).
+var metaclassHeader = regexp.MustCompile(`\(\s*type\s*\)\s*:`)
+
 // extract is Extract, parsing the file's skeleton when blank is set
 // (TestSkeletonSameResults compares the two).
 func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
@@ -79,9 +84,9 @@ func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	doctests := !e.Unittest && len(f.Settings[SetDoctest]) > 0
 	unittestDocs := e.Unittest && bytes.Contains(f.Data, []byte(">>>")) &&
 		(bytes.Contains(f.Data, []byte("DocTestSuite")) || !strings.HasPrefix(path.Base(f.Rel), "test"))
-	// A module's own metaclass (class M(type)) makes test methods in its
+	// A module's own metaclass (class M(type):) makes test methods in its
 	// methods' bodies (metaclass.go reads them): no skeleton either.
-	metaclass := bytes.Contains(f.Data, []byte("(type)")) || bytes.Contains(f.Data, []byte("metaclass"))
+	metaclass := metaclassHeader.Match(f.Data)
 	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests && !unittestDocs && !metaclass)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
