@@ -18,6 +18,7 @@ import (
 // kept as long as they are used.
 type auxLoader struct {
 	root    string
+	real    string // root with its symbolic links resolved
 	snap    *cache.Snapshot
 	checked int64 // the build's start, recorded on entries read now
 
@@ -27,13 +28,27 @@ type auxLoader struct {
 }
 
 func newAuxLoader(root string, snap *cache.Snapshot, checked int64) *auxLoader {
-	return &auxLoader{root: root, snap: snap, checked: checked, seen: map[string]bool{}}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	return &auxLoader{root: root, real: real, snap: snap, checked: checked, seen: map[string]bool{}}
 }
 
 // load implements lang.Project.Load. It is safe for concurrent use: the
 // snapshot is touched under the lock, the file is read and extracted
 // outside it.
 func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.Result, error) {
+	// Nothing outside the root is read, by its path or its link's
+	// target: an import that resolves there (Python's stdlib beside a
+	// listed Lib/test, a relative import climbing out of the tree) is a
+	// module the listing does not know, as if it were missing.
+	if !inside(filepath.Clean(abs), a.root) {
+		return lang.Result{}, &OutsideRootError{Path: abs, Root: a.root}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil && !inside(real, a.real) {
+		return lang.Result{}, &OutsideRootError{Path: abs, Root: a.root}
+	}
 	rel, err := filepath.Rel(a.root, abs)
 	if err != nil {
 		rel = abs
