@@ -60,8 +60,9 @@ func (e Extractor) CacheKey() string { return "python/11/" + string(e.Framework(
 // tests that could be read.
 func (e Extractor) Extract(f *lang.File) lang.Result { return e.extract(f, true) }
 
-// metaclassHeader finds a class whose one base is type, a metaclass
-// (metaclassFact reads only those).
+// metaclassHeader finds a class header whose one base is type, a
+// metaclass (metaclassFact reads only those), whose methods' bodies the
+// skeleton keeps.
 var metaclassHeader = regexp.MustCompile(`\(\s*type\s*\)\s*:`)
 
 // extract is Extract, parsing the file's skeleton when blank is set
@@ -84,10 +85,7 @@ func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	doctests := !e.Unittest && len(f.Settings[SetDoctest]) > 0
 	unittestDocs := e.Unittest && bytes.Contains(f.Data, []byte(">>>")) &&
 		(bytes.Contains(f.Data, []byte("DocTestSuite")) || !strings.HasPrefix(path.Base(f.Rel), "test"))
-	// A module's own metaclass (class M(type):) makes test methods in its
-	// methods' bodies (metaclass.go reads them): no skeleton either.
-	metaclass := metaclassHeader.Match(f.Data)
-	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests && !unittestDocs && !metaclass)
+	tree, src, err := parseSkeleton(p, f.Data, blank && !doctests && !unittestDocs)
 	if err != nil || tree == nil {
 		res.Problems = append(res.Problems, problem(0, "cannot parse: tree-sitter gave up"))
 		return res

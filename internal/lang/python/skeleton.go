@@ -7,7 +7,8 @@ import (
 
 // skeleton returns a copy of a Python file in which the bodies the
 // walker never reads are blanked: every method's (a def whose nearest
-// enclosing def or class is a class, with no def around it), and every
+// enclosing def or class is a class, with no def around it) but a
+// metaclass's (class M(type):), and every
 // module-level function's but those it reads (functions). A blanked
 // body becomes pass on its def's line (after the ':') and its line ends
 // alone, so the tree tree-sitter builds of the copy has the file's lines
@@ -42,6 +43,7 @@ func skeleton(src []byte) ([]byte, bool) {
 type skelScope struct {
 	indent int
 	class  bool
+	meta   bool // a class whose one base is type: its methods are read (metaclassFact)
 }
 
 // skelScan is skeleton's state.
@@ -179,7 +181,8 @@ func (s *skelScan) opens(word string, indent, start int) {
 	}
 	switch word {
 	case "class":
-		s.scopes = append(s.scopes, skelScope{indent: indent, class: true})
+		meta := metaclassHeader.Match(s.src[start:max(start, s.colonAt)])
+		s.scopes = append(s.scopes, skelScope{indent: indent, class: true, meta: meta})
 	case "def":
 		if s.inClassOnly() {
 			s.blankAt, s.bodyLo, s.headEnd, s.fn = indent, -1, s.colonAt, ""
@@ -210,10 +213,11 @@ func (s *skelScan) defName(i int) string {
 	return string(s.src[i:j])
 }
 
-// inClassOnly reports whether the innermost scope is a class and no def
+// inClassOnly reports whether the innermost scope is a class, not a
+// metaclass (whose methods' bodies metaclassFact reads), and no def
 // encloses it.
 func (s *skelScan) inClassOnly() bool {
-	if len(s.scopes) == 0 || !s.scopes[len(s.scopes)-1].class {
+	if len(s.scopes) == 0 || !s.scopes[len(s.scopes)-1].class || s.scopes[len(s.scopes)-1].meta {
 		return false
 	}
 	for _, sc := range s.scopes {
