@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -59,11 +58,6 @@ func (e Extractor) CacheKey() string { return "python/11/" + string(e.Framework(
 // errors and invalid UTF-8 give an error Problem with the line and the
 // tests that could be read.
 func (e Extractor) Extract(f *lang.File) lang.Result { return e.extract(f, true) }
-
-// metaclassHeader finds a class header whose one base is type, a
-// metaclass (metaclassFact reads only those), whose methods' bodies the
-// skeleton keeps.
-var metaclassHeader = regexp.MustCompile(`\(\s*type\s*\)\s*:`)
 
 // extract is Extract, parsing the file's skeleton when blank is set
 // (TestSkeletonSameResults compares the two).

@@ -2,6 +2,7 @@ package python
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 )
 
@@ -38,6 +39,11 @@ func skeleton(src []byte) ([]byte, bool) {
 	}
 	return s.compact(), true
 }
+
+// metaclassHeader finds a class header whose one base is type, a
+// metaclass (metaclassFact reads only those), whose methods' bodies the
+// skeleton keeps.
+var metaclassHeader = regexp.MustCompile(`\(\s*type\s*\)\s*:`)
 
 // skelScope is one open class or def block: its indentation and kind.
 type skelScope struct {
