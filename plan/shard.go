@@ -104,6 +104,16 @@ type Shard struct {
 	// Units are the files, tests and whole batches it runs, "BATCH: FILE"
 	// or "BATCH: ID".
 	Units []string
+	// Batches split Predicted by the batch that runs it, in the plan's
+	// order: what a shard's measured batch times are compared with.
+	Batches []BatchPrediction
+}
+
+// BatchPrediction is one batch's share of a shard's predicted time: the
+// setups of the units it touches and the cost of its items.
+type BatchPrediction struct {
+	Name         string
+	Setup, Tests time.Duration
 }
 
 // Max is the longest predicted shard time.

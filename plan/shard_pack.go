@@ -299,12 +299,18 @@ func build(p *Plan, infos []*batchInfo, part []*item, index int, same bool) *Sha
 	}
 	byBatch := map[int][]*item{}
 	units := map[string]bool{}
+	shares := map[int]*BatchPrediction{}
 	for _, it := range part {
 		byBatch[it.batch] = append(byBatch[it.batch], it)
-		sh.Predicted += it.cost
+		share := shares[it.batch]
+		if share == nil {
+			share = &BatchPrediction{Name: p.Batches[it.batch].Name}
+			shares[it.batch] = share
+		}
+		share.Tests += it.cost
 		if !units[it.unit] {
 			units[it.unit] = true
-			sh.Predicted += infos[it.batch].setups[it.unit]
+			share.Setup += infos[it.batch].setups[it.unit]
 		}
 	}
 	for i, b := range p.Batches {
@@ -312,6 +318,8 @@ func build(p *Plan, infos []*batchInfo, part []*item, index int, same bool) *Sha
 		if len(its) == 0 {
 			continue
 		}
+		sh.Batches = append(sh.Batches, *shares[i])
+		sh.Predicted += shares[i].Setup + shares[i].Tests
 		sort.Slice(its, func(x, y int) bool { return its[x].key < its[y].key })
 		for _, it := range its {
 			sh.Units = append(sh.Units, it.label(b))

@@ -100,6 +100,7 @@ func TestSplitProperties(t *testing.T) {
 			if len(sh.Units) == 0 || len(sh.Plan.Batches) == 0 {
 				t.Fatalf("seed %d: shard %d is empty", seed, sh.Index)
 			}
+			checkShares(t, seed, sh)
 		}
 		if err := plan.Verify(p, plans); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -122,6 +123,25 @@ func TestSplitProperties(t *testing.T) {
 		if a, b := shardsText(t, s), shardsText(t, s2); a != b {
 			t.Fatalf("seed %d: the same plan split twice differs", seed)
 		}
+	}
+}
+
+// checkShares checks a shard's per-batch predictions: one per batch of
+// its plan, in order, summing to its predicted time.
+func checkShares(t *testing.T, seed uint64, sh *plan.Shard) {
+	t.Helper()
+	var sum time.Duration
+	if len(sh.Batches) != len(sh.Plan.Batches) {
+		t.Fatalf("seed %d: shard %d: %d batch shares for %d batches", seed, sh.Index, len(sh.Batches), len(sh.Plan.Batches))
+	}
+	for i, b := range sh.Batches {
+		if b.Name != sh.Plan.Batches[i].Name || b.Setup <= 0 {
+			t.Fatalf("seed %d: shard %d: share %d is %+v, batch %s", seed, sh.Index, i, b, sh.Plan.Batches[i].Name)
+		}
+		sum += b.Setup + b.Tests
+	}
+	if sum != sh.Predicted {
+		t.Fatalf("seed %d: shard %d: shares sum to %s, predicted %s", seed, sh.Index, sum, sh.Predicted)
 	}
 }
 

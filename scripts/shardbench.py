@@ -196,6 +196,29 @@ def results(stream):
     return out
 
 
+def calibrate():
+    """Times a fixed loop, so a slow spell of the machine shows beside the
+    shard it fell on."""
+    t = time.perf_counter()
+    x = 0
+    for i in range(2_000_000):
+        x += i
+    return time.perf_counter() - t
+
+
+def batch_walls(stream):
+    """Each batch's wall time in a --json stream (its end event's elapsed)."""
+    out = {}
+    with open(stream) as f:
+        for line in f:
+            if '"output"' in line:
+                continue
+            e = json.loads(line)
+            if not e.get("id") and e.get("action") in ("pass", "fail") and "elapsed" in e:
+                out[e["batch"]] = e["elapsed"]
+    return out
+
+
 def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_stream):
     """Plans N shards of split (by the durations of the stream full, or
     the history hist), runs each alone (REPEAT times, the median taken),
@@ -209,25 +232,33 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
     p = subprocess.run([bin_, "plan", "--shards", str(n), "--json", "-o", d] + extra(full),
                        cwd=root, env=env, capture_output=True, text=True, check=True)
     doc = json.loads(p.stdout)
-    shard_secs, streams, copies = [], [], []
-    for k in range(1, len(doc["shards"]) + 1):
-        s = os.path.join(d, f"shard-{k}.jsonl")
-        times = []
-        for _ in range(REPEAT):
+    k_all = range(1, len(doc["shards"]) + 1)
+    streams = [os.path.join(d, f"shard-{k}.jsonl") for k in k_all]
+    copies, times, speed = [], {k: [] for k in k_all}, {k: [] for k in k_all}
+    # The repetitions go round the shards (1..N, then 1..N again), so that
+    # a slow spell of the machine falls on several shards, not on all
+    # of one shard's runs (the median would keep it).
+    for rep in range(REPEAT):
+        for k in k_all:
             args = extra(full)
             if "--history" in args:  # each repetition splits the same history
                 mine = os.path.join(d, f"history-{k}.json")
                 shutil.copyfile(hist, mine)
                 args = ["--history", mine]
-            with open(s, "w") as out:
+                if rep == 0:
+                    copies.append(mine)
+            speed[k].append(calibrate())
+            with open(streams[k - 1] if rep == 0 else streams[k - 1] + f".{rep}", "w") as out:
                 _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + args,
                               root, env, out)
-            times.append(t)
-        if "--history" in args:
-            copies.append(args[1])
-        times.sort()
-        shard_secs.append(times[len(times) // 2])
-        streams.append(s)
+            times[k].append(t)
+    shard_secs = [sorted(times[k])[len(times[k]) // 2] for k in k_all]
+    for k, sh in zip(k_all, doc["shards"]):
+        walls = batch_walls(streams[k - 1])
+        parts = [f'{b["name"].split()[0]} {b["setupSeconds"] + b["testsSeconds"]:.1f}/{walls.get(b["name"], 0):.1f}'
+                 for b in sh.get("batches", [])]
+        print(f"{name} N={n} {split} shard {k}: predicted {sh['predictedSeconds']:.1f} s, measured "
+              f"{[round(t, 1) for t in times[k]]} (a fixed loop took {[round(c, 3) for c in speed[k]]} s before); batches predicted/measured: {', '.join(parts)}", file=sys.stderr)
     mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
     if mcode != code or "shard" in merr:
         sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")

@@ -125,16 +125,28 @@ type shardsDoc struct {
 }
 
 type shardDoc struct {
-	Index            int      `json:"index"`
-	PredictedSeconds float64  `json:"predictedSeconds"`
-	Tests            int      `json:"tests"`
-	Units            []string `json:"units"`
+	Index            int        `json:"index"`
+	PredictedSeconds float64    `json:"predictedSeconds"`
+	Tests            int        `json:"tests"`
+	Units            []string   `json:"units"`
+	Batches          []batchDoc `json:"batches"`
+}
+
+// batchDoc is one batch's share of a shard's predicted time.
+type batchDoc struct {
+	Name         string  `json:"name"`
+	SetupSeconds float64 `json:"setupSeconds"`
+	TestsSeconds float64 `json:"testsSeconds"`
 }
 
 func writeShardsJSON(w io.Writer, s *plan.Sharding) error {
 	doc := shardsDoc{Requested: s.Requested, Note: s.Note, MaxSeconds: s.Max().Seconds(), MeanSeconds: s.Mean().Seconds()}
 	for _, sh := range s.Shards {
-		doc.Shards = append(doc.Shards, shardDoc{Index: sh.Index, PredictedSeconds: sh.Predicted.Seconds(), Tests: sh.Plan.Leaves(), Units: sh.Units})
+		sd := shardDoc{Index: sh.Index, PredictedSeconds: sh.Predicted.Seconds(), Tests: sh.Plan.Leaves(), Units: sh.Units}
+		for _, b := range sh.Batches {
+			sd.Batches = append(sd.Batches, batchDoc{Name: b.Name, SetupSeconds: b.Setup.Seconds(), TestsSeconds: b.Tests.Seconds()})
+		}
+		doc.Shards = append(doc.Shards, sd)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
