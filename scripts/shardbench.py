@@ -9,7 +9,10 @@ another, timed; `testdex merge` of the shards must give the full run's exit
 code, no merge error, and the full run's results, test for test (an
 outcome that differs, a flaky test's, is counted and named). Prints a markdown table: the predicted and the
 measured max/mean of the shards' times (1.00 is a perfect balance), the
-slowest shard, and the full run.
+same of their CPU time (user and system, the shard's processes: a busy
+machine disturbs it less than the wall time), the slowest shard, and the
+full run. Each shard's predicted and measured times, per batch too, go to
+stderr.
 
   scripts/shardbench.py [--projects sleepy,go-toml,commons-cli,polyglot] [--shards 4,8]
                         [--splits time,count,round-robin] [--jobs J] [--history-runs K]
@@ -31,6 +34,7 @@ import json
 import os
 import shutil
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -140,10 +144,18 @@ def polyglot(root):
 
 
 def run(cmd, cwd, env, stdout=None):
-    """Runs cmd and returns (exit code, seconds, stderr)."""
+    """Runs cmd and returns (exit code, seconds, stderr); LAST_CPU holds
+    the CPU seconds (user and system) of it and its children."""
+    global LAST_CPU
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     p = subprocess.run(cmd, cwd=cwd, env=env, stdout=stdout or subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return p.returncode, time.monotonic() - start, p.stderr
+
+
+LAST_CPU = 0.0
 
 
 def bench(bin_, name, root, shards, splits, env, work):
@@ -234,7 +246,7 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
     doc = json.loads(p.stdout)
     k_all = range(1, len(doc["shards"]) + 1)
     streams = [os.path.join(d, f"shard-{k}.jsonl") for k in k_all]
-    copies, times, speed = [], {k: [] for k in k_all}, {k: [] for k in k_all}
+    copies, times, speed, cpus = [], {k: [] for k in k_all}, {k: [] for k in k_all}, {k: [] for k in k_all}
     # The repetitions go round the shards (1..N, then 1..N again), so that
     # a slow spell of the machine falls on several shards, not on all
     # of one shard's runs (the median would keep it).
@@ -252,13 +264,15 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
                 _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}"] + lanes + args,
                               root, env, out)
             times[k].append(t)
+            cpus[k].append(LAST_CPU)
     shard_secs = [sorted(times[k])[len(times[k]) // 2] for k in k_all]
+    shard_cpu = [sorted(cpus[k])[len(cpus[k]) // 2] for k in k_all]
     for k, sh in zip(k_all, doc["shards"]):
         walls = batch_walls(streams[k - 1])
         parts = [f'{b["name"].split()[0]} {b["setupSeconds"] + b["testsSeconds"]:.1f}/{walls.get(b["name"], 0):.1f}'
                  for b in sh.get("batches", [])]
         print(f"{name} N={n} {split} shard {k}: predicted {sh['predictedSeconds']:.1f} s, measured "
-              f"{[round(t, 1) for t in times[k]]} (a fixed loop took {[round(c, 3) for c in speed[k]]} s before); batches predicted/measured: {', '.join(parts)}", file=sys.stderr)
+              f"{[round(t, 1) for t in times[k]]}, CPU {[round(c, 1) for c in cpus[k]]} (a fixed loop took {[round(c, 3) for c in speed[k]]} s before); batches predicted/measured: {', '.join(parts)}", file=sys.stderr)
     mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
     if mcode != code or "shard" in merr:
         sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
@@ -276,8 +290,9 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
     predicted = [sh["predictedSeconds"] for sh in doc["shards"]]
     print(f"{name} N={n} {split}: shards measured {[round(t, 1) for t in shard_secs]}, "
           f"predicted {[round(t, 1) for t in predicted]}", file=sys.stderr)
+    cpu_mean = sum(shard_cpu) / len(shard_cpu)
     row = (n, doc["maxSeconds"] / doc["meanSeconds"] if doc["meanSeconds"] else 1,
-           max(shard_secs) / mean, max(shard_secs), len(doc["shards"]))
+           max(shard_secs) / mean, max(shard_cpu) / cpu_mean if cpu_mean else 1, max(shard_secs), len(doc["shards"]))
     return row, copies, streams
 
 
@@ -303,8 +318,8 @@ def main():
                        env=dict(os.environ, CGO_ENABLED="1"))
     env = dict(os.environ, TESTDEX_CACHE_DIR=os.path.join(work, "cache"), GOFLAGS="-count=1")
     shards = [int(s) for s in args.shards.split(",")]
-    print("| project | full run | N | split | predicted max/mean | measured max/mean | slowest shard |")
-    print("|---|---|---|---|---|---|---|")
+    print("| project | full run | N | split | predicted max/mean | measured max/mean | its CPU max/mean | slowest shard |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in args.projects.split(","):
         if name == "sleepy":
             root = sleepy(os.path.join(work, "sleepy"))
@@ -318,9 +333,10 @@ def main():
         pw = os.path.join(work, "out-" + name)  # not the polyglot root itself
         os.makedirs(pw, exist_ok=True)
         full, rows = bench(bin_, name, root, shards, args.splits.split(","), env, pw)
-        for n, split, pred, meas, slowest, used in rows:
+        for n, split, pred, meas, cpu, slowest, used in rows:
             used_note = "" if used == n else f" ({used} used)"
-            print(f"| {name} | {full:.1f} s | {n}{used_note} | {split} | {pred:.2f} | {meas:.2f} | {slowest:.1f} s |", flush=True)
+            print(f"| {name} | {full:.1f} s | {n}{used_note} | {split} | {pred:.2f} | {meas:.2f} | {cpu:.2f} | {slowest:.1f} s |",
+                  flush=True)
 
 
 if __name__ == "__main__":
