@@ -343,6 +343,7 @@ func subBatch(b *Batch, its []*item) *Batch {
 	nb := &Batch{Name: b.Name, Dir: b.Dir, Framework: b.Framework, Settings: b.Settings, Outside: b.Outside,
 		Project: b.Project, Setup: b.Setup}
 	files, ids := map[string]bool{}, map[string]bool{}
+	nb.Selection.Within = within(b.Selection)
 	for _, it := range its {
 		if it.ps != nil {
 			files[it.file] = true
@@ -367,6 +368,26 @@ func subBatch(b *Batch, its []*item) *Batch {
 		}
 	}
 	return nb
+}
+
+// within is what a part of sel is cut from (lang.Selection.Within):
+// sel's paths, without their records, where one of them is a folder
+// (files and tests named one by one are what the runner is handed
+// anyway), else nil.
+func within(sel lang.Selection) []lang.PathSelection {
+	if len(sel.Within) > 0 {
+		return sel.Within
+	}
+	var out []lang.PathSelection
+	dir := false
+	for _, ps := range sel.Paths {
+		out = append(out, lang.PathSelection{Path: ps.Path, Dir: ps.Dir})
+		dir = dir || ps.Dir
+	}
+	if !dir {
+		return nil
+	}
+	return out
 }
 
 // topOf returns t's outermost expected ancestor (t itself at top level):

@@ -110,3 +110,59 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestShardProjectRules: a shard of a pytest project runs what the whole
+// run runs under the project's own collection rules. conftest.py's
+// collect_ignore leaves out a failing file the listing holds, which
+// pytest would run if a shard named it on the command line; a file
+// broken into its tests by ID keeps its rows and methods. Every shard
+// passes, as the whole run does, and together they run what it runs.
+func TestShardProjectRules(t *testing.T) {
+	if exec.Command("python3", "-c", "import pytest").Run() != nil {
+		testenv.Missing(t, "python3 with pytest is not installed")
+	}
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"pytest.ini":            "[pytest]\n",
+		"tests/conftest.py":     "collect_ignore = []\nif True:\n    collect_ignore.append('test_ignored.py')\n",
+		"tests/test_ignored.py": "def test_never():\n    assert False, 'collect_ignore leaves this file out'\n",
+		"tests/test_a.py":       "def test_a1():\n    pass\n\ndef test_a2():\n    pass\n",
+		"tests/test_b.py":       "def test_b1():\n    pass\n",
+		"tests/sub/test_c.py":   "def test_c1():\n    pass\n",
+		"tests/test_big.py": "import time, pytest\n\n" +
+			"@pytest.mark.parametrize('n', [1, 2])\ndef test_rows(n):\n    time.sleep(0.3)\n\n" +
+			"class TestK:\n    def test_m(self):\n        time.sleep(0.3)\n    def test_n(self):\n        time.sleep(0.3)\n\n" +
+			"def test_slow():\n    time.sleep(0.3)\n",
+	})
+	out := t.TempDir()
+	full := filepath.Join(out, "full.jsonl")
+	code, direct, errs := cliIn(t, root, os.Environ(), "run", "--json")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, direct, errs)
+	}
+	write(t, full, direct)
+	union := map[string]testdex.Action{}
+	for i := 1; i <= 3; i++ {
+		k := strconv.Itoa(i)
+		code, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", k+"/3", "--durations", full)
+		if code != 0 {
+			t.Errorf("shard %s/3: exit %d (the whole run passes)\n%s", k, code, errs)
+		}
+		for id, a := range finals(t, got) {
+			if _, twice := union[id]; twice {
+				t.Errorf("%s ran in two shards", id)
+			}
+			union[id] = a
+		}
+	}
+	if want := finals(t, direct); !reflect.DeepEqual(union, want) {
+		t.Fatalf("the shards ran %v\nthe run ran %v", union, want)
+	}
+	if _, ok := union["tests/test_big.py::test_rows[1]"]; !ok {
+		t.Errorf("the rows of a file broken into tests did not run: %v", union)
+	}
+	_, text, _ := cliIn(t, root, os.Environ(), "plan", "--shards", "3", "--json", "--durations", full)
+	if !strings.Contains(text, "tests/test_big.py::TestK") {
+		t.Errorf("test_big.py was not broken into its tests, so its IDs were not tried:\n%s", text)
+	}
+}

@@ -44,6 +44,16 @@ type Selection struct {
 	// of Paths and none is a descendant of another; a record may be one the
 	// listing does not hold (a row known only at run time, Seen runtime).
 	Tests []*testdex.Test `json:"tests,omitempty"`
+	// Within, when set, is the run Paths and Tests were cut from (a
+	// shard's part of a folder's run): a runner that can collects Within
+	// under the project's own rules and runs only what Paths and Tests
+	// name of it, because a framework handed a file by name runs it even
+	// where its configuration leaves it out (pytest collects a file named
+	// on its command line that conftest.py's collect_ignore lists), and a
+	// shard must run what the whole run would. A runner that cannot runs
+	// Paths and Tests as it would without Within. Its paths carry no
+	// Tests.
+	Within []PathSelection `json:"within,omitempty"`
 }
 
 // PathSelection is one path of a Selection.

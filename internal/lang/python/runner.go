@@ -70,8 +70,9 @@ func (r pytestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.R
 	for _, l := range o.Outside { // pytest follows a linked folder: never into one that leaves the root
 		opts = append(opts[:len(opts):len(opts)], "--ignore="+path.Join(relTo(root, p.Dir), l.Path))
 	}
-	plan := pytestPlan{Options: opts, Extra: o.Extra, Select: pytestArgs(relTo(root, p.Dir), sel),
-		Timeout: o.TestTimeout.Seconds(), Coverage: cov}
+	proj := relTo(root, p.Dir)
+	plan := pytestPlan{Options: opts, Extra: o.Extra, Timeout: o.TestTimeout.Seconds(), Coverage: cov}
+	plan.Select, plan.Only = pytestSelect(proj, sel)
 	args, err := writeDriver(o.Dir, "testdex_pytest.py", pytestDriver, plan)
 	if err != nil {
 		return nil, err
@@ -91,6 +92,56 @@ type pytestPlan struct {
 	Timeout float64  `json:"timeout,omitempty"` // seconds
 	// Coverage, when set, records per-test coverage (see coverage.go).
 	Coverage *coveragePlan `json:"coverage,omitempty"`
+	// Only, when set, keeps of what Select collects the tests of its
+	// paths and IDs (see pytestSelect).
+	Only *pytestOnly `json:"only,omitempty"`
+}
+
+// pytestOnly is what the driver keeps of a collection: the files and
+// folders of Paths (rootdir-relative), and the tests whose node IDs are,
+// or start, an ID of IDs (a function's rows, a class's methods).
+type pytestOnly struct {
+	Paths []string `json:"paths"`
+	IDs   []string `json:"ids"`
+}
+
+// pytestSelect returns pytest's arguments for sel, and what the driver
+// keeps of their collection. Without sel.Within, the arguments name the
+// selection (pytestArgs). With it (a shard's part of a folder's run),
+// they name what Within names, so that pytest collects as the whole run
+// does (conftest.py's collect_ignore, python_files, testpaths apply,
+// which a file named on the command line escapes), and Only keeps the
+// part: the driver ignores every other file before it is imported and
+// deselects the tests of a file not selected whole that no ID names. A
+// path or test outside Within is named as it would be without it.
+func pytestSelect(proj string, sel *lang.Selection) ([]string, *pytestOnly) {
+	if len(sel.Within) == 0 {
+		return pytestArgs(proj, sel), nil
+	}
+	args := pytestArgs(proj, &lang.Selection{Paths: sel.Within})
+	only := &pytestOnly{Paths: []string{}, IDs: []string{}}
+	inside := func(p string) bool {
+		for _, w := range sel.Within {
+			if w.Path == "." || p == w.Path || (w.Dir && strings.HasPrefix(p, w.Path+"/")) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ps := range sel.Paths {
+		if !inside(ps.Path) {
+			args = append(args, path.Join(proj, ps.Path))
+		}
+		only.Paths = append(only.Paths, path.Join(proj, ps.Path))
+	}
+	for _, t := range sel.Tests {
+		name := nativeName(t)
+		if file, _, _ := strings.Cut(name, "::"); !inside(lang.ProjectRel(proj, file)) {
+			args = append(args, name)
+		}
+		only.IDs = append(only.IDs, name)
+	}
+	return args, only
 }
 
 // pytestArgs are the selection's pytest arguments; proj is the project

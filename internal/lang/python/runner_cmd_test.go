@@ -166,3 +166,33 @@ func TestPytestNotInstalled(t *testing.T) {
 		t.Errorf("no python: %v", err)
 	}
 }
+
+// TestPytestSelectWithin: a part of a folder's run names the folder to
+// pytest and keeps the part through the driver; a path or test outside
+// the folder is still named on the command line, or it would not run.
+func TestPytestSelectWithin(t *testing.T) {
+	sel := &lang.Selection{
+		Paths: []lang.PathSelection{{Path: "tests/test_a.py"}},
+		Tests: []*testdex.Test{
+			{ID: "p/tests/test_big.py::test_x", Name: "p/tests/test_big.py::test_x"},
+			{ID: "p/other/test_o.py::test_o", Name: "p/other/test_o.py::test_o"},
+		},
+		Within: []lang.PathSelection{{Path: "tests", Dir: true}},
+	}
+	args, only := pytestSelect("p", sel)
+	if want := []string{"p/tests", "p/other/test_o.py::test_o"}; !reflect.DeepEqual(args, want) {
+		t.Errorf("args %q, want %q", args, want)
+	}
+	want := &pytestOnly{Paths: []string{"p/tests/test_a.py"}, IDs: []string{"p/tests/test_big.py::test_x", "p/other/test_o.py::test_o"}}
+	if !reflect.DeepEqual(only, want) {
+		t.Errorf("only %+v, want %+v", only, want)
+	}
+	sel.Within = []lang.PathSelection{{Path: ".", Dir: true}}
+	if args, _ := pytestSelect(".", sel); len(args) != 0 {
+		t.Errorf("a part of the whole project: args %q, want none (pytest's testpaths decide)", args)
+	}
+	sel.Within = nil
+	if args, only := pytestSelect("p", sel); only != nil || len(args) != 3 {
+		t.Errorf("without Within: args %q, only %+v", args, only)
+	}
+}

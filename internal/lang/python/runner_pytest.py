@@ -6,10 +6,13 @@ Usage: python runner_pytest.py CONFIG_FILE
 
 CONFIG_FILE is JSON: {"options": [...], "extra": [...], "select": [...],
 "timeout": seconds or 0, "coverage": {"module": path} or
-absent}. pytest.main receives options (testdex's own:
--q --no-header --no-summary), extra (the user's arguments) and select (the
-paths and node IDs to run; none runs what pytest's own configuration
-chooses, testpaths included).
+absent, "only": {"paths": [...], "ids": [...]} or absent}. pytest.main
+receives options (testdex's own: -q --no-header --no-summary), extra (the
+user's arguments) and select (the paths and node IDs to run; none runs
+what pytest's own configuration chooses, testpaths included). With
+"only", the driver keeps only that part of what select collects (class
+Only: a shard's part of a folder's run, collected under the project's own
+rules).
 
 The tests see the world `pytest EXTRA` gives them: sys.argv is [the pytest
 console script, *extra] and sys.path[0] its folder, set before pytest is
@@ -211,6 +214,51 @@ class Plugin:
         emit(nodeid=nodeid, **st)
 
 
+class Only:
+    """Keeps part of a collection (the configuration's "only"): the files
+    and folders of paths, and the tests whose node IDs are, or start
+    (a function's rows, a class's methods), an ID of ids; all
+    rootdir-relative. A file neither selected nor holding a selected ID is
+    ignored before it is imported; the others defer to the project's own
+    rules (conftest.py's collect_ignore, pytest's --ignore), which pytest
+    applies to what it finds below its arguments, never to an argument."""
+
+    def __init__(self, root, paths, ids):
+        self.root = root
+        self.paths = [p.rstrip("/") for p in paths]
+        self.ids = ids
+        self.keep = self.paths + [i.split("::", 1)[0] for i in ids]
+
+    def rel(self, p):
+        r = os.path.relpath(str(p), self.root).replace(os.sep, "/")
+        return "" if r == "." else r
+
+    def ignore(self, p):
+        r = self.rel(p)
+        for k in self.keep:
+            if k in ("", ".") or r == "" or r == k or k.startswith(r + "/") or r.startswith(k + "/"):
+                return None  # the project's rules decide
+        return True
+
+    if int(pytest.__version__.split(".")[0]) < 7:  # the hook's argument was a py.path
+        def pytest_ignore_collect(self, path, config):
+            return self.ignore(path)
+    else:
+        def pytest_ignore_collect(self, collection_path, config):
+            return self.ignore(collection_path)
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        keep, drop = [], []
+        for item in items:
+            f = item.nodeid.split("::", 1)[0]
+            whole = any(p in ("", ".") or f == p or f.startswith(p + "/") for p in self.paths)
+            named = any(item.nodeid == i or item.nodeid.startswith((i + "[", i + "::")) for i in self.ids)
+            (keep if whole or named else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+
+
 def main():
     """Reserves stdout for the events, gives the tests pytest's argv and
     sys.path, and runs pytest. Everything with an effect is here, not at
@@ -234,7 +282,10 @@ def main():
             args.append("--no-cov")  # one tracer: pytest-cov's would take over from ours
         recorder.start()
     try:
-        code = pytest.main(args, plugins=[Plugin(config.get("timeout") or 0, recorder)])
+        plugins = [Plugin(config.get("timeout") or 0, recorder)]
+        if config.get("only") is not None:
+            plugins.append(Only(os.getcwd(), config["only"]["paths"], config["only"]["ids"]))
+        code = pytest.main(args, plugins=plugins)
     finally:
         if recorder is not None:
             recorder.finish()
