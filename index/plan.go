@@ -43,7 +43,8 @@ func (ix *Index) Plan(sel *Selection) *plan.Plan {
 	}
 	ix.planTests(sel.Tests, byID, batchOf)
 	p := &plan.Plan{Version: plan.Version}
-	for _, b := range batches {
+	for g, b := range batches {
+		b.Selection.Within = ix.within(g, &b.Selection, sel.Within)
 		b.Expected = ix.expected(b, byID)
 		b.Outside = ix.outside(b)
 		if b.Setup.Runner == nil {
@@ -129,6 +130,28 @@ func (ix *Index) outside(b *plan.Batch) []lang.Link {
 			continue
 		}
 		out = append(out, lang.Link{Path: filepath.ToSlash(rel), Dir: e.Dir})
+	}
+	return out
+}
+
+// within is group g's part of the root-relative paths of the run a
+// selection narrows (lang.Selection.Within), without their records; nil
+// where it names no folder of the group (a file named is run as named
+// anyway) or sel is the whole project already.
+func (ix *Index) within(g *group, sel *lang.Selection, paths []string) []lang.PathSelection {
+	if sel.Whole() {
+		return nil
+	}
+	var out []lang.PathSelection
+	dir := false
+	for _, p := range paths {
+		if ps, ok := ix.pathSelection(g, p); ok {
+			out = append(out, lang.PathSelection{Path: ps.Path, Dir: ps.Dir})
+			dir = dir || ps.Dir
+		}
+	}
+	if !dir {
+		return nil
 	}
 	return out
 }

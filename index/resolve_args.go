@@ -36,6 +36,12 @@ type Selection struct {
 	// Tests are the records named by ID: listed, or made by the ID rules
 	// for an ID the listing does not hold (Seen ["runtime"]).
 	Tests []testdex.Test
+	// Within, when set, are the root-relative paths of the run the
+	// selection narrows (the tests a change affects narrow the whole
+	// root's run): Plan gives each batch its part of them as
+	// lang.Selection.Within, so that a runner keeps the project's own
+	// collection rules for the narrower selection.
+	Within []string
 }
 
 // Resolve selects what `testdex run` and the MCP run_tests tool run: each

@@ -125,7 +125,12 @@ func planRequest(ix *index.Index, req run.Request) (*plan.Plan, *changedRun, err
 		if ch, err = newChangedRun(ix, sel, req.CacheDir, req.Warn); err != nil {
 			return nil, nil, err
 		}
+		within := sel.Paths
 		sel = ch.sel
+		sel.Within = within // the changed tests narrow the run of the paths given
+	}
+	if req.Chosen {
+		sel.Within = []string{"."} // the tests a change affects narrow the whole root's run
 	}
 	if (req.Chosen || req.Failed || req.Changed) && !req.Options.Bench {
 		var dropped int
