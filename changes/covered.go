@@ -595,7 +595,7 @@ func (c *covSel) fileChange(ch Change) (*fileChange, error) {
 		return nil, err
 	}
 	fc.runs, fc.versions = map[time.Time]uint64{}, map[uint64]*versionDiff{}
-	curSkel := skeleton(rule, src, cur)
+	curSkel := skeleton(rule, ch.Path, src, cur)
 	for id, e := range fc.entries {
 		if ti, ok := c.tests[id]; ok {
 			fc.runs[ti.Recorded] = e.Hash
@@ -621,7 +621,7 @@ func diffVersion(file string, rule *lang.Bodies, v coverage.Version, cur []cover
 		vd.static = file + " changed since it was recorded and that version's text was not kept"
 		return vd
 	}
-	if skeleton(rule, v.Content, v.Funcs) != curSkel {
+	if skeleton(rule, file, v.Content, v.Funcs) != curSkel {
 		vd.static = file + " changed outside its function bodies"
 		return vd
 	}
@@ -630,6 +630,7 @@ func diffVersion(file string, rule *lang.Bodies, v coverage.Version, cur []cover
 		have[coverage.Func{Name: f.Name, Hash: f.Hash}]++
 	}
 	lines := strings.Split(string(v.Content), "\n")
+	bodyOf := rule.For(file, v.Content)
 	nth := map[string]int{} // name -> functions of that name seen so far
 	for _, f := range v.Funcs {
 		k := coverage.Func{Name: f.Name, Hash: f.Hash}
@@ -639,7 +640,7 @@ func diffVersion(file string, rule *lang.Bodies, v coverage.Version, cur []cover
 			have[k]--
 			continue
 		}
-		lo, hi := body(rule, lines, f)
+		lo, hi := bodyOf(lines, span(f))
 		if lo > hi {
 			lo, hi = f.Start, f.End
 		}

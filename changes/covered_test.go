@@ -15,6 +15,7 @@ import (
 	"github.com/testdex/testdex/index"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lang/golang"
+	"github.com/testdex/testdex/internal/lang/js"
 	"github.com/testdex/testdex/internal/languages"
 )
 
@@ -219,11 +220,11 @@ func TestSkeletonPython(t *testing.T) {
 	}
 	// A changed default is outside the body: the skeleton changes.
 	funcs := []coverage.Func{{Name: "f", Start: 1, End: 5}, {Name: "g", Start: 7, End: 7}}
-	a := skeleton(rule, []byte(src), funcs)
-	if b := skeleton(rule, []byte(strings.Replace(src, "b=(1, 2)", "b=(1, 3)", 1)), funcs); a == b {
+	a := skeleton(rule, "m.py", []byte(src), funcs)
+	if b := skeleton(rule, "m.py", []byte(strings.Replace(src, "b=(1, 2)", "b=(1, 3)", 1)), funcs); a == b {
 		t.Error("a changed default did not change the skeleton")
 	}
-	if b := skeleton(rule, []byte(strings.Replace(src, "return a", "return -a", 1)), funcs); a != b {
+	if b := skeleton(rule, "m.py", []byte(strings.Replace(src, "return a", "return -a", 1)), funcs); a != b {
 		t.Error("a changed body changed the skeleton")
 	}
 }
@@ -332,5 +333,41 @@ func TestSelectCoveredContainer(t *testing.T) {
 		map[string][]coverage.Span{"TestC::test_a": {{Start: 1, End: 3}}, "TestC::test_b": {{Start: 1, End: 2}, {Start: 4, End: 4}}})
 	if got := selectedAfter(t, ix, cov, root, "return x + 1", "return x - 1"); got != "tests/test_m.py::TestC::test_a" {
 		t.Errorf("selected %s, want tests/test_m.py::TestC::test_a alone", got)
+	}
+}
+
+// TestSkeletonJS: JavaScript's rule for bodies (js's body.go) keeps a
+// parameter list written over several lines in the skeleton: a call can
+// throw in its pattern before the body's counter is set, so a change to
+// it is the static evidence's to decide. A change inside the body is not
+// in the skeleton, nor one to a function whose body starts on its first
+// line.
+func TestSkeletonJS(t *testing.T) {
+	src := "function f(\n  {a, b},\n  c,\n) {\n  return a + c;\n}\n\nconst g = ({x}) => {\n  return x;\n};\n"
+	rule := languages.Bodies("m.js")
+	if rule == nil {
+		t.Fatal("no rule for bodies in .js files")
+	}
+	cut := func(src string) []coverage.Func {
+		spans, err := js.Spanner.Spans("m.js", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []coverage.Func
+		for _, s := range spans {
+			out = append(out, coverage.Func{Name: s.Name, Start: s.Start, End: s.End, Hash: s.Hash})
+		}
+		return out
+	}
+	skel := func(src string) string { return skeleton(rule, "m.js", []byte(src), cut(src)) }
+	a := skel(src)
+	if b := skel(strings.Replace(src, "{a, b},", "{a, b} = {},", 1)); a == b {
+		t.Error("a changed parameter pattern on the list's second line did not change the skeleton")
+	}
+	if b := skel(strings.Replace(src, "return a + c", "return a - c", 1)); a != b {
+		t.Error("a changed body changed the skeleton")
+	}
+	if b := skel(strings.Replace(src, "return x", "return -x", 1)); a != b {
+		t.Error("a changed arrow body changed the skeleton")
 	}
 }

@@ -16,11 +16,12 @@ import (
 // at import, a first or last line shared with code outside it) stays in
 // the skeleton, so a new, renamed or deleted function, a changed default
 // or decorator, changes it.
-func skeleton(rule *lang.Bodies, src []byte, funcs []coverage.Func) string {
+func skeleton(rule *lang.Bodies, file string, src []byte, funcs []coverage.Func) string {
 	lines := strings.Split(string(src), "\n")
 	inBody := make([]bool, len(lines)+2)
+	bodyOf := rule.For(file, src)
 	for _, f := range funcs {
-		lo, hi := body(rule, lines, f)
+		lo, hi := bodyOf(lines, span(f))
 		for l := max(lo, 1); l <= hi && l <= len(lines); l++ {
 			inBody[l] = true
 		}
@@ -38,8 +39,3 @@ func skeleton(rule *lang.Bodies, src []byte, funcs []coverage.Func) string {
 	return b.String()
 }
 
-// body returns the lines of f's body by the language's rule (lo > hi
-// when it has none apart from its header).
-func body(rule *lang.Bodies, lines []string, f coverage.Func) (lo, hi int) {
-	return rule.BodyOf(lines, span(f))
-}

@@ -117,6 +117,22 @@ type Bodies struct {
 	// the lines between f's first and last, which may share a line with
 	// code outside it.
 	Body func(lines []string, f FuncSpan) (lo, hi int)
+	// Prepare, when set, reads one version of a file (its name and text)
+	// and returns the rule for its functions, from a parse of it where
+	// the lines alone cannot tell (where a JavaScript parameter list
+	// ends); nil when the version does not parse (Body then decides).
+	Prepare func(file string, src []byte) func(lines []string, f FuncSpan) (lo, hi int)
+}
+
+// For returns the rule for one version of a file: Prepare's, when it
+// reads the version, else BodyOf.
+func (b *Bodies) For(file string, src []byte) func(lines []string, f FuncSpan) (lo, hi int) {
+	if b.Prepare != nil {
+		if rule := b.Prepare(file, src); rule != nil {
+			return rule
+		}
+	}
+	return b.BodyOf
 }
 
 // BodyOf returns the first and last lines of f's body among the file's

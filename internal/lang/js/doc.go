@@ -39,7 +39,7 @@
 //	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
 //	               impact_tsconfig.go impact_map.go impact_config.go
 //	               impact_cache.go
-//	spans          spanner.go stmtdiff.go
+//	spans          spanner.go stmtdiff.go body.go (where bodies lie)
 //	Glubean        glubean.go glubean_chain.go (exports, builders, rows)
 //	               glubean_detect.go (projects, files) glubean_runner.go
 //	               glubean_lister.go (the runtime method: glubean scan)

@@ -6,10 +6,10 @@ import (
 )
 
 // Language is JavaScript and TypeScript as the generic code knows them
-// (registered in package languages). A function's body lies between its
-// first and last lines (the default rule of lang.Bodies).
+// (registered in package languages). A function's body lies after the
+// line its body starts on, up to the line before its last (body.go).
 var Language = &lang.Language{Detector: Detector, Frameworks: []*lang.Framework{Jest, Vitest, Mocha, NodeTest, Glubean},
-	Bodies: &lang.Bodies{Extensions: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}}}
+	Bodies: bodies}
 
 // The frameworks of JavaScript, which name their tests alike.
 var (

@@ -33,12 +33,20 @@ var functionKinds = map[string]bool{
 
 // Spans returns the functions of file, in source order.
 func (spanner) Spans(file string, src []byte) ([]lang.FuncSpan, error) {
+	spans, _, err := spansOf(file, src)
+	return spans, err
+}
+
+// spansOf returns the functions of file, in source order, and the line
+// each one's body starts on (its block's brace, an arrow's expression).
+func spansOf(file string, src []byte) ([]lang.FuncSpan, []int, error) {
 	tree, err := parse(grammar(file), src)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", file, err)
+		return nil, nil, fmt.Errorf("parse %s: %w", file, err)
 	}
 	defer tree.Close()
 	var out []lang.FuncSpan
+	var bodies []int
 	var walk func(n *sitter.Node, scope string)
 	walk = func(n *sitter.Node, scope string) {
 		kind := n.Type()
@@ -48,6 +56,11 @@ func (spanner) Spans(file string, src []byte) ([]lang.FuncSpan, error) {
 			inner = qualify(scope, funcName(n, src))
 			out = append(out, lang.FuncSpan{Name: inner, Start: int(n.StartPoint().Row) + 1,
 				End: int(n.EndPoint().Row) + 1, Hash: tokenHash(n, src)})
+			body := int(n.EndPoint().Row) + 1 // none found: the whole function is header (safe)
+			if b := n.ChildByFieldName("body"); b != nil {
+				body = int(b.StartPoint().Row) + 1
+			}
+			bodies = append(bodies, body)
 		case kind == "class_declaration" || kind == "class" || kind == "abstract_class_declaration":
 			name := "<anonymous>"
 			if id := n.ChildByFieldName("name"); id != nil {
@@ -62,7 +75,7 @@ func (spanner) Spans(file string, src []byte) ([]lang.FuncSpan, error) {
 		}
 	}
 	walk(tree.RootNode(), "")
-	return out, nil
+	return out, bodies, nil
 }
 
 func qualify(scope, name string) string {
