@@ -38,4 +38,3 @@ func skeleton(rule *lang.Bodies, file string, src []byte, funcs []coverage.Func)
 	}
 	return b.String()
 }
-
