@@ -234,7 +234,15 @@ func unmatched(p *plan.Plan, sum *Summary) (unmatched, lost []string) {
 		failed[e.Batch] = true
 	}
 	reported := func(e testdex.Event) bool { return e.Action != testdex.ActionUnreported }
-	under := sum.ancestorsOf(reported)
+	up := map[string]string{} // the listing's links, where the runner reports no level
+	for _, b := range p.Batches {
+		for _, t := range b.Expected {
+			if t.Parent != "" {
+				up[t.ID] = t.Parent
+			}
+		}
+	}
+	under := sum.ancestorsOf(reported, up)
 	for _, b := range p.Batches {
 		if failed[b.Name] {
 			continue

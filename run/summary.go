@@ -247,7 +247,7 @@ func (s *Summary) Finish() {
 // still counted. The tree is the events' Parent links.
 func (s *Summary) pruneParents() {
 	prune := func(list []Failure, a testdex.Action) []Failure {
-		under := s.ancestorsOf(func(e testdex.Event) bool { return e.Action == a })
+		under := s.ancestorsOf(func(e testdex.Event) bool { return e.Action == a }, nil)
 		kept := list[:0]
 		for _, f := range list {
 			if f.Message != "" || !under[f.ID] {
@@ -261,11 +261,18 @@ func (s *Summary) pruneParents() {
 }
 
 // ancestorsOf returns the IDs that have a descendant among the results
-// matching ok, following the events' Parent links.
-func (s *Summary) ancestorsOf(ok func(testdex.Event) bool) map[string]bool {
-	parent := make(map[string]string, len(s.result))
+// matching ok, following the events' Parent links, and those of up
+// where no event links an ID (a parametrized function, which pytest
+// does not report, between its rows and their class).
+func (s *Summary) ancestorsOf(ok func(testdex.Event) bool, up map[string]string) map[string]bool {
+	parent := make(map[string]string, len(s.result)+len(up))
+	for id, p := range up {
+		parent[id] = p
+	}
 	for k, e := range s.result {
-		parent[k.id] = e.Parent
+		if e.Parent != "" || parent[k.id] == "" {
+			parent[k.id] = e.Parent
+		}
 	}
 	out := map[string]bool{}
 	for k, e := range s.result {
