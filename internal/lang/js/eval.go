@@ -50,6 +50,9 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "undefined":
 		return value{kind: kUndefined}
 	case "identifier":
+		if v, ok := w.hostValue(n); ok {
+			return v
+		}
 		return w.ident(n, depth)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		if n.NamedChildCount() > 0 {
@@ -73,10 +76,16 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "object":
 		return w.object(n, depth)
 	case "member_expression":
+		if v, ok := w.hostValue(n); ok {
+			return v
+		}
 		return w.member(n, depth)
 	case "subscript_expression":
 		return w.subscript(n, depth)
 	case "call_expression":
+		if v, ok := w.hostValue(n); ok {
+			return v
+		}
 		return w.callValue(n, depth)
 	case "regex":
 		return w.regex(n)
@@ -234,6 +243,13 @@ func (w *evaluator) binary(n *sitter.Node, depth int) value {
 		r := w.eval(n.ChildByFieldName("right"), depth+1)
 		if eq, ok := looseEqual(l, r); ok {
 			return value{kind: kBool, b: eq == (w.text(op) == "==")}
+		}
+		return value{str: w.text(n)}
+	case "<", ">", "<=", ">=":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if b, ok := compare(w.text(op), l, r); ok {
+			return value{kind: kBool, b: b}
 		}
 		return value{str: w.text(n)}
 	case "-", "*", "/", "%", "**":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"path"
 	"sync"
 	"unicode/utf8"
@@ -16,7 +17,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-9"
+const version = "js-10"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -52,7 +53,7 @@ func (x *Extractor) Framework() testdex.Framework { return x.fw }
 
 // CacheKey names the extractor version and framework.
 func (x *Extractor) CacheKey() string {
-	k := version + "/" + string(x.fw)
+	k := version + "/" + string(x.fw) + "/" + hostKey()
 	if x.loaded {
 		h := fnv.New64a()
 		if b := x.base; b != nil {
@@ -124,6 +125,14 @@ func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
 // extract is Extract with the values of the file's relative imports,
 // which the linker reads (see linkImports); nil before linking.
 func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[string]string) (res lang.Result) {
+	return x.extractWith(f, imports, helpers, nil)
+}
+
+// extractWith is extract with the imported functions that only return an
+// expression (see value.pure), appended beside the helpers when the
+// result parses (a TypeScript function in a JavaScript file does not),
+// for the evaluator's calls of them.
+func (x *Extractor) extractWith(f *lang.File, imports map[string]value, helpers, pures map[string]string) (res lang.Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -140,6 +149,13 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[
 	}
 	g := grammar(f.Rel)
 	origEnd := uint32(0)
+	if len(pures) > 0 {
+		both := maps.Clone(pures)
+		maps.Copy(both, helpers)
+		if _, ok := withHelpers(g, f.Data, both); ok {
+			helpers = both
+		}
+	}
 	if data, ok := withHelpers(g, f.Data, helpers); ok {
 		origEnd = uint32(len(f.Data))
 		f = &lang.File{Rel: f.Rel, Abs: f.Abs, Data: data, Framework: f.Framework, Settings: f.Settings}

@@ -184,7 +184,7 @@ func (w *walker) facts() []byte {
 type moduleExtractor struct{ fw testdex.Framework }
 
 func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
-func (m moduleExtractor) CacheKey() string             { return "js-module-3" }
+func (m moduleExtractor) CacheKey() string             { return "js-module-4" }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
@@ -412,11 +412,21 @@ func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(stri
 
 // withHelper notes in v, the value of the function n, its source when
 // its body declares tests (see value.helper).
+// A function that declares no tests but only returns an expression of
+// its parameters gets its source in v.pure instead. An identifier naming
+// a function the module declares once stands for that declaration.
 func (w *walker) withHelper(v value, n *sitter.Node) value {
-	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") || !w.declaresTests(n) {
+	if n != nil && n.Type() == "identifier" && !w.redeclared[w.text(n)] && w.fnDecls[w.text(n)] != nil {
+		n = w.fnDecls[w.text(n)]
+	}
+	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") {
 		return v
 	}
-	v.helper = w.helperSource(n)
+	if w.declaresTests(n) {
+		v.helper = w.helperSource(n)
+	} else if returned(n) != nil {
+		v.pure = w.helperSource(n)
+	}
 	return v
 }
 
@@ -554,21 +564,28 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			settings = s.Settings
 		}
 	}
-	helpers := map[string]string{}
+	helpers, pures := map[string]string{}, map[string]string{}
 	for _, r := range facts.Imports {
 		v, ok := values[r.Local]
 		switch {
 		case !ok || !identRE.MatchString(r.Local):
 		case r.Name != "*" && v.helper != "":
 			helpers[r.Local] = v.helper
+		case r.Name != "*" && v.pure != "":
+			pures[r.Local] = v.pure
 		case r.Name == "*": // m.f(...): see helperCallee
 			ns := v
 			if v.props != nil { // names not all known, or a function's properties
 				ns = *v.props
 			}
 			for i, k := range ns.keys {
-				if ns.kind == kObject && ns.vals[i].helper != "" && identRE.MatchString(k) {
+				if ns.kind != kObject || !identRE.MatchString(k) {
+					continue
+				}
+				if ns.vals[i].helper != "" {
 					helpers[r.Local+"$"+k] = ns.vals[i].helper
+				} else if ns.vals[i].pure != "" {
+					pures[r.Local+"$"+k] = ns.vals[i].pure
 				}
 			}
 		}
@@ -576,7 +593,7 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 	if facts.CallsOnly && len(helpers) == 0 {
 		return nil // nothing to inline, and no title needs a value
 	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values, helpers)
+	res := ExtractorFor(fw).extractWith(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values, helpers, pures)
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
 }
@@ -720,6 +737,7 @@ type wire struct {
 	P    *wire    `json:"p,omitempty"` // a function's own properties
 	F    bool     `json:"f,omitempty"` // a function
 	H    string   `json:"h,omitempty"` // a function's helper source
+	U    string   `json:"u,omitempty"` // a function's pure source
 }
 
 // maxWireDepth bounds the nesting encoded; deeper parts become unknown.
@@ -732,7 +750,7 @@ func toWire(v value, depth int) wire {
 	w := wire{K: v.kind, S: v.str, B: v.b}
 	switch v.kind {
 	case kUnknown:
-		w.S, w.F, w.H = "", v.fn, v.helper
+		w.S, w.F, w.H, w.U = "", v.fn, v.helper, v.pure
 		if v.props != nil {
 			p := toWire(*v.props, depth+1)
 			w.P = &p
@@ -756,7 +774,7 @@ func fromWire(w wire) value {
 	v := value{kind: w.K, str: w.S, b: w.B}
 	switch w.K {
 	case kUnknown:
-		v.fn, v.helper = w.F, w.H
+		v.fn, v.helper, v.pure = w.F, w.H, w.U
 		if w.P != nil && w.P.K == kObject {
 			p := fromWire(*w.P)
 			v.props = &p
