@@ -192,7 +192,12 @@ func (w *evaluator) globalCall(fn *sitter.Node, argv []value) value {
 		return str("")
 	case name == "Number" && len(argv) == 0:
 		return num(0)
-	case len(argv) == 0 || argv[0].kind == kUnknown || argv[0].isObject() || argv[0].kind == kBigInt:
+	case name == "String":
+		if s, ok := toStr(argv[0]); ok {
+			return str(s)
+		}
+		return value{}
+	case argv[0].kind == kUnknown || argv[0].isObject() || argv[0].kind == kBigInt:
 		return value{}
 	case name == "Number":
 		f, _ := argv[0].toNumber()
@@ -204,9 +209,6 @@ func (w *evaluator) globalCall(fn *sitter.Node, argv []value) value {
 			return value{} // another radix, or 0x read as 0 in radix 10
 		}
 		return num(parseIntPrefix(argv[0].jsString()))
-	}
-	if s, ok := toStr(argv[0]); ok {
-		return str(s)
 	}
 	return value{}
 }

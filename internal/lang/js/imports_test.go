@@ -253,3 +253,66 @@ run.suite('fp');
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestImportedPureFunctions evaluates calls of a local module's functions
+// that only return an expression of their parameters (cross-spawn's
+// run.isMethodSync(method) in an if around tests): through a whole
+// module's member, a named import and a function's own property; what
+// such a function reads of its own module stays unknown (the test under
+// the condition is kept), and a TypeScript function in a module a
+// JavaScript test imports does not stop the module's helpers being
+// inlined.
+func TestImportedPureFunctions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("test/util/run.js", `function isMethodSync(method) { return /^sync(-|$)/.test(method); }
+const limit = 2;
+function overLimit(n) { return n > limit; }
+function run() {}
+module.exports = run;
+module.exports.methods = ['spawn', 'sync-force-shell'];
+module.exports.isMethodSync = isMethodSync;
+module.exports.overLimit = overLimit;
+`)
+	write("test/esm.ts", "export const isWin = (p: string) => p === 'win32';\nexport function suite(n) { it(n, () => {}); }\n")
+	write("test/a.test.js", `const run = require('./util/run');
+run.methods.forEach((method) => {
+  describe(method, () => {
+    if (run.isMethodSync(method)) { it('sync only', () => {}); } else { it('async only', () => {}); }
+    if (run.overLimit(3)) it('over', () => {});
+  });
+});
+`)
+	write("test/b.test.ts", "import { isWin, suite } from './esm';\nimport * as e from './esm';\nif (isWin('linux') || e.isWin('darwin')) it('win', () => {});\nif (!isWin('linux')) it('not win', () => {});\nsuite('helper');\n")
+	write("test/c.test.js", "import { isWin, suite } from './esm';\nif (isWin('linux')) it('js', () => {});\nsuite('from js');\n")
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.File + ": " + r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"test/a.test.js: spawn", "test/a.test.js: spawn > async only", "test/a.test.js: spawn > over",
+		"test/a.test.js: sync-force-shell", "test/a.test.js: sync-force-shell > sync only", "test/a.test.js: sync-force-shell > over",
+		"test/b.test.ts: not win", "test/b.test.ts: helper", "test/c.test.js: js", "test/c.test.js: from js"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
