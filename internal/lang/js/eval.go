@@ -339,11 +339,29 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 			default:
 				return value{str: w.text(n)}
 			}
-		default: // spread, methods, getters
+		case "method_definition": // m(x) {...}: a function, as m: function (x) {...} is
+			key, ok := w.propertyKey(c.ChildByFieldName("name"))
+			if !ok || accessor(c) {
+				return value{str: w.text(n)}
+			}
+			v.keys = append(v.keys, key)
+			v.vals = append(v.vals, value{str: w.text(c), fn: true})
+		default: // getters, setters, computed keys
 			return value{str: w.text(n)}
 		}
 	}
 	return v
+}
+
+// accessor reports whether a method definition is a getter or a setter,
+// whose reads run code.
+func accessor(m *sitter.Node) bool {
+	for i := 0; i < int(m.ChildCount()); i++ {
+		if t := m.Child(i).Type(); t == "get" || t == "set" {
+			return true
+		}
+	}
+	return false
 }
 
 // propertyKey reads an object literal key that is not computed.

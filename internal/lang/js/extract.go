@@ -119,20 +119,30 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 // Problem at the first bad line and the tests that could be read; a binary
 // file gives an error Problem and no tests. It never panics.
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
-	return x.extract(f, nil, nil)
+	return x.extract(f, nil)
 }
 
-// extract is Extract with the values of the file's relative imports,
-// which the linker reads (see linkImports); nil before linking.
-func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[string]string) (res lang.Result) {
-	return x.extractWith(f, imports, helpers, nil)
+// linkedValues are what the linker read for a test file (see linkImports):
+// the values of its relative imports, the imported functions that declare
+// tests (helpers) or only return an expression (pures, see value.pure),
+// the entries of the folders its titles read (dirs, by marked path) and
+// the modules a computed require loads (require).
+type linkedValues struct {
+	imports        map[string]value
+	helpers, pures map[string]string
+	dirs           map[string][]string
+	require        func(marked string) (value, bool)
 }
 
-// extractWith is extract with the imported functions that only return an
-// expression (see value.pure), appended beside the helpers when the
-// result parses (a TypeScript function in a JavaScript file does not),
-// for the evaluator's calls of them.
-func (x *Extractor) extractWith(f *lang.File, imports map[string]value, helpers, pures map[string]string) (res lang.Result) {
+// extract is Extract with what the linker read; lv is nil before linking.
+// The pures are appended beside the helpers when the result parses (a
+// TypeScript function in a JavaScript file does not), for the
+// evaluator's calls of them.
+func (x *Extractor) extract(f *lang.File, lv *linkedValues) (res lang.Result) {
+	if lv == nil {
+		lv = &linkedValues{}
+	}
+	imports, helpers, pures := lv.imports, lv.helpers, lv.pures
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -193,6 +203,7 @@ func (x *Extractor) extractWith(f *lang.File, imports map[string]value, helpers,
 	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
 	w.importValues = imports
+	w.dirs, w.requireValue = lv.dirs, lv.require
 	if origEnd > 0 {
 		w.origEnd, w.appended = origEnd, map[string]bool{}
 		for name := range helpers {

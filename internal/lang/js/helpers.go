@@ -218,6 +218,7 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	w.tests = append(w.tests, cw.tests...)
 	w.needImports = w.needImports || cw.needImports
 	w.needHelpers = w.needHelpers || cw.needHelpers
+	w.needDirs = cw.needDirs
 	w.problems = append(w.problems, cw.problems...)
 	w.loads = append(w.loads, cw.loads...)
 }
@@ -341,5 +342,6 @@ func (w *walker) child(fn *sitter.Node) *walker {
 	cw.inlining = append(append([]uint32(nil), w.inlining...), fn.StartByte())
 	cw.limit = fn.EndByte()
 	cw.evaluating = map[string]bool{}
+	cw.host = cw.hostFact // the child's bindings, not w's
 	return &cw
 }

@@ -124,8 +124,11 @@ func (w *walker) hostFact(n *sitter.Node) (value, bool) {
 		}
 	case "call_expression":
 		fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
-		if fn == nil || args == nil || args.Type() != "arguments" || args.NamedChildCount() != 0 {
+		if fn == nil || args == nil || args.Type() != "arguments" {
 			return value{}, false
+		}
+		if args.NamedChildCount() != 0 {
+			return w.folderValue(n)
 		}
 		switch mod, name := w.builtinCall(fn); {
 		case mod != "os":

@@ -47,6 +47,9 @@ type importFacts struct {
 	// CallsOnly says that no title needed the imports, only calls of
 	// imported functions that may declare tests (see withHelpers).
 	CallsOnly bool `json:"callsOnly,omitempty"`
+	// Dirs are the folders whose entries a title needed (readdirSync),
+	// as marked paths (see loadpath.go).
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -163,13 +166,16 @@ func (w *evaluator) imported(name string) (value, bool) {
 // (until the linker supplied them), and its load sites.
 func (w *walker) facts() []byte {
 	f := importFacts{Loads: w.loads, Hidden: w.hidden, CallsOnly: w.needHelpers && !w.needImports}
+	if w.dirs == nil {
+		f.Dirs = sortedSet(w.needDirs)
+	}
 	if (w.needImports || w.needHelpers) && w.importValues == nil {
 		for _, r := range w.imports {
 			f.Imports = append(f.Imports, r)
 		}
 		sort.Slice(f.Imports, func(i, j int) bool { return f.Imports[i].Local < f.Imports[j].Local })
 	}
-	if len(f.Imports) == 0 && len(f.Loads) == 0 && !f.Hidden {
+	if len(f.Imports) == 0 && len(f.Loads) == 0 && !f.Hidden && len(f.Dirs) == 0 {
 		return nil
 	}
 	b, err := json.Marshal(f)
@@ -530,7 +536,7 @@ func moduleCandidates(dir, spec string) []string {
 // titles needed a local module. It reads the modules through p.Load.
 func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *moduleResolver) []testdex.Problem {
 	var facts importFacts
-	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || len(facts.Imports) == 0 {
+	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || (len(facts.Imports) == 0 && len(facts.Dirs) == 0) {
 		return nil
 	}
 	abs := filepath.Join(p.Dir, filepath.FromSlash(f.Rel))
@@ -550,7 +556,8 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			values[r.Local] = v
 		}
 	}
-	if len(values) == 0 {
+	dirs := readDirs(p.Dir, filepath.Dir(abs), facts.Dirs)
+	if len(values) == 0 && len(dirs) == 0 {
 		return nil
 	}
 	data, err := os.ReadFile(abs)
@@ -590,10 +597,11 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			}
 		}
 	}
-	if facts.CallsOnly && len(helpers) == 0 {
+	if facts.CallsOnly && len(helpers) == 0 && len(dirs) == 0 {
 		return nil // nothing to inline, and no title needs a value
 	}
-	res := ExtractorFor(fw).extractWith(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values, helpers, pures)
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings},
+		&linkedValues{imports: values, helpers: helpers, pures: pures, dirs: dirs, require: requirer(fw, p, filepath.Dir(abs))})
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
 }

@@ -82,9 +82,16 @@ type evaluator struct {
 	needHelpers bool // a call of an imported function may declare tests
 	origEnd     uint32
 	site        int
-	needImports bool     // a title needed an import's value
-	file        string   // the file's path (for __filename); "" when not known
-	lin         *lineage // ancestors of the call being visited, with their blocks' consts in scope
+	needImports bool // a title needed an import's value
+	// dirs are the entries of the folders readdirSync calls read, by
+	// marked path (see loadpath.go), and requireValue the module a
+	// computed require loads, both supplied by the linker; needDirs are
+	// the folders a title needed before it did.
+	dirs         map[string][]string
+	requireValue func(marked string) (value, bool)
+	needDirs     []string
+	file         string   // the file's path (for __filename); "" when not known
+	lin          *lineage // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
