@@ -141,3 +141,23 @@ func TestLocalCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectMethods checks that a method definition in an object literal
+// is a function value, so the object's other properties stay readable
+// (dayjs's locale objects: { name: 'ku', preparse(s) {...} }), and that
+// a getter or setter, whose reads run code, leaves the object unknown.
+func TestObjectMethods(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"const o = { name: 'ku', preparse(s) { return s }, async *gen() {}, 'q r'() {} };\nit(o.name + ' ' + Object.keys(o).join(), () => {})",
+			"ku name,preparse,gen,q r"},
+		{"const o = { name: 'x', get n() { return 1 } };\nit(o.name, () => {})", "dynamic {o.name}"},
+		{"const o = { name: 'x', set n(v) {} };\nit(o.name, () => {})", "dynamic {o.name}"},
+		{"const o = { name: 'x', m() {} };\nit(String(o), () => {})", "[object Object]"},
+		{"const o = { name: 'x', toString() { return 'y' } };\nit(String(o), () => {})", "dynamic {String(o)}"},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}

@@ -23,10 +23,14 @@
 //	               mutated.go (the evaluator: the module's bindings and the
 //	               values of titles and tables, no knowledge of tests)
 //	               builtins.go (array, Set, string and regex builtins on
-//	               data) replay.go (the changes made before a read)
+//	               data) regex.go (re.test where Go's engine agrees)
+//	               replay.go replayeach.go (the changes made before a read)
+//	               host.go (the host's platform and node version)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	               tsjest.go (functions as ts-jest compiles them)
 //	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
+//	               folderdata.go (titles from a folder's entries and the
+//	               modules a computed require loads)
 //	listing        lister.go lister_node_mocha.go
 //	running        runner.go runner_args.go runner_install.go runner_script.go
 //	               runner_shell.go runner_reporters.go runner_wrapper.cjs

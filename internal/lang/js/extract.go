@@ -217,6 +217,7 @@ func (x *Extractor) extract(f *lang.File, lv *linkedValues) (res lang.Result) {
 	if t := f.Settings[tsJestSetting]; len(t) == 1 && isTypeScript(f.Rel) {
 		w.tsTarget = esYear(t[0])
 	}
+	w.jasmine = x.fw == testdex.Jest && len(f.Settings[jasmineSetting]) == 1
 	w.bareImports()
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests

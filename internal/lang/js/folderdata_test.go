@@ -77,3 +77,53 @@ for (const f of fs.readdirSync(path.join(__dirname, '../src/locale'), { withFile
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestJasmineTitles checks that an array title is named as jest-jasmine2
+// names it, String(title), where the project's Jest runs with it (a
+// version before 27 without testRunner, or testRunner jest-jasmine2),
+// and stays dynamic under jest-circus, which refuses it.
+func TestJasmineTitles(t *testing.T) {
+	for _, c := range []struct {
+		version, config string
+		want            string
+	}{
+		{"22.4.4", `{}`, "2010,6|d > [object Object]"},
+		{"29.7.0", `{}`, "dynamic d > {{a: 1}}|dynamic {[2010, 6]}"},
+		{"29.7.0", `{"testRunner": "jest-jasmine2"}`, "2010,6|d > [object Object]"},
+		{"26.6.3", `{"testRunner": "jest-circus/runner"}`, "dynamic d > {{a: 1}}|dynamic {[2010, 6]}"},
+	} {
+		dir := t.TempDir()
+		write := func(name, src string) {
+			t.Helper()
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write("package.json", `{"name": "p", "devDependencies": {"jest": "^22.0.0"}, "jest": `+c.config+`}`)
+		write("node_modules/jest/package.json", `{"name": "jest", "version": "`+c.version+`"}`)
+		write("test/a.test.js", "it([2010, 6], () => {})\ndescribe('d', () => { it({a: 1}, () => {}) })\n")
+		ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range ix.Tests {
+			if r.Kind != "test" {
+				continue
+			}
+			n := r.Name
+			if r.Dynamic {
+				n = "dynamic " + n
+			}
+			got = append(got, n)
+		}
+		sort.Strings(got)
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("jest %s, %s: got %q, want %q", c.version, c.config, got, c.want)
+		}
+	}
+}

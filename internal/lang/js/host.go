@@ -91,8 +91,9 @@ func hostKey() string {
 
 // hostFact is the value of an expression reading the host: process.platform,
 // process.version, process.versions.node, os.EOL, EOL imported from os,
-// os.platform() and os.type(); ok is false for anything else, or where
-// the file may bind process itself.
+// os.platform() and os.type(); or the project's files, through
+// folderValue (a folder's entries, a computed require). ok is false for
+// anything else, or where the file may bind process itself.
 func (w *walker) hostFact(n *sitter.Node) (value, bool) {
 	switch n.Type() {
 	case "identifier":
