@@ -273,12 +273,12 @@ func (w *walker) exports(out map[string]value) {
 				cjs, ns = true, v
 			case strings.HasPrefix(t, "module.exports.") && ns.props != nil && strings.Count(t, ".") == 2:
 				key := t[strings.LastIndexByte(t, '.')+1:]
-				ns.props.keys, ns.props.vals = append(ns.props.keys, key), append(ns.props.vals, w.withHelper(w.eval(right, 0), right))
+				putKey(ns.props, key, w.withHelper(w.eval(right, 0), right))
 			case strings.HasPrefix(t, "module.exports.") || strings.HasPrefix(t, "exports."):
 				key := t[strings.LastIndexByte(t, '.')+1:]
 				if ns.kind == kObject {
 					cjs = true
-					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.withHelper(w.eval(right, 0), right))
+					putKey(&ns, key, w.withHelper(w.eval(right, 0), right))
 				}
 			}
 		}
@@ -296,6 +296,19 @@ func (w *walker) exports(out map[string]value) {
 	} else if d, ok := ns.field("default"); ok {
 		out["default"] = d
 	}
+}
+
+// putKey sets o[key] = v as an assignment does: an existing key keeps its
+// place and takes the new value (exports.f = a; exports.f = b is b), a new
+// one comes last.
+func putKey(o *value, key string, v value) {
+	for i, k := range o.keys {
+		if k == key {
+			o.vals[i] = v
+			return
+		}
+	}
+	o.keys, o.vals = append(o.keys, key), append(o.vals, v)
 }
 
 // isFunction reports whether n is a function expression or names a
@@ -422,8 +435,12 @@ func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(stri
 // its parameters gets its source in v.pure instead. An identifier naming
 // a function the module declares once stands for that declaration.
 func (w *walker) withHelper(v value, n *sitter.Node) value {
-	if n != nil && n.Type() == "identifier" && !w.redeclared[w.text(n)] && w.fnDecls[w.text(n)] != nil {
-		n = w.fnDecls[w.text(n)]
+	if n != nil && n.Type() == "identifier" {
+		name := w.text(n)
+		if w.redeclared[name] || w.mutated(name) || w.fnDecls[name] == nil {
+			return v // not one function: reassigned, or declared twice
+		}
+		n = w.fnDecls[name]
 	}
 	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") {
 		return v

@@ -316,3 +316,46 @@ run.methods.forEach((method) => {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestImportedPureReassigned checks that a module's export assigned twice
+// holds the second value, and that a function the module reassigns is
+// not evaluated from its declaration.
+func TestImportedPureReassigned(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("u.js", `function yes() { return true; }
+function no() { return false; }
+function moved() { return true; }
+moved = no;
+exports.pick = yes;
+exports.pick = no;
+exports.moved = moved;
+exports.names = ['a'];
+exports.names = ['b'];
+`)
+	write("a.test.js", `const u = require('./u');
+if (u.pick()) it('picked yes', () => {});
+if (!u.pick()) it('picked no', () => {});
+if (!u.moved()) it('moved', () => {});
+u.names.forEach((n) => it(n, () => {}));
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		got = append(got, r.Name)
+	}
+	sort.Strings(got)
+	if want := "b|moved|picked no"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
