@@ -359,3 +359,44 @@ u.names.forEach((n) => it(n, () => {}));
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestImportedHelperUnread checks that a JavaScript test file's call of an
+// imported TypeScript function declaring tests, whose source cannot be
+// read into the file, is one dynamic record with a warning, not a silence.
+func TestImportedHelperUnread(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("h.ts", "export function suite(n: string) { it(n, () => {}); }\n")
+	write("a.test.js", "import { suite } from './h';\nimport * as h from './h';\nsuite('x');\ndescribe('d', () => { h.suite('y'); });\n")
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name + " @" + strconv.Itoa(r.Line)
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	if want := "d @4|dynamic d > {h.suite('y')} @4|dynamic {suite('x')} @3"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	warned := 0
+	for _, p := range ix.Problems {
+		if strings.Contains(p.Message, "cannot be listed: its source cannot be read") {
+			warned++
+		}
+	}
+	if warned != 2 {
+		t.Errorf("%d warnings, want 2: %v", warned, ix.Problems)
+	}
+}
