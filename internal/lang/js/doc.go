@@ -17,6 +17,7 @@
 //	detection      detect.go frameworks.go config.go patterns.go mocha.go
 //	               nodetest.go typecheck.go (Vitest's type tests)
 //	extraction     extract.go module.go walker.go spec.go lineage.go loops.go
+//	               guards.go (elements a loop's guards skip)
 //	               helpers.go imports.go recover.go (the walker: test calls
 //	               found, records emitted)
 //	evaluation     eval.go evalcall.go value.go jsops.go scope.go env.go

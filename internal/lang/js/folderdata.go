@@ -3,6 +3,7 @@ package js
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -157,4 +158,79 @@ func inProjectDir(root, abs string) bool {
 	}
 	rel = filepath.ToSlash(rel)
 	return rel != ".." && !strings.HasPrefix(rel, "../") && !strings.Contains("/"+rel+"/", "/node_modules/")
+}
+
+// pathCall evaluates path.basename(p[, ext]) and path.extname(p) of
+// strings, as node's posix path module does (js-yaml's
+// it(path.basename(file, '.js')) over a folder's entries); not on
+// Windows, where path is win32's.
+func (w *walker) pathCall(fn, args *sitter.Node) (value, bool) {
+	mod, name := w.builtinCall(fn)
+	if mod != "path" || (name != "basename" && name != "extname") || runtime.GOOS == "windows" {
+		return value{}, false
+	}
+	argv, ok := w.args(args, 0)
+	if !ok || len(argv) == 0 || len(argv) > 2 || argv[0].kind != kString {
+		return value{}, false
+	}
+	if name == "extname" {
+		if len(argv) != 1 {
+			return value{}, false
+		}
+		return str(posixExtname(argv[0].str)), true
+	}
+	if len(argv) == 2 && argv[1].kind != kString && argv[1].kind != kUndefined {
+		return value{}, false
+	}
+	suffix := ""
+	if len(argv) == 2 && argv[1].kind == kString {
+		suffix = argv[1].str
+	}
+	return str(posixBasename(argv[0].str, suffix)), true
+}
+
+// posixBasename is node's path.posix.basename(p, suffix), suffix "" for
+// none.
+func posixBasename(p, suffix string) string {
+	if suffix != "" && suffix == p {
+		return ""
+	}
+	trimmed := strings.TrimRight(p, "/")
+	base := trimmed[strings.LastIndexByte(trimmed, '/')+1:]
+	if suffix != "" && len(suffix) <= len(p) && len(base) > len(suffix) && strings.HasSuffix(base, suffix) {
+		return base[:len(base)-len(suffix)]
+	}
+	return base
+}
+
+// posixExtname is node's path.posix.extname(p), its loop ported.
+func posixExtname(p string) string {
+	startDot, startPart, end, matchedSlash, preDot := -1, 0, -1, true, 0
+	for i := len(p) - 1; i >= 0; i-- {
+		c := p[i]
+		if c == '/' {
+			if !matchedSlash {
+				startPart = i + 1
+				break
+			}
+			continue
+		}
+		if end == -1 {
+			matchedSlash, end = false, i+1
+		}
+		switch {
+		case c == '.' && startDot == -1:
+			startDot = i
+		case c == '.':
+			if preDot != 1 {
+				preDot = 1
+			}
+		case startDot != -1:
+			preDot = -1
+		}
+	}
+	if startDot == -1 || end == -1 || preDot == 0 || (preDot == 1 && startDot == end-1 && startDot == startPart+1) {
+		return ""
+	}
+	return p[startDot:end]
 }

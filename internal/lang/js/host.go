@@ -129,6 +129,9 @@ func (w *walker) hostFact(n *sitter.Node) (value, bool) {
 			return value{}, false
 		}
 		if args.NamedChildCount() != 0 {
+			if v, ok := w.pathCall(fn, args); ok {
+				return v, true
+			}
 			return w.folderValue(n)
 		}
 		switch mod, name := w.builtinCall(fn); {

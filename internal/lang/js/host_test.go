@@ -68,3 +68,25 @@ func TestHostKey(t *testing.T) {
 		t.Errorf("cache key %q does not name the host (%q)", k, hostKey())
 	}
 }
+
+// TestPosixPath checks path.basename and path.extname against node's
+// own answers (node 20, path.posix).
+func TestPosixPath(t *testing.T) {
+	for _, c := range [][3]string{
+		{"a/b.js", ".js", "b"}, {".js", ".js", ""}, {"a/.js", ".js", ".js"}, {"b.js/", ".js", "b"},
+		{"x", ".js", "x"}, {"a/b.test.js", ".js", "b.test"}, {"a/b.js", "js", "b."}, {"/", "", ""},
+		{"", "", ""}, {"a//", "", "a"}, {"b.js", "b.js", ""},
+	} {
+		if got := posixBasename(c[0], c[1]); got != c[2] {
+			t.Errorf("basename(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+	for _, c := range [][2]string{
+		{"a.js", ".js"}, {".bashrc", ""}, {"a.", "."}, {"a..", "."}, {"..", ""}, {".", ""},
+		{"a/b.c/d", ""}, {"a.b.c", ".c"}, {".a.b", ".b"}, {"a/", ""}, {"...", "."}, {"a.js/", ".js"},
+	} {
+		if got := posixExtname(c[0]); got != c[1] {
+			t.Errorf("extname(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}

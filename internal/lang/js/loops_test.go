@@ -33,7 +33,7 @@ func TestLiteralLoops(t *testing.T) {
 		{testdex.Jest, "for (const c of cases) { it(`parses ${c.name}`, () => {}) }",
 			[]string{"dynamic parses {c.name}"}},
 		{testdex.Jest, "for (const c of ['a', 'b']) { if (c) continue; it(c, () => {}) }",
-			[]string{"dynamic {c}"}},
+			nil /* both skipped by the guard */},
 		{testdex.Jest, "let i = 0; while (i++ < 2) { it('w' + i, () => {}) }",
 			[]string{"dynamic {'w' + i}"}},
 		{testdex.Jest, "function suite(name, n) { describe(name, () => { it(`works ${n}`, () => {}) }) }\nsuite('a', 1); suite('b', 2)",
@@ -74,6 +74,15 @@ func TestLiteralLoops(t *testing.T) {
 			[]string{"1e+21 0.30000000000000004 0 1,2, null undefined true"}},
 		{testdex.Jest, "const o = {toString() { return 'x' }}; test(`${o}`, () => {})",
 			[]string{"dynamic {o}"}},
+		// Guards skip elements (the names node's own run of the same code gives).
+		{testdex.Jest, "const path = require('path');\n['a.js', 'b.txt', 'c.js', '.js'].forEach(function (f) { if (path.extname(f) !== '.js') return; it(path.basename(f, '.js'), () => {}) });\nfor (const f of ['x/a.test.js', 'b', 'c.d.e']) { if (f === 'b') { continue; } it(path.basename(f) + ' ' + path.extname(f), () => {}) }",
+			[]string{"a", "c", "a.test.js .js", "c.d.e .e"}},
+		{testdex.Jest, "['a', 'b'].forEach((f) => { if (f === x) return; it(f, () => {}) })",
+			[]string{"dynamic {f}"}},
+		{testdex.Jest, "for (const f of ['a', 'b']) { if (f === 'a') continue; if (f === 'c') break; it(f, () => {}) }",
+			[]string{"dynamic {f}"}},
+		{testdex.Jest, "['a', 'b'].forEach((f) => { if (f === 'a') { it('early', () => {}); return; } it(f, () => {}) })",
+			[]string{"early", "dynamic {f}"}},
 	} {
 		res := extract(t, c.fw, "a.test.js", c.src)
 		got := names(res)
