@@ -77,6 +77,8 @@ func TestLiteralLoops(t *testing.T) {
 		// Guards skip elements (the names node's own run of the same code gives).
 		{testdex.Jest, "const path = require('path');\n['a.js', 'b.txt', 'c.js', '.js'].forEach(function (f) { if (path.extname(f) !== '.js') return; it(path.basename(f, '.js'), () => {}) });\nfor (const f of ['x/a.test.js', 'b', 'c.d.e']) { if (f === 'b') { continue; } it(path.basename(f) + ' ' + path.extname(f), () => {}) }",
 			[]string{"a", "c", "a.test.js .js", "c.d.e .e"}},
+		{testdex.Jest, "const path = require('path');\n['a.js', 'b.txt'].forEach((f) => { const ext = path.extname(f); if (ext !== '.js') { return; } it(f, () => {}) })",
+			[]string{"a.js"}},
 		{testdex.Jest, "['a', 'b'].forEach((f) => { if (f === x) return; it(f, () => {}) })",
 			[]string{"dynamic {f}"}},
 		{testdex.Jest, "for (const f of ['a', 'b']) { if (f === 'a') continue; if (f === 'c') break; it(f, () => {}) }",
