@@ -29,7 +29,8 @@
 //	               host.go (the host's platform and node version)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	               tsjest.go (functions as ts-jest compiles them)
-//	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
+//	linking        wire.go (local modules' values, as Facts carry them)
+//	               loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
 //	               folderdata.go (titles from a folder's entries and the
 //	               modules a computed require loads)
 //	listing        lister.go lister_node_mocha.go
