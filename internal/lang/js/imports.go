@@ -587,8 +587,23 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			settings = s.Settings
 		}
 	}
-	helpers, pures := map[string]string{}, map[string]string{}
-	for _, r := range facts.Imports {
+	helpers, pures := importedFunctions(facts.Imports, values)
+	if facts.CallsOnly && len(helpers) == 0 && len(dirs) == 0 {
+		return nil // nothing to inline, and no title needs a value
+	}
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings},
+		&linkedValues{imports: values, helpers: helpers, pures: pures, dirs: dirs, require: requirer(fw, p, filepath.Dir(abs))})
+	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
+	return nil
+}
+
+// importedFunctions picks, from the values of a file's imports, the
+// functions the linker appends to it: those that declare tests (helpers)
+// and those that only return an expression (pures), under their local
+// name, or m$f for f of a whole module m.
+func importedFunctions(imports []importRef, values map[string]value) (helpers, pures map[string]string) {
+	helpers, pures = map[string]string{}, map[string]string{}
+	for _, r := range imports {
 		v, ok := values[r.Local]
 		switch {
 		case !ok || !identRE.MatchString(r.Local):
@@ -613,13 +628,7 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			}
 		}
 	}
-	if facts.CallsOnly && len(helpers) == 0 && len(dirs) == 0 {
-		return nil // nothing to inline, and no title needs a value
-	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings},
-		&linkedValues{imports: values, helpers: helpers, pures: pures, dirs: dirs, require: requirer(fw, p, filepath.Dir(abs))})
-	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
-	return nil
+	return helpers, pures
 }
 
 // withHelpers appends to a test file's source the imported functions
