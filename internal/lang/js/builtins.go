@@ -115,6 +115,42 @@ func builtinMethod(o value, method string, argv []value) (value, bool) {
 		return arrayMethod(o.arr, method, argv)
 	case o.kind == kString && (method == "replace" || method == "replaceAll") && len(argv) == 2:
 		return replace(o.str, argv[0], argv[1], method == "replaceAll")
+	case o.re != nil && method == "test" && len(argv) >= 1 && argv[0].re == nil:
+		if s, ok := toStr(argv[0]); ok {
+			if m, ok := regexTest(o.re, s); ok {
+				return value{kind: kBool, b: m}, true
+			}
+		}
+	case o.kind == kString:
+		return stringMethod(o.str, method, argv)
+	}
+	return value{}, false
+}
+
+// stringMethod is s.startsWith(x), endsWith(x) and includes(x) of a
+// string x and no position, and s.split(sep) of a string separator and no
+// limit.
+func stringMethod(s, method string, argv []value) (value, bool) {
+	if len(argv) != 1 || argv[0].kind != kString {
+		return value{}, false
+	}
+	x := argv[0].str
+	switch method {
+	case "startsWith":
+		return value{kind: kBool, b: strings.HasPrefix(s, x)}, true
+	case "endsWith":
+		return value{kind: kBool, b: strings.HasSuffix(s, x)}, true
+	case "includes":
+		return value{kind: kBool, b: strings.Contains(s, x)}, true
+	case "split":
+		if x == "" && !isASCII(s) {
+			return value{}, false // code units, not characters
+		}
+		out := value{kind: kArray}
+		for _, part := range strings.Split(s, x) {
+			out.arr = append(out.arr, str(part))
+		}
+		return out, true
 	}
 	return value{}, false
 }

@@ -27,6 +27,10 @@ func TestBuiltinValues(t *testing.T) {
 			`[["1","b","c"],["x","a"]]`},
 		{`JSON.stringify('\uD83D\uDE00 \u00e9')`, "\"\U0001F600 \u00e9\""},
 		{"'a\\nb\\tc'.replace(/\\n/g, String.raw`\\n`).replace(/\\t/, '<t>')", "a\\nb<t>c"},
+		{`[/^sync(-|$)/.test('sync'), /^sync(-|$)/.test('sync-force-shell'), /^sync(-|$)/.test('spawn'), /-force-shell$/.test('spawn-force-shell'), /^win/i.test('Win32'), /\d{2,}/.test('a1b'), /[a-c]+x?\b/.test('zzb '), /\s/.test('a b'), /a.c/.test('abc'), /\/x\./.test('a/x.y')].join()`,
+			"true,true,false,true,true,false,true,true,true,true"},
+		{"`${'10' < '9'} ${'10' < 9} ${2 >= 2} ${NaN < 1} ${'b' > 'a'} ${Number('20.1.0'.split('.')[0]) >= 18} ${parseInt('20.11.1', 10)} ${'v20.1'.startsWith('v20')} ${'abc'.endsWith('bc')} ${'abc'.includes('d')} ${'a.b.c'.split('.').join('|')}`",
+			"true false true false true true 20 true true false a|b|c"},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", "it("+c.src+", () => {})"))
 		if len(got) != 1 || got[0] != c.want {
@@ -50,6 +54,18 @@ func TestBuiltinsUnknown(t *testing.T) {
 		`String(new Set([{}]).has(1))`,
 		`[1, 2].splice(x).join()`,
 		`String(Array.isArray(f()))`,
+		`String(/a/g.test('a'))`,
+		`String(/a/y.test('a'))`,
+		`String(/a/u.test('a'))`,
+		`String(/(?=a)a/.test('a'))`,
+		`String(/(a)\1/.test('aa'))`,
+		`String(/^.$/.test('\u{1F600}'))`,
+		`String(/\s/.test('a\u00a0b'))`,
+		`String(/é/i.test('É'))`,
+		`String([1] < 2)`,
+		`String(null < 1)`,
+		`String('a'.split(/,/))`,
+		`String(parseInt('ff', 16))`,
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", "it("+src+", () => {})"))
 		if len(got) != 1 || !strings.HasPrefix(got[0], "dynamic ") {
@@ -121,6 +137,26 @@ func TestLocalCalls(t *testing.T) {
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}
+
+// TestObjectMethods checks that a method definition in an object literal
+// is a function value, so the object's other properties stay readable
+// (dayjs's locale objects: { name: 'ku', preparse(s) {...} }), and that
+// a getter or setter, whose reads run code, leaves the object unknown.
+func TestObjectMethods(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"const o = { name: 'ku', preparse(s) { return s }, async *gen() {}, 'q r'() {} };\nit(o.name + ' ' + Object.keys(o).join(), () => {})",
+			"ku name,preparse,gen,q r"},
+		{"const o = { name: 'x', get n() { return 1 } };\nit(o.name, () => {})", "dynamic {o.name}"},
+		{"const o = { name: 'x', set n(v) {} };\nit(o.name, () => {})", "dynamic {o.name}"},
+		{"const o = { name: 'x', m() {} };\nit(String(o), () => {})", "[object Object]"},
+		{"const o = { name: 'x', toString() { return 'y' } };\nit(String(o), () => {})", "dynamic {String(o)}"},
+	} {
+		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
+		if len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
 		}
 	}

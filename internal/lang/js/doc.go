@@ -17,16 +17,22 @@
 //	detection      detect.go frameworks.go config.go patterns.go mocha.go
 //	               nodetest.go typecheck.go (Vitest's type tests)
 //	extraction     extract.go module.go walker.go spec.go lineage.go loops.go
+//	               guards.go (elements a loop's guards skip)
 //	               helpers.go imports.go recover.go (the walker: test calls
 //	               found, records emitted)
 //	evaluation     eval.go evalcall.go value.go jsops.go scope.go env.go
 //	               mutated.go (the evaluator: the module's bindings and the
 //	               values of titles and tables, no knowledge of tests)
 //	               builtins.go (array, Set, string and regex builtins on
-//	               data) replay.go (the changes made before a read)
+//	               data) regex.go (re.test where Go's engine agrees)
+//	               replay.go replayeach.go (the changes made before a read)
+//	               host.go (the host's platform and node version)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	               tsjest.go (functions as ts-jest compiles them)
-//	linking        loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
+//	linking        wire.go (local modules' values, as Facts carry them)
+//	               loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
+//	               folderdata.go (titles from a folder's entries and the
+//	               modules a computed require loads)
 //	listing        lister.go lister_node_mocha.go
 //	running        runner.go runner_args.go runner_install.go runner_script.go
 //	               runner_shell.go runner_reporters.go runner_wrapper.cjs

@@ -50,6 +50,9 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "undefined":
 		return value{kind: kUndefined}
 	case "identifier":
+		if v, ok := w.hostValue(n); ok {
+			return v
+		}
 		return w.ident(n, depth)
 	case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
 		if n.NamedChildCount() > 0 {
@@ -73,10 +76,16 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "object":
 		return w.object(n, depth)
 	case "member_expression":
+		if v, ok := w.hostValue(n); ok {
+			return v
+		}
 		return w.member(n, depth)
 	case "subscript_expression":
 		return w.subscript(n, depth)
 	case "call_expression":
+		if v, ok := w.hostValue(n); ok {
+			return v
+		}
 		return w.callValue(n, depth)
 	case "regex":
 		return w.regex(n)
@@ -236,6 +245,13 @@ func (w *evaluator) binary(n *sitter.Node, depth int) value {
 			return value{kind: kBool, b: eq == (w.text(op) == "==")}
 		}
 		return value{str: w.text(n)}
+	case "<", ">", "<=", ">=":
+		l := w.eval(n.ChildByFieldName("left"), depth+1)
+		r := w.eval(n.ChildByFieldName("right"), depth+1)
+		if b, ok := compare(w.text(op), l, r); ok {
+			return value{kind: kBool, b: b}
+		}
+		return value{str: w.text(n)}
 	case "-", "*", "/", "%", "**":
 		l := w.eval(n.ChildByFieldName("left"), depth+1)
 		r := w.eval(n.ChildByFieldName("right"), depth+1)
@@ -323,11 +339,29 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 			default:
 				return value{str: w.text(n)}
 			}
-		default: // spread, methods, getters
+		case "method_definition": // m(x) {...}: a function, as m: function (x) {...} is
+			key, ok := w.propertyKey(c.ChildByFieldName("name"))
+			if !ok || accessor(c) {
+				return value{str: w.text(n)}
+			}
+			v.keys = append(v.keys, key)
+			v.vals = append(v.vals, value{str: w.text(c), fn: true})
+		default: // getters, setters, computed keys
 			return value{str: w.text(n)}
 		}
 	}
 	return v
+}
+
+// accessor reports whether a method definition is a getter or a setter,
+// whose reads run code.
+func accessor(m *sitter.Node) bool {
+	for i := 0; i < int(m.ChildCount()); i++ {
+		if t := m.Child(i).Type(); t == "get" || t == "set" {
+			return true
+		}
+	}
+	return false
 }
 
 // propertyKey reads an object literal key that is not computed.

@@ -154,7 +154,7 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 		if w.text(fn) == "Symbol" && !w.shadowed(fn, "Symbol") {
 			return symbolValue(unknown.str, argv)
 		}
-		if v = w.globalCall(w.text(fn), argv); v.kind == kUnknown {
+		if v = w.globalCall(fn, argv); v.kind == kUnknown {
 			v = w.localCall(fn, argv, depth)
 		}
 	case "member_expression":
@@ -169,6 +169,9 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 			v = staticCall(o+"."+w.text(prop), argv)
 			break
 		}
+		if r, ok := w.importedCall(obj, prop, argv, depth); ok {
+			return r
+		}
 		v = methodCall(w.eval(obj, depth+1), w.text(prop), argv)
 	}
 	if v.kind == kUnknown && v.set == nil {
@@ -177,16 +180,35 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	return v
 }
 
-// globalCall evaluates String(x) when String is the global.
-func (w *evaluator) globalCall(name string, argv []value) value {
-	if name != "String" || w.env.lookup(name) != nil || w.consts[name] != nil {
+// globalCall evaluates String(x), Number(x) of a primitive and
+// parseInt(x) (radix 10 or none) when they are the globals.
+func (w *evaluator) globalCall(fn *sitter.Node, argv []value) value {
+	name := w.text(fn)
+	if (name != "String" && name != "Number" && name != "parseInt") || w.fnDecls[name] != nil || w.shadowed(fn, name) {
 		return value{}
 	}
-	if len(argv) == 0 {
+	switch {
+	case name == "String" && len(argv) == 0:
 		return str("")
-	}
-	if s, ok := toStr(argv[0]); ok {
-		return str(s)
+	case name == "Number" && len(argv) == 0:
+		return num(0)
+	case name == "String":
+		if s, ok := toStr(argv[0]); ok {
+			return str(s)
+		}
+		return value{}
+	case argv[0].kind == kUnknown || argv[0].isObject() || argv[0].kind == kBigInt:
+		return value{}
+	case name == "Number":
+		f, _ := argv[0].toNumber()
+		return num(f)
+	case name == "parseInt":
+		s := strings.TrimLeft(strings.TrimSpace(argv[0].jsString()), "+-")
+		hex := strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X")
+		if len(argv) > 1 && argv[1].kind != kUndefined && (argv[1].kind != kNumber || argv[1].num != 10 || hex) {
+			return value{} // another radix, or 0x read as 0 in radix 10
+		}
+		return num(parseIntPrefix(argv[0].jsString()))
 	}
 	return value{}
 }
@@ -403,18 +425,43 @@ func returned(fn *sitter.Node) *sitter.Node {
 // parameters and the module's bindings.
 func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
 	name := w.text(fn)
+	if w.env.lookup(name) != nil {
+		return value{}
+	}
+	if local, _ := w.localConst(fn, name); local != nil {
+		return value{}
+	}
+	return w.callNamed(name, argv, depth)
+}
+
+// importedCall evaluates m.f(...) where m is a whole local module (import
+// * as m, const m = require('./m')) whose f the linker appended as m$f
+// (see value.pure).
+func (w *evaluator) importedCall(obj, prop *sitter.Node, argv []value, depth int) (value, bool) {
+	if obj.Type() != "identifier" || prop.Type() != "property_identifier" {
+		return value{}, false
+	}
+	m := w.text(obj)
+	name := m + "$" + w.text(prop)
+	if !w.appended[name] || w.imports[m].Name != "*" || w.env.lookup(m) != nil {
+		return value{}, false
+	}
+	if local, _ := w.localConst(obj, m); local != nil {
+		return value{}, false
+	}
+	v := w.callNamed(name, argv, depth)
+	return v, v.kind != kUnknown
+}
+
+// callNamed is localCall of the function the file declares at its top
+// level as name.
+func (w *evaluator) callNamed(name string, argv []value, depth int) value {
 	def := w.fnDecls[name]
 	if c := w.consts[name]; def == nil && c != nil && isFunction(c.Type()) && c.Type() != "generator_function" {
 		def = c
 	}
 	key := "()" + name
 	if def == nil || w.redeclared[name] || w.mutated(name) || w.evaluating[key] || depth > maxEvalDepth {
-		return value{}
-	}
-	if w.env.lookup(name) != nil {
-		return value{}
-	}
-	if local, _ := w.localConst(fn, name); local != nil {
 		return value{}
 	}
 	if !w.onlyCalled(name) {
@@ -503,6 +550,9 @@ func (w *evaluator) onlyCalled(name string) bool {
 		}
 		for c := range tsgrammars.CaptureNodes(q, w.root) {
 			n := w.text(c)
+			if p := c.Parent(); w.appended[n] && p != nil && (p.Type() == "import_specifier" || p.Type() == "import_clause") {
+				continue // the import an appended function stands for
+			}
 			w.mentioned[n]++
 			if p := c.Parent(); p != nil && p.Type() == "call_expression" {
 				if f := p.ChildByFieldName("function"); f != nil && same(f, c) {

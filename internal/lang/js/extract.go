@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"path"
 	"sync"
 	"unicode/utf8"
@@ -16,7 +17,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-9"
+const version = "js-10"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
@@ -52,7 +53,7 @@ func (x *Extractor) Framework() testdex.Framework { return x.fw }
 
 // CacheKey names the extractor version and framework.
 func (x *Extractor) CacheKey() string {
-	k := version + "/" + string(x.fw)
+	k := version + "/" + string(x.fw) + "/" + hostKey()
 	if x.loaded {
 		h := fnv.New64a()
 		if b := x.base; b != nil {
@@ -118,12 +119,30 @@ func callQuery(lang *sitter.Language) (*sitter.Query, error) {
 // Problem at the first bad line and the tests that could be read; a binary
 // file gives an error Problem and no tests. It never panics.
 func (x *Extractor) Extract(f *lang.File) (res lang.Result) {
-	return x.extract(f, nil, nil)
+	return x.extract(f, nil)
 }
 
-// extract is Extract with the values of the file's relative imports,
-// which the linker reads (see linkImports); nil before linking.
-func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[string]string) (res lang.Result) {
+// linkedValues are what the linker read for a test file (see linkImports):
+// the values of its relative imports, the imported functions that declare
+// tests (helpers) or only return an expression (pures, see value.pure),
+// the entries of the folders its titles read (dirs, by marked path) and
+// the modules a computed require loads (require).
+type linkedValues struct {
+	imports        map[string]value
+	helpers, pures map[string]string
+	dirs           map[string][]string
+	require        func(marked string) (value, bool)
+}
+
+// extract is Extract with what the linker read; lv is nil before linking.
+// The pures are appended beside the helpers when the result parses (a
+// TypeScript function in a JavaScript file does not), for the
+// evaluator's calls of them.
+func (x *Extractor) extract(f *lang.File, lv *linkedValues) (res lang.Result) {
+	if lv == nil {
+		lv = &linkedValues{}
+	}
+	imports, helpers, pures := lv.imports, lv.helpers, lv.pures
 	defer func() {
 		if r := recover(); r != nil {
 			res = lang.Result{Problems: append(res.Problems, testdex.Problem{Severity: testdex.SevError,
@@ -140,6 +159,13 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[
 	}
 	g := grammar(f.Rel)
 	origEnd := uint32(0)
+	if len(pures) > 0 {
+		both := maps.Clone(pures)
+		maps.Copy(both, helpers)
+		if _, ok := withHelpers(g, f.Data, both); ok {
+			helpers = both
+		}
+	}
 	if data, ok := withHelpers(g, f.Data, helpers); ok {
 		origEnd = uint32(len(f.Data))
 		f = &lang.File{Rel: f.Rel, Abs: f.Abs, Data: data, Framework: f.Framework, Settings: f.Settings}
@@ -177,6 +203,7 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[
 	w := newWalker(x.fw, g, f.Data, root)
 	defer w.close()
 	w.importValues = imports
+	w.dirs, w.requireValue = lv.dirs, lv.require
 	if origEnd > 0 {
 		w.origEnd, w.appended = origEnd, map[string]bool{}
 		for name := range helpers {
@@ -190,6 +217,7 @@ func (x *Extractor) extract(f *lang.File, imports map[string]value, helpers map[
 	if t := f.Settings[tsJestSetting]; len(t) == 1 && isTypeScript(f.Rel) {
 		w.tsTarget = esYear(t[0])
 	}
+	w.jasmine = x.fw == testdex.Jest && len(f.Settings[jasmineSetting]) == 1
 	w.bareImports()
 	w.run(q, callSymbols(g))
 	res.Tests = w.tests

@@ -106,6 +106,12 @@ func (pr *project) jest() *lang.Setup {
 	if t := pr.tsJestTarget(cfg, dir); t != "" {
 		settings = lang.Settings{tsJestSetting: {t}}
 	}
+	if pr.jestJasmine(cfg) {
+		if settings == nil {
+			settings = lang.Settings{}
+		}
+		settings[jasmineSetting] = []string{"1"}
+	}
 	return &lang.Setup{Patterns: patterns, Settings: settings, Match: func(rel string) bool {
 		abs := path.Join(base, rel)
 		if !hasExt(rel, exts) || ign.match(abs) || !underAny(abs, roots) {

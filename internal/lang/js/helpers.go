@@ -1,8 +1,11 @@
 package js
 
 import (
+	"strings"
+
 	sitter "github.com/smacker/go-tree-sitter"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
@@ -189,6 +192,7 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	}
 	def, ok := w.helperFor(c, name)
 	if !ok {
+		w.unreadHelper(c, name, local, parent)
 		return
 	}
 	for _, s := range w.inlining {
@@ -218,6 +222,7 @@ func (w *walker) inline(c *sitter.Node, parent *frame, at int) {
 	w.tests = append(w.tests, cw.tests...)
 	w.needImports = w.needImports || cw.needImports
 	w.needHelpers = w.needHelpers || cw.needHelpers
+	w.needDirs = cw.needDirs
 	w.problems = append(w.problems, cw.problems...)
 	w.loads = append(w.loads, cw.loads...)
 }
@@ -341,5 +346,42 @@ func (w *walker) child(fn *sitter.Node) *walker {
 	cw.inlining = append(append([]uint32(nil), w.inlining...), fn.StartByte())
 	cw.limit = fn.EndByte()
 	cw.evaluating = map[string]bool{}
+	cw.host = cw.hostFact // the child's bindings, not w's
 	return &cw
+}
+
+// unreadHelper lists, once linked, a call of an imported function that
+// declares tests but could not be appended to the file (a TypeScript
+// function called from a JavaScript file does not parse there) as one
+// dynamic record under each parent, with a warning: its tests are not
+// silently missing.
+func (w *walker) unreadHelper(c *sitter.Node, name, local string, parent *frame) {
+	if w.importValues == nil || w.appended[name] {
+		return
+	}
+	v, ok := w.importValues[local]
+	if !ok {
+		return
+	}
+	h := v.helper
+	if name != local { // m.f(...)
+		ns := v
+		if v.props != nil {
+			ns = *v.props
+		}
+		h = member(ns, strings.TrimPrefix(name, local+"$")).helper
+	}
+	if h == "" {
+		return
+	}
+	parents := w.topInstances()
+	if parent != nil {
+		parents = parent.instances
+	}
+	line := int(c.StartPoint().Row) + 1
+	for _, p := range parents {
+		w.emitLoadNamed(compact(w.text(c)), line, p)
+	}
+	w.problems = append(w.problems, testdex.Problem{Severity: testdex.SevWarning, Line: line,
+		Message: "the tests this call's imported function declares cannot be listed: its source cannot be read into this file (TypeScript called from JavaScript?); they are one dynamic record"})
 }

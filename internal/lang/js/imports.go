@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -47,6 +46,9 @@ type importFacts struct {
 	// CallsOnly says that no title needed the imports, only calls of
 	// imported functions that may declare tests (see withHelpers).
 	CallsOnly bool `json:"callsOnly,omitempty"`
+	// Dirs are the folders whose entries a title needed (readdirSync),
+	// as marked paths (see loadpath.go).
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -163,13 +165,16 @@ func (w *evaluator) imported(name string) (value, bool) {
 // (until the linker supplied them), and its load sites.
 func (w *walker) facts() []byte {
 	f := importFacts{Loads: w.loads, Hidden: w.hidden, CallsOnly: w.needHelpers && !w.needImports}
+	if w.dirs == nil {
+		f.Dirs = sortedSet(w.needDirs)
+	}
 	if (w.needImports || w.needHelpers) && w.importValues == nil {
 		for _, r := range w.imports {
 			f.Imports = append(f.Imports, r)
 		}
 		sort.Slice(f.Imports, func(i, j int) bool { return f.Imports[i].Local < f.Imports[j].Local })
 	}
-	if len(f.Imports) == 0 && len(f.Loads) == 0 && !f.Hidden {
+	if len(f.Imports) == 0 && len(f.Loads) == 0 && !f.Hidden && len(f.Dirs) == 0 {
 		return nil
 	}
 	b, err := json.Marshal(f)
@@ -184,7 +189,7 @@ func (w *walker) facts() []byte {
 type moduleExtractor struct{ fw testdex.Framework }
 
 func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
-func (m moduleExtractor) CacheKey() string             { return "js-module-3" }
+func (m moduleExtractor) CacheKey() string             { return "js-module-4" }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
@@ -267,12 +272,12 @@ func (w *walker) exports(out map[string]value) {
 				cjs, ns = true, v
 			case strings.HasPrefix(t, "module.exports.") && ns.props != nil && strings.Count(t, ".") == 2:
 				key := t[strings.LastIndexByte(t, '.')+1:]
-				ns.props.keys, ns.props.vals = append(ns.props.keys, key), append(ns.props.vals, w.withHelper(w.eval(right, 0), right))
+				putKey(ns.props, key, w.withHelper(w.eval(right, 0), right))
 			case strings.HasPrefix(t, "module.exports.") || strings.HasPrefix(t, "exports."):
 				key := t[strings.LastIndexByte(t, '.')+1:]
 				if ns.kind == kObject {
 					cjs = true
-					ns.keys, ns.vals = append(ns.keys, key), append(ns.vals, w.withHelper(w.eval(right, 0), right))
+					putKey(&ns, key, w.withHelper(w.eval(right, 0), right))
 				}
 			}
 		}
@@ -290,6 +295,19 @@ func (w *walker) exports(out map[string]value) {
 	} else if d, ok := ns.field("default"); ok {
 		out["default"] = d
 	}
+}
+
+// putKey sets o[key] = v as an assignment does: an existing key keeps its
+// place and takes the new value (exports.f = a; exports.f = b is b), a new
+// one comes last.
+func putKey(o *value, key string, v value) {
+	for i, k := range o.keys {
+		if k == key {
+			o.vals[i] = v
+			return
+		}
+	}
+	o.keys, o.vals = append(o.keys, key), append(o.vals, v)
 }
 
 // isFunction reports whether n is a function expression or names a
@@ -412,11 +430,25 @@ func (w *walker) exportDeclaration(d *sitter.Node, isDefault bool, add func(stri
 
 // withHelper notes in v, the value of the function n, its source when
 // its body declares tests (see value.helper).
+// A function that declares no tests but only returns an expression of
+// its parameters gets its source in v.pure instead. An identifier naming
+// a function the module declares once stands for that declaration.
 func (w *walker) withHelper(v value, n *sitter.Node) value {
-	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") || !w.declaresTests(n) {
+	if n != nil && n.Type() == "identifier" {
+		name := w.text(n)
+		if w.redeclared[name] || w.mutated(name) || w.fnDecls[name] == nil {
+			return v // not one function: reassigned, or declared twice
+		}
+		n = w.fnDecls[name]
+	}
+	if w.q == nil || n == nil || (!isFunction(n.Type()) && n.Type() != "function_declaration") {
 		return v
 	}
-	v.helper = w.helperSource(n)
+	if w.declaresTests(n) {
+		v.helper = w.helperSource(n)
+	} else if returned(n) != nil {
+		v.pure = w.helperSource(n)
+	}
 	return v
 }
 
@@ -520,7 +552,7 @@ func moduleCandidates(dir, spec string) []string {
 // titles needed a local module. It reads the modules through p.Load.
 func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *moduleResolver) []testdex.Problem {
 	var facts importFacts
-	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || len(facts.Imports) == 0 {
+	if len(f.Result.Facts) == 0 || json.Unmarshal(f.Result.Facts, &facts) != nil || (len(facts.Imports) == 0 && len(facts.Dirs) == 0) {
 		return nil
 	}
 	abs := filepath.Join(p.Dir, filepath.FromSlash(f.Rel))
@@ -540,7 +572,8 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			values[r.Local] = v
 		}
 	}
-	if len(values) == 0 {
+	dirs := readDirs(p.Dir, filepath.Dir(abs), facts.Dirs)
+	if len(values) == 0 && len(dirs) == 0 {
 		return nil
 	}
 	data, err := os.ReadFile(abs)
@@ -554,31 +587,48 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 			settings = s.Settings
 		}
 	}
-	helpers := map[string]string{}
-	for _, r := range facts.Imports {
+	helpers, pures := importedFunctions(facts.Imports, values)
+	if facts.CallsOnly && len(helpers) == 0 && len(dirs) == 0 {
+		return nil // nothing to inline, and no title needs a value
+	}
+	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings},
+		&linkedValues{imports: values, helpers: helpers, pures: pures, dirs: dirs, require: requirer(fw, p, filepath.Dir(abs))})
+	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
+	return nil
+}
+
+// importedFunctions picks, from the values of a file's imports, the
+// functions the linker appends to it: those that declare tests (helpers)
+// and those that only return an expression (pures), under their local
+// name, or m$f for f of a whole module m.
+func importedFunctions(imports []importRef, values map[string]value) (helpers, pures map[string]string) {
+	helpers, pures = map[string]string{}, map[string]string{}
+	for _, r := range imports {
 		v, ok := values[r.Local]
 		switch {
 		case !ok || !identRE.MatchString(r.Local):
 		case r.Name != "*" && v.helper != "":
 			helpers[r.Local] = v.helper
+		case r.Name != "*" && v.pure != "":
+			pures[r.Local] = v.pure
 		case r.Name == "*": // m.f(...): see helperCallee
 			ns := v
 			if v.props != nil { // names not all known, or a function's properties
 				ns = *v.props
 			}
 			for i, k := range ns.keys {
-				if ns.kind == kObject && ns.vals[i].helper != "" && identRE.MatchString(k) {
+				if ns.kind != kObject || !identRE.MatchString(k) {
+					continue
+				}
+				if ns.vals[i].helper != "" {
 					helpers[r.Local+"$"+k] = ns.vals[i].helper
+				} else if ns.vals[i].pure != "" {
+					pures[r.Local+"$"+k] = ns.vals[i].pure
 				}
 			}
 		}
 	}
-	if facts.CallsOnly && len(helpers) == 0 {
-		return nil // nothing to inline, and no title needs a value
-	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings}, values, helpers)
-	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
-	return nil
+	return helpers, pures
 }
 
 // withHelpers appends to a test file's source the imported functions
@@ -706,81 +756,4 @@ func exported(m map[string]wire, name string) (value, bool) {
 		}
 	}
 	return value{}, false
-}
-
-// wire is a value as JSON carries it in Facts; numbers are text so NaN,
-// the infinities and -0 survive.
-type wire struct {
-	K    kind     `json:"k"`
-	S    string   `json:"s,omitempty"`
-	B    bool     `json:"b,omitempty"`
-	A    []wire   `json:"a,omitempty"`
-	Keys []string `json:"keys,omitempty"`
-	V    []wire   `json:"v,omitempty"`
-	P    *wire    `json:"p,omitempty"` // a function's own properties
-	F    bool     `json:"f,omitempty"` // a function
-	H    string   `json:"h,omitempty"` // a function's helper source
-}
-
-// maxWireDepth bounds the nesting encoded; deeper parts become unknown.
-const maxWireDepth = 32
-
-func toWire(v value, depth int) wire {
-	if depth > maxWireDepth {
-		return wire{}
-	}
-	w := wire{K: v.kind, S: v.str, B: v.b}
-	switch v.kind {
-	case kUnknown:
-		w.S, w.F, w.H = "", v.fn, v.helper
-		if v.props != nil {
-			p := toWire(*v.props, depth+1)
-			w.P = &p
-		}
-	case kNumber:
-		w.S = strconv.FormatFloat(v.num, 'g', -1, 64)
-	case kArray:
-		for _, e := range v.arr {
-			w.A = append(w.A, toWire(e, depth+1))
-		}
-	case kObject:
-		w.Keys = v.keys
-		for _, e := range v.vals {
-			w.V = append(w.V, toWire(e, depth+1))
-		}
-	}
-	return w
-}
-
-func fromWire(w wire) value {
-	v := value{kind: w.K, str: w.S, b: w.B}
-	switch w.K {
-	case kUnknown:
-		v.fn, v.helper = w.F, w.H
-		if w.P != nil && w.P.K == kObject {
-			p := fromWire(*w.P)
-			v.props = &p
-		}
-	case kNumber:
-		f, err := strconv.ParseFloat(w.S, 64)
-		if err != nil && !strings.Contains(err.Error(), "range") {
-			return value{}
-		}
-		v.num, v.str = f, ""
-	case kArray:
-		v.arr = make([]value, len(w.A))
-		for i, e := range w.A {
-			v.arr[i] = fromWire(e)
-		}
-	case kObject:
-		if len(w.Keys) != len(w.V) {
-			return value{}
-		}
-		v.keys = w.Keys
-		v.vals = make([]value, len(w.V))
-		for i, e := range w.V {
-			v.vals[i] = fromWire(e)
-		}
-	}
-	return v
 }

@@ -253,3 +253,150 @@ run.suite('fp');
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestImportedPureFunctions evaluates calls of a local module's functions
+// that only return an expression of their parameters (cross-spawn's
+// run.isMethodSync(method) in an if around tests): through a whole
+// module's member, a named import and a function's own property; what
+// such a function reads of its own module stays unknown (the test under
+// the condition is kept), and a TypeScript function in a module a
+// JavaScript test imports does not stop the module's helpers being
+// inlined.
+func TestImportedPureFunctions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("test/util/run.js", `function isMethodSync(method) { return /^sync(-|$)/.test(method); }
+const limit = 2;
+function overLimit(n) { return n > limit; }
+function run() {}
+module.exports = run;
+module.exports.methods = ['spawn', 'sync-force-shell'];
+module.exports.isMethodSync = isMethodSync;
+module.exports.overLimit = overLimit;
+`)
+	write("test/esm.ts", "export const isWin = (p: string) => p === 'win32';\nexport function suite(n) { it(n, () => {}); }\n")
+	write("test/a.test.js", `const run = require('./util/run');
+run.methods.forEach((method) => {
+  describe(method, () => {
+    if (run.isMethodSync(method)) { it('sync only', () => {}); } else { it('async only', () => {}); }
+    if (run.overLimit(3)) it('over', () => {});
+  });
+});
+`)
+	write("test/b.test.ts", "import { isWin, suite } from './esm';\nimport * as e from './esm';\nif (isWin('linux') || e.isWin('darwin')) it('win', () => {});\nif (!isWin('linux')) it('not win', () => {});\nsuite('helper');\n")
+	write("test/c.test.js", "import { isWin, suite } from './esm';\nif (isWin('linux')) it('js', () => {});\nsuite('from js');\n")
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.File + ": " + r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"test/a.test.js: spawn", "test/a.test.js: spawn > async only", "test/a.test.js: spawn > over",
+		"test/a.test.js: sync-force-shell", "test/a.test.js: sync-force-shell > sync only", "test/a.test.js: sync-force-shell > over",
+		"test/b.test.ts: not win", "test/b.test.ts: helper", "test/c.test.js: js", "test/c.test.js: from js"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestImportedPureReassigned checks that a module's export assigned twice
+// holds the second value, and that a function the module reassigns is
+// not evaluated from its declaration.
+func TestImportedPureReassigned(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("u.js", `function yes() { return true; }
+function no() { return false; }
+function moved() { return true; }
+moved = no;
+exports.pick = yes;
+exports.pick = no;
+exports.moved = moved;
+exports.names = ['a'];
+exports.names = ['b'];
+`)
+	write("a.test.js", `const u = require('./u');
+if (u.pick()) it('picked yes', () => {});
+if (!u.pick()) it('picked no', () => {});
+if (!u.moved()) it('moved', () => {});
+u.names.forEach((n) => it(n, () => {}));
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		got = append(got, r.Name)
+	}
+	sort.Strings(got)
+	if want := "b|moved|picked no"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestImportedHelperUnread checks that a JavaScript test file's call of an
+// imported TypeScript function declaring tests, whose source cannot be
+// read into the file, is one dynamic record with a warning, not a silence.
+func TestImportedHelperUnread(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"jest": "^29.0.0"}}`)
+	write("h.ts", "export function suite(n: string) { it(n, () => {}); }\n")
+	write("a.test.js", "import { suite } from './h';\nimport * as h from './h';\nsuite('x');\ndescribe('d', () => { h.suite('y'); });\n")
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name + " @" + strconv.Itoa(r.Line)
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	if want := "d @4|dynamic d > {h.suite('y')} @4|dynamic {suite('x')} @3"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	warned := 0
+	for _, p := range ix.Problems {
+		if strings.Contains(p.Message, "cannot be listed: its source cannot be read") {
+			warned++
+		}
+	}
+	if warned != 2 {
+		t.Errorf("%d warnings, want 2: %v", warned, ix.Problems)
+	}
+}

@@ -264,3 +264,56 @@ func typeOf(v value) string {
 	}
 	return "object" // null, arrays, objects
 }
+
+// compare is l op r for <, >, <= and >= where both operands are strings
+// (compared by UTF-16 code units, as JavaScript does) or each a number or
+// a string (compared as numbers: '20' >= 18); ok is false for any other
+// operands, whose coercions it leaves alone.
+func compare(op string, l, r value) (result, ok bool) {
+	c := 0
+	switch {
+	case l.kind == kString && r.kind == kString:
+		a, b := utf16.Encode([]rune(l.str)), utf16.Encode([]rune(r.str))
+		for i := 0; i < len(a) && i < len(b) && c == 0; i++ {
+			c = cmpInt(int(a[i]), int(b[i]))
+		}
+		if c == 0 {
+			c = cmpInt(len(a), len(b))
+		}
+	case (l.kind == kNumber || l.kind == kString) && (r.kind == kNumber || r.kind == kString):
+		a, _ := l.toNumber()
+		b, _ := r.toNumber()
+		if math.IsNaN(a) || math.IsNaN(b) {
+			return false, true
+		}
+		switch {
+		case a < b:
+			c = -1
+		case a > b:
+			c = 1
+		}
+	default:
+		return false, false
+	}
+	switch op {
+	case "<":
+		return c < 0, true
+	case ">":
+		return c > 0, true
+	case "<=":
+		return c <= 0, true
+	case ">=":
+		return c >= 0, true
+	}
+	return false, false
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -322,26 +322,11 @@ func (ll *loadLinker) resolveUncached(dir string, lf loadFact) resolvedLoad {
 
 // unmark turns a marked path into an absolute one: the loading file's
 // folder is dir, the working folder the project's.
-func (ll *loadLinker) unmark(dir, m string) string {
-	switch {
-	case strings.HasPrefix(m, fileDirMark):
-		return filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(m, fileDirMark)))
-	case strings.HasPrefix(m, cwdMark):
-		return filepath.Join(ll.p.Dir, filepath.FromSlash(strings.TrimPrefix(m, cwdMark)))
-	}
-	return filepath.Join(dir, filepath.FromSlash(m))
-}
+func (ll *loadLinker) unmark(dir, m string) string { return unmarkPath(ll.p.Dir, dir, m) }
 
 // inProject reports whether a path is the project's own code: under its
 // folder, not in node_modules.
-func (ll *loadLinker) inProject(abs string) bool {
-	rel, err := filepath.Rel(ll.p.Dir, abs)
-	if err != nil {
-		return false
-	}
-	rel = filepath.ToSlash(rel)
-	return rel != ".." && !strings.HasPrefix(rel, "../") && !strings.Contains("/"+rel+"/", "/node_modules/")
-}
+func (ll *loadLinker) inProject(abs string) bool { return inProjectDir(ll.p.Dir, abs) }
 
 // nodeModuleFile is the file require loads for an absolute path: the
 // path, then with node's extensions (and TypeScript's, which a register

@@ -40,7 +40,8 @@ func cleanPath(p string) string {
 // builtins are the node modules whose functions the path evaluator knows,
 // by the names they are imported under.
 var builtins = map[string]string{"path": "path", "node:path": "path", "fs": "fs", "node:fs": "fs",
-	"fs-extra": "fs", "graceful-fs": "fs", "url": "url", "node:url": "url"}
+	"fs-extra": "fs", "graceful-fs": "fs", "url": "url", "node:url": "url",
+	"os": "os", "node:os": "os"}
 
 // nodeBinding is a module-level binding of a node module (mod) or of one of
 // its functions (mod and member).

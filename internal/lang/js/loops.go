@@ -88,7 +88,11 @@ func (w *walker) iife(fn *sitter.Node, e *env) ([]*env, bool) {
 // Object.entries(o)), for (const k in o) and for (const ch of string).
 func (w *walker) forIn(n *sitter.Node, e *env) ([]*env, bool) {
 	left, right, op := n.ChildByFieldName("left"), n.ChildByFieldName("right"), n.ChildByFieldName("operator")
-	if left == nil || right == nil || op == nil || w.exits(n.ChildByFieldName("body")) {
+	if left == nil || right == nil || op == nil {
+		return nil, false
+	}
+	conds, ok := w.elementGuards(n.ChildByFieldName("body"), "continue_statement")
+	if !ok {
 		return nil, false
 	}
 	v := w.evalIn(right, e)
@@ -114,7 +118,13 @@ func (w *walker) forIn(n *sitter.Node, e *env) ([]*env, bool) {
 		if !ok {
 			return nil, false
 		}
-		out = append(out, e2)
+		skip, ok := w.guarded(conds, e2)
+		if !ok {
+			return nil, false
+		}
+		if !skip {
+			out = append(out, e2)
+		}
 	}
 	return out, true
 }
@@ -244,7 +254,11 @@ func (w *walker) arrayCallback(fn *sitter.Node, e *env) ([]*env, bool) {
 		return nil, false
 	}
 	prop, obj := callee.ChildByFieldName("property"), callee.ChildByFieldName("object")
-	if prop == nil || obj == nil || !arrayMethods[w.text(prop)] || w.exits(fn.ChildByFieldName("body")) {
+	if prop == nil || obj == nil || !arrayMethods[w.text(prop)] {
+		return nil, false
+	}
+	conds, ok := w.elementGuards(fn.ChildByFieldName("body"), "return_statement")
+	if !ok {
 		return nil, false
 	}
 	arr := w.evalIn(obj, e)
@@ -270,7 +284,13 @@ func (w *walker) arrayCallback(fn *sitter.Node, e *env) ([]*env, bool) {
 				return nil, false
 			}
 		}
-		out = append(out, e2)
+		skip, ok := w.guarded(conds, e2)
+		if !ok {
+			return nil, false
+		}
+		if !skip {
+			out = append(out, e2)
+		}
 	}
 	return out, true
 }
@@ -300,7 +320,10 @@ func (w *evaluator) paramNodes(fn *sitter.Node) []*sitter.Node {
 // break, continue, return or throw outside a nested function that ends
 // before the call starts, which could skip the tests of some elements.
 // One that holds the call (return test(...)) or comes after it cannot.
-func (w *walker) exits(body *sitter.Node) bool {
+func (w *walker) exits(body *sitter.Node) bool { return w.exitsSkipping(body, nil) }
+
+// exitsSkipping is exits with the statements in skip (guards) left out.
+func (w *walker) exitsSkipping(body *sitter.Node, skip []*sitter.Node) bool {
 	if body == nil {
 		return true
 	}
@@ -318,6 +341,7 @@ func (w *walker) exits(body *sitter.Node) bool {
 			return true
 		case barriers[t] && depth > 0:
 			// a nested function's or loop's own exits are its business
+		case skipped(n, skip):
 		default:
 			if cur.GoToFirstChild() {
 				depth++

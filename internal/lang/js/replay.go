@@ -161,6 +161,9 @@ func (w *evaluator) change(m *sitter.Node, name string, body *sitter.Node, depth
 	if prev.kind == kUnknown && prev.set == nil {
 		return value{}, false
 	}
+	if cb, over := w.eachCallback(m, body); cb != nil {
+		return w.changeEach(m, prev, cb, over, depth)
+	}
 	runs, ok := w.runsOnce(m, body, depth)
 	switch {
 	case !ok:
@@ -296,9 +299,11 @@ func (w *evaluator) args(args *sitter.Node, depth int) ([]value, bool) {
 }
 
 // mutate is the value a mutating method leaves its array or Set with.
+// An element pushed or unshifted may be partly unknown (an object with a
+// function in it): what a title reads of it is known or not as it is.
 func mutate(o value, method string, argv []value) (value, bool) {
 	for _, a := range argv {
-		if !a.known() {
+		if !a.known() && (o.kind != kArray || (method != "push" && method != "unshift")) {
 			return value{}, false
 		}
 	}

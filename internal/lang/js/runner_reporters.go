@@ -32,19 +32,21 @@ const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringif
 // onTestCaseResult, 27+), and each file's results for the tests those did
 // not report (skipped ones, older Jest), load errors and console output.
 // Reported results are counted per full title, not merely remembered:
-// tests sharing a title are each reported once.
+// tests sharing a title are each reported once. Titles are strings as
+// jest-jasmine2 names a test of another type (String(title)): it([2010,
+// 6]) is 2010,6, as the listing names it.
 const jestReporter = jsEmit + `
 const status = {passed: 'pass', failed: 'fail'};
 const key = (file, r) => [file, ...r.ancestorTitles, r.title].join('\0');
 class TestdexReporter {
   constructor() { this.seen = new Map(); }
-  onTestCaseStart(test, t) { testdexEmit({a: 'run', file: test.path, titles: [...t.ancestorTitles, t.title]}); }
+  onTestCaseStart(test, t) { testdexEmit({a: 'run', file: test.path, titles: [...t.ancestorTitles, t.title].map(String)}); }
   onTestCaseResult(test, r) { this.seen.set(key(test.path, r), (this.seen.get(key(test.path, r)) || 0) + 1); this.result(test.path, r); }
   result(file, r) {
     const d = (r.failureDetails || [])[0] || {};
     const msg = d.message || (r.failureMessages || [])[0];
     const stack = d.stack || (r.failureMessages || []).join('\n');
-    testdexEmit({a: status[r.status] || 'skip', file, titles: [...r.ancestorTitles, r.title], ms: r.duration || 0, msg, stack});
+    testdexEmit({a: status[r.status] || 'skip', file, titles: [...r.ancestorTitles, r.title].map(String), ms: r.duration || 0, msg, stack});
   }
   onTestResult(test, res) {
     for (const c of res.console || []) testdexEmit({a: 'output', file: test.path, out: c.type + ': ' + c.message + '\n'});

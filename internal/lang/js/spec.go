@@ -271,6 +271,11 @@ func isFunction(t string) bool {
 func (w *walker) titles(sp spec) ([]string, int, [][]value) {
 	title := w.eval(sp.name, 0)
 	if sp.table == nil {
+		if title.isObject() && w.jasmine { // jest-jasmine2 keeps it, named by String(title)
+			if s, ok := toStr(title); ok {
+				return []string{s}, 1, nil
+			}
+		}
 		if title.kind == kUnknown || title.isObject() {
 			return []string{w.dynamicTitle(sp)}, 0, nil
 		}

@@ -154,3 +154,32 @@ func (w *evaluator) tsPrinted(n *sitter.Node) string {
 func isTypeScript(rel string) bool {
 	return strings.HasSuffix(rel, ".ts") || strings.HasSuffix(rel, ".tsx")
 }
+
+// jasmineSetting is the Jest setting saying that jest-jasmine2 runs the
+// test files (see jestJasmine).
+const jasmineSetting = "jest-jasmine2"
+
+// jestJasmine reports whether Jest runs the project's tests with
+// jest-jasmine2, which takes a title of any type and names the test by
+// String(title) (it([2010, 6]) is "2010,6"); jest-circus refuses an array
+// or an object. The testRunner option decides; without it the installed
+// Jest's version does: jasmine2 was the default before Jest 27. false
+// when neither is known.
+func (pr *project) jestJasmine(cfg value) bool {
+	if r, ok := cfg.field("testRunner"); ok {
+		if r.kind != kString {
+			return false
+		}
+		return r.str == "jasmine2" || r.str == "jest-jasmine2" || strings.HasSuffix(r.str, "/jest-jasmine2") ||
+			strings.HasSuffix(r.str, "/jest-jasmine2/build/index.js")
+	}
+	var pkg struct {
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(pr.read("node_modules/jest/package.json"), &pkg) != nil {
+		return false
+	}
+	major, _, _ := strings.Cut(pkg.Version, ".")
+	n, err := strconv.Atoi(major)
+	return err == nil && n > 0 && n < 27
+}

@@ -50,6 +50,11 @@ type value struct {
 	// parameters and body of a declaration ("(name, f) {...}"), which an
 	// importer's calls inline (see helperSource).
 	helper string
+	// pure is an exported function that only returns an expression of
+	// its parameters (function isSync(m) { return /^sync/.test(m) }), in
+	// the same form as helper, which an importer's calls evaluate (see
+	// withPure).
+	pure string
 }
 
 // known reports whether the value and everything inside it is a literal.

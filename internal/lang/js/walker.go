@@ -41,6 +41,8 @@ type walker struct {
 	loads         []loadFact             // the load sites (see loads.go)
 	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
 	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
+	processBound  uint8                  // see globalProcess: 0 not asked, 1 the global only, 2 maybe bound
+	jasmine       bool                   // Jest runs the file with jest-jasmine2 (see jestJasmine)
 }
 
 // evaluator is the evaluation half of a walker: the module's top-level
@@ -56,23 +58,24 @@ type evaluator struct {
 	lang         *sitter.Language
 	src          []byte
 	root         *sitter.Node
-	consts       map[string]*sitter.Node    // module-level const NAME = literal
-	vars         map[string]*sitter.Node    // module-level let and var, used when nothing mutates them
-	redeclared   map[string]bool            // module-level names declared more than once
-	mutations    map[string]bool            // see mutated; nil until asked
-	sites        map[string][]*sitter.Node  // the changes of each name mutated, in source order
-	fnDecls      map[string]*sitter.Node    // function declarations at the top level, by name
-	locals       map[localKey]localDecl     // localConst's answers
-	callMemo     map[callKey]value          // localCall's answers
-	mentioned    map[string]int             // identifiers by name, and "()"+name their direct calls; nil until asked
-	later        func(fn *sitter.Node) bool // whether a function runs only after every title is read
-	scopes       map[uint32]*sitter.Node    // the loops and functions env bindings name, by first byte
-	functions    map[string]bool            // functions declared at the top level
-	evaluating   map[string]bool            // consts being evaluated (cycles)
-	memo         map[memoKey]value          // definitions evaluated
-	env          *env                       // the bindings of the instance being evaluated
-	imports      map[string]importRef       // module-level bindings of relative imports
-	importValues map[string]value           // their values, when the linker read the modules
+	consts       map[string]*sitter.Node            // module-level const NAME = literal
+	vars         map[string]*sitter.Node            // module-level let and var, used when nothing mutates them
+	redeclared   map[string]bool                    // module-level names declared more than once
+	mutations    map[string]bool                    // see mutated; nil until asked
+	sites        map[string][]*sitter.Node          // the changes of each name mutated, in source order
+	fnDecls      map[string]*sitter.Node            // function declarations at the top level, by name
+	locals       map[localKey]localDecl             // localConst's answers
+	callMemo     map[callKey]value                  // localCall's answers
+	mentioned    map[string]int                     // identifiers by name, and "()"+name their direct calls; nil until asked
+	later        func(fn *sitter.Node) bool         // whether a function runs only after every title is read
+	host         func(n *sitter.Node) (value, bool) // what n reads of the host (see hostFact)
+	scopes       map[uint32]*sitter.Node            // the loops and functions env bindings name, by first byte
+	functions    map[string]bool                    // functions declared at the top level
+	evaluating   map[string]bool                    // consts being evaluated (cycles)
+	memo         map[memoKey]value                  // definitions evaluated
+	env          *env                               // the bindings of the instance being evaluated
+	imports      map[string]importRef               // module-level bindings of relative imports
+	importValues map[string]value                   // their values, when the linker read the modules
 	// appended are the imported helpers the linker appended to the
 	// source as declarations, from origEnd on; site is the line of the
 	// call in the file that inlines one (see withHelpers).
@@ -80,9 +83,16 @@ type evaluator struct {
 	needHelpers bool // a call of an imported function may declare tests
 	origEnd     uint32
 	site        int
-	needImports bool     // a title needed an import's value
-	file        string   // the file's path (for __filename); "" when not known
-	lin         *lineage // ancestors of the call being visited, with their blocks' consts in scope
+	needImports bool // a title needed an import's value
+	// dirs are the entries of the folders readdirSync calls read, by
+	// marked path (see loadpath.go), and requireValue the module a
+	// computed require loads, both supplied by the linker; needDirs are
+	// the folders a title needed before it did.
+	dirs         map[string][]string
+	requireValue func(marked string) (value, bool)
+	needDirs     []string
+	file         string   // the file's path (for __filename); "" when not known
+	lin          *lineage // ancestors of the call being visited, with their blocks' consts in scope
 }
 
 // maxNesting bounds the nesting of records: a call nested deeper is one
@@ -126,6 +136,7 @@ func newWalker(fw testdex.Framework, g *sitter.Language, src []byte, root *sitte
 		calleeAliases: map[string]*sitter.Node{}, foreignSuites: map[string]bool{}, aliases: map[string]string{}, seen: map[string]int{},
 		deepPath: deepPath}
 	w.later = w.testBody
+	w.host = w.hostFact
 	w.scanModule()
 	return w
 }

@@ -19,6 +19,8 @@ function _r(item) { return typeof item === "function" ? item() : item }
 it([undefined, 'c:\\x', {root: '/', 'a"': 1}, null, 0].map((i) => _s(i)).join(","));
 it(JSON.stringify('\uD83D\uDE00 \u00e9'));
 it('a\nb\tc'.replace(/\n/g, String.raw`\n`).replace(/\t/, '<t>'));
+it([/^sync(-|$)/.test('sync'), /^sync(-|$)/.test('sync-force-shell'), /^sync(-|$)/.test('spawn'), /-force-shell$/.test('spawn-force-shell'), /^win/i.test('Win32'), /\d{2,}/.test('a1b'), /[a-c]+x?\b/.test('zzb '), /\s/.test('a b'), /a.c/.test('abc'), /\/x\./.test('a/x.y')].join());
+it(`${'10' < '9'} ${'10' < 9} ${2 >= 2} ${NaN < 1} ${'b' > 'a'} ${Number('20.1.0'.split('.')[0]) >= 18} ${parseInt('20.11.1', 10)} ${'v20.1'.startsWith('v20')} ${'abc'.endsWith('bc')} ${'abc'.includes('d')} ${'a.b.c'.split('.').join('|')}`);
 console.log(JSON.stringify(out, null, 1));
 // TestReplayedChanges's other named case.
 const S2 = new Set(); S2.add('x'); S2.add('x');
