@@ -121,9 +121,34 @@ func TestShardProjectRules(t *testing.T) {
 	if exec.Command("python3", "-c", "import pytest").Run() != nil {
 		testenv.Missing(t, "python3 with pytest is not installed")
 	}
+	shardProjectRules(t, "", os.Environ())
+}
+
+// TestShardProjectRulesXdist is TestShardProjectRules under pytest-xdist
+// (`-n 2` in addopts), whose workers load no plugin testdex's driver
+// gives pytest: the shard's part is named to them, the files the
+// project's rules leave out taken away first.
+func TestShardProjectRulesXdist(t *testing.T) {
+	if exec.Command("python3", "-c", "import pytest").Run() != nil {
+		testenv.Missing(t, "python3 with pytest is not installed")
+	}
+	dir := os.Getenv("TESTDEX_XDIST_DIR")
+	if dir == "" {
+		home, _ := os.UserCacheDir()
+		dir = filepath.Join(home, "testdex-setup", "xdist")
+	}
+	check := exec.Command("python3", "-c", "import xdist, execnet")
+	check.Env = append(os.Environ(), "PYTHONPATH="+dir)
+	if check.Run() != nil {
+		testenv.Missing(t, "pytest-xdist is not unpacked in %s (run scripts/setup/xdist.sh)", dir)
+	}
+	shardProjectRules(t, "addopts = -n 2\n", append(os.Environ(), "PYTHONPATH="+dir))
+}
+
+func shardProjectRules(t *testing.T, ini string, env []string) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"pytest.ini":            "[pytest]\n",
+		"pytest.ini":            "[pytest]\n" + ini,
 		"tests/conftest.py":     "collect_ignore = []\nif True:\n    collect_ignore.append('test_ignored.py')\n",
 		"tests/test_ignored.py": "def test_never():\n    assert False, 'collect_ignore leaves this file out'\n",
 		"tests/test_a.py":       "def test_a1():\n    pass\n\ndef test_a2():\n    pass\n",
@@ -136,7 +161,7 @@ func TestShardProjectRules(t *testing.T) {
 	})
 	out := t.TempDir()
 	full := filepath.Join(out, "full.jsonl")
-	code, direct, errs := cliIn(t, root, os.Environ(), "run", "--json")
+	code, direct, errs := cliIn(t, root, env, "run", "--json")
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s%s", code, direct, errs)
 	}
@@ -144,7 +169,7 @@ func TestShardProjectRules(t *testing.T) {
 	union := map[string]testdex.Action{}
 	for i := 1; i <= 3; i++ {
 		k := strconv.Itoa(i)
-		code, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", k+"/3", "--durations", full)
+		code, got, errs := cliIn(t, root, env, "run", "--json", "--shard", k+"/3", "--durations", full)
 		if code != 0 {
 			t.Errorf("shard %s/3: exit %d (the whole run passes)\n%s", k, code, errs)
 		}
@@ -161,7 +186,7 @@ func TestShardProjectRules(t *testing.T) {
 	if _, ok := union["tests/test_big.py::test_rows[1]"]; !ok {
 		t.Errorf("the rows of a file broken into tests did not run: %v", union)
 	}
-	_, text, _ := cliIn(t, root, os.Environ(), "plan", "--shards", "3", "--json", "--durations", full)
+	_, text, _ := cliIn(t, root, env, "plan", "--shards", "3", "--json", "--durations", full)
 	if !strings.Contains(text, "tests/test_big.py::TestK") {
 		t.Errorf("test_big.py was not broken into its tests, so its IDs were not tried:\n%s", text)
 	}

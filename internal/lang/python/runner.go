@@ -99,10 +99,14 @@ type pytestPlan struct {
 
 // pytestOnly is what the driver keeps of a collection: the files and
 // folders of Paths (rootdir-relative), and the tests whose node IDs are,
-// or start, an ID of IDs (a function's rows, a class's methods).
+// or start, an ID of IDs (a function's rows, a class's methods). Named
+// is the selection named on the command line instead (pytestArgs), which
+// the driver hands pytest-xdist's workers in place of Select: they load
+// no plugin the driver gives pytest, so they could not keep a part.
 type pytestOnly struct {
 	Paths []string `json:"paths"`
 	IDs   []string `json:"ids"`
+	Named []string `json:"named"`
 }
 
 // pytestSelect returns pytest's arguments for sel, and what the driver
@@ -119,7 +123,7 @@ func pytestSelect(proj string, sel *lang.Selection) ([]string, *pytestOnly) {
 		return pytestArgs(proj, sel), nil
 	}
 	args := pytestArgs(proj, &lang.Selection{Paths: sel.Within})
-	only := &pytestOnly{Paths: []string{}, IDs: []string{}}
+	only := &pytestOnly{Paths: []string{}, IDs: []string{}, Named: pytestArgs(proj, sel)}
 	inside := func(p string) bool {
 		for _, w := range sel.Within {
 			if w.Path == "." || p == w.Path || (w.Dir && strings.HasPrefix(p, w.Path+"/")) {

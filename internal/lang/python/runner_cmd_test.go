@@ -183,7 +183,8 @@ func TestPytestSelectWithin(t *testing.T) {
 	if want := []string{"p/tests", "p/other/test_o.py::test_o"}; !reflect.DeepEqual(args, want) {
 		t.Errorf("args %q, want %q", args, want)
 	}
-	want := &pytestOnly{Paths: []string{"p/tests/test_a.py"}, IDs: []string{"p/tests/test_big.py::test_x", "p/other/test_o.py::test_o"}}
+	want := &pytestOnly{Paths: []string{"p/tests/test_a.py"}, IDs: []string{"p/tests/test_big.py::test_x", "p/other/test_o.py::test_o"},
+		Named: []string{"p/tests/test_a.py", "p/tests/test_big.py::test_x", "p/other/test_o.py::test_o"}}
 	if !reflect.DeepEqual(only, want) {
 		t.Errorf("only %+v, want %+v", only, want)
 	}

@@ -43,8 +43,10 @@ is imported.
 Exit status: pytest's own, except 5 (no tests collected), which is 0: the
 run ran nothing, and testdex says which listed tests were not reported.
 """
+import dataclasses
 import json
 import os
+import pathlib
 import sys
 import sysconfig
 
@@ -223,17 +225,62 @@ class Only:
     rules (conftest.py's collect_ignore, pytest's --ignore), which pytest
     applies to what it finds below its arguments, never to an argument."""
 
-    def __init__(self, root, paths, ids):
+    def __init__(self, root, paths, ids, select, named):
         self.root = root
         self.paths = [p.rstrip("/") for p in paths]
         self.ids = ids
         self.keep = self.paths + [i.split("::", 1)[0] for i in ids]
+        self.select, self.named = select, named
+        self.off = False
+
+    def pytest_configure(self, config):
+        """Under pytest-xdist the workers collect what the command line
+        names and load no plugin given to pytest.main, so this one could
+        not keep their part: they are handed the part by name instead (the
+        project's collect_ignore then does not apply to those files, as
+        with pytest run on them), and this plugin keeps out of the way."""
+        if getattr(config.option, "dist", "no") in ("no", None) or not getattr(config.option, "tx", None):
+            return
+        self.off = True
+        args = list(config.invocation_params.args)
+        if self.select:
+            args = args[:len(args) - len(self.select)]
+        named = [n for n in self.named if not self.left_out(config, n.split("::", 1)[0])]
+        if self.named and not named:  # everything named is left out: nothing runs, as in the whole run
+            named = ["-m", "testdex_left_out and not testdex_left_out"]
+        ip = config.invocation_params
+        try:
+            config.invocation_params = dataclasses.replace(ip, args=tuple(args + named))
+        except TypeError:  # pytest before 7.2 made it with attrs
+            config.invocation_params = type(ip)(args=tuple(args + named), plugins=ip.plugins, dir=ip.dir)
+
+    def left_out(self, config, rel):
+        """Whether the project's rules leave out a rootdir-relative file
+        pytest's walk from the selected folders would reach (conftest.py's
+        collect_ignore, --ignore, norecursedirs): asked of
+        pytest_ignore_collect for it and each folder between it and the
+        selected folder, as the walk asks. Unknown (an older pytest): no."""
+        parts = rel.split("/")
+        tops = [a.rstrip("/").split("/") for a in self.select if not a.startswith("-")] or [[]]
+        below = [len(t) for t in tops if t == [] or t == ["."] or parts[:len(t)] == t]
+        if not below:
+            return False  # named on the command line anyway: no rule applies to it
+        try:
+            for i in range(max(1, min(below) + 1), len(parts) + 1):
+                p = pathlib.Path(self.root, *parts[:i])
+                if config.hook.pytest_ignore_collect(collection_path=p, config=config):
+                    return True
+        except Exception:
+            return False
+        return False
 
     def rel(self, p):
         r = os.path.relpath(str(p), self.root).replace(os.sep, "/")
         return "" if r == "." else r
 
     def ignore(self, p):
+        if self.off:
+            return None
         r = self.rel(p)
         for k in self.keep:
             if k in ("", ".") or r == "" or r == k or k.startswith(r + "/") or r.startswith(k + "/"):
@@ -248,6 +295,8 @@ class Only:
             return self.ignore(collection_path)
 
     def pytest_collection_modifyitems(self, session, config, items):
+        if self.off:
+            return
         keep, drop = [], []
         for item in items:
             f = item.nodeid.split("::", 1)[0]
@@ -284,7 +333,8 @@ def main():
     try:
         plugins = [Plugin(config.get("timeout") or 0, recorder)]
         if config.get("only") is not None:
-            plugins.append(Only(os.getcwd(), config["only"]["paths"], config["only"]["ids"]))
+            only = config["only"]
+            plugins.append(Only(os.getcwd(), only["paths"], only["ids"], config.get("select", []), only.get("named", [])))
         code = pytest.main(args, plugins=plugins)
     finally:
         if recorder is not None:
