@@ -63,13 +63,14 @@ func (ix *Index) FileEntries(path string) (map[string]Entry, error) {
 		if fb == nil {
 			return nil
 		}
-		c := fb.Cursor()
-		for k, v := c.Seek([]byte{'t'}); k != nil && k[0] == 't'; k, v = c.Next() {
-			hash, lines, err := decodeEntry(v)
-			if err != nil {
-				return fmt.Errorf("%w: %s (file %s: %v)", ErrDamaged, ix.path, path, err)
+		sets, err := ix.readSets(tx, fb, path)
+		if err != nil {
+			return err
+		}
+		for _, s := range sets {
+			for _, id := range s.ids {
+				out[id] = Entry{Hash: s.hash, Lines: s.lines}
 			}
-			out[string(k[1:])] = Entry{Hash: hash, Lines: lines}
 		}
 		return nil
 	})
