@@ -165,7 +165,7 @@ func (c *coverRun) records(root string, sum *Summary, when time.Time, known know
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	files := map[string]*coverage.File{} // absolute -> hash and functions, read once
+	files := map[string]*coverage.File{}  // absolute -> hash and functions, read once
 	conv := map[spansID][]coverage.Span{} // a slice shared by tests, converted once
 	var recs []coverage.Record
 	for _, id := range ids {
