@@ -113,10 +113,14 @@ func (c *coverRun) add(id string, b *plan.Batch, r lang.RunEvent) {
 // loading a file ran), and records and the index then convert and
 // encode it once. Kept slices are never appended to in place.
 func addSpans(have, more []lang.Span) []lang.Span {
-	if len(have) == 0 && sortedApart(more) {
+	switch {
+	case !sortedApart(more):
+		return lang.MergeSpans(append(slices.Clip(have), more...))
+	case len(have) == 0:
 		return slices.Clip(more)
 	}
-	return lang.MergeSpans(append(slices.Clip(have), more...))
+	return lang.MergeSorted(have, more) // have is sorted and apart: kept so
+
 }
 
 // sortedApart reports whether spans are sorted, neither overlapping nor
