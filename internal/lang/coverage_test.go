@@ -28,4 +28,3 @@ func TestMergeSorted(t *testing.T) {
 		}
 	}
 }
-
