@@ -127,6 +127,12 @@ type set struct {
 	hash  uint64
 	lines []byte // encodeLines' bytes
 	nums  []uint64
+	// drop are numbers a Replace took out of nums, dropped when the set
+	// is written (one pass, rather than a copy of nums per test).
+	drop map[uint64]bool
+	// dirty marks a set the Replace changed (a set read and left as it
+	// was is not written again).
+	dirty bool
 }
 
 func encodeSet(s set) []byte {

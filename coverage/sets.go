@@ -84,9 +84,10 @@ func (w *setWriter) forget(tests, ids *bolt.Bucket, id string) (uint64, error) {
 			return 0, err
 		}
 		if s != nil {
-			if j, ok := slices.BinarySearch(s.nums, v.num); ok {
-				s.nums = slices.Delete(s.nums, j, j+1)
+			if s.drop == nil {
+				s.drop = map[uint64]bool{}
 			}
+			s.drop[v.num] = true
 		}
 	}
 	return v.num, nil
@@ -129,7 +130,7 @@ func (w *setWriter) add(f File, num uint64) (uint64, error) {
 			return 0, err
 		}
 		if s == nil {
-			s = &set{hash: f.Hash, lines: lines}
+			s = &set{hash: f.Hash, lines: lines, dirty: true}
 			w.sets[f.Path][k] = s
 		}
 		if s.hash != f.Hash || !bytes.Equal(s.lines, lines) {
@@ -138,7 +139,9 @@ func (w *setWriter) add(f File, num uint64) (uint64, error) {
 		}
 		if j, ok := slices.BinarySearch(s.nums, num); !ok {
 			s.nums = slices.Insert(s.nums, j, num)
+			s.dirty = true
 		}
+		delete(s.drop, num)
 		return k, w.version(f)
 	}
 }
@@ -225,6 +228,13 @@ func (w *setWriter) write(p string, keys []uint64) error {
 	}
 	for _, k := range keys {
 		s := w.sets[p][k]
+		if n := len(s.nums); len(s.drop) > 0 {
+			s.nums = slices.DeleteFunc(s.nums, func(n uint64) bool { return s.drop[n] })
+			s.dirty = s.dirty || len(s.nums) != n
+		}
+		if !s.dirty {
+			continue
+		}
 		var err error
 		switch {
 		case len(s.nums) == 0 && fb != nil:
