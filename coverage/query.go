@@ -83,30 +83,36 @@ func (ix *Index) Covering(q Query) (*Answer, error) {
 		if fb == nil {
 			return nil
 		}
-		sets, err := ix.readSets(tx, fb, q.File)
+		sets, names, err := ix.readSets(tx, fb, q.File)
 		if err != nil {
 			return err
 		}
 		m := &matcher{q: q, lo: lo, hi: hi, old: map[uint64][]Func{}, fb: fb}
 		for _, s := range sets {
-			ans.Recordings += len(s.ids)
+			ans.Recordings += len(s.nums)
+			var hit *Hit
+			reason := ""
 			if q.Current != nil && s.hash == cur {
 				if l := intersect(s.lines, lo, hi); len(l) > 0 {
-					for _, id := range s.ids {
-						ans.Tests = append(ans.Tests, Hit{ID: id, Lines: l, By: "line"})
-					}
+					hit = &Hit{Lines: l, By: "line"}
 				}
+			} else {
+				ans.Changed = true
+				hit, reason = m.changed(s.hash, s.lines)
+			}
+			if hit == nil && reason == "" {
 				continue
 			}
-			ans.Changed = true
-			hit, reason := m.changed(s.hash, s.lines)
-			for _, id := range s.ids {
-				switch {
-				case hit != nil:
+			ids, err := names.names(s)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if hit != nil {
 					h := *hit
 					h.ID = id
 					ans.Tests = append(ans.Tests, h)
-				case reason != "":
+				} else {
 					ans.Stale = append(ans.Stale, Stale{ID: id, Reason: reason})
 				}
 			}

@@ -212,7 +212,7 @@ func (ix *Index) fileReport(fb *bolt.Bucket, path string, current func(string) (
 	cur := xxh3.Hash(src)
 	m := &matcher{q: Query{File: path, Current: src, Funcs: funcs}, old: map[uint64][]Func{}, fb: fb}
 	var recorded []Func // the functions as recorded, for a file with no Spanner now
-	sets, err := ix.readSets(fb.Tx(), fb, path)
+	sets, names, err := ix.readSets(fb.Tx(), fb, path)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +236,11 @@ func (ix *Index) fileReport(fb *bolt.Bucket, path string, current func(string) (
 		if ft.Lines == nil {
 			ft.Lines = []Span{}
 		}
-		for _, id := range s.ids {
+		ids, err := names.names(s)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
 			ft.ID = id
 			fr.Tests = append(fr.Tests, ft)
 		}

@@ -22,43 +22,38 @@ type setWriter struct {
 	// versions are the content hashes whose functions and content were
 	// checked in this Replace, per file.
 	versions map[string]map[uint64]bool
-	// made are the file buckets this Replace created.
-	made map[string]bool
-	// encoded are the lines encoded so far, by slice: records share
-	// one slice among the tests that executed the same lines.
-	encoded map[linesID]encodedLines
+	// made are the file buckets this Replace created; fresh, the files
+	// that had none when it first looked.
+	made, fresh map[string]bool
+	// last are, per file, the lines encoded last and their slice: the
+	// tests of one test file, which come together, share one slice per
+	// file for what its loading ran.
+	last map[string]encodedLines
 }
 
-// linesID names a slice of spans by its memory.
-type linesID struct {
+// encodedLines are a version's lines encoded, the set key they hash to,
+// and the slice they came from.
+type encodedLines struct {
 	first *Span
 	n     int
 	hash  uint64
-}
-
-// encodedLines are a version's lines encoded, and the set key they hash
-// to.
-type encodedLines struct {
 	lines []byte
 	key   uint64
 }
 
-// encode encodes f's lines and their set key, once per shared slice.
+// encode encodes f's lines and their set key, once for a run of records
+// that share the slice.
 func (w *setWriter) encode(f File) ([]byte, uint64) {
-	var id linesID
-	if len(f.Lines) > 0 {
-		id = linesID{&f.Lines[0], len(f.Lines), f.Hash}
-		if e, ok := w.encoded[id]; ok {
-			return e.lines, e.key
-		}
+	if e, ok := w.last[f.Path]; ok && len(f.Lines) > 0 && e.first == &f.Lines[0] && e.n == len(f.Lines) && e.hash == f.Hash {
+		return e.lines, e.key
 	}
 	lines := encodeLines(nil, normal(f.Lines))
 	k := xxh3.Hash(binaryHash(f.Hash, lines))
-	if id.first != nil {
-		if w.encoded == nil {
-			w.encoded = map[linesID]encodedLines{}
+	if len(f.Lines) > 0 {
+		if w.last == nil {
+			w.last = map[string]encodedLines{}
 		}
-		w.encoded[id] = encodedLines{lines, k}
+		w.last[f.Path] = encodedLines{&f.Lines[0], len(f.Lines), f.Hash, lines, k}
 	}
 	return lines, k
 }
@@ -101,12 +96,15 @@ func (w *setWriter) get(path string, k uint64) (*set, error) {
 	if m == nil {
 		m = map[uint64]*set{}
 		w.sets[path] = m
+		if w.files.Bucket([]byte(path)) == nil {
+			w.fresh[path] = true // no set to read: every set is this Replace's
+		}
 	}
 	if s, ok := m[k]; ok {
 		return s, nil
 	}
 	var s *set
-	if fb := w.files.Bucket([]byte(path)); fb != nil {
+	if fb := w.files.Bucket([]byte(path)); fb != nil && !w.fresh[path] {
 		if raw := fb.Get(setKey(k)); raw != nil {
 			d, err := decodeSet(raw)
 			if err != nil {
@@ -302,40 +300,56 @@ func normal(spans []Span) []Span {
 }
 
 // fileSet is one line set of a file as read: its version's hash, the
-// lines, and the IDs of the tests that executed them, sorted.
+// lines, and the numbers of the tests that executed them (names gives
+// their IDs, looked up only for the sets an answer names).
 type fileSet struct {
 	hash  uint64
 	lines []Span
-	ids   []string
+	nums  []uint64
 }
 
-// readSets reads a file's line sets and their tests' IDs.
-func (ix *Index) readSets(tx *bolt.Tx, fb *bolt.Bucket, path string) ([]fileSet, error) {
-	idb := tx.Bucket(bucketIDs)
-	damaged := func(err error) error { return fmt.Errorf("%w: %s (file %s: %v)", ErrDamaged, ix.path, path, err) }
-	if idb == nil {
-		return nil, damaged(fmt.Errorf("no ids bucket"))
+// setReader reads a file's line sets and names their tests.
+type setReader struct {
+	ix   *Index
+	idb  *bolt.Bucket
+	path string
+}
+
+func (r *setReader) damaged(err error) error {
+	return fmt.Errorf("%w: %s (file %s: %v)", ErrDamaged, r.ix.path, r.path, err)
+}
+
+// readSets reads a file's line sets.
+func (ix *Index) readSets(tx *bolt.Tx, fb *bolt.Bucket, path string) ([]fileSet, *setReader, error) {
+	r := &setReader{ix: ix, idb: tx.Bucket(bucketIDs), path: path}
+	if r.idb == nil {
+		return nil, nil, r.damaged(fmt.Errorf("no ids bucket"))
 	}
 	var out []fileSet
 	c := fb.Cursor()
 	for k, v := c.Seek([]byte{'s'}); k != nil && k[0] == 's'; k, v = c.Next() {
 		s, err := decodeSet(v)
 		if err != nil {
-			return nil, damaged(err)
+			return nil, nil, r.damaged(err)
 		}
 		lines, err := decodeLines(s.lines)
 		if err != nil {
-			return nil, damaged(err)
+			return nil, nil, r.damaged(err)
 		}
-		fs := fileSet{hash: s.hash, lines: lines, ids: make([]string, len(s.nums))}
-		for i, n := range s.nums {
-			id := idb.Get(numKey(n))
-			if id == nil {
-				return nil, damaged(fmt.Errorf("no test numbered %d", n))
-			}
-			fs.ids[i] = string(id)
-		}
-		out = append(out, fs)
+		out = append(out, fileSet{hash: s.hash, lines: lines, nums: s.nums})
 	}
-	return out, nil
+	return out, r, nil
+}
+
+// names returns the IDs of a set's tests.
+func (r *setReader) names(s fileSet) ([]string, error) {
+	ids := make([]string, len(s.nums))
+	for i, n := range s.nums {
+		id := r.idb.Get(numKey(n))
+		if id == nil {
+			return nil, r.damaged(fmt.Errorf("no test numbered %d", n))
+		}
+		ids[i] = string(id)
+	}
+	return ids, nil
 }

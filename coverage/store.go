@@ -236,7 +236,7 @@ func (ix *Index) Replace(recs []Record) error {
 		if tests == nil || ids == nil || files == nil {
 			return fmt.Errorf("%w: %s (no buckets)", ErrDamaged, ix.path)
 		}
-		w := &setWriter{ix: ix, files: files, sets: map[string]map[uint64]*set{}, versions: map[string]map[uint64]bool{}}
+		w := &setWriter{ix: ix, files: files, sets: map[string]map[uint64]*set{}, versions: map[string]map[uint64]bool{}, fresh: map[string]bool{}}
 		for i, rec := range recs {
 			if last[rec.ID] != i {
 				continue

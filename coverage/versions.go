@@ -63,12 +63,16 @@ func (ix *Index) FileEntries(path string) (map[string]Entry, error) {
 		if fb == nil {
 			return nil
 		}
-		sets, err := ix.readSets(tx, fb, path)
+		sets, names, err := ix.readSets(tx, fb, path)
 		if err != nil {
 			return err
 		}
 		for _, s := range sets {
-			for _, id := range s.ids {
+			ids, err := names.names(s)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
 				out[id] = Entry{Hash: s.hash, Lines: s.lines}
 			}
 		}
