@@ -2,8 +2,10 @@ package changes
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/zeebo/xxh3"
@@ -103,17 +105,58 @@ func (g *Graph) forward() map[string][]string {
 
 // globalFiles expands the project's global globs to the files that exist;
 // false when a folder could not be read (nothing can then vouch for the
-// project's tests).
+// project's tests). The globs of the form DIR/**/NAME (NAME one segment)
+// share one walk of DIR per DIR: a JavaScript project has four of them,
+// each a walk of its node_modules (light-my-request: 0.16 s of a
+// coverage run's 0.21 s in testdex). The files are those Glob gives each
+// glob, in the same order.
 func (p *project) globalFiles(root string) ([]string, bool) {
 	var out []string
 	fsys := os.DirFS(root)
+	names := map[string][]string{} // DIR/** -> the NAMEs of its globs
+	var dirs []string
 	for _, glob := range p.global {
+		if dir, name, ok := deepName(glob); ok {
+			if names[dir] == nil {
+				dirs = append(dirs, dir)
+			}
+			names[dir] = append(names[dir], name)
+			continue
+		}
 		matches, err := doublestar.Glob(fsys, glob, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
 		if err != nil {
 			return nil, false
 		}
 		out = append(out, matches...)
 	}
+	for _, dir := range dirs {
+		all, err := doublestar.Glob(fsys, dir+"/*", doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+		if err != nil {
+			return nil, false
+		}
+		for _, name := range names[dir] {
+			for _, f := range all {
+				if ok, _ := doublestar.Match(name, path.Base(f)); ok {
+					out = append(out, f)
+				}
+			}
+		}
+	}
 	sort.Strings(out)
 	return out, true
+}
+
+// deepName splits a glob DIR/**/NAME whose NAME is one segment (no
+// separator, no ** and no brace that could hold a separator) into DIR/**
+// and NAME.
+func deepName(glob string) (dir, name string, ok bool) {
+	i := strings.LastIndex(glob, "**/")
+	if i < 0 || (i > 0 && glob[i-1] != '/') {
+		return "", "", false
+	}
+	name = glob[i+3:]
+	if name == "" || strings.ContainsAny(name, "/{}\\") || strings.Contains(glob[:i], "{") {
+		return "", "", false
+	}
+	return glob[:i+2], name, true
 }

@@ -66,13 +66,17 @@ func putStr(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// testValue is a test's row in the tests bucket: when, outcome, and the
-// files it has entries in (to delete them when it is recorded again).
+// testValue is a test's row in the tests bucket: when, outcome, its
+// number (the key of its name in the ids bucket), the files it has
+// entries in with the key of its line set in each (to take it out of them
+// when it is recorded again), and where it ran.
 type testValue struct {
 	recorded    time.Time
 	outcome     string
 	granularity string
+	num         uint64
 	files       []string
+	sets        []uint64 // per file, the key of the set holding the test
 	process     string
 	seq         int
 }
@@ -81,42 +85,94 @@ func encodeTest(v testValue) []byte {
 	b := binary.AppendUvarint(nil, uint64(v.recorded.UnixNano()))
 	b = putStr(b, v.outcome)
 	b = putStr(b, v.granularity)
+	b = binary.AppendUvarint(b, v.num)
 	b = binary.AppendUvarint(b, uint64(len(v.files)))
-	for _, f := range v.files {
+	for i, f := range v.files {
 		b = putStr(b, f)
+		b = binary.LittleEndian.AppendUint64(b, v.sets[i])
 	}
-	if v.process != "" {
-		b = putStr(b, v.process)
-		b = binary.AppendUvarint(b, uint64(v.seq+1)) // Unordered is 0
-	}
-	return b
+	b = putStr(b, v.process)
+	return binary.AppendUvarint(b, uint64(v.seq+1)) // Unordered is 0
 }
 
 func decodeTest(b []byte) (testValue, error) {
 	r := &reader{b: b}
 	v := testValue{recorded: time.Unix(0, int64(r.uvarint())), outcome: r.str()}
 	v.granularity = r.str()
+	v.num = r.uvarint()
 	n := r.int()
+	if n > len(b) {
+		return v, errShort
+	}
 	for i := 0; i < n && r.err == nil; i++ {
 		v.files = append(v.files, r.str())
+		v.sets = append(v.sets, r.u64())
 	}
-	if r.err == nil && len(r.b) > 0 { // version 2's rows end here: Process ""
-		v.process = r.str()
-		v.seq = r.int() - 1
-	}
+	v.process = r.str()
+	v.seq = r.int() - 1
 	return v, r.err
 }
 
-// entry is one test's row in a file's bucket: the file's content hash
-// when recorded and the lines executed.
-type entry struct {
-	id    string
+// A file's bucket keeps each distinct line set once, with the numbers of
+// the tests that executed exactly those lines of that version of the
+// file (express: 161,637 test-and-file pairs, 1,502 distinct sets):
+//
+//	hash (8 LE) | uvarint len(lines) | lines | uvarint n | n test numbers, ascending, as deltas
+//
+// lines are encodeLines'. The key is 's' and the xxh3 of hash and lines
+// (the next key up on a collision, which putSet tells by the bytes).
+
+// set is one line set of a file, decoded but for its lines.
+type set struct {
 	hash  uint64
-	lines []Span
+	lines []byte // encodeLines' bytes
+	nums  []uint64
+	// drop are numbers a Replace took out of nums, dropped when the set
+	// is written (one pass, rather than a copy of nums per test).
+	drop map[uint64]bool
+	// dirty marks a set the Replace changed (a set read and left as it
+	// was is not written again).
+	dirty bool
 }
 
-func encodeEntry(hash uint64, lines []Span) []byte {
-	b := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+2*len(lines)+2), hash)
+func encodeSet(s set) []byte {
+	b := make([]byte, 0, 8+len(s.lines)+2+2*len(s.nums))
+	b = binary.LittleEndian.AppendUint64(b, s.hash)
+	b = binary.AppendUvarint(b, uint64(len(s.lines)))
+	b = append(b, s.lines...)
+	b = binary.AppendUvarint(b, uint64(len(s.nums)))
+	prev := uint64(0)
+	for _, n := range s.nums {
+		b = binary.AppendUvarint(b, n-prev)
+		prev = n
+	}
+	return b
+}
+
+// decodeSet reads a set; its lines alias b.
+func decodeSet(b []byte) (set, error) {
+	r := &reader{b: b}
+	s := set{hash: r.u64()}
+	n := r.int()
+	if r.err != nil || n > len(r.b) {
+		return s, errShort
+	}
+	s.lines, r.b = r.b[:n:n], r.b[n:]
+	k := r.int()
+	if k > len(r.b) {
+		return s, errShort
+	}
+	s.nums = make([]uint64, 0, k)
+	prev := uint64(0)
+	for i := 0; i < k && r.err == nil; i++ {
+		prev += r.uvarint()
+		s.nums = append(s.nums, prev)
+	}
+	return s, r.err
+}
+
+// encodeLines encodes sorted, non-overlapping spans as deltas.
+func encodeLines(b []byte, lines []Span) []byte {
 	b = binary.AppendUvarint(b, uint64(len(lines)))
 	prev := 0
 	for _, s := range lines {
@@ -127,14 +183,13 @@ func encodeEntry(hash uint64, lines []Span) []byte {
 	return b
 }
 
-func decodeEntry(b []byte) (hash uint64, lines []Span, err error) {
+func decodeLines(b []byte) ([]Span, error) {
 	r := &reader{b: b}
-	hash = r.u64()
 	n := r.int()
 	if n > len(b) {
-		return 0, nil, errShort
+		return nil, errShort
 	}
-	lines = make([]Span, 0, n)
+	lines := make([]Span, 0, n)
 	prev := 0
 	for i := 0; i < n && r.err == nil; i++ {
 		s := prev + r.int()
@@ -142,7 +197,7 @@ func decodeEntry(b []byte) (hash uint64, lines []Span, err error) {
 		lines = append(lines, Span{s, e})
 		prev = e
 	}
-	return hash, lines, r.err
+	return lines, r.err
 }
 
 func encodeFuncs(fs []Func) []byte {
@@ -177,5 +232,10 @@ func hashKey(h uint64) []byte {
 	return binary.LittleEndian.AppendUint64([]byte{'f'}, h)
 }
 
-// testKey is the key of a test's entry in a file's bucket.
-func testKey(id string) []byte { return append([]byte{'t'}, id...) }
+// setKey is the key of a line set in a file's bucket.
+func setKey(k uint64) []byte {
+	return binary.LittleEndian.AppendUint64([]byte{'s'}, k)
+}
+
+// numKey is the key of a test's name in the ids bucket.
+func numKey(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }

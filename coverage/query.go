@@ -83,31 +83,42 @@ func (ix *Index) Covering(q Query) (*Answer, error) {
 		if fb == nil {
 			return nil
 		}
+		sets, names, err := ix.readSets(tx, fb, q.File)
+		if err != nil {
+			return err
+		}
 		m := &matcher{q: q, lo: lo, hi: hi, old: map[uint64][]Func{}, fb: fb}
-		c := fb.Cursor()
-		for k, v := c.Seek([]byte{'t'}); k != nil && k[0] == 't'; k, v = c.Next() {
-			hash, lines, err := decodeEntry(v)
-			if err != nil {
-				return fmt.Errorf("%w: %s (file %s: %v)", ErrDamaged, ix.path, q.File, err)
-			}
-			ans.Recordings++
-			id := string(k[1:])
-			if q.Current != nil && hash == cur {
-				if l := intersect(lines, lo, hi); len(l) > 0 {
-					ans.Tests = append(ans.Tests, Hit{ID: id, Lines: l, By: "line"})
+		for _, s := range sets {
+			ans.Recordings += len(s.nums)
+			var hit *Hit
+			reason := ""
+			if q.Current != nil && s.hash == cur {
+				if l := intersect(s.lines, lo, hi); len(l) > 0 {
+					hit = &Hit{Lines: l, By: "line"}
 				}
+			} else {
+				ans.Changed = true
+				hit, reason = m.changed(s.hash, s.lines)
+			}
+			if hit == nil && reason == "" {
 				continue
 			}
-			ans.Changed = true
-			hit, reason := m.changed(hash, lines)
-			switch {
-			case hit != nil:
-				hit.ID = id
-				ans.Tests = append(ans.Tests, *hit)
-			case reason != "":
-				ans.Stale = append(ans.Stale, Stale{ID: id, Reason: reason})
+			ids, err := names.names(s)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if hit != nil {
+					h := *hit
+					h.ID = id
+					ans.Tests = append(ans.Tests, h)
+				} else {
+					ans.Stale = append(ans.Stale, Stale{ID: id, Reason: reason})
+				}
 			}
 		}
+		slices.SortFunc(ans.Tests, func(a, b Hit) int { return strings.Compare(a.ID, b.ID) })
+		slices.SortFunc(ans.Stale, func(a, b Stale) int { return strings.Compare(a.ID, b.ID) })
 		return ix.stamp(tests, ans)
 	})
 	if err != nil {

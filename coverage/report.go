@@ -212,32 +212,40 @@ func (ix *Index) fileReport(fb *bolt.Bucket, path string, current func(string) (
 	cur := xxh3.Hash(src)
 	m := &matcher{q: Query{File: path, Current: src, Funcs: funcs}, old: map[uint64][]Func{}, fb: fb}
 	var recorded []Func // the functions as recorded, for a file with no Spanner now
-	c := fb.Cursor()
-	for k, v := c.Seek([]byte{'t'}); k != nil && k[0] == 't'; k, v = c.Next() {
-		hash, lines, err := decodeEntry(v)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s (file %s: %v)", ErrDamaged, ix.path, path, err)
-		}
-		ft := FileTest{ID: string(k[1:])}
+	sets, names, err := ix.readSets(fb.Tx(), fb, path)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sets {
+		var ft FileTest
 		switch {
 		case !ok:
-			ft.Stale = lines // numbered as recorded: the file is gone
-		case hash == cur:
-			ft.Lines = lines
+			ft.Stale = s.lines // numbered as recorded: the file is gone
+		case s.hash == cur:
+			ft.Lines = s.lines
 			if funcs == nil && recorded == nil {
-				recorded, _ = m.funcsOf(hash)
+				recorded, _ = m.funcsOf(s.hash)
 			}
 		default:
 			fr.State = StateChanged
-			ft.Lines, ft.Stale = m.remap(hash, lines, fr.Lines)
+			ft.Lines, ft.Stale = m.remap(s.hash, s.lines, fr.Lines)
 		}
-		if len(ft.Lines)+len(ft.Stale) > 0 {
-			if ft.Lines == nil {
-				ft.Lines = []Span{}
-			}
+		if len(ft.Lines)+len(ft.Stale) == 0 {
+			continue
+		}
+		if ft.Lines == nil {
+			ft.Lines = []Span{}
+		}
+		ids, err := names.names(s)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			ft.ID = id
 			fr.Tests = append(fr.Tests, ft)
 		}
 	}
+	slices.SortFunc(fr.Tests, func(a, b FileTest) int { return strings.Compare(a.ID, b.ID) })
 	if ok {
 		if funcs == nil {
 			funcs = recorded

@@ -1,13 +1,11 @@
 package coverage
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"time"
 
@@ -20,31 +18,37 @@ import (
 // The bbolt layout, inverted so that a query reads one file's entries:
 //
 //	meta   "version" → formatVersion
-//	tests  ID → when recorded, outcome, the files it has entries in, and
-//	       the process it ran in and its start order there (version 3)
+//	tests  ID → when recorded, outcome, the test's number, the files it
+//	       has entries in with the key of its line set in each, and the
+//	       process it ran in and its start order there
+//	ids    number (8 BE) → ID
 //	files  PATH → bucket:
-//	         't' + ID          → content hash when recorded, executed lines
+//	         's' + key(8 LE)   → a line set: content hash when recorded,
+//	                             the executed lines, the numbers of the
+//	                             tests that executed exactly those
 //	         'f' + hash(8 LE)  → the functions of that version of the file
 //	         'c' + hash(8 LE)  → that version's content (with its functions)
 //	gaps   PROJECT NUL FRAMEWORK → a Gap as JSON (see gaps.go)
 //
-// A file's functions are kept once per content hash, however many tests
-// recorded that version.
+// A file's functions are kept once per content hash, and its lines once
+// per distinct set, however many tests recorded them: the tests of one
+// process mostly share a file's set (what loading it ran), so a record of
+// express's 1,253 tests holds 1,502 sets for 161,637 test-and-file pairs.
 var (
 	bucketMeta  = []byte("meta")
 	bucketTests = []byte("tests")
+	bucketIDs   = []byte("ids")
 	bucketFiles = []byte("files")
 	keyVersion  = []byte("version")
 )
 
 // formatVersion changes with the layout; an index of another version is
-// rebuilt, but for version 2, whose rows lack only the process and order
-// at their end: they read as Process "" (what they meant then), and the
-// index is marked version 3 when opened for writing.
-const formatVersion = "3"
+// rebuilt when opened for writing (version 3 and earlier kept a row per
+// test and file), and read as holding nothing.
+const formatVersion = "4"
 
 // readable reports whether an index of version v can be read as this one.
-func readable(v []byte) bool { return string(v) == formatVersion || string(v) == "2" }
+func readable(v []byte) bool { return string(v) == formatVersion }
 
 // DefaultTimeout is how long Open waits for another testdex process
 // holding the index.
@@ -176,7 +180,7 @@ func (ix *Index) init() error {
 			return err
 		}
 		if v := meta.Get(keyVersion); v != nil && !readable(v) {
-			for _, b := range [][]byte{bucketTests, bucketFiles, bucketGaps} {
+			for _, b := range [][]byte{bucketTests, bucketIDs, bucketFiles, bucketGaps} {
 				if err := tx.DeleteBucket(b); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 					return err
 				}
@@ -185,7 +189,7 @@ func (ix *Index) init() error {
 		if err := meta.Put(keyVersion, []byte(formatVersion)); err != nil {
 			return err
 		}
-		for _, b := range [][]byte{bucketTests, bucketFiles, bucketGaps} {
+		for _, b := range [][]byte{bucketTests, bucketIDs, bucketFiles, bucketGaps} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -220,145 +224,50 @@ func (ix *Index) recoverDamage(err *error) {
 
 // Replace records the tests of recs, replacing whatever the index held
 // for those tests and nothing else: a run of a subset updates only its
-// tests. A test recorded twice in recs keeps the last.
+// tests. A test recorded twice in recs keeps the last, and a file listed
+// twice in a record its last entry.
 func (ix *Index) Replace(recs []Record) error {
 	last := map[string]int{}
 	for i, r := range recs {
 		last[r.ID] = i
 	}
 	err := ix.update(func(tx *bolt.Tx) error {
-		tests, files := tx.Bucket(bucketTests), tx.Bucket(bucketFiles)
-		if tests == nil || files == nil {
+		tests, ids, files := tx.Bucket(bucketTests), tx.Bucket(bucketIDs), tx.Bucket(bucketFiles)
+		if tests == nil || ids == nil || files == nil {
 			return fmt.Errorf("%w: %s (no buckets)", ErrDamaged, ix.path)
 		}
-		touched := map[string]bool{}
-		byFile := map[string][][2]int{} // file -> the records executing it: record, index in its Files
+		w := &setWriter{ix: ix, files: files, sets: map[string]map[uint64]*set{}, versions: map[string]map[uint64]bool{}, fresh: map[string]bool{}}
 		for i, rec := range recs {
 			if last[rec.ID] != i {
 				continue
 			}
-			if err := ix.forget(tests, files, rec.ID, touched); err != nil {
+			num, err := w.forget(tests, ids, rec.ID)
+			if err != nil {
 				return err
 			}
-			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity, process: rec.Process, seq: rec.Seq}
+			v := testValue{recorded: rec.Recorded, outcome: rec.Outcome, granularity: rec.Granularity, num: num, process: rec.Process, seq: rec.Seq}
+			lastFile := map[string]int{}
 			for j, f := range rec.Files {
-				v.files = append(v.files, f.Path)
-				byFile[f.Path] = append(byFile[f.Path], [2]int{i, j})
+				lastFile[f.Path] = j
+			}
+			for j, f := range rec.Files {
+				if lastFile[f.Path] != j {
+					continue
+				}
+				k, err := w.add(f, num)
+				if err != nil {
+					return err
+				}
+				v.files, v.sets = append(v.files, f.Path), append(v.sets, k)
 			}
 			if err := tests.Put([]byte(rec.ID), encodeTest(v)); err != nil {
 				return err
 			}
 		}
-		if err := putEntries(files, recs, byFile, touched); err != nil {
-			return err
-		}
-		return collect(files, touched)
+		return w.flush()
 	})
 	if err != nil {
 		return fmt.Errorf("write the coverage index: %w", err)
-	}
-	return nil
-}
-
-// forget deletes a test's entries in the files it executed last time.
-func (ix *Index) forget(tests, files *bolt.Bucket, id string, touched map[string]bool) error {
-	old := tests.Get([]byte(id))
-	if old == nil {
-		return nil
-	}
-	v, err := decodeTest(old)
-	if err != nil {
-		return fmt.Errorf("%w: %s (test %s: %v)", ErrDamaged, ix.path, id, err)
-	}
-	for _, f := range v.files {
-		if fb := files.Bucket([]byte(f)); fb != nil {
-			if err := fb.Delete(testKey(id)); err != nil {
-				return err
-			}
-			touched[f] = true
-		}
-	}
-	return nil
-}
-
-// putEntries writes the new entries file by file, in key order (bbolt
-// fills pages best when keys come sorted; a record listing a file twice
-// writes the later one last, as it did).
-func putEntries(files *bolt.Bucket, recs []Record, byFile map[string][][2]int, touched map[string]bool) error {
-	paths := make([]string, 0, len(byFile))
-	for p := range byFile {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fb := files.Bucket([]byte(p))
-		if fb == nil {
-			var err error
-			if fb, err = files.CreateBucket([]byte(p)); err != nil {
-				return fmt.Errorf("file %s: %w", p, err)
-			}
-			fb.FillPercent = 0.9 // filled in key order, never split again by this run
-		}
-		idx := byFile[p]
-		sort.SliceStable(idx, func(a, b int) bool { return recs[idx[a][0]].ID < recs[idx[b][0]].ID })
-		for _, ij := range idx {
-			id, f := recs[ij[0]].ID, recs[ij[0]].Files[ij[1]]
-			if err := fb.Put(testKey(id), encodeEntry(f.Hash, Merge(f.Lines))); err != nil {
-				return err
-			}
-			if f.Funcs != nil && fb.Get(hashKey(f.Hash)) == nil {
-				if err := fb.Put(hashKey(f.Hash), encodeFuncs(f.Funcs)); err != nil {
-					return err
-				}
-			}
-			if f.Funcs != nil && f.Content != nil && fb.Get(contentKey(f.Hash)) == nil {
-				if err := fb.Put(contentKey(f.Hash), bytes.Clone(f.Content)); err != nil {
-					return err
-				}
-			}
-		}
-		touched[p] = true
-	}
-	return nil
-}
-
-// collect drops, in the touched files, the functions of versions no
-// entry refers to any more, and the buckets of files no test executed.
-func collect(files *bolt.Bucket, touched map[string]bool) error {
-	paths := make([]string, 0, len(touched))
-	for p := range touched {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fb := files.Bucket([]byte(p))
-		if fb == nil {
-			continue
-		}
-		used := map[uint64]bool{}
-		var versions [][]byte
-		c := fb.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			switch {
-			case k[0] == 't' && len(v) >= 8:
-				used[leUint64(v)] = true
-			case (k[0] == 'f' || k[0] == 'c') && len(k) == 9:
-				versions = append(versions, bytes.Clone(k))
-			}
-		}
-		if len(used) == 0 {
-			if err := files.DeleteBucket([]byte(p)); err != nil {
-				return err
-			}
-			continue
-		}
-		for _, k := range versions {
-			if !used[leUint64(k[1:])] {
-				if err := fb.Delete(k); err != nil {
-					return err
-				}
-			}
-		}
 	}
 	return nil
 }

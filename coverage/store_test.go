@@ -211,43 +211,44 @@ func TestProcessAndSeqRoundTrip(t *testing.T) {
 	}
 }
 
-// An index of version 2 (rows without process and order) is read as it
-// was, each record Process "", and marked version 3 when opened for
-// writing, its records kept.
-func TestVersion2IndexIsRead(t *testing.T) {
+// An index of an older version (3: a row per test and file) reads as
+// holding nothing, and is rebuilt when opened for writing.
+func TestOlderIndexIsRebuilt(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db")
-	ix, err := Open(path, Options{})
+	db, err := bolt.Open(path, 0o644, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := Record{ID: "a_test.go::TestA", Recorded: t0, Outcome: "pass", Files: []File{{Path: "a.go", Hash: 1, Lines: []Span{{3, 5}}}}}
+	err = db.Update(func(tx *bolt.Tx) error {
+		meta, _ := tx.CreateBucket(bucketMeta)
+		tests, _ := tx.CreateBucket(bucketTests)
+		files, _ := tx.CreateBucket(bucketFiles)
+		fb, _ := files.CreateBucket([]byte("a.go"))
+		return errors.Join(meta.Put(keyVersion, []byte("3")), tests.Put([]byte("a_test.go::TestA"), []byte{1, 2, 3}),
+			fb.Put([]byte("ta_test.go::TestA"), []byte{4, 5, 6}))
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro := openT(t, path, Options{ReadOnly: true})
+	if _, err := ro.AllTests(); !errors.Is(err, ErrNoData) {
+		t.Fatalf("read-only AllTests of a version 3 index: %v", err)
+	}
+	if _, err := ro.Covering(Query{File: "a.go"}); !errors.Is(err, ErrNoData) {
+		t.Fatalf("read-only Covering of a version 3 index: %v", err)
+	}
+	ro.Close()
+	ix := openT(t, path, Options{})
+	if _, err := ix.AllTests(); !errors.Is(err, ErrNoData) {
+		t.Fatalf("rebuilt index: %v", err)
+	}
+	rec := Record{ID: "a_test.go::TestB", Recorded: t0, Outcome: "pass", Files: []File{{Path: "a.go", Hash: 1, Lines: []Span{{3, 5}}}}}
 	if err := ix.Replace([]Record{rec}); err != nil {
 		t.Fatal(err)
 	}
-	err = ix.update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketMeta).Put(keyVersion, []byte("2")); err != nil {
-			return err
-		}
-		// A version 2 row: when, outcome, granularity, files, nothing after.
-		return tx.Bucket(bucketTests).Put([]byte(rec.ID), encodeTest(testValue{recorded: t0, outcome: "pass", files: []string{"a.go"}}))
-	})
-	ix.Close()
-	if err != nil {
-		t.Fatal(err)
+	all, err := ix.AllTests()
+	if _, old := all["a_test.go::TestA"]; err != nil || len(all) != 1 || old {
+		t.Fatalf("after a write: %v %v", all, err)
 	}
-	for _, ro := range []bool{true, false} {
-		ix := openT(t, path, Options{ReadOnly: ro})
-		all, err := ix.AllTests()
-		if ti := all[rec.ID]; err != nil || ti.Process != "" || ti.Outcome != "pass" || len(ti.Files) != 1 {
-			t.Fatalf("read-only %v: %+v, %v", ro, ti, err)
-		}
-		ix.Close()
-	}
-	ix = openT(t, path, Options{ReadOnly: true})
-	_ = ix.view(func(tx *bolt.Tx) error {
-		if v := string(tx.Bucket(bucketMeta).Get(keyVersion)); v != formatVersion {
-			t.Errorf("version after a write open: %q", v)
-		}
-		return nil
-	})
 }

@@ -63,13 +63,18 @@ func (ix *Index) FileEntries(path string) (map[string]Entry, error) {
 		if fb == nil {
 			return nil
 		}
-		c := fb.Cursor()
-		for k, v := c.Seek([]byte{'t'}); k != nil && k[0] == 't'; k, v = c.Next() {
-			hash, lines, err := decodeEntry(v)
+		sets, names, err := ix.readSets(tx, fb, path)
+		if err != nil {
+			return err
+		}
+		for _, s := range sets {
+			ids, err := names.names(s)
 			if err != nil {
-				return fmt.Errorf("%w: %s (file %s: %v)", ErrDamaged, ix.path, path, err)
+				return err
 			}
-			out[string(k[1:])] = Entry{Hash: hash, Lines: lines}
+			for _, id := range ids {
+				out[id] = Entry{Hash: s.hash, Lines: s.lines}
+			}
 		}
 		return nil
 	})

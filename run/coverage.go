@@ -102,9 +102,36 @@ func (c *coverRun) add(id string, b *plan.Batch, r lang.RunEvent) {
 		c.tests[id] = tc
 	}
 	for _, f := range r.Covered {
-		tc.files[f.File] = lang.MergeSpans(append(tc.files[f.File], f.Lines...))
+		tc.files[f.File] = addSpans(tc.files[f.File], f.Lines)
 	}
 	tc.where(b, r)
+}
+
+// addSpans adds spans to a test's lines of a file. The first spans of a
+// file are kept as given when sorted and apart, without a copy: a
+// runner gives the same slice to every test that shares what ran (what
+// loading a file ran), and records and the index then convert and
+// encode it once. Kept slices are never appended to in place.
+func addSpans(have, more []lang.Span) []lang.Span {
+	switch {
+	case !sortedApart(more):
+		return lang.MergeSpans(append(slices.Clip(have), more...))
+	case len(have) == 0:
+		return slices.Clip(more)
+	}
+	return lang.MergeSorted(have, more) // have is sorted and apart: kept so
+
+}
+
+// sortedApart reports whether spans are sorted, neither overlapping nor
+// adjacent (what MergeSpans returns).
+func sortedApart(spans []lang.Span) bool {
+	for i, s := range spans {
+		if s.End < s.Start || (i > 0 && s.Start <= spans[i-1].End+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // where notes the process of one more event of the test: the first
@@ -142,7 +169,8 @@ func (c *coverRun) records(root string, sum *Summary, when time.Time, known know
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	files := map[string]*coverage.File{} // absolute -> hash and functions, read once
+	files := map[string]*coverage.File{}  // absolute -> hash and functions, read once
+	conv := map[spansID][]coverage.Span{} // a slice shared by tests, converted once
 	var recs []coverage.Record
 	for _, id := range ids {
 		tc := c.tests[id]
@@ -154,16 +182,37 @@ func (c *coverRun) records(root string, sum *Summary, when time.Time, known know
 				continue
 			}
 			cf := *f
-			cf.Lines = make([]coverage.Span, len(lines))
-			for i, l := range lines {
-				cf.Lines[i] = coverage.Span{Start: l.Start, End: l.End}
-			}
+			cf.Lines = convert(lines, conv)
 			rec.Files = append(rec.Files, cf)
 		}
 		sort.Slice(rec.Files, func(i, j int) bool { return rec.Files[i].Path < rec.Files[j].Path })
 		recs = append(recs, rec)
 	}
 	return recs
+}
+
+// spansID names a slice of spans by its memory, for slices shared by
+// the tests of one run (never changed once gathered).
+type spansID struct {
+	first *lang.Span
+	n     int
+}
+
+// convert turns spans into the index's, once per shared slice.
+func convert(lines []lang.Span, conv map[spansID][]coverage.Span) []coverage.Span {
+	if len(lines) == 0 {
+		return []coverage.Span{}
+	}
+	k := spansID{&lines[0], len(lines)}
+	if out, ok := conv[k]; ok {
+		return out
+	}
+	out := make([]coverage.Span, len(lines))
+	for i, l := range lines {
+		out[i] = coverage.Span{Start: l.Start, End: l.End}
+	}
+	conv[k] = out
+	return out
 }
 
 // fileState reads a covered file once: its root-relative path, content

@@ -83,6 +83,40 @@ func TestCoverRunRecords(t *testing.T) {
 	}
 }
 
+// TestCoverRunSharedSpans: a slice of spans a runner gives to several
+// tests (what loading a file ran) is kept by each, and a test that adds
+// its own lines to it later never changes the others' (the slice has room
+// to grow in place).
+func TestCoverRunSharedSpans(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nfunc F() {\n}\n"), 0o644)
+	p := &lang.Project{Dir: root, Spanner: fakeSpanner{}}
+	b := &plan.Batch{Project: p, Setup: &lang.Setup{Framework: testdex.Go, Runner: fakeCoverer{}}}
+	c := &coverRun{on: map[*plan.Batch]bool{b: true}, tests: map[string]*testCover{}}
+	a := filepath.Join(root, "a.go")
+	loaded := make([]lang.Span, 1, 8)
+	loaded[0] = lang.Span{Start: 1, End: 1}
+	for _, id := range []string{"a_test.go::TestA", "a_test.go::TestB"} {
+		c.add(id, b, lang.RunEvent{Covered: []lang.CoveredFile{{File: a, Lines: loaded}}})
+	}
+	c.add("a_test.go::TestA", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: a, Lines: []lang.Span{{Start: 3, End: 3}}}}})
+	c.add("a_test.go::TestB", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: a, Lines: []lang.Span{{Start: 2, End: 2}, {Start: 9, End: 9}}}}})
+	recs := c.records(root, NewSummary(), time.Unix(1700000000, 0), nil)
+	got := map[string]string{}
+	for _, r := range recs {
+		got[r.ID] = coverage.String(r.Files[0].Lines)
+	}
+	if got["a_test.go::TestA"] != "1,3" || got["a_test.go::TestB"] != "1-2,9" || loaded[0] != (lang.Span{Start: 1, End: 1}) {
+		t.Errorf("lines: %v; the shared slice now %v", got, loaded)
+	}
+	// Unsorted or overlapping spans are merged, not kept as given.
+	c.add("a_test.go::TestC", b, lang.RunEvent{Covered: []lang.CoveredFile{{File: a, Lines: []lang.Span{{Start: 3, End: 3}, {Start: 1, End: 2}}}}})
+	recs = c.records(root, NewSummary(), time.Unix(1700000000, 0), nil)
+	if l := coverage.String(recs[2].Files[0].Lines); l != "1-3" {
+		t.Errorf("TestC: %s", l)
+	}
+}
+
 // TestCoverRunRecordsKnownFuncs: a file version the index already cut
 // into functions (same path and content hash) takes those, uncut again; a
 // version it does not know is cut by the Spanner.

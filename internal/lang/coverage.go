@@ -144,6 +144,33 @@ func (b *Bodies) BodyOf(lines []string, f FuncSpan) (lo, hi int) {
 	return f.Start + 1, f.End - 1
 }
 
+// MergeSorted merges two lists of sorted, merged spans into one, as
+// MergeSpans would of their concatenation, without sorting. It
+// returns a new slice when both hold spans.
+func MergeSorted(a, b []Span) []Span {
+	if len(a) == 0 {
+		return b
+	}
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Span, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next Span
+		if len(b) == 0 || (len(a) > 0 && a[0].Start <= b[0].Start) {
+			next, a = a[0], a[1:]
+		} else {
+			next, b = b[0], b[1:]
+		}
+		if n := len(out); n > 0 && next.Start <= out[n-1].End+1 {
+			out[n-1].End = max(out[n-1].End, next.End)
+			continue
+		}
+		out = append(out, next)
+	}
+	return out
+}
+
 // MergeSpans sorts spans and merges the overlapping and adjacent ones.
 func MergeSpans(spans []Span) []Span {
 	if len(spans) < 2 {

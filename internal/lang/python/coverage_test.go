@@ -3,7 +3,6 @@ package python
 import (
 	"errors"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -303,28 +302,6 @@ func TestParserCovered(t *testing.T) {
 	}
 	if !reflect.DeepEqual(evs, want) {
 		t.Errorf("events:\n got %+v\nwant %+v", evs, want)
-	}
-}
-
-// TestMergeSorted: merging two sorted, merged span lists gives what
-// lang.MergeSpans gives of their concatenation (overlapping, adjacent,
-// nested and disjoint spans, either list empty), on random lists.
-func TestMergeSorted(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	list := func() []lang.Span {
-		var s []lang.Span
-		for range rng.IntN(6) {
-			a := 1 + rng.IntN(40)
-			s = append(s, lang.Span{Start: a, End: a + rng.IntN(4)})
-		}
-		return lang.MergeSpans(s)
-	}
-	for range 2000 {
-		a, b := list(), list()
-		want := lang.MergeSpans(append(slices.Clone(a), b...))
-		if got := mergeSorted(a, b); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
-			t.Fatalf("mergeSorted(%v, %v) = %v, want %v", a, b, got, want)
-		}
 	}
 }
 

@@ -129,7 +129,7 @@ func (e *eventParser) covered(d *driverEvent) {
 		files[file] = spans
 	}
 	for file, spans := range d.Files {
-		files[file] = mergeSorted(toSpans(spans), files[file])
+		files[file] = lang.MergeSorted(toSpans(spans), files[file])
 	}
 	ev := lang.RunEvent{Action: lang.ActionCovered, Name: d.NodeID}
 	if d.Decl != "" {
@@ -143,33 +143,6 @@ func (e *eventParser) covered(d *driverEvent) {
 		ev.Covered = append(ev.Covered, lang.CoveredFile{File: filepath.Clean(file), Lines: files[file]})
 	}
 	e.emit(ev)
-}
-
-// mergeSorted merges two lists of sorted, merged spans into one, as
-// lang.MergeSpans would of their concatenation, without sorting. It
-// returns a new slice when both hold spans.
-func mergeSorted(a, b []lang.Span) []lang.Span {
-	if len(a) == 0 {
-		return b
-	}
-	if len(b) == 0 {
-		return a
-	}
-	out := make([]lang.Span, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
-		var next lang.Span
-		if len(b) == 0 || (len(a) > 0 && a[0].Start <= b[0].Start) {
-			next, a = a[0], a[1:]
-		} else {
-			next, b = b[0], b[1:]
-		}
-		if n := len(out); n > 0 && next.Start <= out[n-1].End+1 {
-			out[n-1].End = max(out[n-1].End, next.End)
-			continue
-		}
-		out = append(out, next)
-	}
-	return out
 }
 
 // toSpans converts the driver's spans, dropping any that is not a
