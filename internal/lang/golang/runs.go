@@ -17,7 +17,7 @@ func (x *fileCtx) scan(e ast.Expr, env *scope, fr *frame) {
 	if e == nil || fr.tvar == "" || !x.mayStart(e) {
 		return
 	}
-	ast.Inspect(e, func(n ast.Node) bool {
+	inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -48,7 +48,7 @@ func (x *fileCtx) mayStart(e ast.Expr) bool {
 		return v
 	}
 	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
