@@ -39,6 +39,7 @@ type fileCtx struct {
 	// functions of the file (the Facts' Calls).
 	tnames, tcalls map[string]bool
 	textRunsMemo   map[*ast.FuncDecl]bool // getsT
+	callers        map[string]bool        // runCallees, nil until first asked
 }
 
 // srcFile is one parsed file of the package: the file being extracted,

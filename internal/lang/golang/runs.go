@@ -89,7 +89,7 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 		return
 	}
 	full := x.names.name(fr.parent, sub)
-	inner := &frame{parent: full, run: runPattern(full), rec: len(x.out), skip: fr.skip, callLine: fr.callLine, helper: fr.helper}
+	inner := &frame{parent: full, run: subPattern(fr, full), rec: len(x.out), skip: fr.skip, callLine: fr.callLine, helper: fr.helper}
 	if !x.add(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
 		Line: x.recLine(call.Pos(), fr), Run: inner.run, Skip: fr.skip}) {
 		// The same subtest on another path (ifStmt): one record, skipped
@@ -120,6 +120,18 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 	x.cur = fv.file
 	x.walkStmts(fv.body().List, body, inner)
 	x.cur = saved
+}
+
+// subPattern is runPattern(full) for a subtest full of the test fr:
+// its parent's pattern (fr.run, always runPattern(fr.parent)) and the
+// levels full adds, which saves quoting the parent's levels again for
+// each row of an unrolled table.
+func subPattern(fr *frame, full string) string {
+	p := fr.parent
+	if len(full) > len(p) && full[len(p)] == '/' && full[:len(p)] == p {
+		return fr.run + "/" + runPattern(full[len(p)+1:])
+	}
+	return runPattern(full)
 }
 
 // dynamic records, once per parent and source text, a subtest whose name
@@ -159,7 +171,7 @@ func (x *fileCtx) seed(call *ast.CallExpr, fr *frame) {
 	name := fr.parent + "/seed#" + strconv.Itoa(st.n)
 	st.n++
 	x.add(lang.Test{Kind: testdex.KindSubtest, Name: name, Parent: fr.parent,
-		Line: x.recLine(call.Pos(), fr), Run: runPattern(name), Skip: fr.skip})
+		Line: x.recLine(call.Pos(), fr), Run: subPattern(fr, name), Skip: fr.skip})
 }
 
 // source is the text of an expression with line breaks and the indentation
