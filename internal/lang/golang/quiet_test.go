@@ -16,6 +16,12 @@ import (
 // quietCases are sources whose TestA quiet must not call quiet, and one
 // whose TestA it must.
 var quietCases = map[string]bool{
+	`func TestA(t *testing.T) { check(t, 1) }; func check(t *testing.T, n int) {}`:                      true,
+	`func TestA(t *testing.T) { testing.Verbose(t) }`:                                                   true,
+	`func TestA(t *testing.T) { other(t) }`:                                                             false,
+	`func TestA(t *testing.T) { obj.Do(t) }`:                                                            false,
+	`func TestA(t *testing.T) { other("g(", t) }; func g(a ...any) {}`:                                  false,
+	`func TestA(t *testing.T) { other(1, /* g( */ t) }; func g(a ...any) {}`:                            false,
 	`func TestA(t *testing.T) { t.Errorf("x") }`:                                                        true,
 	`func TestA(t *testing.T) { check(t) }`:                                                             false,
 	`func TestA(t *testing.T) { check(t /* why */) }`:                                                   false,
