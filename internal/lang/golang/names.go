@@ -17,6 +17,9 @@ type namer struct {
 	// namer changes, so that rollback can undo them (exclusive paths).
 	journal []journalEntry
 	marks   int
+	// rolled is set once a rollback undid a change: names given before
+	// may be given again.
+	rolled bool
 }
 
 type journalEntry struct {
@@ -34,6 +37,9 @@ func (m *namer) mark() int {
 
 // rollback undoes the changes made since the mark that returned at.
 func (m *namer) rollback(at int) {
+	if len(m.journal) > at {
+		m.rolled = true
+	}
 	for i := len(m.journal) - 1; i >= at; i-- {
 		e := m.journal[i]
 		if e.had {

@@ -90,7 +90,7 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 	}
 	full := x.names.name(fr.parent, sub)
 	inner := &frame{parent: full, run: subPattern(fr, full), rec: len(x.out), skip: fr.skip, callLine: fr.callLine, helper: fr.helper}
-	if !x.add(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
+	if !x.addNamed(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
 		Line: x.recLine(call.Pos(), fr), Run: inner.run, Skip: fr.skip}) {
 		// The same subtest on another path (ifStmt): one record, skipped
 		// only if every path skips it, holding what each path starts.
