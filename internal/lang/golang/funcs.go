@@ -30,6 +30,7 @@ type fileCtx struct {
 	seen     map[string]int // index in out of each record, by name (has)
 	indexed  int            // the records addNamed appended before out[indexed] are in seen
 	memo     map[*comp]memoElems
+	lits     map[*ast.BasicLit]value     // literal
 	runs     map[*ast.BlockStmt]uint8    // which loop bodies may start tests
 	callees  map[*ast.BlockStmt][]string // the names a body calls that are not functions of its file (calls)
 	scans    map[ast.Expr]bool           // which expressions hold a .Run, .Add or .Fuzz call, or a helper call (scan)
@@ -68,7 +69,7 @@ type srcFile struct {
 const maxSteps = 1 << 16
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]int{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
+	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]int{}, memo: map[*comp]memoElems{}, lits: map[*ast.BasicLit]value{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
 	x.main = newSrcFile(file, src)
 	x.cur = x.main
 	x.tfile = fset.File(file.Package)

@@ -184,13 +184,19 @@ func isSpace(r rune) bool {
 func runPattern(name string) string {
 	var b strings.Builder
 	b.Grow(len(name) + 2*strings.Count(name, "/") + 2)
+	writePattern(&b, name)
+	return b.String()
+}
+
+// writePattern writes runPattern(name) to b.
+func writePattern(b *strings.Builder, name string) {
 	for {
 		p, rest, more := strings.Cut(name, "/")
 		b.WriteByte('^')
 		b.WriteString(regexp.QuoteMeta(p))
 		b.WriteByte('$')
 		if !more {
-			return b.String()
+			return
 		}
 		b.WriteByte('/')
 		name = rest

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"strconv"
+	"strings"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -101,6 +102,10 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 		x.out[i].Skip = x.out[i].Skip && fr.skip
 		inner.rec = i
 	}
+	if lit, ok := call.Args[1].(*ast.FuncLit); ok && (lit.Body == nil || lit.Type.Params == nil ||
+		x.calls(lit.Body)&(hasRun|hasSkip|hasHelper) == 0 && !x.callsClosure(lit.Body, env, nil)) {
+		return // as below, without making its funcVal: most rows of a table
+	}
 	fv, _ := x.eval(call.Args[1], env, nil).(*funcVal)
 	if fv == nil || fv.body() == nil || fv.ftype().Params == nil ||
 		x.calls(fv.body())&(hasRun|hasSkip|hasHelper) == 0 && !x.callsClosure(fv.body(), fv.env, nil) {
@@ -128,10 +133,16 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 // each row of an unrolled table.
 func subPattern(fr *frame, full string) string {
 	p := fr.parent
-	if len(full) > len(p) && full[len(p)] == '/' && full[:len(p)] == p {
-		return fr.run + "/" + runPattern(full[len(p)+1:])
+	if len(full) <= len(p) || full[len(p)] != '/' || full[:len(p)] != p {
+		return runPattern(full)
 	}
-	return runPattern(full)
+	rest := full[len(p)+1:]
+	var b strings.Builder
+	b.Grow(len(fr.run) + len(rest) + 2*strings.Count(rest, "/") + 3)
+	b.WriteString(fr.run)
+	b.WriteByte('/')
+	writePattern(&b, rest)
+	return b.String()
 }
 
 // dynamic records, once per parent and source text, a subtest whose name
