@@ -7,8 +7,8 @@ import (
 
 // quiet reports, from its text, that a test body holds nothing calls
 // would find there, so that the walk of its syntax tree can be skipped
-// (most test functions start no subtest): no "Run" and no "Skip"
-// anywhere in it, every name the file gives a T either selected (t.Errorf)
+// (most test functions start no subtest): no identifier Run, Skip, Skipf
+// or SkipNow anywhere in it, every name the file gives a T either selected (t.Errorf)
 // or given as is to a function or method of the file, or of an imported
 // package, that is not a runner and holds no Run call (so no helper is
 // given a T, and the Facts' Calls gain nothing), and no name before a
@@ -20,7 +20,7 @@ func (x *fileCtx) quiet(body *ast.BlockStmt) bool {
 		return false
 	}
 	text := x.text(x.main, body)
-	if text == nil || bytes.Contains(text, []byte("Run")) || bytes.Contains(text, []byte("Skip")) {
+	if text == nil || hasWord(text, "Run") || hasWord(text, "Skip") || hasWord(text, "Skipf") || hasWord(text, "SkipNow") {
 		return false
 	}
 	callers := x.runCallees()
@@ -48,6 +48,23 @@ func (x *fileCtx) quiet(body *ast.BlockStmt) bool {
 		}
 		if n := identLen(text, k); n > 0 && callers[string(text[k-n:k])] {
 			return false
+		}
+	}
+}
+
+// hasWord reports whether text holds the identifier w, not as part of a
+// longer one: Run in t.Run or x. Run, not in RunParallel or "Running".
+func hasWord(text []byte, w string) bool {
+	pat := []byte(w)
+	for off := 0; ; {
+		i := bytes.Index(text[off:], pat)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(pat)
+		if (i == 0 || !isIdentByte(text[i-1])) && (off == len(text) || !isIdentByte(text[off])) {
+			return true
 		}
 	}
 }

@@ -16,6 +16,9 @@ import (
 // quietCases are sources whose TestA quiet must not call quiet, and one
 // whose TestA it must.
 var quietCases = map[string]bool{
+	`func TestA(t *testing.T) { t.Log("Running", t.Name()); t.SkipIfShort() }`:                          true,
+	`func TestA(t *testing.T) { t. Run("a", nil) }`:                                                     false,
+	`func TestA(t *testing.T) { t.Skipf("x") }`:                                                         false,
 	`func TestA(t *testing.T) { check(t, 1) }; func check(t *testing.T, n int) {}`:                      true,
 	`func TestA(t *testing.T) { testing.Verbose(t) }`:                                                   true,
 	`func TestA(t *testing.T) { other(t) }`:                                                             false,
