@@ -92,7 +92,15 @@ func appendStrings(b []byte, ss []string) []byte {
 // or '\\' is copied; any other goes through encoding/json, whose escapes
 // (control characters, invalid UTF-8, U+2028 and U+2029) are the contract.
 func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if !plainWord(w) {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		if !plain[s[i]] {
 			return appendValue(b, s)
 		}
@@ -100,6 +108,20 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// plainWord reports whether the 8 bytes of w are all plain: none below
+// 0x20, none from 0x7f, none a '"' or a '\\' (the tests of "Bit Twiddling
+// Hacks" for a zero byte and a byte less than n, which are exact).
+func plainWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	bad := (w - 0x20*ones) & ^w & highs // a byte below 0x20
+	bad |= w & highs                    // a byte from 0x80
+	bad |= hasZero(w ^ 0x7f*ones)       // 0x7f
+	bad |= hasZero(w ^ '"'*ones)
+	bad |= hasZero(w ^ '\\'*ones)
+	return bad == 0
 }
 
 // plain marks the bytes a string may hold and still be copied as it is:

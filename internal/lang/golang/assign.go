@@ -2,6 +2,7 @@ package golang
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 )
 
@@ -40,12 +41,23 @@ func (x *fileCtx) assignStmt(s *ast.AssignStmt, env *scope, fr *frame) {
 
 // opAssign is v op= e on a variable.
 func (x *fileCtx) opAssign(l ast.Expr, op token.Token, e ast.Expr, env *scope) {
+	if _, ok := l.(*ast.Ident); ok {
+		b, _ := x.eval(e, env, nil).(*cval)
+		x.assignOp(l, op, b, env)
+	}
+}
+
+// cvalOne is the untyped 1 that i++ and i-- add or subtract, shared as
+// cvalTrue is.
+var cvalOne = &cval{v: constant.MakeInt64(1)}
+
+// assignOp is v op= b on a variable, b nil when unknown.
+func (x *fileCtx) assignOp(l ast.Expr, op token.Token, b *cval, env *scope) {
 	id, ok := l.(*ast.Ident)
 	if !ok {
 		return
 	}
 	a, _ := x.ident(id.Name, env).(*cval)
-	b, _ := x.eval(e, env, nil).(*cval)
 	var v value
 	if a != nil && b != nil {
 		v = binaryOp(a, op, b)

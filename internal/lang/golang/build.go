@@ -23,6 +23,14 @@ func (e *Extractor) constraints(name string, data []byte) constraintInfo {
 	if !strings.HasSuffix(name, ".go") || strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
 		return constraintInfo{}
 	}
+	trimmed, goBuild, head := fileHeader(data)
+	nameExpr := fileNameExpr(name)
+	if nameExpr == nil && !bytes.Contains(head, []byte("go:build")) && !bytes.Contains(head, []byte("+build")) {
+		// No constraint in the name or the header: go/build would build
+		// it (MatchFile's only error then, a syntax error in the
+		// imports, is dropped below), without reading its imports again.
+		return constraintInfo{match: true}
+	}
 	ctxt := *e.context()
 	ctxt.UseAllFiles = e.AllPlatforms
 	ctxt.OpenFile = func(string) (io.ReadCloser, error) {
@@ -30,7 +38,7 @@ func (e *Extractor) constraints(name string, data []byte) constraintInfo {
 	}
 	ctxt.JoinPath = func(elem ...string) string { return strings.Join(elem, "/") }
 	ok, err := ctxt.MatchFile(".", name)
-	info := constraintInfo{match: ok, expr: andX(fileNameExpr(name), headerExpr(data))}
+	info := constraintInfo{match: ok, expr: andX(nameExpr, headerLinesExpr(trimmed, goBuild))}
 	if err != nil && !ok {
 		// A header go cannot read (two //go:build lines, a malformed one):
 		// go test reports the package as broken, so do we.
@@ -79,7 +87,12 @@ func fileNameExpr(name string) constraint.Expr {
 // or else the conjunction of its // +build lines, as go/build reads them.
 // A malformed line gives nil (MatchFile reports it).
 func headerExpr(data []byte) constraint.Expr {
-	trimmed, goBuild := fileHeader(data)
+	trimmed, goBuild, _ := fileHeader(data)
+	return headerLinesExpr(trimmed, goBuild)
+}
+
+// headerLinesExpr is headerExpr on fileHeader's trimmed and goBuild.
+func headerLinesExpr(trimmed, goBuild []byte) constraint.Expr {
 	if goBuild != nil {
 		x, err := constraint.Parse(string(goBuild))
 		if err != nil {
@@ -103,8 +116,10 @@ func headerExpr(data []byte) constraint.Expr {
 // fileHeader is go/build's parseFileHeader (build.go) without its error
 // cases: it returns the leading run of // comments and blank lines that
 // ends at a blank line (where // +build lines count) and the first
-// //go:build line of the header, nil when none.
-func fileHeader(content []byte) (trimmed, goBuild []byte) {
+// //go:build line of the header, nil when none. head is the text it read,
+// up to and including the first line that is not a comment: no
+// constraint line lies after it.
+func fileHeader(content []byte) (trimmed, goBuild, head []byte) {
 	end, p := 0, content
 	ended, inSlashStar := false, false
 lines:
@@ -147,7 +162,7 @@ lines:
 			break lines
 		}
 	}
-	return content[:end], goBuild
+	return content[:end], goBuild, content[:len(content)-len(p)]
 }
 
 // knownOS and knownArch are go/build's (internal/syslist) lists of the

@@ -2,7 +2,13 @@ package golang
 
 import (
 	"go/build"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/testdex/testdex/internal/lang"
@@ -77,6 +83,57 @@ func TestRewriteAndUnique(t *testing.T) {
 	} {
 		if got := n.name("T", tc.sub); got != tc.want {
 			t.Errorf("name(%q) = %q, want %q", tc.sub, got, tc.want)
+		}
+	}
+}
+
+// TestConstraintsAgreeWithMatchFile checks the path that skips go/build
+// for files with no constraint in their name or header: on awkward
+// headers and on every _test.go file of GOROOT, for this platform and
+// another, whether a file is built is what MatchFile says.
+func TestConstraintsAgreeWithMatchFile(t *testing.T) {
+	plan9 := build.Default
+	plan9.GOOS, plan9.GOARCH = "plan9", "386"
+	headers := map[string]string{
+		"plain":              "package p\n",
+		"package comment":    "// this package is built\n\npackage p\n",
+		"late go:build":      "// Copyright\n// more\n//go:build ignore\n\npackage p\n",
+		"plus build":         "// +build ignore\n\npackage p\n",
+		"block comment":      "/* a\n//go:build ignore\n*/\n\npackage p\n",
+		"after package":      "package p\n\n//go:build ignore\n",
+		"two go:build":       "//go:build linux\n//go:build !linux\n\npackage p\n",
+		"go:build no space":  "//go:buildignore\n\npackage p\n",
+		"plus build in code": "package p\n\nvar s = \"// +build ignore\"\n",
+	}
+	names := []string{"a_test.go", "a_plan9_test.go", "a_linux_amd64_test.go", "a_unix_test.go"}
+	var files []struct{ name, src string }
+	for _, h := range headers {
+		for _, n := range names {
+			files = append(files, struct{ name, src string }{n, h})
+		}
+	}
+	root := filepath.Join(runtime.GOROOT(), "src")
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, "_test.go") {
+			if data, err := os.ReadFile(p); err == nil {
+				files = append(files, struct{ name, src string }{filepath.Base(p), string(data)})
+			}
+		}
+		return nil
+	})
+	for _, c := range []*build.Context{&build.Default, &plan9} {
+		for _, all := range []bool{false, true} {
+			e := &Extractor{Context: c, AllPlatforms: all}
+			for _, f := range files {
+				ctxt := *c
+				ctxt.UseAllFiles = all
+				ctxt.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(f.src)), nil }
+				ctxt.JoinPath = func(elem ...string) string { return strings.Join(elem, "/") }
+				want, _ := ctxt.MatchFile(".", f.name)
+				if got := e.constraints(f.name, []byte(f.src)).match; got != want {
+					t.Errorf("%s/%s (all %v): %.40q built %v, MatchFile says %v", c.GOOS, f.name, all, f.src, got, want)
+				}
+			}
 		}
 	}
 }

@@ -99,12 +99,12 @@ func (x *fileCtx) call(e *ast.CallExpr, env *scope) (res value) {
 		if !ok {
 			return nil
 		}
-		if _, _, shadowed := env.lookup(pkg.Name); shadowed {
-			return nil
-		}
 		path, ok := x.cur.imports[pkg.Name]
 		f := pureFuncs[path+"."+fun.Sel.Name]
 		if !ok || f == nil {
+			return nil
+		}
+		if _, _, shadowed := env.lookup(pkg.Name); shadowed {
 			return nil
 		}
 		args := make([]any, len(e.Args))

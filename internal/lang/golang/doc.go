@@ -95,6 +95,8 @@
 //	extraction     extractor.go funcs.go walk.go assign.go runs.go loops.go
 //	               typeswitch.go scope.go eval.go calls.go composite.go
 //	               govalue.go helpers.go helpertext.go build.go
+//	               inspect.go (ast.Inspect without its nil calls)
+//	               quiet.go (test bodies whose text shows nothing to walk)
 //	naming         names.go (package testing's names and -run patterns)
 //	linking        facts.go link.go pkgctx.go corpus.go (fuzz seeds)
 //	listing        lister.go (go test -list, the runtime method)

@@ -12,14 +12,7 @@ import (
 func (x *fileCtx) eval(e ast.Expr, env *scope, hint ast.Expr) value {
 	switch e := e.(type) {
 	case *ast.BasicLit:
-		v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
-		if v.Kind() == constant.Unknown {
-			return nil
-		}
-		if e.Kind == token.CHAR {
-			return &cval{v: v, typ: "rune"}
-		}
-		return &cval{v: v}
+		return x.literal(e)
 	case *ast.Ident:
 		return x.ident(e.Name, env)
 	case *ast.ParenExpr:
@@ -62,6 +55,25 @@ func (x *fileCtx) eval(e ast.Expr, env *scope, hint ast.Expr) value {
 		return x.call(e, env)
 	}
 	return nil
+}
+
+// literal is the constant a literal denotes, made once per literal (an
+// unrolled table evaluates its rows' literals once per iteration): a
+// cval is never changed once made.
+func (x *fileCtx) literal(e *ast.BasicLit) value {
+	if v, ok := x.lits[e]; ok {
+		return v
+	}
+	var res value
+	if v := constant.MakeFromLiteral(e.Value, e.Kind, 0); v.Kind() == constant.Unknown {
+		res = nil
+	} else if e.Kind == token.CHAR {
+		res = &cval{v: v, typ: "rune"}
+	} else {
+		res = &cval{v: v}
+	}
+	x.lits[e] = res
+	return res
 }
 
 // ident looks a name up: bindings first, then the predeclared constants.

@@ -27,8 +27,10 @@ type fileCtx struct {
 	out      []lang.Test
 	problems []testdex.Problem
 	names    *namer
-	seen     map[string]int // index in out of each record, by name
+	seen     map[string]int // index in out of each record, by name (has)
+	indexed  int            // the records addNamed appended before out[indexed] are in seen
 	memo     map[*comp]memoElems
+	lits     map[*ast.BasicLit]value     // literal
 	runs     map[*ast.BlockStmt]uint8    // which loop bodies may start tests
 	callees  map[*ast.BlockStmt][]string // the names a body calls that are not functions of its file (calls)
 	scans    map[ast.Expr]bool           // which expressions hold a .Run, .Add or .Fuzz call, or a helper call (scan)
@@ -39,6 +41,7 @@ type fileCtx struct {
 	// functions of the file (the Facts' Calls).
 	tnames, tcalls map[string]bool
 	textRunsMemo   map[*ast.FuncDecl]bool // getsT
+	callers        map[string]bool        // runCallees, nil until first asked
 }
 
 // srcFile is one parsed file of the package: the file being extracted,
@@ -66,7 +69,7 @@ type srcFile struct {
 const maxSteps = 1 << 16
 
 func newFileCtx(fset *token.FileSet, file *ast.File, src []byte) *fileCtx {
-	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]int{}, memo: map[*comp]memoElems{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
+	x := &fileCtx{fset: fset, names: newNamer(), seen: map[string]int{}, memo: map[*comp]memoElems{}, lits: map[*ast.BasicLit]value{}, runs: map[*ast.BlockStmt]uint8{}, callees: map[*ast.BlockStmt][]string{}, scans: map[ast.Expr]bool{}, budget: maxSteps}
 	x.main = newSrcFile(file, src)
 	x.cur = x.main
 	x.tfile = fset.File(file.Package)
@@ -137,7 +140,7 @@ func (x *fileCtx) tests() []lang.Test {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), err))
 			continue
 		}
-		if _, dup := x.seen[name]; dup {
+		if x.has(name) {
 			x.problems = append(x.problems, problem(x.fset, fn.Pos(), name+" redeclared in this block"))
 			continue
 		}
@@ -153,12 +156,50 @@ func (x *fileCtx) tests() []lang.Test {
 // function, or a constant subtest name that looks like a placeholder) and
 // reports whether it did.
 func (x *fileCtx) add(r lang.Test) bool {
-	if _, dup := x.seen[r.Name]; dup {
+	if x.has(r.Name) {
 		return false
 	}
 	x.seen[r.Name] = len(x.out)
-	x.out = append(x.out, r)
+	x.append(r)
 	return true
+}
+
+// addNamed appends the record of a subtest the namer has just named,
+// unless it may be a record's already: unless a rollback made the
+// namer give names again, or the name holds a "{" (as every Dynamic
+// record's does), no record has it, since the namer never gives a name
+// twice and the other records' names hold no "/" (tests, examples) or
+// lie under fuzz targets (seeds), where no subtest is named. Those skip
+// seen, which an unrolled table of 15,000 rows paid for twice per row.
+func (x *fileCtx) addNamed(r lang.Test) bool {
+	if x.names.rolled || strings.IndexByte(r.Name, '{') >= 0 {
+		return x.add(r)
+	}
+	x.append(r)
+	return true
+}
+
+// append appends a record, doubling out when it is full (append grows a
+// long slice by a quarter, copying an unrolled table's records about
+// five times over).
+func (x *fileCtx) append(r lang.Test) {
+	if len(x.out) == cap(x.out) {
+		x.out = slices.Grow(x.out, len(x.out)+8)
+	}
+	x.out = append(x.out, r)
+}
+
+// has reports whether a record is named name. The records addNamed
+// appended without seen are added to it first when name may be one of
+// theirs.
+func (x *fileCtx) has(name string) bool {
+	if strings.IndexByte(name, '/') >= 0 && strings.IndexByte(name, '{') < 0 {
+		for ; x.indexed < len(x.out); x.indexed++ {
+			x.seen[x.out[x.indexed].Name] = x.indexed
+		}
+	}
+	_, ok := x.seen[name]
+	return ok
 }
 
 // classify says which kind of test function fn is by name, following the

@@ -433,7 +433,7 @@ func (x *fileCtx) variadic(args []ast.Expr, ell *ast.Ellipsis, env *scope) value
 // mentions reports whether the expression uses the name.
 func mentions(e ast.Node, name string) bool {
 	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && id.Name == name {
 			found = true
 		}

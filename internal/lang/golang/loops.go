@@ -75,7 +75,7 @@ func (x *fileCtx) calls(body *ast.BlockStmt) uint8 {
 	file := x.fileAt(body.Pos())
 	runners := x.runnerNames(file)
 	var callees []string
-	ast.Inspect(body, func(n ast.Node) bool {
+	inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true

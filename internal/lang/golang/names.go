@@ -17,6 +17,9 @@ type namer struct {
 	// namer changes, so that rollback can undo them (exclusive paths).
 	journal []journalEntry
 	marks   int
+	// rolled is set once a rollback undid a change: names given before
+	// may be given again.
+	rolled bool
 }
 
 type journalEntry struct {
@@ -34,6 +37,9 @@ func (m *namer) mark() int {
 
 // rollback undoes the changes made since the mark that returned at.
 func (m *namer) rollback(at int) {
+	if len(m.journal) > at {
+		m.rolled = true
+	}
 	for i := len(m.journal) - 1; i >= at; i-- {
 		e := m.journal[i]
 		if e.had {
@@ -178,13 +184,19 @@ func isSpace(r rune) bool {
 func runPattern(name string) string {
 	var b strings.Builder
 	b.Grow(len(name) + 2*strings.Count(name, "/") + 2)
+	writePattern(&b, name)
+	return b.String()
+}
+
+// writePattern writes runPattern(name) to b.
+func writePattern(b *strings.Builder, name string) {
 	for {
 		p, rest, more := strings.Cut(name, "/")
 		b.WriteByte('^')
 		b.WriteString(regexp.QuoteMeta(p))
 		b.WriteByte('$')
 		if !more {
-			return b.String()
+			return
 		}
 		b.WriteByte('/')
 		name = rest

@@ -182,7 +182,7 @@ func (c *pkgCtx) open(i int) *srcFile {
 // main file, or the sibling that declares it, opened if need be.
 func (c *pkgCtx) lookupVal(name string, from *scope) (value, *scope, bool) {
 	if f := c.declaringValue(name, from); f != nil {
-		if v, ok := f.pkg.vals[name]; ok {
+		if v, ok := f.pkg.vals.get(name); ok {
 			return v, f.pkg, true
 		}
 	}
@@ -203,7 +203,7 @@ func (c *pkgCtx) lookupType(name string, from *scope) (ast.Expr, *scope) {
 // package level: the main file, or the first sibling in path order.
 func (c *pkgCtx) declaringValue(name string, from *scope) *srcFile {
 	if c.main.pkg != from {
-		if _, ok := c.main.pkg.vals[name]; ok {
+		if _, ok := c.main.pkg.vals.get(name); ok {
 			return c.main
 		}
 		if _, ok := c.main.pkg.types[name]; ok {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"strconv"
+	"strings"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
@@ -17,7 +18,7 @@ func (x *fileCtx) scan(e ast.Expr, env *scope, fr *frame) {
 	if e == nil || fr.tvar == "" || !x.mayStart(e) {
 		return
 	}
-	ast.Inspect(e, func(n ast.Node) bool {
+	inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -48,7 +49,7 @@ func (x *fileCtx) mayStart(e ast.Expr) bool {
 		return v
 	}
 	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -89,8 +90,8 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 		return
 	}
 	full := x.names.name(fr.parent, sub)
-	inner := &frame{parent: full, run: runPattern(full), rec: len(x.out), skip: fr.skip, callLine: fr.callLine, helper: fr.helper}
-	if !x.add(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
+	inner := &frame{parent: full, run: subPattern(fr, full), rec: len(x.out), skip: fr.skip, callLine: fr.callLine, helper: fr.helper}
+	if !x.addNamed(lang.Test{Kind: testdex.KindSubtest, Name: full, Parent: fr.parent,
 		Line: x.recLine(call.Pos(), fr), Run: inner.run, Skip: fr.skip}) {
 		// The same subtest on another path (ifStmt): one record, skipped
 		// only if every path skips it, holding what each path starts.
@@ -100,6 +101,10 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 		}
 		x.out[i].Skip = x.out[i].Skip && fr.skip
 		inner.rec = i
+	}
+	if lit, ok := call.Args[1].(*ast.FuncLit); ok && (lit.Body == nil || lit.Type.Params == nil ||
+		x.calls(lit.Body)&(hasRun|hasSkip|hasHelper) == 0 && !x.callsClosure(lit.Body, env, nil)) {
+		return // as below, without making its funcVal: most rows of a table
 	}
 	fv, _ := x.eval(call.Args[1], env, nil).(*funcVal)
 	if fv == nil || fv.body() == nil || fv.ftype().Params == nil ||
@@ -120,6 +125,24 @@ func (x *fileCtx) run(call *ast.CallExpr, env *scope, fr *frame) {
 	x.cur = fv.file
 	x.walkStmts(fv.body().List, body, inner)
 	x.cur = saved
+}
+
+// subPattern is runPattern(full) for a subtest full of the test fr:
+// its parent's pattern (fr.run, always runPattern(fr.parent)) and the
+// levels full adds, which saves quoting the parent's levels again for
+// each row of an unrolled table.
+func subPattern(fr *frame, full string) string {
+	p := fr.parent
+	if len(full) <= len(p) || full[len(p)] != '/' || full[:len(p)] != p {
+		return runPattern(full)
+	}
+	rest := full[len(p)+1:]
+	var b strings.Builder
+	b.Grow(len(fr.run) + len(rest) + 2*strings.Count(rest, "/") + 3)
+	b.WriteString(fr.run)
+	b.WriteByte('/')
+	writePattern(&b, rest)
+	return b.String()
 }
 
 // dynamic records, once per parent and source text, a subtest whose name
@@ -159,7 +182,7 @@ func (x *fileCtx) seed(call *ast.CallExpr, fr *frame) {
 	name := fr.parent + "/seed#" + strconv.Itoa(st.n)
 	st.n++
 	x.add(lang.Test{Kind: testdex.KindSubtest, Name: name, Parent: fr.parent,
-		Line: x.recLine(call.Pos(), fr), Run: runPattern(name), Skip: fr.skip})
+		Line: x.recLine(call.Pos(), fr), Run: subPattern(fr, name), Skip: fr.skip})
 }
 
 // source is the text of an expression with line breaks and the indentation

@@ -48,7 +48,7 @@ type lazy struct {
 // to a variable declared outside makes that variable unknown.
 type scope struct {
 	parent   *scope
-	vals     map[string]value
+	vals     vars
 	types    map[string]ast.Expr
 	boundary bool
 	pkg      bool
@@ -70,10 +70,75 @@ func (s *scope) bind(name string, v value) {
 	if name == "_" || name == "" {
 		return
 	}
-	if s.vals == nil {
-		s.vals = map[string]value{}
+	s.vals.set(name, v)
+}
+
+// vars are a scope's bindings: up to maxFew in a slice, searched in
+// order, more in a map. Most scopes bind one or two names (a loop's
+// variables, a closure's T), and an unrolled table makes such scopes
+// once per row.
+type vars struct {
+	few []binding
+	m   map[string]value
+}
+
+type binding struct {
+	name string
+	v    value
+}
+
+const maxFew = 8
+
+func (b *vars) get(name string) (value, bool) {
+	if b.m != nil {
+		v, ok := b.m[name]
+		return v, ok
 	}
-	s.vals[name] = v
+	for i := range b.few {
+		if b.few[i].name == name {
+			return b.few[i].v, true
+		}
+	}
+	return nil, false
+}
+
+func (b *vars) set(name string, v value) {
+	if b.m != nil {
+		b.m[name] = v
+		return
+	}
+	for i := range b.few {
+		if b.few[i].name == name {
+			b.few[i].v = v
+			return
+		}
+	}
+	if len(b.few) < maxFew {
+		b.few = append(b.few, binding{name, v})
+		return
+	}
+	b.m = make(map[string]value, 2*maxFew)
+	for _, e := range b.few {
+		b.m[e.name] = e.v
+	}
+	b.m[name] = v
+	b.few = nil
+}
+
+// names lists the bound names.
+func (b *vars) names() []string {
+	if b.m == nil {
+		out := make([]string, len(b.few))
+		for i, e := range b.few {
+			out[i] = e.name
+		}
+		return out
+	}
+	out := make([]string, 0, len(b.m))
+	for n := range b.m {
+		out = append(out, n)
+	}
+	return out
 }
 
 func (s *scope) bindType(name string, t ast.Expr) {
@@ -87,7 +152,7 @@ func (s *scope) bindType(name string, t ast.Expr) {
 // of the package's other files that the extraction has (pkgCtx).
 func (s *scope) lookup(name string) (value, *scope, bool) {
 	for ; s != nil; s = s.parent {
-		if v, ok := s.vals[name]; ok {
+		if v, ok := s.vals.get(name); ok {
 			return v, s, true
 		}
 		if s.parent == nil && s.file != nil && s.file.others != nil {
@@ -145,11 +210,11 @@ func (s *scope) assign(name string, v value) {
 			}
 			return
 		}
-		if _, ok := c.vals[name]; ok {
+		if _, ok := c.vals.get(name); ok {
 			if crossed {
 				v = nil
 			}
-			c.vals[name] = v
+			c.vals.set(name, v)
 			return
 		}
 		crossed = crossed || c.boundary
@@ -229,9 +294,11 @@ func (x *fileCtx) resolve(v value, env *scope) value {
 // declareLocal evaluates a declaration inside a function body eagerly.
 func (x *fileCtx) declareLocal(s *scope, g *ast.GenDecl) {
 	declare(s, g, false)
-	for name, v := range s.vals {
-		if l, ok := v.(*lazy); ok {
-			s.vals[name] = x.resolve(l, s)
+	for _, name := range s.vals.names() {
+		if v, _ := s.vals.get(name); v != nil {
+			if l, ok := v.(*lazy); ok {
+				s.vals.set(name, x.resolve(l, s))
+			}
 		}
 	}
 }

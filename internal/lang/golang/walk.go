@@ -65,7 +65,7 @@ func (x *fileCtx) testFunc(fn *ast.FuncDecl, kind testdex.Kind) {
 	}
 	if fr.fuzz {
 		fr.seeds = &seedState{}
-	} else if x.calls(fn.Body)&(hasRun|hasSkip|hasHelper) == 0 {
+	} else if x.quiet(fn.Body) || x.calls(fn.Body)&(hasRun|hasSkip|hasHelper) == 0 {
 		// No t.Run, f.Add or Skip anywhere in it: the walk could find
 		// nothing to record, and most test functions are like this, so
 		// it is not made (a fifth of a cold listing's CPU on GOROOT).
@@ -121,7 +121,7 @@ func (x *fileCtx) walkStmt(s ast.Stmt, env *scope, fr *frame) flow {
 		if s.Tok == token.DEC {
 			op = token.SUB
 		}
-		x.opAssign(s.X, op, &ast.BasicLit{Kind: token.INT, Value: "1"}, env)
+		x.assignOp(s.X, op, cvalOne, env)
 	case *ast.DeclStmt:
 		if g, ok := s.Decl.(*ast.GenDecl); ok {
 			x.declareLocal(env, g)
