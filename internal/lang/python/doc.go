@@ -21,6 +21,9 @@
 //	               module's names, the sequences pytest iterates,
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
+//	               funcs.go (the module's helper functions run over their
+//	               source) rebound.go (names bound more than once, read
+//	               where they are used)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

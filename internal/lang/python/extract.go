@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/11/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/12/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -229,6 +229,11 @@ type evaluator struct {
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
+	bound     map[string][]modBinding    // module-level assignments by name, in order (rebound.go)
+	funcs     map[string]*sitter.Node    // module-level defs a table may call (funcs.go)
+	steps     int                        // statements helpers have run for the current table
+	callDepth int                        // helper calls open
+	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {
@@ -369,6 +374,12 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 				name := w.text(d.ChildByFieldName("name"))
 				w.defined[name] = true
 				w.bindings[name]++
+				if d.Type() == "function_definition" && w.pureDecorators(n) {
+					if w.funcs == nil {
+						w.funcs = map[string]*sitter.Node{}
+					}
+					w.funcs[name] = d
+				}
 				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
 					strings.Contains(w.text(body), "parametrize") {
 					if w.paramDecs == nil {
@@ -484,9 +495,11 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 		return
 	}
 	a := n.NamedChild(0)
+	top := n.Parent() != nil && n.Parent().Type() == "module"
 	if a.Type() == "augmented_assignment" {
 		if left := a.ChildByFieldName("left"); left != nil && left.Type() == "identifier" {
 			w.bindings[w.text(left)] += 2 // X += [...]: X's value is not its literal
+			w.remember(w.text(left), modBinding{n: a, aug: true, top: top})
 		}
 		return
 	}
@@ -503,6 +516,15 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 	}
 	w.literals[name] = right
 	w.bindings[name]++
+	w.remember(name, modBinding{n: a, top: top})
+}
+
+// remember records a module-level assignment of a name (rebound.go).
+func (w *walker) remember(name string, b modBinding) {
+	if w.bound == nil {
+		w.bound = map[string][]modBinding{}
+	}
+	w.bound[name] = append(w.bound[name], b)
 }
 
 // function emits a module-level test function.

@@ -16,6 +16,17 @@ type elem struct {
 	n   *sitter.Node
 	env map[string]elem
 	v   pyVal
+	// seq is a sequence a helper function built (funcs.go; n nil, v an
+	// object), def a function a helper defined, called in scope.
+	seq   *seqVal
+	def   *sitter.Node
+	scope *frame
+}
+
+// seqVal is a sequence a helper built: its elements and type.
+type seqVal struct {
+	items []elem
+	kind  seqKind
 }
 
 // maxElems bounds the rows a sequence may expand to.
@@ -57,8 +68,10 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 		return nil, seqOther, false
 	}
 	n = unparen(n)
+	copied := w.copying
+	w.copying = false
 	switch n.Type() {
-	case "list", "tuple":
+	case "list", "tuple", "expression_list":
 		out, ok := w.display(n, depth)
 		kind := seqList
 		if n.Type() == "tuple" {
@@ -72,6 +85,9 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 		name := w.text(n)
 		if e, ok := w.locals[name]; ok {
 			if e.n == nil {
+				if e.seq != nil {
+					return e.seq.items, e.seq.kind, true
+				}
 				return nil, seqOther, false
 			}
 			saved := w.locals
@@ -84,6 +100,9 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 			w.locals = nil
 			defer func() { w.locals = saved }()
 			return w.sequence(v, depth+1)
+		}
+		if w.bindings[name] > 1 && !insideDef(n) {
+			return w.seqAt(name, n.StartByte(), copied, depth)
 		}
 	case "binary_operator":
 		if w.text(n.ChildByFieldName("operator")) != "+" {
@@ -116,11 +135,14 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 }
 
 // seqCall reads range(...), list(seq) and tuple(seq) of the builtins,
-// and str.split of a known str.
+// str.split of a known str, and what a helper function returns.
 func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	fn := n.ChildByFieldName("function")
 	if fn.Type() == "attribute" && w.text(fn.ChildByFieldName("attribute")) == "split" {
 		return w.splitValues(fn.ChildByFieldName("object"), children(n.ChildByFieldName("arguments")), depth)
+	}
+	if e, ok := w.callHelper(n, depth); ok {
+		return w.seqOf(e, depth)
 	}
 	name := w.text(fn)
 	if fn.Type() != "identifier" || w.bindings[name] != 0 {
@@ -138,7 +160,9 @@ func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 		if len(args) != 1 || args[0].Type() == "keyword_argument" {
 			break
 		}
+		w.copying = true // list(X) and tuple(X) copy X as it is now
 		out, _, ok := w.sequence(args[0], depth+1)
+		w.copying = false
 		kind := seqList
 		if name == "tuple" {
 			kind = seqTuple
@@ -240,13 +264,7 @@ func (w *evaluator) bind(target *sitter.Node, e elem, env map[string]elem, depth
 		env[w.text(target)] = e
 		return true
 	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-		if e.n == nil {
-			return false
-		}
-		saved := w.locals
-		w.locals = e.env
-		items, _, ok := w.sequence(e.n, depth+1)
-		w.locals = saved
+		items, _, ok := w.seqOf(e, depth)
 		targets := children(target)
 		if !ok || len(items) != len(targets) {
 			return false

@@ -55,10 +55,11 @@ type skelScope struct {
 // skelScan is skeleton's state.
 type skelScan struct {
 	src     []byte
-	bodies  [][2]int   // the bodies to blank, [start, end) in src
-	funcs   []skelFunc // module-level functions (functions)
-	fn      string     // the name of the module-level function whose body is being read; "" for a method
-	says    bool       // that body's code names what the walker looks for (heed)
+	bodies  [][2]int        // the bodies to blank, [start, end) in src
+	funcs   []skelFunc      // module-level functions (functions)
+	called  map[string]bool // names called outside the bodies to blank (calls)
+	fn      string          // the name of the module-level function whose body is being read; "" for a method
+	says    bool            // that body's code names what the walker looks for (heed)
 	pos     int
 	depth   []byte // open brackets
 	indents []int  // Python's indentation stack (without the 0 at its bottom)
@@ -101,6 +102,8 @@ func (s *skelScan) run() bool {
 		}
 		if s.blankAt >= 0 && s.bodyLo >= 0 {
 			s.bodyHi = s.pos
+		} else if s.blankAt < 0 {
+			s.calls(s.src[start:s.pos])
 		}
 		open = s.last.colon
 		if open {
@@ -383,7 +386,7 @@ func (s *skelScan) functions() {
 	kept := map[string]bool{}
 	for _, f := range s.funcs {
 		b := s.src[f.lo:f.hi]
-		if f.says || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) {
+		if f.says || s.called[f.name] || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) {
 			kept[f.name] = true
 		}
 	}
@@ -441,6 +444,36 @@ func bodyMaySay(b []byte) bool {
 		i = j
 	}
 	return false
+}
+
+// calls records the names a line outside the bodies to blank calls
+// (name followed by '('; not those def and class define): a module-level
+// function called at the module level or in a class body may build a
+// table (funcs.go), so its body is kept.
+func (s *skelScan) calls(b []byte) {
+	prev := ""
+	for i := 0; i < len(b); {
+		if !isWordByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && isWordByte(b[j]) {
+			j++
+		}
+		word := string(b[i:j])
+		k := j
+		for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
+			k++
+		}
+		if k < len(b) && b[k] == '(' && prev != "def" && prev != "class" && (b[i] < '0' || b[i] > '9') {
+			if s.called == nil {
+				s.called = map[string]bool{}
+			}
+			s.called[word] = true
+		}
+		prev, i = word, j
+	}
 }
 
 // namesAny reports whether b holds a word that is a key of names.

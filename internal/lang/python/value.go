@@ -55,20 +55,38 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 			return arg
 		}
 	case "identifier":
+		if _, local := w.locals[w.text(n)]; !local && w.bindings[w.text(n)] > 1 {
+			if v, ok := w.identAt(n, depth); ok {
+				return v
+			}
+		}
 		return w.identValue(w.text(n), depth)
+	case "conditional_expression":
+		// body if condition else alternative
+		if parts := children(n); len(parts) == 3 {
+			if t, ok := w.truth(parts[1], depth+1); ok {
+				if t {
+					return w.value(parts[0], depth+1)
+				}
+				return w.value(parts[2], depth+1)
+			}
+		}
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
 	case "attribute":
 		return w.attrValue(n)
 	case "binary_operator":
 		return w.binaryValue(n, depth)
-	case "list", "tuple":
+	case "list", "tuple", "expression_list":
 		return pyVal{kind: vObject, repr: w.seqRepr(n, depth)}
 	case "dictionary", "set", "list_comprehension", "dictionary_comprehension",
 		"set_comprehension", "generator_expression", "ellipsis":
 		return pyVal{kind: vObject}
 	case "call":
 		if v, ok := w.callValue(n, depth); ok {
+			return v
+		}
+		if v, ok := w.helperValue(n, depth); ok {
 			return v
 		}
 		fn := w.text(n.ChildByFieldName("function"))

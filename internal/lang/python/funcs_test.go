@@ -1,0 +1,133 @@
+package python
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelperTables checks tables a module's helper functions build: the
+// rows their run gives where the source fixes them, one dynamic record
+// (the "{...}" name) where it does not.
+func TestHelperTables(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"a list built from a flag", `import pytest
+def _offsets(limited):
+    def _mk(hm, fmt):
+        h, m = hm
+        return object(), fmt
+    out = []
+    if not limited:
+        hm_h = [(h, 0) for h in (-5, 0, 5)]
+        out.extend([_mk(hm, '{:+03d}') for hm in hm_h])
+        hm_out = [] + hm_h
+        hm_out += [(1, 30)]
+    else:
+        hm_out = [(-5, -0)]
+    fmts = ['{:+03d}:{:02d}', '{:+03d}{:02d}']
+    out += [_mk(hm, fmt) for hm in hm_out for fmt in fmts]
+    out.append((None, 'Z'))
+    return out
+FULL = _offsets(False)
+SHORT = _offsets(limited=True)
+@pytest.mark.parametrize("tzo", FULL)
+def test_full(tzo): pass
+@pytest.mark.parametrize("tzo, s", SHORT)
+def test_short(tzo, s): pass
+`, "test_full[tzo0],test_full[tzo1],test_full[tzo2],test_full[tzo3],test_full[tzo4],test_full[tzo5],test_full[tzo6],test_full[tzo7],test_full[tzo8],test_full[tzo9],test_full[tzo10],test_full[tzo11]," +
+			"test_short[tzo0-{:+03d}:{:02d}],test_short[tzo1-{:+03d}{:02d}],test_short[None-Z]"},
+		{"a generator with continue and break", `import pytest
+def cases():
+    for i in range(10):
+        if i == 1:
+            continue
+        if i > 3:
+            break
+        yield i, "pos" if i else "zero"
+@pytest.mark.parametrize("a, b", cases())
+def test_g(a, b): pass
+`, "test_g[0-zero],test_g[2-pos],test_g[3-pos]"},
+		{"a name rebound between decorators", `import pytest
+DATES = [1, 2]
+@pytest.mark.parametrize('d', tuple(DATES))
+def test_a(d): pass
+DATES += [3]
+@pytest.mark.parametrize('d', tuple(DATES))
+def test_b(d): pass
+DATES = ["x"]
+@pytest.mark.parametrize('d', DATES)
+def test_c(d): pass
+`, "test_a[1],test_a[2],test_b[1],test_b[2],test_b[3],test_c[x]"},
+		{"a list extended in place after it is used", `import pytest
+DATES = [1, 2]
+@pytest.mark.parametrize('d', DATES)
+def test_a(d): pass
+DATES += [3]
+`, "{DATES}"},
+		{"a condition not known", `import pytest
+import os
+def cases():
+    out = [1]
+    if os.environ.get("X"):
+        out.append(2)
+    return out
+@pytest.mark.parametrize("a", cases())
+def test_c(a): pass
+`, "{cases()}"},
+		{"a call the interpreter does not run", `import pytest
+def cases():
+    out = []
+    print("x")
+    return out
+@pytest.mark.parametrize("a", cases())
+def test_c(a): pass
+`, "{cases()}"},
+		{"an alias of a list", `import pytest
+def cases():
+    a = [1]
+    b = a
+    b.append(2)
+    return a
+@pytest.mark.parametrize("x", cases())
+def test_c(x): pass
+`, "{cases()}"},
+		{"a list appended then changed", `import pytest
+def cases():
+    row = [1]
+    out = [row]
+    row.append(2)
+    return out
+@pytest.mark.parametrize("x, y", cases())
+def test_c(x, y): pass
+`, "{cases()}"},
+		{"a decorated helper", `import pytest
+import functools
+def deco(f): return f
+@deco
+def cases():
+    return [1]
+@functools.lru_cache()
+def more():
+    return [2]
+@pytest.mark.parametrize("x", cases())
+def test_c(x): pass
+@pytest.mark.parametrize("x", more())
+def test_d(x): pass
+`, "{cases()},test_d[2]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, r := range extract(tc.src).Tests {
+				n := r.Name
+				if r.Dynamic {
+					n = strings.TrimSuffix(r.Name[strings.Index(r.Name, "{"):], "]")
+				}
+				if strings.Contains(n, "[") || strings.Contains(n, "{") {
+					got = append(got, n)
+				}
+			}
+			if s := strings.Join(got, ","); s != tc.want {
+				t.Errorf("got  %s\nwant %s", s, tc.want)
+			}
+		})
+	}
+}
