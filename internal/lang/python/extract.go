@@ -230,7 +230,7 @@ type evaluator struct {
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
 	bound     map[string][]modBinding    // module-level assignments by name, in order (rebound.go)
-	funcs     map[string]*sitter.Node    // module-level defs a table may call (funcs.go)
+	funcs     map[string]*sitter.Node    // module-level (decorated) defs a table may call (funcs.go)
 	steps     int                        // statements helpers have run for the current table
 	callDepth int                        // helper calls open
 	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
@@ -374,11 +374,11 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 				name := w.text(d.ChildByFieldName("name"))
 				w.defined[name] = true
 				w.bindings[name]++
-				if d.Type() == "function_definition" && w.pureDecorators(n) {
+				if d.Type() == "function_definition" {
 					if w.funcs == nil {
 						w.funcs = map[string]*sitter.Node{}
 					}
-					w.funcs[name] = d
+					w.funcs[name] = n
 				}
 				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
 					strings.Contains(w.text(body), "parametrize") {

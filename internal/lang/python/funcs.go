@@ -60,7 +60,7 @@ func (w *evaluator) helperDef(fn *sitter.Node) (*sitter.Node, *frame) {
 		return e.def, e.scope
 	}
 	if d := w.funcs[name]; d != nil && w.bindings[name] == 1 {
-		return d, nil
+		return definition(d), nil
 	}
 	return nil, nil
 }
@@ -70,6 +70,15 @@ func (w *evaluator) helperDef(fn *sitter.Node) (*sitter.Node, *frame) {
 func (w *evaluator) callHelper(call *sitter.Node, depth int) (elem, bool) {
 	def, scope := w.helperDef(call.ChildByFieldName("function"))
 	if def == nil || depth > maxValueDepth || w.callDepth >= maxCallDepth {
+		return elem{}, false
+	}
+	wrap := seqOther
+	if scope == nil {
+		var ok bool
+		if wrap, ok = w.helperWrap(w.funcs[w.text(call.ChildByFieldName("function"))]); !ok {
+			return elem{}, false
+		}
+	} else if def.Parent() != nil && def.Parent().Type() == "decorated_definition" {
 		return elem{}, false
 	}
 	env := map[string]elem{}
@@ -83,16 +92,23 @@ func (w *evaluator) callHelper(call *sitter.Node, depth int) (elem, bool) {
 	fr := &frame{env: env, gen: hasYield(body)}
 	saved := w.locals
 	w.callDepth++
-	ok := w.exec(body, fr, depth+1)
+	ok := w.exec(body, fr, 0) // a new budget of nesting: the calls are bounded by maxCallDepth
 	w.callDepth--
 	w.locals = saved
 	switch {
 	case !ok:
 		return elem{}, false
 	case fr.gen:
-		return seqElem(fr.yields, seqOther), true
+		fr.ret = seqElem(fr.yields, seqOther)
 	case !fr.done:
-		return elem{v: pyVal{kind: vText, id: "None", scalar: true}}, true
+		fr.ret = elem{v: pyVal{kind: vText, id: "None", scalar: true}}
+	}
+	if wrap != seqOther {
+		items, _, ok := w.seqOf(fr.ret, depth)
+		if !ok {
+			return elem{}, false
+		}
+		return seqElem(items, wrap), true
 	}
 	return fr.ret, true
 }
@@ -595,18 +611,166 @@ func (w *evaluator) helperValue(n *sitter.Node, depth int) (pyVal, bool) {
 	return w.elemValue(e, depth), true
 }
 
-// pureDecorators reports a def whose decorators, if any, only memoize
-// (functools.cache, functools.lru_cache): calling it runs its body.
-func (w *evaluator) pureDecorators(n *sitter.Node) bool {
+// helperWrap reads a module-level def's decorators: ok when each only
+// memoizes (functools.cache, functools.lru_cache) or is a collector of
+// the module (collector), whose kind the call's result becomes.
+func (w *evaluator) helperWrap(n *sitter.Node) (wrap seqKind, ok bool) {
 	for _, d := range decorators(n) {
 		if d.Type() == "call" {
 			d = d.ChildByFieldName("function")
 		}
 		switch w.resolve(w.text(d)) {
 		case "functools.cache", "functools.lru_cache":
-		default:
-			return false
+			continue
+		}
+		k, ok := w.collector(d)
+		if !ok || wrap != seqOther {
+			return seqOther, false
+		}
+		wrap = k
+	}
+	return wrap, true
+}
+
+// collector reports a decorator of the module that makes a function's
+// result a list or a tuple, as dateutil's as_list does:
+//
+//	def as_list(f):
+//	    @functools.wraps(f)
+//	    def inner(*args, **kwargs):
+//	        return list(f(*args, **kwargs))
+//	    return inner
+func (w *evaluator) collector(d *sitter.Node) (seqKind, bool) {
+	if d.Type() != "identifier" || w.bindings[w.text(d)] != 1 || w.funcs[w.text(d)] == nil ||
+		w.funcs[w.text(d)].Type() != "function_definition" {
+		return seqOther, false
+	}
+	def := w.funcs[w.text(d)]
+	params := children(def.ChildByFieldName("parameters"))
+	if len(params) != 1 || params[0].Type() != "identifier" {
+		return seqOther, false
+	}
+	f := w.text(params[0])
+	body := statementsOf(def.ChildByFieldName("body"))
+	if len(body) != 2 || body[1].Type() != "return_statement" || body[1].NamedChildCount() != 1 {
+		return seqOther, false
+	}
+	inner := definition(body[0])
+	if inner == nil || inner.Type() != "function_definition" || w.text(body[1].NamedChild(0)) != w.text(inner.ChildByFieldName("name")) {
+		return seqOther, false
+	}
+	for _, dd := range decorators(body[0]) {
+		if dd.Type() != "call" || w.resolve(w.text(dd.ChildByFieldName("function"))) != "functools.wraps" ||
+			w.text(dd.ChildByFieldName("arguments")) != "("+f+")" {
+			return seqOther, false
 		}
 	}
-	return true
+	ps := children(inner.ChildByFieldName("parameters"))
+	ib := statementsOf(inner.ChildByFieldName("body"))
+	if len(ps) != 2 || ps[0].Type() != "list_splat_pattern" || ps[1].Type() != "dictionary_splat_pattern" ||
+		len(ib) != 1 || ib[0].Type() != "return_statement" || ib[0].NamedChildCount() != 1 {
+		return seqOther, false
+	}
+	call := unparen(ib[0].NamedChild(0))
+	if call.Type() != "call" {
+		return seqOther, false
+	}
+	kind := map[string]seqKind{"list": seqList, "tuple": seqTuple}[w.text(call.ChildByFieldName("function"))]
+	want := "(" + f + "(" + w.text(ps[0]) + ", " + w.text(ps[1]) + "))"
+	if kind == seqOther || w.bindings[w.text(call.ChildByFieldName("function"))] != 0 ||
+		strings.Join(strings.Fields(w.text(call.ChildByFieldName("arguments"))), " ") != want {
+		return seqOther, false
+	}
+	return kind, true
+}
+
+// statementsOf is a block's statements, without comments and a leading
+// docstring.
+func statementsOf(block *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for _, s := range children(block) {
+		if s.Type() == "comment" {
+			continue
+		}
+		if len(out) == 0 && s.Type() == "expression_statement" && s.NamedChildCount() == 1 && s.NamedChild(0).Type() == "string" {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// dictItems reads d.items(), d.keys() or d.values() of a dict display
+// (directly, through names, or as a helper's result) whose keys are
+// distinct known strs or numbers and which has no ** splat: its pairs in
+// order, each a (key, value) tuple for items().
+func (w *evaluator) dictItems(obj *sitter.Node, method string, depth int) ([]elem, seqKind, bool) {
+	e, ok := w.follow(elem{n: obj, env: w.locals}, depth)
+	if !ok || e.n == nil || unparen(e.n).Type() != "dictionary" {
+		return nil, seqOther, false
+	}
+	saved := w.locals
+	w.locals = e.env
+	defer func() { w.locals = saved }()
+	seen := map[string]bool{}
+	var out []elem
+	for _, p := range children(unparen(e.n)) {
+		if p.Type() == "comment" {
+			continue
+		}
+		if p.Type() != "pair" {
+			return nil, seqOther, false
+		}
+		k, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
+		kv := w.value(k, depth+1)
+		if kv.kind != vText || !kv.scalar && !kv.str || kv.bytes || seen[kv.id+"\x00"+kv.raw] {
+			return nil, seqOther, false // an unknown or repeated key: the dict is smaller
+		}
+		seen[kv.id+"\x00"+kv.raw] = true
+		ke, ve := elem{n: k, env: e.env}, elem{n: v, env: e.env}
+		switch method {
+		case "keys":
+			out = append(out, ke)
+		case "values":
+			out = append(out, ve)
+		default:
+			out = append(out, seqElem([]elem{ke, ve}, seqTuple))
+		}
+	}
+	return out, seqOther, true
+}
+
+// follow resolves an element through the names and helper calls it
+// stands for, to the node that makes its value.
+func (w *evaluator) follow(e elem, depth int) (elem, bool) {
+	for i := 0; i < maxValueDepth; i++ {
+		if e.n == nil {
+			return e, true
+		}
+		n := unparen(e.n)
+		switch n.Type() {
+		case "identifier":
+			if next, ok := e.env[w.text(n)]; ok {
+				e = next
+				continue
+			}
+			if v, ok := w.literal(w.text(n)); ok {
+				e = elem{n: v}
+				continue
+			}
+			return e, true
+		case "call":
+			saved := w.locals
+			w.locals = e.env
+			next, ok := w.callHelper(n, depth+1)
+			w.locals = saved
+			if !ok {
+				return e, true
+			}
+			e = next
+			continue
+		}
+		return e, true
+	}
+	return elem{}, false
 }

@@ -113,6 +113,51 @@ def test_c(x): pass
 @pytest.mark.parametrize("x", more())
 def test_d(x): pass
 `, "{cases()},test_d[2]"},
+		{"a collector decorator over a dict's items", `import pytest
+import functools
+def as_list(f):
+    @functools.wraps(f)
+    def inner_func(*args, **kwargs):
+        return list(f(*args, **kwargs))
+    return inner_func
+@functools.cache
+def data():
+    def _a():
+        X = Offset("X")
+        return [Tr(1, X), Tr(2, X)]
+    def _b():
+        return [Tr(3, None)]
+    return {"a": _a(), "b": _b()}
+@as_list
+def cases():
+    for key, trs in tuple(data().items()):
+        for tr in trs:
+            yield (key, tr)
+            yield key
+@pytest.mark.parametrize("t", cases())
+def test_c(t): pass
+@pytest.mark.parametrize("k", data().keys())
+def test_k(k): pass
+`, "test_c[t0],test_c[a0],test_c[t2],test_c[a1],test_c[t4],test_c[b],test_k[a],test_k[b]"},
+		{"a dict with a repeated key", `import pytest
+def data():
+    return {"a": 1, "a": 2}
+@pytest.mark.parametrize("k", data().values())
+def test_k(k): pass
+`, "{data().values()}"},
+		{"a decorator that is not a collector", `import pytest
+import functools
+def as_set(f):
+    @functools.wraps(f)
+    def inner_func(*args, **kwargs):
+        return set(f(*args, **kwargs))
+    return inner_func
+@as_set
+def cases():
+    yield 1
+@pytest.mark.parametrize("x", cases())
+def test_c(x): pass
+`, "{cases()}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

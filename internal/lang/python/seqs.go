@@ -138,8 +138,13 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 // str.split of a known str, and what a helper function returns.
 func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	fn := n.ChildByFieldName("function")
-	if fn.Type() == "attribute" && w.text(fn.ChildByFieldName("attribute")) == "split" {
-		return w.splitValues(fn.ChildByFieldName("object"), children(n.ChildByFieldName("arguments")), depth)
+	if fn.Type() == "attribute" {
+		switch attr := w.text(fn.ChildByFieldName("attribute")); {
+		case attr == "split":
+			return w.splitValues(fn.ChildByFieldName("object"), children(n.ChildByFieldName("arguments")), depth)
+		case (attr == "items" || attr == "keys" || attr == "values") && n.ChildByFieldName("arguments").NamedChildCount() == 0:
+			return w.dictItems(fn.ChildByFieldName("object"), attr, depth)
+		}
 	}
 	if e, ok := w.callHelper(n, depth); ok {
 		return w.seqOf(e, depth)

@@ -377,8 +377,10 @@ type skelFunc struct {
 // names class, type or setattr or an attribute test* (heed; strings and
 // comments aside, but for f-strings' fields), when its text holds
 // parametrize anywhere, or when it names a function kept for these; a
-// file that says new_class anywhere (an alias of it may be called) keeps
-// them all.
+// function called at the module level or in a class body (a table's
+// helper, funcs.go) is kept with the functions its body names, in turn;
+// a file that says new_class anywhere (an alias of it may be called)
+// keeps them all.
 func (s *skelScan) functions() {
 	if len(s.funcs) == 0 || bytes.Contains(s.src, []byte("new_class")) {
 		return
@@ -386,7 +388,7 @@ func (s *skelScan) functions() {
 	kept := map[string]bool{}
 	for _, f := range s.funcs {
 		b := s.src[f.lo:f.hi]
-		if f.says || s.called[f.name] || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) {
+		if f.says || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) {
 			kept[f.name] = true
 		}
 	}
@@ -398,6 +400,7 @@ func (s *skelScan) functions() {
 			}
 		}
 	}
+	s.keepCallees(kept)
 	n := len(s.bodies)
 	for _, f := range s.funcs {
 		if !f.line && !kept[f.name] && f.name != "load_tests" {
@@ -406,6 +409,54 @@ func (s *skelScan) functions() {
 	}
 	if len(s.bodies) > n {
 		slices.SortFunc(s.bodies, func(a, b [2]int) int { return a[0] - b[0] })
+	}
+}
+
+// keepCallees adds to kept the module-level functions called outside the
+// bodies to blank (calls) and those their bodies name, in turn: a table
+// may be built by a helper that calls others (funcs.go).
+func (s *skelScan) keepCallees(kept map[string]bool) {
+	if len(s.called) == 0 {
+		return
+	}
+	byName := map[string][]skelFunc{}
+	for _, f := range s.funcs {
+		byName[f.name] = append(byName[f.name], f)
+	}
+	var todo []string
+	seen := map[string]bool{}
+	for name := range s.called {
+		if len(byName[name]) > 0 {
+			todo, seen[name] = append(todo, name), true
+		}
+	}
+	for len(todo) > 0 {
+		name := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		kept[name] = true
+		for _, f := range byName[name] {
+			forWords(s.src[f.lo:f.hi], func(w string) {
+				if !seen[w] && len(byName[w]) > 0 {
+					todo, seen[w] = append(todo, w), true
+				}
+			})
+		}
+	}
+}
+
+// forWords calls fn with each word (name or number) of b.
+func forWords(b []byte, fn func(string)) {
+	for i := 0; i < len(b); {
+		if !isWordByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && isWordByte(b[j]) {
+			j++
+		}
+		fn(string(b[i:j]))
+		i = j
 	}
 }
 
@@ -452,6 +503,9 @@ func bodyMaySay(b []byte) bool {
 // table (funcs.go), so its body is kept.
 func (s *skelScan) calls(b []byte) {
 	prev := ""
+	if len(b) > 0 && b[0] == '@' {
+		prev = "(" // a decorator's name: a collector (funcs.go) is read
+	}
 	for i := 0; i < len(b); {
 		if !isWordByte(b[i]) {
 			i++
@@ -466,7 +520,7 @@ func (s *skelScan) calls(b []byte) {
 		for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
 			k++
 		}
-		if k < len(b) && b[k] == '(' && prev != "def" && prev != "class" && (b[i] < '0' || b[i] > '9') {
+		if (prev == "(" || k < len(b) && b[k] == '(') && prev != "def" && prev != "class" && (b[i] < '0' || b[i] > '9') {
 			if s.called == nil {
 				s.called = map[string]bool{}
 			}
