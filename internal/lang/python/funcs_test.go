@@ -176,3 +176,30 @@ def test_c(x): pass
 		})
 	}
 }
+
+// TestClassFactoryIDs checks the IDs of classes made by a library's
+// factory: their __name__ is the name given (checked against pytest 9).
+func TestClassFactoryIDs(t *testing.T) {
+	src := `import pytest
+import attr
+import collections
+from dataclasses import make_dataclass
+A = attr.make_class("Made", ["x"])
+P = collections.namedtuple("Point", "x y")
+D = make_dataclass("Data", ["x"])
+T = type("Typed", (object,), {})
+U = type(A)
+@pytest.mark.parametrize("cls", [A, P, D, T])
+def test_a(cls): pass
+@pytest.mark.parametrize("cls", [U])
+def test_b(cls): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_a,test_a[Made],test_a[Point],test_a[Data],test_a[Typed],test_b,test_b[{[U]}]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
