@@ -23,7 +23,8 @@
 //	               them, and platform conditions as they fall on this host)
 //	               funcs.go (the module's helper functions run over their
 //	               source) rebound.go (names bound more than once, read
-//	               where they are used)
+//	               where they are used) objects.go (instances of the
+//	               module's record classes, ints and timedeltas compared)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

@@ -231,6 +231,8 @@ type evaluator struct {
 	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
 	bound     map[string][]modBinding    // module-level assignments by name, in order (rebound.go)
 	funcs     map[string]*sitter.Node    // module-level (decorated) defs a table may call (funcs.go)
+	classDefs map[string]*sitter.Node    // module-level (decorated) classes (objects.go)
+	records   map[string]*recordClass    // the record classes read so far, nil for a class that is not one
 	steps     int                        // statements helpers have run for the current table
 	callDepth int                        // helper calls open
 	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
@@ -374,11 +376,17 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 				name := w.text(d.ChildByFieldName("name"))
 				w.defined[name] = true
 				w.bindings[name]++
-				if d.Type() == "function_definition" {
+				switch d.Type() {
+				case "function_definition":
 					if w.funcs == nil {
 						w.funcs = map[string]*sitter.Node{}
 					}
 					w.funcs[name] = n
+				case "class_definition":
+					if w.classDefs == nil {
+						w.classDefs = map[string]*sitter.Node{}
+					}
+					w.classDefs[name] = n
 				}
 				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
 					strings.Contains(w.text(body), "parametrize") {

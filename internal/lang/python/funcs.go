@@ -2,7 +2,6 @@ package python
 
 import (
 	"maps"
-	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -511,6 +510,13 @@ func (w *evaluator) truth(n *sitter.Node, depth int) (bool, bool) {
 		if e, ok := w.locals[w.text(n)]; ok && e.seq != nil {
 			return len(e.seq.items) > 0, true
 		}
+	case "attribute":
+		if e, ok := w.instanceAttr(n, depth+1); ok && e.n != nil {
+			saved := w.locals
+			w.locals = e.env
+			defer func() { w.locals = saved }()
+			return w.truth(e.n, depth+1)
+		}
 	}
 	return truthy(w.value(n, depth+1))
 }
@@ -536,7 +542,8 @@ func truthy(v pyVal) (bool, bool) {
 }
 
 // compare evaluates one comparison (no chains): is None, is not None,
-// and ==, !=, <, <=, >, >= of two ints or two strs.
+// and ==, !=, <, <=, >, >= of two strs or two quantities (ints,
+// timedeltas).
 func (w *evaluator) compare(n *sitter.Node, depth int) (bool, bool) {
 	var operands []*sitter.Node
 	var words []string
@@ -565,15 +572,11 @@ func (w *evaluator) compare(n *sitter.Node, depth int) (bool, bool) {
 	switch {
 	case l.isStr() && r.isStr():
 		c = strings.Compare(l.raw, r.raw)
-	case l.kind == vText && r.kind == vText && l.num == numInt && r.num == numInt:
-		a, err1 := strconv.ParseInt(l.id, 10, 64)
-		b, err2 := strconv.ParseInt(r.id, 10, 64)
-		if err1 != nil || err2 != nil {
+	default:
+		var ok bool
+		if c, ok = w.compareQuantities(operands[0], operands[1], depth); !ok {
 			return false, false
 		}
-		c = cmpInt(a, b)
-	default:
-		return false, false
 	}
 	switch op {
 	case "==":
@@ -590,16 +593,6 @@ func (w *evaluator) compare(n *sitter.Node, depth int) (bool, bool) {
 		return c >= 0, true
 	}
 	return false, false
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // helperValue is the value of a helper's call as pytest's ID sees it.

@@ -203,3 +203,62 @@ def test_b(cls): pass
 		t.Errorf("got  %s\nwant %s", s, want)
 	}
 }
+
+// TestRecordConditions checks conditions over the fields and properties
+// of the module's record classes (attrs, dataclasses) and timedelta
+// values (checked against pytest 9).
+func TestRecordConditions(t *testing.T) {
+	src := `import pytest
+import attr
+from dataclasses import dataclass
+from datetime import timedelta
+ZERO = timedelta(0)
+ONE_H = timedelta(hours=1)
+@attr.s
+class Offset:
+    name = attr.ib()
+    utcoffset = attr.ib()
+    dst = attr.ib(default=ZERO)
+@attr.s
+class Transition:
+    at = attr.ib()
+    before = attr.ib()
+    after = attr.ib()
+    @property
+    def fold(self):
+        return self.before.utcoffset > self.after.utcoffset
+    @property
+    def gap(self):
+        return self.before.utcoffset < self.after.utcoffset
+@dataclass
+class Box:
+    size: int
+    extra: int = 3
+def data():
+    A = Offset("A", timedelta(seconds=-968))
+    B = Offset("B", ZERO)
+    C = Offset("C", -ONE_H, dst=ONE_H)
+    return [Transition(1, A, B), Transition(2, B, B), Transition(3, B, C), Transition(4, C, A)]
+def cases():
+    for t in data():
+        if not t.fold and not t.gap:
+            continue
+        yield ("fold" if t.fold else "gap", t)
+def boxes():
+    for b in [Box(1), Box(5), Box(2, extra=0)]:
+        if b.size > 1 and b.extra:
+            yield b.size
+@pytest.mark.parametrize("kind, t", cases())
+def test_t(kind, t): pass
+@pytest.mark.parametrize("size", boxes())
+def test_b(size): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_t,test_t[gap-t0],test_t[fold-t1],test_t[gap-t2],test_b,test_b[5]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}

@@ -58,6 +58,7 @@ type skelScan struct {
 	bodies  [][2]int        // the bodies to blank, [start, end) in src
 	funcs   []skelFunc      // module-level functions (functions)
 	called  map[string]bool // names called outside the bodies to blank (calls)
+	prop    bool            // the decorators read since the last def or statement include @property
 	fn      string          // the name of the module-level function whose body is being read; "" for a method
 	says    bool            // that body's code names what the walker looks for (heed)
 	pos     int
@@ -108,8 +109,14 @@ func (s *skelScan) run() bool {
 		open = s.last.colon
 		if open {
 			s.opens(word, indent, start)
-		} else if word == "def" && s.blankAt < 0 && len(s.scopes) == 0 {
-			s.funcs = append(s.funcs, skelFunc{name: s.defName(start), lo: start, hi: s.pos, line: true})
+			s.prop = false
+		} else if s.src[start] == '@' {
+			s.prop = s.prop || isPropertyLine(s.src[start:s.pos])
+		} else {
+			s.prop = false
+			if word == "def" && s.blankAt < 0 && len(s.scopes) == 0 {
+				s.funcs = append(s.funcs, skelFunc{name: s.defName(start), lo: start, hi: s.pos, line: true})
+			}
 		}
 		s.newline()
 	}
@@ -193,7 +200,7 @@ func (s *skelScan) opens(word string, indent, start int) {
 		meta := metaclassHeader.Match(s.src[start:max(start, s.colonAt)])
 		s.scopes = append(s.scopes, skelScope{indent: indent, class: true, meta: meta})
 	case "def":
-		if s.inClassOnly() {
+		if s.inClassOnly() && !s.prop { // a property's body is read (objects.go)
 			s.blankAt, s.bodyLo, s.headEnd, s.fn = indent, -1, s.colonAt, ""
 			return
 		}
@@ -203,6 +210,15 @@ func (s *skelScan) opens(word string, indent, start int) {
 		}
 		s.scopes = append(s.scopes, skelScope{indent: indent})
 	}
+}
+
+// isPropertyLine reports a decorator line that is @property alone.
+func isPropertyLine(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	if i := bytes.IndexByte(b, '#'); i >= 0 {
+		b = bytes.TrimSpace(b[:i])
+	}
+	return string(b) == "@property"
 }
 
 // defName returns the name a def line starting at i defines.

@@ -74,6 +74,9 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
 	case "attribute":
+		if e, ok := w.instanceAttr(n, depth+1); ok {
+			return w.elemValue(e, depth+1)
+		}
 		return w.attrValue(n)
 	case "binary_operator":
 		return w.binaryValue(n, depth)
