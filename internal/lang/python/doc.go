@@ -25,6 +25,8 @@
 //	               source) rebound.go (names bound more than once, read
 //	               where they are used) objects.go (instances of the
 //	               module's record classes, ints and timedeltas compared)
+//	               iters.go (itertools, zip, enumerate, map, slices and
+//	               str.format over known sequences)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

@@ -139,6 +139,18 @@ def test_c(t): pass
 @pytest.mark.parametrize("k", data().keys())
 def test_k(k): pass
 `, "test_c[t0],test_c[a0],test_c[t2],test_c[a1],test_c[t4],test_c[b],test_k[a],test_k[b]"},
+		{"timedelta products", `import pytest
+from datetime import timedelta
+ONE_H = timedelta(hours=1)
+def cases():
+    EST = -5 * ONE_H
+    STD = ONE_H
+    for s in ["a", "b"]:
+        yield s, EST
+        yield s, STD
+@pytest.mark.parametrize("s, off", cases())
+def test_c(s, off): pass
+`, "test_c[a-off0],test_c[a-off1],test_c[b-off2],test_c[b-off3]"},
 		{"a dict with a repeated key", `import pytest
 def data():
     return {"a": 1, "a": 2}
@@ -258,6 +270,53 @@ def test_b(size): pass
 		got = append(got, r.Name)
 	}
 	want := "test_t,test_t[gap-t0],test_t[fold-t1],test_t[gap-t2],test_b,test_b[5]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
+// TestIteratorTables checks tables built with itertools (product, chain,
+// chain.from_iterable, repeat in zip), zip, enumerate, map(list, ...),
+// slices, str.format of ints and replace() of dates (the IDs are
+// pytest 9's --collect-only).
+func TestIteratorTables(t *testing.T) {
+	src := `import pytest
+import itertools as it
+from datetime import time, date
+def dates():
+    d = [date(1999, 12, 1)]
+    d.append(date(1000, 11, 1))
+    o = zip(d, it.repeat('%Y-%m'))
+    o = it.chain(o, it.product([date(2016, 2, 29)], ('%Y%m%d', '%Y-%m-%d')))
+    return list(o)
+def times():
+    outputs = []
+    outputs.append(it.product([time(0), time(8), time(22)], ['%H']))
+    outputs = list(map(list, outputs))
+    first = list(it.chain.from_iterable(x[0:2] for x in outputs))
+    offs = [(None, '{:+03d}:{:02d}'.format(-5, 0)), (None, '{:+03d}{:02d}'.format(5, 30)), (None, 'Z')]
+    o = it.product(first, offs)
+    o = ((t.replace(tzinfo=tzi), fmt + off) for (t, fmt), (tzi, off) in o)
+    outputs.append(o)
+    return list(it.chain.from_iterable(outputs))
+@pytest.mark.parametrize('d,fmt', dates())
+def test_d(d, fmt): pass
+@pytest.mark.parametrize('t,fmt', times())
+def test_t(t, fmt): pass
+@pytest.mark.parametrize('i,s', enumerate(["a", "b"]))
+def test_e(i, s): pass
+@pytest.mark.parametrize('a,b', it.product([1, 2], repeat=2))
+def test_p(a, b): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		if strings.Contains(r.Name, "[") {
+			got = append(got, r.Name)
+		}
+	}
+	want := "test_d[d0-%Y-%m],test_d[d1-%Y-%m],test_d[d2-%Y%m%d],test_d[d3-%Y-%m-%d]," +
+		"test_t[t0-%H],test_t[t1-%H],test_t[t2-%H],test_t[t3-%H-05:00],test_t[t4-%H+0530],test_t[t5-%HZ],test_t[t6-%H-05:00],test_t[t7-%H+0530],test_t[t8-%HZ]," +
+		"test_e[0-a],test_e[1-b],test_p[1-1],test_p[1-2],test_p[2-1],test_p[2-2]"
 	if s := strings.Join(got, ","); s != want {
 		t.Errorf("got  %s\nwant %s", s, want)
 	}

@@ -119,6 +119,8 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 		return append(append([]elem(nil), l...), r...), lk, true
 	case "call":
 		return w.seqCall(n, depth)
+	case "subscript":
+		return w.sliceOf(n, depth)
 	case "string", "concatenated_string":
 		// A str iterates over its characters.
 		v := w.value(n, depth+1)
@@ -149,6 +151,9 @@ func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	if e, ok := w.callHelper(n, depth); ok {
 		return w.seqOf(e, depth)
 	}
+	if out, kind, ok := w.iterCall(n, depth); ok {
+		return out, kind, true
+	}
 	name := w.text(fn)
 	if fn.Type() != "identifier" || w.bindings[name] != 0 {
 		return nil, seqOther, false
@@ -156,7 +161,7 @@ func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	if _, local := w.locals[name]; local {
 		return nil, seqOther, false
 	}
-	args := children(n.ChildByFieldName("arguments"))
+	args := callArgs(n)
 	switch name {
 	case "range":
 		out, ok := w.rangeValues(args, depth)

@@ -79,7 +79,13 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 		return w.attrValue(n)
 	case "binary_operator":
-		return w.binaryValue(n, depth)
+		v := w.binaryValue(n, depth)
+		if v.kind == vUnknown {
+			if _, k := w.quantity(n, depth+1); k == qDelta {
+				return pyVal{kind: vObject} // a timedelta: no __name__
+			}
+		}
+		return v
 	case "list", "tuple", "expression_list":
 		return pyVal{kind: vObject, repr: w.seqRepr(n, depth)}
 	case "dictionary", "set", "list_comprehension", "dictionary_comprehension",
@@ -91,6 +97,12 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 		if v, ok := w.helperValue(n, depth); ok {
 			return v
+		}
+		if v, ok := w.formatValue(n, depth); ok {
+			return v
+		}
+		if w.temporalReplace(n, depth) {
+			return pyVal{kind: vObject}
 		}
 		fn := w.text(n.ChildByFieldName("function"))
 		last := fn[strings.LastIndex(fn, ".")+1:]
