@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/12/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/13/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -370,6 +370,16 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 			w.imports(n)
 		case "expression_statement":
 			w.moduleAssign(n)
+		case "delete_statement":
+			for _, t := range children(n) {
+				if t.Type() == "expression_list" {
+					for _, x := range children(t) {
+						w.deleted(x)
+					}
+				} else {
+					w.deleted(t)
+				}
+			}
 		case "decorated_definition", "function_definition", "class_definition":
 			*defs = append(*defs, n)
 			if d := definition(n); d != nil {
@@ -408,6 +418,7 @@ func (w *walker) definitions(defs []*sitter.Node) {
 	}
 	w.enumMembers(defs)
 	w.constants()
+	w.seqConstants()
 	for _, n := range defs {
 		if d := definition(n); d != nil && d.Type() == "function_definition" {
 			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {
@@ -509,6 +520,12 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 			w.bindings[w.text(left)] += 2 // X += [...]: X's value is not its literal
 			w.remember(w.text(left), modBinding{n: a, aug: true, top: top})
 		}
+		return
+	}
+	if name, b, ok := w.mutation(a); ok {
+		w.bindings[name] += 2 // X.append(...), X[k] = v: X's value is not its literal
+		b.top = b.top && top
+		w.remember(name, b)
 		return
 	}
 	if a.Type() != "assignment" {

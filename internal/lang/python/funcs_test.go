@@ -321,3 +321,39 @@ def test_p(a, b): pass
 		t.Errorf("got  %s\nwant %s", s, want)
 	}
 }
+
+// TestModuleMutations checks names a module changes in place at its top
+// level: append and extend are followed where the name is read, any
+// other change leaves the table dynamic (checked against pytest 9).
+func TestModuleMutations(t *testing.T) {
+	src := `import pytest
+CASES = [("a", 1)]
+CASES.append(("b", 2))
+@pytest.mark.parametrize("k, v", CASES)
+def test_a(k, v): pass
+MORE = [1]
+@pytest.mark.parametrize("x", list(MORE))
+def test_b(x): pass
+MORE.extend([2, 3])
+@pytest.mark.parametrize("x", MORE)
+def test_c(x): pass
+SORTED = [2, 1]
+SORTED.sort()
+@pytest.mark.parametrize("x", SORTED)
+def test_d(x): pass
+D = [1, 2]
+D[0] = 5
+@pytest.mark.parametrize("x", D)
+def test_e(x): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		if strings.Contains(r.Name, "[") {
+			got = append(got, r.Name)
+		}
+	}
+	want := "test_a[a-1],test_a[b-2],test_b[1],test_c[1],test_c[2],test_c[3],test_d[{SORTED}],test_e[{D}]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}

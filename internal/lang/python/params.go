@@ -93,6 +93,9 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 	elems, ok := w.argvalues(values, 0)
 	if !ok {
+		if from := w.importedSeq(names, values, ids); from != "" {
+			return table{SeqFrom: from, Unless: w.dynamic(values).Dynamic}
+		}
 		return w.dynamic(values)
 	}
 	src, problem, ok := w.idSource(ids, len(elems))
