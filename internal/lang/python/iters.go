@@ -259,8 +259,9 @@ func (w *evaluator) sliceOf(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 }
 
 // formatValue evaluates str.format of a known str with positional
-// arguments: fields {} and {N} (no names, attributes or conversions),
-// ints formatted with [sign][0][width][d] and strs with an empty spec.
+// arguments (a *splat of a known sequence too): fields {} and {N} (no
+// names or attributes; !r and !s), ints formatted with
+// [sign][0][width][d] and strs with an empty spec.
 func (w *evaluator) formatValue(n *sitter.Node, depth int) (pyVal, bool) {
 	fn := n.ChildByFieldName("function")
 	if fn.Type() != "attribute" || w.text(fn.ChildByFieldName("attribute")) != "format" {
@@ -271,11 +272,20 @@ func (w *evaluator) formatValue(n *sitter.Node, depth int) (pyVal, bool) {
 		return pyVal{}, false
 	}
 	var args []pyVal
-	for _, a := range children(n.ChildByFieldName("arguments")) {
+	for _, a := range callArgs(n) {
 		switch a.Type() {
 		case "comment":
 			continue
-		case "keyword_argument", "list_splat", "dictionary_splat", "parenthesized_list_splat":
+		case "list_splat":
+			items, _, ok := w.sequence(splatArg(a), depth+1)
+			if !ok {
+				return pyVal{kind: vUnknown}, true
+			}
+			for _, it := range items {
+				args = append(args, w.elemValue(it, depth+1))
+			}
+			continue
+		case "keyword_argument", "dictionary_splat", "parenthesized_list_splat", "generator_expression":
 			return pyVal{kind: vUnknown}, true
 		}
 		args = append(args, w.value(a, depth+1))
@@ -308,6 +318,10 @@ func pyFormat(f string, args []pyVal) (string, bool) {
 				return "", false
 			}
 			field, spec, _ := cutByte(f[i+1:j], ':')
+			field, conv, hasConv := cutByte(field, '!')
+			if hasConv && conv != "r" && conv != "s" {
+				return "", false
+			}
 			idx := auto
 			if field == "" {
 				auto++
@@ -321,7 +335,20 @@ func pyFormat(f string, args []pyVal) (string, bool) {
 			if idx >= len(args) {
 				return "", false
 			}
-			s, ok := formatField(args[idx], spec)
+			arg := args[idx]
+			if conv == "r" {
+				r := reprOf(arg)
+				if r == "" {
+					return "", false
+				}
+				arg = pyVal{kind: vText, str: true, raw: r}
+			} else if conv == "s" && !arg.isStr() {
+				if arg.kind != vText || !arg.scalar {
+					return "", false
+				}
+				arg = pyVal{kind: vText, str: true, raw: arg.id}
+			}
+			s, ok := formatField(arg, spec)
 			if !ok {
 				return "", false
 			}

@@ -55,7 +55,6 @@ var idsCases = []idsCase{
 		"tests/test_ids.py::test_int_enum[{[Shade.DARK]}]",
 		"tests/test_ids.py::test_enum_alias[{[Alias.B]}]",
 		"tests/test_ids.py::test_ids_str_bytes[{[b\"a\"]}]",
-		"tests/test_seqs.py::test_filtered[{[s for s in [\"a\", \"b\"] if s != \"a\"]}]",
 		// A decorator factory whose body is more than a parametrize.
 		"tests/test_seqs.py::test_decorator_local[{mark_local(\"bar\")}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},

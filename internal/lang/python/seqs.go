@@ -29,8 +29,9 @@ type seqVal struct {
 	kind  seqKind
 }
 
-// maxElems bounds the rows a sequence may expand to.
-const maxElems = 10000
+// maxElems bounds the rows a sequence may expand to (packaging's
+// version comparisons are 25,392 rows of one table).
+const maxElems = 50000
 
 // seqKind tells the sequence types apart for +, which Python refuses
 // between a list and a tuple (the module then fails to import).
@@ -215,20 +216,19 @@ func splatArg(c *sitter.Node) *sitter.Node {
 }
 
 // comprehension expands [body for target in seq ...] over known
-// sequences, the first for clause outermost; an if clause (whose truth
-// is not evaluated) leaves it unknown.
+// sequences, the first for clause outermost; an if clause keeps the
+// elements whose condition the evaluator knows true (one it does not
+// know leaves the comprehension unknown).
 func (w *evaluator) comprehension(n *sitter.Node, depth int) ([]elem, bool) {
 	body := n.ChildByFieldName("body")
 	var clauses []*sitter.Node
 	for _, c := range children(n) {
 		switch c.Type() {
-		case "for_in_clause":
+		case "for_in_clause", "if_clause":
 			clauses = append(clauses, c)
-		case "if_clause":
-			return nil, false
 		}
 	}
-	if body == nil || len(clauses) == 0 {
+	if body == nil || len(clauses) == 0 || clauses[0].Type() != "for_in_clause" {
 		return nil, false
 	}
 	var out []elem
@@ -240,6 +240,14 @@ func (w *evaluator) comprehension(n *sitter.Node, depth int) ([]elem, bool) {
 		}
 		saved := w.locals
 		w.locals = env
+		if clauses[i].Type() == "if_clause" {
+			t, ok := false, clauses[i].NamedChildCount() == 1
+			if ok {
+				t, ok = w.truth(clauses[i].NamedChild(0), depth+1)
+			}
+			w.locals = saved
+			return ok && (!t || loop(i+1, env))
+		}
 		items, _, ok := w.sequence(clauses[i].ChildByFieldName("right"), depth+1)
 		w.locals = saved
 		if !ok {
