@@ -22,11 +22,13 @@
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
 //	               funcs.go (the module's helper functions run over their
-//	               source) rebound.go (names bound more than once, read
+//	               source) helperdefs.go (which defs are run, and safely)
+//	               rebound.go (names bound more than once, read
 //	               where they are used) objects.go (instances of the
-//	               module's record classes, ints and timedeltas compared)
-//	               iters.go (itertools, zip, enumerate, map, slices and
-//	               str.format over known sequences)
+//	               module's record classes, conditions, ints and
+//	               timedeltas compared)
+//	               iters.go (itertools, zip, enumerate, map, slices,
+//	               dict items and str.format over known sequences)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

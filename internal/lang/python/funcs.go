@@ -74,8 +74,8 @@ func (w *evaluator) callHelper(call *sitter.Node, depth int) (elem, bool) {
 	wrap := seqOther
 	if scope == nil {
 		var ok bool
-		if wrap, ok = w.helperWrap(w.funcs[w.text(call.ChildByFieldName("function"))]); !ok {
-			return elem{}, false
+		if wrap, ok = w.helperWrap(w.funcs[w.text(call.ChildByFieldName("function"))]); !ok || w.changesOuter(def) {
+			return elem{}, false // a module function that changes module-level names is not run
 		}
 	} else if def.Parent() != nil && def.Parent().Type() == "decorated_definition" {
 		return elem{}, false
@@ -192,27 +192,6 @@ func containsStr(list []string, s string) bool {
 	return false
 }
 
-// hasYield reports a generator's body: a yield outside nested defs and
-// lambdas.
-func hasYield(n *sitter.Node) bool {
-	if n == nil {
-		return false
-	}
-	for i, nc := 0, int(n.NamedChildCount()); i < nc; i++ {
-		c := n.NamedChild(i)
-		switch c.Type() {
-		case "yield":
-			return true
-		case "function_definition", "lambda", "class_definition", "decorated_definition":
-			continue
-		}
-		if hasYield(c) {
-			return true
-		}
-	}
-	return false
-}
-
 // exec runs a block's statements.
 func (w *evaluator) exec(block *sitter.Node, fr *frame, depth int) bool {
 	if block == nil {
@@ -254,7 +233,7 @@ func (w *evaluator) stmt(s *sitter.Node, fr *frame, depth int) bool {
 		return w.forStmt(s, fr, depth)
 	case "function_definition":
 		name := s.ChildByFieldName("name")
-		if name == nil {
+		if name == nil || w.changesOuter(s) {
 			return false
 		}
 		fr.set(w.text(name), elem{def: s, scope: fr})
@@ -302,7 +281,7 @@ func (w *evaluator) expressionStmt(x *sitter.Node, fr *frame, depth int) bool {
 		}
 		name := w.text(left)
 		cur, ok := fr.env[name]
-		if !ok || fr.shared[name] {
+		if !ok || fr.shared[name] || !w.fresh(cur) {
 			return false
 		}
 		items, kind, ok := w.seqOf(cur, depth)
@@ -352,6 +331,13 @@ func (w *evaluator) assign(left, right *sitter.Node, fr *frame, depth int) bool 
 		w.share(fr, right)
 		w.share(fr, left)
 	}
+	if r := unparen(right); r.Type() == "call" {
+		// A helper called for a value it may never need: one that
+		// changes names outside it would be skipped with its changes.
+		if def, scope := w.helperDef(r.ChildByFieldName("function")); def != nil && scope == nil && w.changesOuter(def) {
+			return false
+		}
+	}
 	e := elem{n: right, env: fr.env}
 	switch left.Type() {
 	case "identifier":
@@ -384,7 +370,7 @@ func (w *evaluator) listCall(x *sitter.Node, fr *frame, depth int) bool {
 	}
 	name := w.text(obj)
 	cur, ok := fr.env[name]
-	if !ok || fr.shared[name] {
+	if !ok || fr.shared[name] || !w.fresh(cur) {
 		return false
 	}
 	items, kind, ok := w.seqOf(cur, depth)
@@ -483,118 +469,6 @@ func (w *evaluator) forStmt(s *sitter.Node, fr *frame, depth int) bool {
 	return true
 }
 
-// truth evaluates a condition: not, and, or, comparisons of numbers and
-// strs, is None, and the truth of a known value.
-func (w *evaluator) truth(n *sitter.Node, depth int) (bool, bool) {
-	if n == nil || depth > maxValueDepth {
-		return false, false
-	}
-	n = unparen(n)
-	switch n.Type() {
-	case "not_operator":
-		t, ok := w.truth(n.ChildByFieldName("argument"), depth+1)
-		return !t, ok
-	case "boolean_operator":
-		l, ok := w.truth(n.ChildByFieldName("left"), depth+1)
-		if !ok {
-			return false, false
-		}
-		op := w.text(n.ChildByFieldName("operator"))
-		if op == "and" && !l || op == "or" && l {
-			return l, true
-		}
-		return w.truth(n.ChildByFieldName("right"), depth+1)
-	case "comparison_operator":
-		return w.compare(n, depth)
-	case "identifier":
-		if e, ok := w.locals[w.text(n)]; ok && e.seq != nil {
-			return len(e.seq.items) > 0, true
-		}
-	case "attribute":
-		if e, ok := w.instanceAttr(n, depth+1); ok && e.n != nil {
-			saved := w.locals
-			w.locals = e.env
-			defer func() { w.locals = saved }()
-			return w.truth(e.n, depth+1)
-		}
-	}
-	return truthy(w.value(n, depth+1))
-}
-
-// truthy is a known value's truth: bool, None, numbers and strs.
-func truthy(v pyVal) (bool, bool) {
-	if v.kind != vText {
-		return false, false
-	}
-	switch {
-	case v.str:
-		return v.raw != "", true
-	case !v.scalar:
-		return true, true // a function's or class's __name__: the object is true
-	case v.id == "True", v.id == "False", v.id == "None":
-		return v.id == "True", true
-	case v.num == numInt:
-		return v.id != "0", true
-	case v.num == numFloat:
-		return v.f != 0, true
-	}
-	return false, false
-}
-
-// compare evaluates one comparison (no chains): is None, is not None,
-// and ==, !=, <, <=, >, >= of two strs or two quantities (ints,
-// timedeltas).
-func (w *evaluator) compare(n *sitter.Node, depth int) (bool, bool) {
-	var operands []*sitter.Node
-	var words []string
-	for i, nc := 0, int(n.ChildCount()); i < nc; i++ {
-		c := n.Child(i)
-		switch {
-		case c.Type() == "comment":
-		case c.IsNamed():
-			operands = append(operands, c)
-		default:
-			words = append(words, w.text(c))
-		}
-	}
-	if len(operands) != 2 {
-		return false, false
-	}
-	op := strings.Join(words, " ")
-	l, r := w.value(operands[0], depth+1), w.value(operands[1], depth+1)
-	if op == "is" || op == "is not" {
-		if !isNone(r) || l.kind != vText || !l.scalar && !l.str {
-			return false, false
-		}
-		return isNone(l) == (op == "is"), true
-	}
-	var c int
-	switch {
-	case l.isStr() && r.isStr():
-		c = strings.Compare(l.raw, r.raw)
-	default:
-		var ok bool
-		if c, ok = w.compareQuantities(operands[0], operands[1], depth); !ok {
-			return false, false
-		}
-	}
-	switch op {
-	case "==":
-		return c == 0, true
-	case "!=":
-		return c != 0, true
-	case "<":
-		return c < 0, true
-	case "<=":
-		return c <= 0, true
-	case ">":
-		return c > 0, true
-	case ">=":
-		return c >= 0, true
-	}
-	return false, false
-}
-
 // helperValue is the value of a helper's call as pytest's ID sees it.
 func (w *evaluator) helperValue(n *sitter.Node, depth int) (pyVal, bool) {
 	e, ok := w.callHelper(n, depth)
@@ -602,168 +476,4 @@ func (w *evaluator) helperValue(n *sitter.Node, depth int) (pyVal, bool) {
 		return pyVal{}, false
 	}
 	return w.elemValue(e, depth), true
-}
-
-// helperWrap reads a module-level def's decorators: ok when each only
-// memoizes (functools.cache, functools.lru_cache) or is a collector of
-// the module (collector), whose kind the call's result becomes.
-func (w *evaluator) helperWrap(n *sitter.Node) (wrap seqKind, ok bool) {
-	for _, d := range decorators(n) {
-		if d.Type() == "call" {
-			d = d.ChildByFieldName("function")
-		}
-		switch w.resolve(w.text(d)) {
-		case "functools.cache", "functools.lru_cache":
-			continue
-		}
-		k, ok := w.collector(d)
-		if !ok || wrap != seqOther {
-			return seqOther, false
-		}
-		wrap = k
-	}
-	return wrap, true
-}
-
-// collector reports a decorator of the module that makes a function's
-// result a list or a tuple, as dateutil's as_list does:
-//
-//	def as_list(f):
-//	    @functools.wraps(f)
-//	    def inner(*args, **kwargs):
-//	        return list(f(*args, **kwargs))
-//	    return inner
-func (w *evaluator) collector(d *sitter.Node) (seqKind, bool) {
-	if d.Type() != "identifier" || w.bindings[w.text(d)] != 1 || w.funcs[w.text(d)] == nil ||
-		w.funcs[w.text(d)].Type() != "function_definition" {
-		return seqOther, false
-	}
-	def := w.funcs[w.text(d)]
-	params := children(def.ChildByFieldName("parameters"))
-	if len(params) != 1 || params[0].Type() != "identifier" {
-		return seqOther, false
-	}
-	f := w.text(params[0])
-	body := statementsOf(def.ChildByFieldName("body"))
-	if len(body) != 2 || body[1].Type() != "return_statement" || body[1].NamedChildCount() != 1 {
-		return seqOther, false
-	}
-	inner := definition(body[0])
-	if inner == nil || inner.Type() != "function_definition" || w.text(body[1].NamedChild(0)) != w.text(inner.ChildByFieldName("name")) {
-		return seqOther, false
-	}
-	for _, dd := range decorators(body[0]) {
-		if dd.Type() != "call" || w.resolve(w.text(dd.ChildByFieldName("function"))) != "functools.wraps" ||
-			w.text(dd.ChildByFieldName("arguments")) != "("+f+")" {
-			return seqOther, false
-		}
-	}
-	ps := children(inner.ChildByFieldName("parameters"))
-	ib := statementsOf(inner.ChildByFieldName("body"))
-	if len(ps) != 2 || ps[0].Type() != "list_splat_pattern" || ps[1].Type() != "dictionary_splat_pattern" ||
-		len(ib) != 1 || ib[0].Type() != "return_statement" || ib[0].NamedChildCount() != 1 {
-		return seqOther, false
-	}
-	call := unparen(ib[0].NamedChild(0))
-	if call.Type() != "call" {
-		return seqOther, false
-	}
-	kind := map[string]seqKind{"list": seqList, "tuple": seqTuple}[w.text(call.ChildByFieldName("function"))]
-	want := "(" + f + "(" + w.text(ps[0]) + ", " + w.text(ps[1]) + "))"
-	if kind == seqOther || w.bindings[w.text(call.ChildByFieldName("function"))] != 0 ||
-		strings.Join(strings.Fields(w.text(call.ChildByFieldName("arguments"))), " ") != want {
-		return seqOther, false
-	}
-	return kind, true
-}
-
-// statementsOf is a block's statements, without comments and a leading
-// docstring.
-func statementsOf(block *sitter.Node) []*sitter.Node {
-	var out []*sitter.Node
-	for _, s := range children(block) {
-		if s.Type() == "comment" {
-			continue
-		}
-		if len(out) == 0 && s.Type() == "expression_statement" && s.NamedChildCount() == 1 && s.NamedChild(0).Type() == "string" {
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// dictItems reads d.items(), d.keys() or d.values() of a dict display
-// (directly, through names, or as a helper's result) whose keys are
-// distinct known strs or numbers and which has no ** splat: its pairs in
-// order, each a (key, value) tuple for items().
-func (w *evaluator) dictItems(obj *sitter.Node, method string, depth int) ([]elem, seqKind, bool) {
-	e, ok := w.follow(elem{n: obj, env: w.locals}, depth)
-	if !ok || e.n == nil || unparen(e.n).Type() != "dictionary" {
-		return nil, seqOther, false
-	}
-	saved := w.locals
-	w.locals = e.env
-	defer func() { w.locals = saved }()
-	seen := map[string]bool{}
-	var out []elem
-	for _, p := range children(unparen(e.n)) {
-		if p.Type() == "comment" {
-			continue
-		}
-		if p.Type() != "pair" {
-			return nil, seqOther, false
-		}
-		k, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
-		kv := w.value(k, depth+1)
-		if kv.kind != vText || !kv.scalar && !kv.str || kv.bytes || seen[kv.id+"\x00"+kv.raw] {
-			return nil, seqOther, false // an unknown or repeated key: the dict is smaller
-		}
-		seen[kv.id+"\x00"+kv.raw] = true
-		ke, ve := elem{n: k, env: e.env}, elem{n: v, env: e.env}
-		switch method {
-		case "keys":
-			out = append(out, ke)
-		case "values":
-			out = append(out, ve)
-		default:
-			out = append(out, seqElem([]elem{ke, ve}, seqTuple))
-		}
-	}
-	return out, seqOther, true
-}
-
-// follow resolves an element through the names and helper calls it
-// stands for, to the node that makes its value.
-func (w *evaluator) follow(e elem, depth int) (elem, bool) {
-	for i := 0; i < maxValueDepth; i++ {
-		if e.n == nil {
-			return e, true
-		}
-		n := unparen(e.n)
-		switch n.Type() {
-		case "identifier":
-			if next, ok := e.env[w.text(n)]; ok {
-				e = next
-				continue
-			}
-			if v, ok := w.literal(w.text(n)); ok {
-				e = elem{n: v}
-				continue
-			}
-			return e, true
-		case "call":
-			saved := w.locals
-			w.locals = e.env
-			next, ok := w.callHelper(n, depth+1)
-			w.locals = saved
-			if !ok {
-				return e, true
-			}
-			e = next
-			continue
-		}
-		return e, true
-	}
-	return elem{}, false
 }

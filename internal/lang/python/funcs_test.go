@@ -357,3 +357,62 @@ def test_e(x): pass
 		t.Errorf("got  %s\nwant %s", s, want)
 	}
 }
+
+// TestHelperSideEffects checks helpers that change names outside them:
+// a list held elsewhere (a parameter's, a module-level list, another
+// helper's result) is not changed on a copy, and a function that changes
+// an outer name makes its caller unknown. (A module-level call whose
+// side effect changes a module list another table reads is not seen:
+// module-level calls are not run.)
+func TestHelperSideEffects(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"a module list through a helper", `import pytest
+BASE = [1, 2]
+def base():
+    return BASE
+def cases():
+    out = base()
+    out.append(3)
+    return out
+@pytest.mark.parametrize("x", cases())
+def test_c(x): pass
+`},
+		{"a parameter's list", `import pytest
+def add(out):
+    out.append(3)
+    return out
+L = [1]
+@pytest.mark.parametrize("x", add(L))
+def test_c(x): pass
+`},
+		{"a closure filling its caller's list", `import pytest
+def cases():
+    out = []
+    def add(x):
+        out.append(x)
+    done = add(1)
+    return out
+@pytest.mark.parametrize("x", cases())
+def test_c(x): pass
+`},
+		{"a module function filling a module list", `import pytest
+REG = []
+def register(x):
+    REG.append(x)
+    return x
+def cases():
+    a = register(1)
+    return [2]
+@pytest.mark.parametrize("x", cases())
+def test_c(x): pass
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, r := range extract(tc.src).Tests {
+				if strings.Contains(r.Name, "[") && !r.Dynamic {
+					t.Errorf("static row %s: the table depends on a change the interpreter does not follow", r.Name)
+				}
+			}
+		})
+	}
+}

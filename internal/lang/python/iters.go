@@ -449,3 +449,78 @@ func (w *evaluator) temporalReplace(n *sitter.Node, depth int) bool {
 	defer func() { w.locals = saved }()
 	return w.temporalReplace(call, depth+1)
 }
+
+// dictItems reads d.items(), d.keys() or d.values() of a dict display
+// (directly, through names, or as a helper's result) whose keys are
+// distinct known strs or numbers and which has no ** splat: its pairs in
+// order, each a (key, value) tuple for items().
+func (w *evaluator) dictItems(obj *sitter.Node, method string, depth int) ([]elem, seqKind, bool) {
+	e, ok := w.follow(elem{n: obj, env: w.locals}, depth)
+	if !ok || e.n == nil || unparen(e.n).Type() != "dictionary" {
+		return nil, seqOther, false
+	}
+	saved := w.locals
+	w.locals = e.env
+	defer func() { w.locals = saved }()
+	seen := map[string]bool{}
+	var out []elem
+	for _, p := range children(unparen(e.n)) {
+		if p.Type() == "comment" {
+			continue
+		}
+		if p.Type() != "pair" {
+			return nil, seqOther, false
+		}
+		k, v := p.ChildByFieldName("key"), p.ChildByFieldName("value")
+		kv := w.value(k, depth+1)
+		if kv.kind != vText || !kv.scalar && !kv.str || kv.bytes || seen[kv.id+"\x00"+kv.raw] {
+			return nil, seqOther, false // an unknown or repeated key: the dict is smaller
+		}
+		seen[kv.id+"\x00"+kv.raw] = true
+		ke, ve := elem{n: k, env: e.env}, elem{n: v, env: e.env}
+		switch method {
+		case "keys":
+			out = append(out, ke)
+		case "values":
+			out = append(out, ve)
+		default:
+			out = append(out, seqElem([]elem{ke, ve}, seqTuple))
+		}
+	}
+	return out, seqOther, true
+}
+
+// follow resolves an element through the names and helper calls it
+// stands for, to the node that makes its value.
+func (w *evaluator) follow(e elem, depth int) (elem, bool) {
+	for i := 0; i < maxValueDepth; i++ {
+		if e.n == nil {
+			return e, true
+		}
+		n := unparen(e.n)
+		switch n.Type() {
+		case "identifier":
+			if next, ok := e.env[w.text(n)]; ok {
+				e = next
+				continue
+			}
+			if v, ok := w.literal(w.text(n)); ok {
+				e = elem{n: v}
+				continue
+			}
+			return e, true
+		case "call":
+			saved := w.locals
+			w.locals = e.env
+			next, ok := w.callHelper(n, depth+1)
+			w.locals = saved
+			if !ok {
+				return e, true
+			}
+			e = next
+			continue
+		}
+		return e, true
+	}
+	return elem{}, false
+}

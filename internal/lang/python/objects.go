@@ -2,6 +2,7 @@ package python
 
 import (
 	"math/big"
+	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -368,4 +369,116 @@ func (w *evaluator) compareQuantities(l, r *sitter.Node, depth int) (int, bool) 
 		return 0, false
 	}
 	return a.Cmp(b), true
+}
+
+// truth evaluates a condition: not, and, or, comparisons of numbers and
+// strs, is None, and the truth of a known value.
+func (w *evaluator) truth(n *sitter.Node, depth int) (bool, bool) {
+	if n == nil || depth > maxValueDepth {
+		return false, false
+	}
+	n = unparen(n)
+	switch n.Type() {
+	case "not_operator":
+		t, ok := w.truth(n.ChildByFieldName("argument"), depth+1)
+		return !t, ok
+	case "boolean_operator":
+		l, ok := w.truth(n.ChildByFieldName("left"), depth+1)
+		if !ok {
+			return false, false
+		}
+		op := w.text(n.ChildByFieldName("operator"))
+		if op == "and" && !l || op == "or" && l {
+			return l, true
+		}
+		return w.truth(n.ChildByFieldName("right"), depth+1)
+	case "comparison_operator":
+		return w.compare(n, depth)
+	case "identifier":
+		if e, ok := w.locals[w.text(n)]; ok && e.seq != nil {
+			return len(e.seq.items) > 0, true
+		}
+	case "attribute":
+		if e, ok := w.instanceAttr(n, depth+1); ok && e.n != nil {
+			saved := w.locals
+			w.locals = e.env
+			defer func() { w.locals = saved }()
+			return w.truth(e.n, depth+1)
+		}
+	}
+	return truthy(w.value(n, depth+1))
+}
+
+// truthy is a known value's truth: bool, None, numbers and strs.
+func truthy(v pyVal) (bool, bool) {
+	if v.kind != vText {
+		return false, false
+	}
+	switch {
+	case v.str:
+		return v.raw != "", true
+	case !v.scalar:
+		return true, true // a function's or class's __name__: the object is true
+	case v.id == "True", v.id == "False", v.id == "None":
+		return v.id == "True", true
+	case v.num == numInt:
+		return v.id != "0", true
+	case v.num == numFloat:
+		return v.f != 0, true
+	}
+	return false, false
+}
+
+// compare evaluates one comparison (no chains): is None, is not None,
+// and ==, !=, <, <=, >, >= of two strs or two quantities (ints,
+// timedeltas).
+func (w *evaluator) compare(n *sitter.Node, depth int) (bool, bool) {
+	var operands []*sitter.Node
+	var words []string
+	for i, nc := 0, int(n.ChildCount()); i < nc; i++ {
+		c := n.Child(i)
+		switch {
+		case c.Type() == "comment":
+		case c.IsNamed():
+			operands = append(operands, c)
+		default:
+			words = append(words, w.text(c))
+		}
+	}
+	if len(operands) != 2 {
+		return false, false
+	}
+	op := strings.Join(words, " ")
+	l, r := w.value(operands[0], depth+1), w.value(operands[1], depth+1)
+	if op == "is" || op == "is not" {
+		if !isNone(r) || l.kind != vText || !l.scalar && !l.str {
+			return false, false
+		}
+		return isNone(l) == (op == "is"), true
+	}
+	var c int
+	switch {
+	case l.isStr() && r.isStr():
+		c = strings.Compare(l.raw, r.raw)
+	default:
+		var ok bool
+		if c, ok = w.compareQuantities(operands[0], operands[1], depth); !ok {
+			return false, false
+		}
+	}
+	switch op {
+	case "==":
+		return c == 0, true
+	case "!=":
+		return c != 0, true
+	case "<":
+		return c < 0, true
+	case "<=":
+		return c <= 0, true
+	case ">":
+		return c > 0, true
+	case ">=":
+		return c >= 0, true
+	}
+	return false, false
 }
