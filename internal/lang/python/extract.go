@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/13/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/14/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -236,6 +236,7 @@ type evaluator struct {
 	steps     int                        // statements helpers have run for the current table
 	callDepth int                        // helper calls open
 	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
+	cls       *classScope                // the class body being walked (rebound.go)
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {
@@ -708,6 +709,9 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	}
 	var bodyMarks markSet
 	seen := map[string]bool{}
+	savedScope := w.cls
+	w.cls = w.readClassScope(body)
+	defer func() { w.cls = savedScope }()
 	w.statements(body, 0, func(s *sitter.Node) {
 		sd := definition(s)
 		switch {

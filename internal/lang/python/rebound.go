@@ -126,7 +126,12 @@ func (w *evaluator) history(name string) []modBinding {
 // after at extends in place is the longer list wherever it is held, so
 // only a copy taken at at (list(X), tuple(X)) is known then.
 func (w *evaluator) seqAt(name string, at uint32, copied bool, depth int) ([]elem, seqKind, bool) {
-	hs := w.history(name)
+	return w.seqOver(w.history(name), at, copied, depth)
+}
+
+// seqOver reads a sequence over its bindings (a module's or a class
+// body's, in order) as it is at byte at.
+func (w *evaluator) seqOver(hs []modBinding, at uint32, copied bool, depth int) ([]elem, seqKind, bool) {
 	start := -1
 	for i, h := range hs {
 		if h.n.StartByte() >= at {
@@ -174,7 +179,11 @@ func (w *evaluator) identAt(n *sitter.Node, depth int) (pyVal, bool) {
 	if insideDef(n) {
 		return pyVal{}, false
 	}
-	hs := w.history(w.text(n))
+	return w.identOver(w.history(w.text(n)), n, depth)
+}
+
+// identOver evaluates a name over its bindings at a reference.
+func (w *evaluator) identOver(hs []modBinding, n *sitter.Node, depth int) (pyVal, bool) {
 	at := n.StartByte()
 	start := -1
 	for i, h := range hs {
@@ -200,4 +209,103 @@ func (w *evaluator) identAt(n *sitter.Node, depth int) (pyVal, bool) {
 	w.locals = nil
 	defer func() { w.locals = saved }()
 	return w.value(hs[start].n.ChildByFieldName("right"), depth+1), true
+}
+
+// classScope is the class body being walked: the names its statements
+// bind by assignment, in order, and those bound otherwise (defs,
+// imports, loops, branches), which are not followed. A decorator in the
+// body sees these before the module's names (a method's body does not).
+type classScope struct {
+	body  *sitter.Node
+	bound map[string][]modBinding
+	other map[string]bool
+}
+
+// readClassScope reads a class body's bindings.
+func (w *walker) readClassScope(body *sitter.Node) *classScope {
+	cs := &classScope{body: body, bound: map[string][]modBinding{}, other: map[string]bool{}}
+	for _, s := range children(body) {
+		switch s.Type() {
+		case "comment", "pass_statement":
+		case "expression_statement":
+			a := s.NamedChild(0)
+			if a == nil {
+				continue
+			}
+			if name, b, ok := w.mutation(a); ok {
+				cs.bound[name] = append(cs.bound[name], modBinding{n: b.n, aug: b.aug, top: b.top})
+				continue
+			}
+			left := a.ChildByFieldName("left")
+			switch {
+			case a.Type() == "assignment" && left != nil && left.Type() == "identifier" && a.ChildByFieldName("right") != nil &&
+				a.ChildByFieldName("right").Type() != "assignment":
+				cs.bound[w.text(left)] = append(cs.bound[w.text(left)], modBinding{n: a, top: true})
+			case a.Type() == "augmented_assignment" && left != nil && left.Type() == "identifier":
+				cs.bound[w.text(left)] = append(cs.bound[w.text(left)], modBinding{n: a, aug: true, top: true})
+			default:
+				w.boundNames(s, cs.other)
+			}
+		case "function_definition", "class_definition", "decorated_definition":
+			if d := definition(s); d != nil && d.ChildByFieldName("name") != nil {
+				cs.other[w.text(d.ChildByFieldName("name"))] = true
+			}
+		default:
+			w.boundNames(s, cs.other)
+		}
+	}
+	return cs
+}
+
+// boundNames adds every name a statement may bind (assignment and for
+// targets, with ... as, imports, defs), anywhere in it.
+func (w *walker) boundNames(n *sitter.Node, out map[string]bool) {
+	switch n.Type() {
+	case "identifier":
+		if p := n.Parent(); p != nil {
+			switch p.Type() {
+			case "assignment", "augmented_assignment", "for_statement", "for_in_clause", "as_pattern",
+				"pattern_list", "tuple_pattern", "list_pattern", "dotted_name", "aliased_import",
+				"function_definition", "class_definition", "named_expression", "global_statement", "nonlocal_statement":
+				out[w.text(n)] = true
+			}
+		}
+	}
+	for _, c := range children(n) {
+		w.boundNames(c, out)
+	}
+}
+
+// classBinding finds a name's bindings in the class body being walked,
+// for a reference in that body itself (a decorator, an assignment) and
+// after at least one of them; unknown when the body binds it otherwise.
+func (w *evaluator) classBinding(n *sitter.Node) (hs []modBinding, in, unknown bool) {
+	cs := w.cls
+	if cs == nil {
+		return nil, false, false
+	}
+	name := w.text(n)
+	if !cs.other[name] && len(cs.bound[name]) == 0 {
+		return nil, false, false
+	}
+	for p := n.Parent(); ; p = p.Parent() {
+		if p == nil {
+			return nil, false, false
+		}
+		if p.Equal(cs.body) {
+			break
+		}
+		switch p.Type() {
+		case "function_definition", "lambda", "class_definition":
+			return nil, false, false // a method's body, or another class's
+		}
+	}
+	if cs.other[name] {
+		return nil, true, true
+	}
+	hs = cs.bound[name]
+	if hs[0].n.StartByte() >= n.StartByte() {
+		return nil, false, false // not bound yet: the module's name
+	}
+	return hs, true, false
 }

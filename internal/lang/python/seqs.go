@@ -96,6 +96,12 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 			defer func() { w.locals = saved }()
 			return w.sequence(e.n, depth+1)
 		}
+		if hs, in, unknown := w.classBinding(n); in {
+			if unknown {
+				return nil, seqOther, false
+			}
+			return w.seqOver(hs, n.StartByte(), copied, depth)
+		}
 		if v, ok := w.literal(name); ok {
 			saved := w.locals
 			w.locals = nil

@@ -55,6 +55,17 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 			return arg
 		}
 	case "identifier":
+		if _, local := w.locals[w.text(n)]; !local {
+			if hs, in, unknown := w.classBinding(n); in {
+				if unknown {
+					return pyVal{kind: vUnknown}
+				}
+				if v, ok := w.identOver(hs, n, depth); ok {
+					return v
+				}
+				return pyVal{kind: vUnknown}
+			}
+		}
 		if _, local := w.locals[w.text(n)]; !local && w.bindings[w.text(n)] > 1 {
 			if v, ok := w.identAt(n, depth); ok {
 				return v

@@ -317,6 +317,9 @@ func (w *evaluator) importedSeq(names []string, values, ids *sitter.Node) string
 	if _, local := w.locals[name]; local || w.bindings[name] != 1 || !isConstantName(name) {
 		return ""
 	}
+	if _, inClass, _ := w.classBinding(unparen(values)); inClass {
+		return ""
+	}
 	dotted, ok := w.facts.Imports[name]
 	first, _, _ := strings.Cut(dotted, ".")
 	if !ok || stdPackages[first] || !strings.Contains(strings.TrimLeft(dotted, "."), ".") {

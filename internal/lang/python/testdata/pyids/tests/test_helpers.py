@@ -153,3 +153,33 @@ def _unknown():
 @pytest.mark.parametrize("n", _unknown())
 def test_unknown(n):
     pass
+
+
+X = [1]
+
+
+class TestClassScope:
+    # A class body's names come before the module's in its decorators.
+    X = [2]
+    TABLE = ["a", "b"]
+    TABLE += ["c"]
+
+    @pytest.mark.parametrize("x", X)
+    def test_shadowed(self, x):
+        pass
+
+    @pytest.mark.parametrize("s", TABLE)
+    def test_class_table(self, s):
+        pass
+
+    for _name in ["p", "q"]:
+        pass
+
+    @pytest.mark.parametrize("n", [_name])
+    def test_loop_bound(self, n):
+        pass
+
+
+@pytest.mark.parametrize("x", X)
+def test_module_x(x):
+    pass
