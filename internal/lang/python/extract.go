@@ -234,6 +234,7 @@ type evaluator struct {
 	classDefs map[string]*sitter.Node    // module-level (decorated) classes (objects.go)
 	records   map[string]*recordClass    // the record classes read so far, nil for a class that is not one
 	steps     int                        // statements helpers have run for the current table
+	evals     int                        // values and sequences read for the current table (maxEvals)
 	callDepth int                        // helper calls open
 	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
 	cls       *classScope                // the class body being walked (rebound.go)

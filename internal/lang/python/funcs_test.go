@@ -416,3 +416,19 @@ def test_c(x): pass
 		})
 	}
 }
+
+// TestHelperBudget checks that a helper whose variables double at each
+// turn (each read where it is used) ends in a dynamic record, its work
+// bounded by maxEvals.
+func TestHelperBudget(t *testing.T) {
+	body := strings.Repeat("    v = (v, v)\n", 40)
+	src := "import pytest\ndef cases():\n    v = 1\n" + body + "    return [v, 2]\n" +
+		"@pytest.mark.parametrize('x', cases())\ndef test_a(x): pass\n"
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	if s := strings.Join(got, ","); s != "test_a,test_a[{cases()}]" {
+		t.Errorf("got %s, want the table dynamic", s)
+	}
+}

@@ -79,7 +79,7 @@ func (w *walker) table(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) rows(names []string, values, ids *sitter.Node) table {
-	w.assumed, w.consts, w.steps = nil, nil, 0
+	w.assumed, w.consts, w.steps, w.evals = nil, nil, 0, 0
 	t := w.knownRows(names, values, ids)
 	if t.Dynamic == "" && len(w.assumed) > 0 {
 		t.Assumed, t.Unless = w.assumed, w.dynamic(values).Dynamic

@@ -65,7 +65,7 @@ func (w *evaluator) argvalues(n *sitter.Node, depth int) ([]elem, bool) {
 }
 
 func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
-	if n == nil || depth > 20 {
+	if n == nil || depth > 20 || w.spent() {
 		return nil, seqOther, false
 	}
 	n = unparen(n)

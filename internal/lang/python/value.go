@@ -20,7 +20,7 @@ const maxValueDepth = 100
 
 // value evaluates a parameter value as pytest's _idval_from_value sees it.
 func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
-	if depth > maxValueDepth {
+	if depth > maxValueDepth || w.spent() {
 		return pyVal{kind: vUnknown}
 	}
 	n = unparen(n)
@@ -123,6 +123,17 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 	}
 	return pyVal{kind: vUnknown}
+}
+
+// maxEvals bounds the values and sequences one table's evaluation reads:
+// a helper's variables are read where they are used, so v = (v, v) in a
+// loop would double the work at each turn.
+const maxEvals = 1 << 19
+
+// spent counts one evaluation and reports the budget spent.
+func (w *evaluator) spent() bool {
+	w.evals++
+	return w.evals > maxEvals
 }
 
 // stringValue evaluates a (concatenated) str or bytes literal into its

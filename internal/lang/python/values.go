@@ -352,6 +352,7 @@ func (w *walker) seqConstants() {
 // seqIDs evaluates a sequence's elements' IDs (constObject for an
 // object) when none needs an assumption or a constant of another module.
 func (w *walker) seqIDs(n *sitter.Node) ([]string, bool) {
+	w.steps, w.evals = 0, 0
 	savedA, savedC := w.assumed, w.consts
 	w.assumed, w.consts = nil, nil
 	defer func() { w.assumed, w.consts = savedA, savedC }()
