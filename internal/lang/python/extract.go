@@ -711,7 +711,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	var bodyMarks markSet
 	seen := map[string]bool{}
 	savedScope := w.cls
-	w.cls = w.readClassScope(body)
+	w.cls = &classScope{body: body}
 	defer func() { w.cls = savedScope }()
 	w.statements(body, 0, func(s *sitter.Node) {
 		sd := definition(s)

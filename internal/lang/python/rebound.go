@@ -23,7 +23,7 @@ var mutators = map[string]bool{"append": true, "extend": true, "insert": true, "
 // place: X.append(x) and X.extend(seq) (followed), another list, dict or
 // set method, or an assignment to X[k] (not followed: top is false). An
 // imported name is a module: X.remove(...) is its function.
-func (w *walker) mutation(a *sitter.Node) (string, modBinding, bool) {
+func (w *evaluator) mutation(a *sitter.Node) (string, modBinding, bool) {
 	switch a.Type() {
 	case "call":
 		fn := a.ChildByFieldName("function")
@@ -217,14 +217,15 @@ func (w *evaluator) identOver(hs []modBinding, n *sitter.Node, depth int) (pyVal
 // body sees these before the module's names (a method's body does not).
 type classScope struct {
 	body  *sitter.Node
+	read  bool // bound and other are read (on first use: most bodies never need them)
 	bound map[string][]modBinding
 	other map[string]bool
 }
 
 // readClassScope reads a class body's bindings.
-func (w *walker) readClassScope(body *sitter.Node) *classScope {
-	cs := &classScope{body: body, bound: map[string][]modBinding{}, other: map[string]bool{}}
-	for _, s := range children(body) {
+func (w *evaluator) readClassScope(cs *classScope) {
+	cs.read, cs.bound, cs.other = true, map[string][]modBinding{}, map[string]bool{}
+	for _, s := range children(cs.body) {
 		switch s.Type() {
 		case "comment", "pass_statement":
 		case "expression_statement":
@@ -254,12 +255,11 @@ func (w *walker) readClassScope(body *sitter.Node) *classScope {
 			w.boundNames(s, cs.other)
 		}
 	}
-	return cs
 }
 
 // boundNames adds every name a statement may bind (assignment and for
 // targets, with ... as, imports, defs), anywhere in it.
-func (w *walker) boundNames(n *sitter.Node, out map[string]bool) {
+func (w *evaluator) boundNames(n *sitter.Node, out map[string]bool) {
 	switch n.Type() {
 	case "identifier":
 		if p := n.Parent(); p != nil {
@@ -283,6 +283,9 @@ func (w *evaluator) classBinding(n *sitter.Node) (hs []modBinding, in, unknown b
 	cs := w.cls
 	if cs == nil {
 		return nil, false, false
+	}
+	if !cs.read {
+		w.readClassScope(cs)
 	}
 	name := w.text(n)
 	if !cs.other[name] && len(cs.bound[name]) == 0 {
