@@ -6,8 +6,9 @@ import (
 )
 
 // TestHelperTables checks tables a module's helper functions build: the
-// rows their run gives where the source fixes them, one dynamic record
-// (the "{...}" name) where it does not.
+// rows their run gives where the source fixes them (each checked against
+// pytest 9's --collect-only), one dynamic record (the "{...}" name) where
+// it does not.
 func TestHelperTables(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"a list built from a flag", `import pytest
