@@ -148,6 +148,12 @@ acc_dateutil() {
 		pytest==9.2.0 hypothesis==6.170.17 freezegun==1.5.5 attrs==26.1.0 -e .
 }
 
+acc_packaging() {
+	pip_sdist packaging==26.3
+	step "pip install packaging tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		pytest==9.2.0 hypothesis==6.170.17 pretend==1.0.9 tomli_w==1.2.0 -e .
+}
+
 jest_mock_extended() { npm_project jest-mock-extended@4.0.1; }
 
 json_schema_traverse() { npm_project json-schema-traverse@1.0.0; }
@@ -235,6 +241,7 @@ if have python3; then
 		install acc-jinja2 acc_jinja2 || status=1
 		install acc-attrs acc_attrs || status=1
 		install acc-dateutil acc_dateutil || status=1
+		install acc-packaging acc_packaging || status=1
 		venv_coverage acc-click || status=1 # scripts/pycovbench.py's click and jinja2 rows
 		venv_coverage acc-jinja2 || status=1
 	fi

@@ -2,6 +2,7 @@ package python
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -33,7 +34,7 @@ func (c *classes) settleMarks(m *modFile, s *markSet) {
 
 func (c *classes) settleFixtures(m *modFile, fx map[string]fixtureFact) {
 	for name, f := range fx {
-		if f.Params != nil && len(f.Params.Assumed)+len(f.Params.Consts) > 0 {
+		if f.Params != nil && (len(f.Params.Assumed)+len(f.Params.Consts) > 0 || f.Params.SeqFrom != "") {
 			t := *f.Params
 			c.settleTable(m, &t)
 			f.Params = &t
@@ -43,6 +44,12 @@ func (c *classes) settleFixtures(m *modFile, fx map[string]fixtureFact) {
 }
 
 func (c *classes) settleTable(m *modFile, t *table) {
+	if t.SeqFrom != "" {
+		if !c.settleSeq(m, t) {
+			*t = table{Dynamic: t.Unless, Argnames: t.Argnames, Indirect: t.Indirect}
+		}
+		return
+	}
 	for _, dotted := range t.Assumed {
 		if !c.isFunction(m, dotted, 0) {
 			*t = table{Dynamic: t.Unless, Argnames: t.Argnames, Indirect: t.Indirect}
@@ -137,6 +144,51 @@ func (c *classes) settleConsts(m *modFile, t *table) bool {
 	t.Consts = nil
 	uniqueIDs(t.Rows)
 	return true
+}
+
+// settleSeq makes the rows of a table whose argvalues is an imported
+// constant sequence (table.SeqFrom) from the IDs its module gives the
+// elements; false when the module does not know them.
+func (c *classes) settleSeq(m *modFile, t *table) bool {
+	ids, ok := c.seqIDs(m, t.SeqFrom, 0)
+	if !ok || len(t.Argnames) != 1 {
+		return false
+	}
+	t.Rows = nil
+	for i, id := range ids {
+		if id == constObject {
+			id = t.Argnames[0] + strconv.Itoa(i)
+		}
+		t.Rows = append(t.Rows, row{ID: id})
+	}
+	if len(t.Rows) == 0 {
+		t.Rows = []row{{ID: "NOTSET", Skip: true, Tags: []string{"skip"}}}
+	}
+	if hasDuplicates(t.Rows) {
+		return false // strict ids would refuse the module; the table does not say
+	}
+	t.SeqFrom, t.Unless = "", ""
+	return true
+}
+
+// seqIDs finds an imported constant sequence's IDs in the module that
+// binds it, through the imports that pass it on.
+func (c *classes) seqIDs(m *modFile, dotted string, depth int) ([]string, bool) {
+	modName, name := splitDotted(dotted)
+	if depth > 8 || modName == "" {
+		return nil, false
+	}
+	mod := c.module(m, modName)
+	if mod == nil {
+		return nil, false
+	}
+	if ids, ok := mod.facts.Seqs[name]; ok {
+		return ids, true
+	}
+	if orig, ok := mod.facts.Imports[name]; ok {
+		return c.seqIDs(mod, orig, depth+1)
+	}
+	return nil, false
 }
 
 // constID finds an imported constant's str() in the module that binds

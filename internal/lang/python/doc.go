@@ -21,6 +21,14 @@
 //	               module's names, the sequences pytest iterates,
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
+//	               funcs.go (the module's helper functions run over their
+//	               source) helperdefs.go (which defs are run, and safely)
+//	               rebound.go (names bound more than once, read
+//	               where they are used) objects.go (instances of the
+//	               module's record classes, conditions, ints and
+//	               timedeltas compared)
+//	               iters.go (itertools, zip, enumerate, map, slices,
+//	               dict items and str.format over known sequences)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

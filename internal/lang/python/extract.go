@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/11/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/14/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -229,6 +229,15 @@ type evaluator struct {
 	identMemo map[string]memoVal         // the values of module-level names, once evaluated
 	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
 	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
+	bound     map[string][]modBinding    // module-level assignments by name, in order (rebound.go)
+	funcs     map[string]*sitter.Node    // module-level (decorated) defs a table may call (funcs.go)
+	classDefs map[string]*sitter.Node    // module-level (decorated) classes (objects.go)
+	records   map[string]*recordClass    // the record classes read so far, nil for a class that is not one
+	steps     int                        // statements helpers have run for the current table
+	evals     int                        // values and sequences read for the current table (maxEvals)
+	callDepth int                        // helper calls open
+	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
+	cls       *classScope                // the class body being walked (rebound.go)
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {
@@ -363,12 +372,34 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 			w.imports(n)
 		case "expression_statement":
 			w.moduleAssign(n)
+		case "delete_statement":
+			for _, t := range children(n) {
+				if t.Type() == "expression_list" {
+					for _, x := range children(t) {
+						w.deleted(x)
+					}
+				} else {
+					w.deleted(t)
+				}
+			}
 		case "decorated_definition", "function_definition", "class_definition":
 			*defs = append(*defs, n)
 			if d := definition(n); d != nil {
 				name := w.text(d.ChildByFieldName("name"))
 				w.defined[name] = true
 				w.bindings[name]++
+				switch d.Type() {
+				case "function_definition":
+					if w.funcs == nil {
+						w.funcs = map[string]*sitter.Node{}
+					}
+					w.funcs[name] = n
+				case "class_definition":
+					if w.classDefs == nil {
+						w.classDefs = map[string]*sitter.Node{}
+					}
+					w.classDefs[name] = n
+				}
 				if body := d.ChildByFieldName("body"); d.Type() == "function_definition" && body != nil &&
 					strings.Contains(w.text(body), "parametrize") {
 					if w.paramDecs == nil {
@@ -389,6 +420,7 @@ func (w *walker) definitions(defs []*sitter.Node) {
 	}
 	w.enumMembers(defs)
 	w.constants()
+	w.seqConstants()
 	for _, n := range defs {
 		if d := definition(n); d != nil && d.Type() == "function_definition" {
 			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {
@@ -484,10 +516,18 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 		return
 	}
 	a := n.NamedChild(0)
+	top := n.Parent() != nil && n.Parent().Type() == "module"
 	if a.Type() == "augmented_assignment" {
 		if left := a.ChildByFieldName("left"); left != nil && left.Type() == "identifier" {
 			w.bindings[w.text(left)] += 2 // X += [...]: X's value is not its literal
+			w.remember(w.text(left), modBinding{n: a, aug: true, top: top})
 		}
+		return
+	}
+	if name, b, ok := w.mutation(a); ok {
+		w.bindings[name] += 2 // X.append(...), X[k] = v: X's value is not its literal
+		b.top = b.top && top
+		w.remember(name, b)
 		return
 	}
 	if a.Type() != "assignment" {
@@ -503,6 +543,15 @@ func (w *walker) moduleAssign(n *sitter.Node) {
 	}
 	w.literals[name] = right
 	w.bindings[name]++
+	w.remember(name, modBinding{n: a, top: top})
+}
+
+// remember records a module-level assignment of a name (rebound.go).
+func (w *walker) remember(name string, b modBinding) {
+	if w.bound == nil {
+		w.bound = map[string][]modBinding{}
+	}
+	w.bound[name] = append(w.bound[name], b)
 }
 
 // function emits a module-level test function.
@@ -661,6 +710,9 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	}
 	var bodyMarks markSet
 	seen := map[string]bool{}
+	savedScope := w.cls
+	w.cls = &classScope{body: body}
+	defer func() { w.cls = savedScope }()
 	w.statements(body, 0, func(s *sitter.Node) {
 		sd := definition(s)
 		switch {

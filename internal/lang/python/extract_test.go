@@ -53,7 +53,9 @@ func TestParamIDs(t *testing.T) {
 		{`parametrize(argnames="x", argvalues=[True])`, "True"},
 		{`parametrize("x", range(1, 7, 3))`, "1,4"},
 		{`parametrize("x", [x for x in "ab"])`, "a,b"},
-		{`parametrize("x", [x for x in "ab" if x])`, `{[x for x in "ab" if x]}`},
+		{`parametrize("x", [x for x in "ab" if x])`, "a,b"},
+		{`parametrize("x", [x for x in "ab" if x != "a"])`, "b"},
+		{`parametrize("x", [x for x in "ab" if f(x)])`, `{[x for x in "ab" if f(x)]}`},
 		{`parametrize("x", [SOME_CONST])`, "{[SOME_CONST]}"},
 	} {
 		src := "import pytest\n@pytest.mark." + tc.decorator + "\ndef test_f(x): pass\n"

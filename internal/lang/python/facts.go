@@ -42,6 +42,11 @@ type fileFacts struct {
 	// whose str() is known: numbers, bools, None, members of the module's
 	// enums. A table of another module that imports one names it so.
 	Consts map[string]string `json:"cn,omitempty"`
+	// Seqs are the module-level constants (UPPER names bound once) bound
+	// to a list or tuple whose elements' IDs are known, each an ID or
+	// constObject (argname+index): a table of another module whose
+	// argvalues is one imported names its rows so (table.SeqFrom).
+	Seqs map[string][]string `json:"sq,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.
@@ -134,7 +139,12 @@ type table struct {
 	// hold as constPlaceholder: the Linker puts in the str() their
 	// module gives them (fileFacts.Consts), or makes the table Unless.
 	Consts []string `json:"cs,omitempty"`
-	Unless string   `json:"un,omitempty"`
+	// SeqFrom is the dotted name of an imported constant that is the
+	// whole argvalues of a one-name table without ids=: the Linker makes
+	// the rows from its module's fileFacts.Seqs, or makes the table
+	// Unless.
+	SeqFrom string `json:"sf,omitempty"`
+	Unless  string `json:"un,omitempty"`
 }
 
 // row is one parameter set: its ID and its own marks.

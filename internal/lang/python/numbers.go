@@ -65,6 +65,16 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 		return w.strVal(reEscape(v.raw), false), true
 	case stdClasses[name]:
 		return pyVal{kind: vObject}, true
+	case classFactories[name] || name == "type" && w.bindings["type"] == 0 && len(args) == 3:
+		// A class made by name: its __name__ is the name given.
+		if len(args) == 0 || args[0].Type() == "keyword_argument" {
+			return pyVal{kind: vUnknown}, true
+		}
+		v := w.value(args[0], depth+1)
+		if !v.isStr() {
+			return pyVal{kind: vUnknown}, true
+		}
+		return pyVal{kind: vText, id: v.raw}, true
 	case name == "float" && w.bindings["float"] == 0 && len(args) == 1:
 		v := w.value(args[0], depth+1)
 		switch {
@@ -95,6 +105,12 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 	}
 	return pyVal{}, false
 }
+
+// classFactories are library functions that return a new class whose
+// __name__ is their first argument.
+var classFactories = map[string]bool{"collections.namedtuple": true, "dataclasses.make_dataclass": true,
+	"types.new_class": true, "attr.make_class": true, "attrs.make_class": true, "typing.NamedTuple": true,
+	"typing.TypedDict": true}
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

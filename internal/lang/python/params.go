@@ -79,7 +79,7 @@ func (w *walker) table(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) rows(names []string, values, ids *sitter.Node) table {
-	w.assumed, w.consts = nil, nil
+	w.assumed, w.consts, w.steps, w.evals = nil, nil, 0, 0
 	t := w.knownRows(names, values, ids)
 	if t.Dynamic == "" && len(w.assumed) > 0 {
 		t.Assumed, t.Unless = w.assumed, w.dynamic(values).Dynamic
@@ -93,6 +93,9 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
 	elems, ok := w.argvalues(values, 0)
 	if !ok {
+		if from := w.importedSeq(names, values, ids); from != "" {
+			return table{SeqFrom: from, Unless: w.dynamic(values).Dynamic}
+		}
 		return w.dynamic(values)
 	}
 	src, problem, ok := w.idSource(ids, len(elems))
@@ -195,10 +198,15 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 	var r row
 	saved := w.locals
 	defer func() { w.locals = saved }()
-	n := w.deref(e)
+	n, last := w.deref(e)
 	var vals []pyVal
 	explicit := false
 	switch {
+	case n == nil && last.seq != nil && len(names) > 1:
+		// A tuple a helper or an iterator built (funcs.go, iters.go).
+		for _, it := range last.seq.items {
+			vals = append(vals, w.rowValue(it, ids.fn))
+		}
 	case n == nil:
 		vals = []pyVal{w.elemValue(e, 0)}
 	case n.Type() == "call" && w.isParam(n.ChildByFieldName("function")):
@@ -246,21 +254,22 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 
 // deref follows an element bound to a comprehension variable to the node
 // it stands for, leaving w.locals the environment that node is evaluated
-// in; nil for an integer of range().
-func (w *walker) deref(e elem) *sitter.Node {
+// in; nil for an integer of range() or a sequence the interpreter built,
+// which last is then.
+func (w *walker) deref(e elem) (*sitter.Node, elem) {
 	for i := 0; i < maxValueDepth; i++ {
 		w.locals = e.env
 		if e.n == nil {
-			return nil
+			return nil, e
 		}
 		n := unparen(e.n)
 		next, ok := w.locals[w.text(n)]
 		if n.Type() != "identifier" || !ok {
-			return n
+			return n, e
 		}
 		e = next
 	}
-	return nil
+	return nil, elem{}
 }
 
 // isNone reports the value None.

@@ -16,10 +16,22 @@ type elem struct {
 	n   *sitter.Node
 	env map[string]elem
 	v   pyVal
+	// seq is a sequence a helper function built (funcs.go; n nil, v an
+	// object), def a function a helper defined, called in scope.
+	seq   *seqVal
+	def   *sitter.Node
+	scope *frame
 }
 
-// maxElems bounds the rows a sequence may expand to.
-const maxElems = 10000
+// seqVal is a sequence a helper built: its elements and type.
+type seqVal struct {
+	items []elem
+	kind  seqKind
+}
+
+// maxElems bounds the rows a sequence may expand to (packaging's
+// version comparisons are 25,392 rows of one table).
+const maxElems = 50000
 
 // seqKind tells the sequence types apart for +, which Python refuses
 // between a list and a tuple (the module then fails to import).
@@ -53,12 +65,14 @@ func (w *evaluator) argvalues(n *sitter.Node, depth int) ([]elem, bool) {
 }
 
 func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
-	if n == nil || depth > 20 {
+	if n == nil || depth > 20 || w.spent() {
 		return nil, seqOther, false
 	}
 	n = unparen(n)
+	copied := w.copying
+	w.copying = false
 	switch n.Type() {
-	case "list", "tuple":
+	case "list", "tuple", "expression_list":
 		out, ok := w.display(n, depth)
 		kind := seqList
 		if n.Type() == "tuple" {
@@ -72,6 +86,9 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 		name := w.text(n)
 		if e, ok := w.locals[name]; ok {
 			if e.n == nil {
+				if e.seq != nil {
+					return e.seq.items, e.seq.kind, true
+				}
 				return nil, seqOther, false
 			}
 			saved := w.locals
@@ -79,11 +96,20 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 			defer func() { w.locals = saved }()
 			return w.sequence(e.n, depth+1)
 		}
+		if hs, in, unknown := w.classBinding(n); in {
+			if unknown {
+				return nil, seqOther, false
+			}
+			return w.seqOver(hs, n.StartByte(), copied, depth)
+		}
 		if v, ok := w.literal(name); ok {
 			saved := w.locals
 			w.locals = nil
 			defer func() { w.locals = saved }()
 			return w.sequence(v, depth+1)
+		}
+		if w.bindings[name] > 1 && !insideDef(n) {
+			return w.seqAt(name, n.StartByte(), copied, depth)
 		}
 	case "binary_operator":
 		if w.text(n.ChildByFieldName("operator")) != "+" {
@@ -100,6 +126,8 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 		return append(append([]elem(nil), l...), r...), lk, true
 	case "call":
 		return w.seqCall(n, depth)
+	case "subscript":
+		return w.sliceOf(n, depth)
 	case "string", "concatenated_string":
 		// A str iterates over its characters.
 		v := w.value(n, depth+1)
@@ -116,11 +144,22 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 }
 
 // seqCall reads range(...), list(seq) and tuple(seq) of the builtins,
-// and str.split of a known str.
+// str.split of a known str, and what a helper function returns.
 func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	fn := n.ChildByFieldName("function")
-	if fn.Type() == "attribute" && w.text(fn.ChildByFieldName("attribute")) == "split" {
-		return w.splitValues(fn.ChildByFieldName("object"), children(n.ChildByFieldName("arguments")), depth)
+	if fn.Type() == "attribute" {
+		switch attr := w.text(fn.ChildByFieldName("attribute")); {
+		case attr == "split":
+			return w.splitValues(fn.ChildByFieldName("object"), children(n.ChildByFieldName("arguments")), depth)
+		case (attr == "items" || attr == "keys" || attr == "values") && n.ChildByFieldName("arguments").NamedChildCount() == 0:
+			return w.dictItems(fn.ChildByFieldName("object"), attr, depth)
+		}
+	}
+	if e, ok := w.callHelper(n, depth); ok {
+		return w.seqOf(e, depth)
+	}
+	if out, kind, ok := w.iterCall(n, depth); ok {
+		return out, kind, true
 	}
 	name := w.text(fn)
 	if fn.Type() != "identifier" || w.bindings[name] != 0 {
@@ -129,7 +168,7 @@ func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	if _, local := w.locals[name]; local {
 		return nil, seqOther, false
 	}
-	args := children(n.ChildByFieldName("arguments"))
+	args := callArgs(n)
 	switch name {
 	case "range":
 		out, ok := w.rangeValues(args, depth)
@@ -138,7 +177,9 @@ func (w *evaluator) seqCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 		if len(args) != 1 || args[0].Type() == "keyword_argument" {
 			break
 		}
+		w.copying = true // list(X) and tuple(X) copy X as it is now
 		out, _, ok := w.sequence(args[0], depth+1)
+		w.copying = false
 		kind := seqList
 		if name == "tuple" {
 			kind = seqTuple
@@ -181,20 +222,19 @@ func splatArg(c *sitter.Node) *sitter.Node {
 }
 
 // comprehension expands [body for target in seq ...] over known
-// sequences, the first for clause outermost; an if clause (whose truth
-// is not evaluated) leaves it unknown.
+// sequences, the first for clause outermost; an if clause keeps the
+// elements whose condition the evaluator knows true (one it does not
+// know leaves the comprehension unknown).
 func (w *evaluator) comprehension(n *sitter.Node, depth int) ([]elem, bool) {
 	body := n.ChildByFieldName("body")
 	var clauses []*sitter.Node
 	for _, c := range children(n) {
 		switch c.Type() {
-		case "for_in_clause":
+		case "for_in_clause", "if_clause":
 			clauses = append(clauses, c)
-		case "if_clause":
-			return nil, false
 		}
 	}
-	if body == nil || len(clauses) == 0 {
+	if body == nil || len(clauses) == 0 || clauses[0].Type() != "for_in_clause" {
 		return nil, false
 	}
 	var out []elem
@@ -206,6 +246,14 @@ func (w *evaluator) comprehension(n *sitter.Node, depth int) ([]elem, bool) {
 		}
 		saved := w.locals
 		w.locals = env
+		if clauses[i].Type() == "if_clause" {
+			t, ok := false, clauses[i].NamedChildCount() == 1
+			if ok {
+				t, ok = w.truth(clauses[i].NamedChild(0), depth+1)
+			}
+			w.locals = saved
+			return ok && (!t || loop(i+1, env))
+		}
 		items, _, ok := w.sequence(clauses[i].ChildByFieldName("right"), depth+1)
 		w.locals = saved
 		if !ok {
@@ -240,13 +288,7 @@ func (w *evaluator) bind(target *sitter.Node, e elem, env map[string]elem, depth
 		env[w.text(target)] = e
 		return true
 	case "pattern_list", "tuple_pattern", "list_pattern", "tuple", "list":
-		if e.n == nil {
-			return false
-		}
-		saved := w.locals
-		w.locals = e.env
-		items, _, ok := w.sequence(e.n, depth+1)
-		w.locals = saved
+		items, _, ok := w.seqOf(e, depth)
 		targets := children(target)
 		if !ok || len(items) != len(targets) {
 			return false

@@ -55,10 +55,12 @@ type skelScope struct {
 // skelScan is skeleton's state.
 type skelScan struct {
 	src     []byte
-	bodies  [][2]int   // the bodies to blank, [start, end) in src
-	funcs   []skelFunc // module-level functions (functions)
-	fn      string     // the name of the module-level function whose body is being read; "" for a method
-	says    bool       // that body's code names what the walker looks for (heed)
+	bodies  [][2]int        // the bodies to blank, [start, end) in src
+	funcs   []skelFunc      // module-level functions (functions)
+	called  map[string]bool // names called outside the bodies to blank (calls)
+	prop    bool            // the decorators read since the last def or statement include @property
+	fn      string          // the name of the module-level function whose body is being read; "" for a method
+	says    bool            // that body's code names what the walker looks for (heed)
 	pos     int
 	depth   []byte // open brackets
 	indents []int  // Python's indentation stack (without the 0 at its bottom)
@@ -101,12 +103,20 @@ func (s *skelScan) run() bool {
 		}
 		if s.blankAt >= 0 && s.bodyLo >= 0 {
 			s.bodyHi = s.pos
+		} else if s.blankAt < 0 {
+			s.calls(s.src[start:s.pos])
 		}
 		open = s.last.colon
 		if open {
 			s.opens(word, indent, start)
-		} else if word == "def" && s.blankAt < 0 && len(s.scopes) == 0 {
-			s.funcs = append(s.funcs, skelFunc{name: s.defName(start), lo: start, hi: s.pos, line: true})
+			s.prop = false
+		} else if s.src[start] == '@' {
+			s.prop = s.prop || isPropertyLine(s.src[start:s.pos])
+		} else {
+			s.prop = false
+			if word == "def" && s.blankAt < 0 && len(s.scopes) == 0 {
+				s.funcs = append(s.funcs, skelFunc{name: s.defName(start), lo: start, hi: s.pos, line: true})
+			}
 		}
 		s.newline()
 	}
@@ -190,7 +200,7 @@ func (s *skelScan) opens(word string, indent, start int) {
 		meta := metaclassHeader.Match(s.src[start:max(start, s.colonAt)])
 		s.scopes = append(s.scopes, skelScope{indent: indent, class: true, meta: meta})
 	case "def":
-		if s.inClassOnly() {
+		if s.inClassOnly() && !s.prop { // a property's body is read (objects.go)
 			s.blankAt, s.bodyLo, s.headEnd, s.fn = indent, -1, s.colonAt, ""
 			return
 		}
@@ -200,6 +210,15 @@ func (s *skelScan) opens(word string, indent, start int) {
 		}
 		s.scopes = append(s.scopes, skelScope{indent: indent})
 	}
+}
+
+// isPropertyLine reports a decorator line that is @property alone.
+func isPropertyLine(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	if i := bytes.IndexByte(b, '#'); i >= 0 {
+		b = bytes.TrimSpace(b[:i])
+	}
+	return string(b) == "@property"
 }
 
 // defName returns the name a def line starting at i defines.
@@ -374,8 +393,10 @@ type skelFunc struct {
 // names class, type or setattr or an attribute test* (heed; strings and
 // comments aside, but for f-strings' fields), when its text holds
 // parametrize anywhere, or when it names a function kept for these; a
-// file that says new_class anywhere (an alias of it may be called) keeps
-// them all.
+// function called at the module level or in a class body (a table's
+// helper, funcs.go) is kept with the functions its body names, in turn;
+// a file that says new_class anywhere (an alias of it may be called)
+// keeps them all.
 func (s *skelScan) functions() {
 	if len(s.funcs) == 0 || bytes.Contains(s.src, []byte("new_class")) {
 		return
@@ -395,6 +416,7 @@ func (s *skelScan) functions() {
 			}
 		}
 	}
+	s.keepCallees(kept)
 	n := len(s.bodies)
 	for _, f := range s.funcs {
 		if !f.line && !kept[f.name] && f.name != "load_tests" {
@@ -403,6 +425,54 @@ func (s *skelScan) functions() {
 	}
 	if len(s.bodies) > n {
 		slices.SortFunc(s.bodies, func(a, b [2]int) int { return a[0] - b[0] })
+	}
+}
+
+// keepCallees adds to kept the module-level functions called outside the
+// bodies to blank (calls) and those their bodies name, in turn: a table
+// may be built by a helper that calls others (funcs.go).
+func (s *skelScan) keepCallees(kept map[string]bool) {
+	if len(s.called) == 0 {
+		return
+	}
+	byName := map[string][]skelFunc{}
+	for _, f := range s.funcs {
+		byName[f.name] = append(byName[f.name], f)
+	}
+	var todo []string
+	seen := map[string]bool{}
+	for name := range s.called {
+		if len(byName[name]) > 0 {
+			todo, seen[name] = append(todo, name), true
+		}
+	}
+	for len(todo) > 0 {
+		name := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		kept[name] = true
+		for _, f := range byName[name] {
+			forWords(s.src[f.lo:f.hi], func(w string) {
+				if !seen[w] && len(byName[w]) > 0 {
+					todo, seen[w] = append(todo, w), true
+				}
+			})
+		}
+	}
+}
+
+// forWords calls fn with each word (name or number) of b.
+func forWords(b []byte, fn func(string)) {
+	for i := 0; i < len(b); {
+		if !isWordByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && isWordByte(b[j]) {
+			j++
+		}
+		fn(string(b[i:j]))
+		i = j
 	}
 }
 
@@ -441,6 +511,39 @@ func bodyMaySay(b []byte) bool {
 		i = j
 	}
 	return false
+}
+
+// calls records the names a line outside the bodies to blank calls
+// (name followed by '('; not those def and class define): a module-level
+// function called at the module level or in a class body may build a
+// table (funcs.go), so its body is kept.
+func (s *skelScan) calls(b []byte) {
+	prev := ""
+	if len(b) > 0 && b[0] == '@' {
+		prev = "(" // a decorator's name: a collector (funcs.go) is read
+	}
+	for i := 0; i < len(b); {
+		if !isWordByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && isWordByte(b[j]) {
+			j++
+		}
+		word := string(b[i:j])
+		k := j
+		for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
+			k++
+		}
+		if (prev == "(" || k < len(b) && b[k] == '(') && prev != "def" && prev != "class" && (b[i] < '0' || b[i] > '9') {
+			if s.called == nil {
+				s.called = map[string]bool{}
+			}
+			s.called[word] = true
+		}
+		prev, i = word, j
+	}
 }
 
 // namesAny reports whether b holds a word that is a key of names.

@@ -20,7 +20,7 @@ const maxValueDepth = 100
 
 // value evaluates a parameter value as pytest's _idval_from_value sees it.
 func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
-	if depth > maxValueDepth {
+	if depth > maxValueDepth || w.spent() {
 		return pyVal{kind: vUnknown}
 	}
 	n = unparen(n)
@@ -55,14 +55,49 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 			return arg
 		}
 	case "identifier":
+		if _, local := w.locals[w.text(n)]; !local {
+			if hs, in, unknown := w.classBinding(n); in {
+				if unknown {
+					return pyVal{kind: vUnknown}
+				}
+				if v, ok := w.identOver(hs, n, depth); ok {
+					return v
+				}
+				return pyVal{kind: vUnknown}
+			}
+		}
+		if _, local := w.locals[w.text(n)]; !local && w.bindings[w.text(n)] > 1 {
+			if v, ok := w.identAt(n, depth); ok {
+				return v
+			}
+		}
 		return w.identValue(w.text(n), depth)
+	case "conditional_expression":
+		// body if condition else alternative
+		if parts := children(n); len(parts) == 3 {
+			if t, ok := w.truth(parts[1], depth+1); ok {
+				if t {
+					return w.value(parts[0], depth+1)
+				}
+				return w.value(parts[2], depth+1)
+			}
+		}
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
 	case "attribute":
+		if e, ok := w.instanceAttr(n, depth+1); ok {
+			return w.elemValue(e, depth+1)
+		}
 		return w.attrValue(n)
 	case "binary_operator":
-		return w.binaryValue(n, depth)
-	case "list", "tuple":
+		v := w.binaryValue(n, depth)
+		if v.kind == vUnknown {
+			if _, k := w.quantity(n, depth+1); k == qDelta {
+				return pyVal{kind: vObject} // a timedelta: no __name__
+			}
+		}
+		return v
+	case "list", "tuple", "expression_list":
 		return pyVal{kind: vObject, repr: w.seqRepr(n, depth)}
 	case "dictionary", "set", "list_comprehension", "dictionary_comprehension",
 		"set_comprehension", "generator_expression", "ellipsis":
@@ -70,6 +105,15 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 	case "call":
 		if v, ok := w.callValue(n, depth); ok {
 			return v
+		}
+		if v, ok := w.helperValue(n, depth); ok {
+			return v
+		}
+		if v, ok := w.formatValue(n, depth); ok {
+			return v
+		}
+		if w.temporalReplace(n, depth) {
+			return pyVal{kind: vObject}
 		}
 		fn := w.text(n.ChildByFieldName("function"))
 		last := fn[strings.LastIndex(fn, ".")+1:]
@@ -79,6 +123,17 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 	}
 	return pyVal{kind: vUnknown}
+}
+
+// maxEvals bounds the values and sequences one table's evaluation reads:
+// a helper's variables are read where they are used, so v = (v, v) in a
+// loop would double the work at each turn.
+const maxEvals = 1 << 19
+
+// spent counts one evaluation and reports the budget spent.
+func (w *evaluator) spent() bool {
+	w.evals++
+	return w.evals > maxEvals
 }
 
 // stringValue evaluates a (concatenated) str or bytes literal into its

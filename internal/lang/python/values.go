@@ -306,6 +306,78 @@ func (w *evaluator) deferConst(dotted string) pyVal {
 	return pyVal{kind: vText, id: dotted, scalar: true, deferred: true}
 }
 
+// importedSeq is the dotted name of the imported constant (from m import
+// NAME, m a module of the project) that is the whole argvalues of a
+// one-name table without ids=; "" otherwise.
+func (w *evaluator) importedSeq(names []string, values, ids *sitter.Node) string {
+	if len(names) != 1 || ids != nil || values == nil || unparen(values).Type() != "identifier" {
+		return ""
+	}
+	name := w.text(unparen(values))
+	if _, local := w.locals[name]; local || w.bindings[name] != 1 || !isConstantName(name) {
+		return ""
+	}
+	if _, inClass, _ := w.classBinding(unparen(values)); inClass {
+		return ""
+	}
+	dotted, ok := w.facts.Imports[name]
+	first, _, _ := strings.Cut(dotted, ".")
+	if !ok || stdPackages[first] || !strings.Contains(strings.TrimLeft(dotted, "."), ".") {
+		return ""
+	}
+	return dotted
+}
+
+// seqConstants records in fileFacts.Seqs the module's constants bound
+// to a sequence whose elements' IDs are known with no assumption.
+func (w *walker) seqConstants() {
+	for name, n := range w.literals {
+		if !isConstantName(name) || w.bindings[name] != 1 {
+			continue
+		}
+		switch unparen(n).Type() {
+		case "list", "tuple":
+		default:
+			continue
+		}
+		if ids, ok := w.seqIDs(n); ok {
+			if w.facts.Seqs == nil {
+				w.facts.Seqs = map[string][]string{}
+			}
+			w.facts.Seqs[name] = ids
+		}
+	}
+}
+
+// seqIDs evaluates a sequence's elements' IDs (constObject for an
+// object) when none needs an assumption or a constant of another module.
+func (w *walker) seqIDs(n *sitter.Node) ([]string, bool) {
+	w.steps, w.evals = 0, 0
+	savedA, savedC := w.assumed, w.consts
+	w.assumed, w.consts = nil, nil
+	defer func() { w.assumed, w.consts = savedA, savedC }()
+	elems, ok := w.argvalues(n, 0)
+	if !ok || len(elems) > 1000 {
+		return nil, false
+	}
+	ids := make([]string, len(elems))
+	for i, e := range elems {
+		v := w.elemValue(e, 0)
+		v = w.longString(v)
+		switch {
+		case v.deferred || len(w.assumed) > 0:
+			return nil, false
+		case v.kind == vText:
+			ids[i] = v.id
+		case v.kind == vObject:
+			ids[i] = constObject
+		default:
+			return nil, false
+		}
+	}
+	return ids, true
+}
+
 // constants records the module's constants whose str() is known
 // (fileFacts.Consts): UPPER names bound once to a number, a bool, None
 // or a member of the module's enums, directly or through another such

@@ -86,10 +86,23 @@ def test_module_constant(x):
 
 
 def make_values():
-    return [1, 2]
+    out = []
+    for i in range(2):
+        out.append(i + 1)
+    return out
 
 
 @pytest.mark.parametrize("x", make_values())
+def test_helper_table(x):
+    pass
+
+
+def read_values():
+    with open(__file__) as f:
+        return [len(f.readline()) > 0]
+
+
+@pytest.mark.parametrize("x", read_values())
 def test_dynamic_table(x):
     pass
 

@@ -2,8 +2,8 @@
 read in the module that binds them (an instance's is argname+index, IDs
 that collide once they are in get pytest's suffixes)."""
 import pytest
-from mods import LIMIT, consts
-from mods.consts import MADE, SHOWN, UNSET
+from mods import LIMIT, SOURCES, consts
+from mods.consts import MADE, MIXED, SHOWN, UNSET
 
 
 @pytest.mark.parametrize("x", [UNSET, None, 1])
@@ -33,4 +33,18 @@ def test_collision(x):
 
 @pytest.mark.parametrize("x", [consts.LIMIT, consts.MADE, consts.UNSET])
 def test_module_attribute(x):
+    pass
+
+
+@pytest.fixture(params=SOURCES)
+def source(request):
+    return request.param
+
+
+def test_fixture_table(source):
+    pass
+
+
+@pytest.mark.parametrize("m", MIXED)
+def test_whole_table(m):
     pass

@@ -9,3 +9,4 @@ def fn():
 alias = fn
 
 from .consts import LIMIT  # noqa: E402  (passed on: tests import it from here)
+from .consts import SOURCES  # noqa: E402  (passed on too)

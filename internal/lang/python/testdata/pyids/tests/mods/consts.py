@@ -22,3 +22,7 @@ UNSET = Sentinel.UNSET
 LIMIT = 10
 SHOWN = Shown.A
 MADE = object()
+
+# Whole tables the tests import (their rows are named here).
+SOURCES = ("tzpath", "tzdata")
+MIXED = [1, MADE, "x", None]
