@@ -89,6 +89,7 @@ class Recorder:
         self.current = NO_TEST
         self.disabled = ""
         self.traced = None  # the collector's {file: set of lines}, when read directly
+        self.restart = None  # sys.monitoring.restart_events, under coverage's sysmon core
         self.by_context = {}  # context -> {file: set of lines}, when read directly
         cov = coverage.Coverage(data_file=None, config_file=True, auto_data=False)
         source = [os.getcwd()] + list(cov.get_option("run:source") or []) + list(get_option(cov, "run:source_pkgs") or [])
@@ -101,7 +102,7 @@ class Recorder:
                 "module-not-imported", "no-data-collected", "module-not-measured", "no-ctracer"],
         }
         if not cov.get_option("run:timid"):
-            options["run:core"] = "ctrace"
+            options["run:core"] = core(cov)
         for name, value in options.items():
             try:
                 cov.set_option(name, value)
@@ -117,6 +118,9 @@ class Recorder:
         data = getattr(collector, "data", None)
         if isinstance(data, dict) and getattr(collector, "branch", True) is False:
             self.traced = data
+        tracers = getattr(collector, "tracers", None) or ()
+        if any(type(t).__name__ == "SysMonitor" for t in tracers):
+            self.restart = sys.monitoring.restart_events
 
     def disable(self, why):
         """Records nothing for the tests of this run, and says why once (a
@@ -132,6 +136,8 @@ class Recorder:
             self.take()
         else:
             self.cov.switch_context(context)
+        if self.restart is not None:
+            self.restart()
         self.current = context
         return prev
 
@@ -254,6 +260,21 @@ class Recorder:
         self.emit(action="covered", nodeid="", files=spans_of(shared))
         for ctx, names in self.tests.items():
             self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
+
+
+def core(cov):
+    """The coverage core to record with: sysmon where sys.monitoring can
+    cut per test (Python 3.12 and later; see the doc string), ctrace
+    otherwise, and ctrace where the project's configuration asks for what
+    coverage's sysmon core does not do (plugins, or a concurrency library
+    it refuses)."""
+    if sys.version_info < (3, 12) or os.environ.get("TESTDEX_PY_COVERAGE_CORE") == "ctrace":
+        return "ctrace"
+    if get_option(cov, "run:plugins"):
+        return "ctrace"
+    if any(c in ("greenlet", "eventlet", "gevent") for c in get_option(cov, "run:concurrency") or ()):
+        return "ctrace"
+    return "sysmon"
 
 
 def get_option(cov, name):
