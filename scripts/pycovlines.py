@@ -7,8 +7,8 @@ For each PROJECT, `testdex run --coverage` runs twice, each with a fresh
 TESTDEX_CACHE_DIR: once with TESTDEX_PY_COVERAGE_CORE=ctrace (coverage.py's
 C tracer, the recorder's core before Python 3.12) and once as testdex
 chooses (sys.monitoring from Python 3.12). --venv names the virtualenv to
-run with (VIRTUAL_ENV, as the runner reads it: a folder, or a name inside
-PROJECT). Then `testdex covering FILE --json` of every .py file under
+run with (VIRTUAL_ENV, as the runner reads it: a folder, where %s stands
+for the project's folder name, or a name inside PROJECT). Then `testdex covering FILE --json` of every .py file under
 PROJECT (dependency and hidden folders left out) reads back, per test and
 file, the lines each run recorded, and the script prints, a project a
 line: the tests, the (test, file) pairs, the lines recorded by each run,
@@ -73,7 +73,8 @@ def main():
     for project in a.projects:
         env = dict(os.environ)
         if a.venv:
-            env["VIRTUAL_ENV"] = a.venv if os.path.isabs(a.venv) else os.path.join(project, a.venv)
+            venv = a.venv.replace("%s", os.path.basename(project.rstrip("/")))
+            env["VIRTUAL_ENV"] = venv if os.path.isabs(venv) else os.path.join(project, venv)
         old = record(bin_, project, dict(env, TESTDEX_PY_COVERAGE_CORE="ctrace"))
         new = record(bin_, project, env)
         missing, more = [], []
