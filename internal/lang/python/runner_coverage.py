@@ -130,8 +130,15 @@ class Recorder:
             self.emit(action="covered", nodeid="", message=why)
 
     def switch(self, context):
-        """Switches to context; returns the previous one."""
+        """Switches to context; returns the previous one. Under sys.monitoring
+        the events are restarted before the cut as well as after it: code
+        that runs during the cut (a weakref callback that the cut's own
+        allocations set off through the garbage collector, another thread)
+        is then recorded, for one context or the other, even where an
+        earlier test disabled its lines."""
         prev = self.current
+        if self.restart is not None:
+            self.restart()
         if self.traced is not None:
             self.take()
         else:
