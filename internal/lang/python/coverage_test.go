@@ -403,15 +403,17 @@ func TestRecorderPaths(t *testing.T) {
 	if strings.TrimSpace(string(py)) == "True" {
 		core = "SysMonitor"
 	}
-	testRecorderPaths(t, Python, nil, core)
+	testRecorderPaths(t, Python, nil, core, nil)
 }
 
 // testRecorderPaths is TestRecorderPaths with the interpreter python, env
-// added to the environment, and the coverage core (its tracer's class
-// name) the recorder must take.
-func testRecorderPaths(t *testing.T, python string, env []string, core string) []lang.RunEvent {
+// added to the environment, the coverage core (its tracer's class name)
+// the recorder must take, and files added to the project.
+func testRecorderPaths(t *testing.T, python string, env []string, core string, files map[string]string) []lang.RunEvent {
 	t.Helper()
-	dir := writeTree(t, map[string]string{"mod.py": covModule, "gen.py": genModule, "drive.py": recorderScript})
+	tree := map[string]string{"mod.py": covModule, "gen.py": genModule, "drive.py": recorderScript}
+	maps.Copy(tree, files)
+	dir := writeTree(t, tree)
 	modPath := filepath.Join(t.TempDir(), "testdex_coverage.py")
 	if err := os.WriteFile(modPath, coverageModule, 0o644); err != nil {
 		t.Fatal(err)
@@ -480,17 +482,24 @@ func sysmonVenv(t *testing.T) string {
 // with coverage's C tracer, a line that an earlier test ran is recorded
 // again for each later test that runs it, and the recorder's events are
 // the same as with the C tracer forced (TESTDEX_PY_COVERAGE_CORE=ctrace)
-// on the same interpreter.
+// on the same interpreter; a configuration naming a coverage plugin keeps
+// the C tracer.
 func TestSysmonCoverage(t *testing.T) {
 	venv := sysmonVenv(t)
 	t.Run("pytest", func(t *testing.T) { testPytestCoverage(t, venv) })
 	t.Run("unittest", func(t *testing.T) { testUnittestCoverage(t, venv) })
 	t.Run("recorder", func(t *testing.T) {
 		py := venvPython(venv)
-		sysmon := testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE="}, "SysMonitor")
-		ctrace := testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE=ctrace"}, "CTracer")
+		sysmon := testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE="}, "SysMonitor", nil)
+		ctrace := testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE=ctrace"}, "CTracer", nil)
 		if a, b := coveredBy(t, sysmon), coveredBy(t, ctrace); !reflect.DeepEqual(a, b) {
 			t.Errorf("sysmon and ctrace differ:\n sysmon %v\n ctrace %v", a, b)
 		}
+		// A configuration that names a plugin keeps the C tracer (the
+		// sysmon core runs no plugin).
+		testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE="}, "CTracer", map[string]string{
+			".coveragerc": "[run]\nplugins = noplugin\n",
+			"noplugin.py": "def coverage_init(reg, options):\n    pass\n",
+		})
 	})
 }

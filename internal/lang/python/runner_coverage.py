@@ -57,10 +57,20 @@ needed for per-test data that is complete and ours:
   dynamic_context, context  none: the driver names the contexts;
   parallel, relative_files  off: one data file, absolute paths;
   branch        off: lines are what the index keeps;
-  core          ctrace unless timid: sys.monitoring (the default from
-                Python 3.14) reports a line once per process, not once
-                per test (coverage's sysmon core switches off a line's
-                event after its first), so later tests would miss it;
+  core          unless timid: sysmon from Python 3.12, ctrace before
+                (and where the configuration names plugins or a
+                concurrency library the sysmon core refuses, or
+                TESTDEX_PY_COVERAGE_CORE=ctrace asks for it). coverage's
+                sysmon core switches a line's event off after its first
+                (sys.monitoring.DISABLE), so alone it would report a line
+                once per process, not once per test: the recorder calls
+                sys.monitoring.restart_events() at each cut, which turns
+                every disabled event on again, so each test's first run
+                of a line is reported. A test then costs one event per
+                distinct line it runs in the measured files, and one per
+                distinct function it enters anywhere (coverage's PY_START
+                callback, which answers DISABLE again), where ctrace's
+                sys.settrace calls it for every line of every frame;
   patch         none: child processes are not measured (their lines
                 could not be attributed to a test anyway);
   concurrency   kept, without multiprocessing (its children write data
