@@ -109,7 +109,7 @@ class Recorder:
             "run:branch": False, "run:patch": [],
             "run:concurrency": [c for c in cov.get_option("run:concurrency") or [] if c != "multiprocessing"],
             "run:disable_warnings": list(cov.get_option("run:disable_warnings") or []) + [
-                "module-not-imported", "no-data-collected", "module-not-measured", "no-ctracer"],
+                "module-not-imported", "no-data-collected", "module-not-measured", "no-ctracer", "no-sysmon"],
         }
         if not cov.get_option("run:timid"):
             options["run:core"] = core(cov)
