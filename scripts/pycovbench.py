@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/pycovbench.py measures what `testdex run --coverage` costs against a plain `testdex run` (docs/coverage.md#python).
 
-    scripts/pycovbench.py [--runs 3] [--bin BIN] [--before BIN] [PROJECT ...]
+    scripts/pycovbench.py [--runs 3] [--bin BIN] [--before BIN] [--before-env VAR=VALUE] [--venv DIR] [PROJECT ...]
 
 Each PROJECT is a folder (default: itsdangerous and pyasn1 under
 ~/.cache/testdex-fidelity, which scripts/setup/fidelity.sh fills, with
@@ -13,7 +13,12 @@ wall time and of CPU time (user + system of testdex and its children),
 their ratios, the results of each kind of run (they must be equal) and
 the tests recorded. With --before, a third run alternates with them,
 `--coverage` by that binary (an earlier build), and the table gets its
-medians too. A run whose results differ from the plain run's is
+medians too. --before-env VAR=VALUE does the same with this build and
+VAR set for the third run (TESTDEX_PY_COVERAGE_CORE=ctrace: coverage.py's
+C tracer where Python 3.12 and later would take sys.monitoring). --venv runs every project with that virtualenv (VIRTUAL_ENV,
+as the runner reads it): a folder, where %s stands for the project's
+folder name, or, when relative, a name inside each PROJECT (another
+interpreter than the project's .venv). A run whose results differ from the plain run's is
 reported, and the script exits 1. Builds ./cmd/testdex (CGO_ENABLED=1)
 unless --bin is given. Not part of `go test`; any framework's project
 works, the Python ones are the default.
@@ -38,10 +43,18 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run(bin_, project, coverage, before=None):
+def venv_dir(venv, project):
+    """--venv's folder for project."""
+    venv = venv.replace("%s", os.path.basename(project.rstrip("/")))
+    return venv if os.path.isabs(venv) else os.path.join(project, venv)
+
+
+def run(bin_, project, coverage, before=None, venv=None, extra=None):
     """One run: (wall s, cpu s, {test id: action}, tests recorded)."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, TESTDEX_CACHE_DIR=cache, NO_COLOR="1")
+        env = dict(os.environ, TESTDEX_CACHE_DIR=cache, NO_COLOR="1", **(extra or {}))
+        if venv:
+            env["VIRTUAL_ENV"] = venv_dir(venv, project)
         args = [before or bin_, "run", "--json"] + (["--coverage"] if coverage else [])
         cpu0, t0 = children_cpu(), time.monotonic()
         p = subprocess.run(args, cwd=project, env=env, capture_output=True, text=True)
@@ -63,6 +76,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--bin")
     ap.add_argument("--before", help="an earlier testdex binary whose --coverage runs alternate with the others")
+    ap.add_argument("--before-env", help="VAR=VALUE: the third run is this build's --coverage with VAR set")
+    ap.add_argument("--venv", help="the virtualenv to run with (VIRTUAL_ENV): a folder, or a name inside each project")
     ap.add_argument("projects", nargs="*", default=[os.path.join(FIDELITY, n) for n in ("itsdangerous", "pyasn1")])
     a = ap.parse_args()
     bin_ = a.bin
@@ -70,6 +85,9 @@ def main():
         bin_ = os.path.join(tempfile.mkdtemp(), "testdex")
         subprocess.run(["go", "build", "-o", bin_, "./cmd/testdex"], cwd=REPO, check=True,
                        env=dict(os.environ, CGO_ENABLED="1"))
+    before_env = dict([a.before_env.split("=", 1)]) if a.before_env else None
+    if before_env:
+        a.before = a.before or bin_
     extra = " before wall | before CPU |" if a.before else ""
     print("| project | results | plain wall | --coverage wall | ratio | plain CPU | --coverage CPU | ratio | recorded |" + extra)
     print("| --- | --: | --: | --: | --: | --: | --: | --: | --: |" + (" --: | --: |" if a.before else ""))
@@ -77,10 +95,10 @@ def main():
     for project in a.projects:
         plain, cov, before = [], [], []
         for _ in range(a.runs):
-            plain.append(run(bin_, project, False))
-            cov.append(run(bin_, project, True))
+            plain.append(run(bin_, project, False, venv=a.venv))
+            cov.append(run(bin_, project, True, venv=a.venv))
             if a.before:
-                before.append(run(bin_, project, True, a.before))
+                before.append(run(bin_, project, True, a.before, venv=a.venv, extra=before_env))
         want = plain[0][2]
         for r in plain[1:] + cov + before:
             if r[2] != want:

@@ -47,15 +47,19 @@ func writeTree(t *testing.T, files map[string]string) string {
 }
 
 // runReal runs r's commands for the whole project with python3 (or the
-// project's virtualenv) as the core would, and returns the parsed events.
-// It skips when python3 is absent; pytest and coverage are installed by
-// scripts/setup/python.sh, and their absence fails with that fix.
-func runReal(t *testing.T, r lang.Coverer, p *lang.Project, coverage bool) []lang.RunEvent {
+// project's virtualenv, or venv when given: VIRTUAL_ENV) as the core
+// would, and returns the parsed events. It skips when python3 is absent;
+// pytest and coverage are installed by scripts/setup/python.sh, and their
+// absence fails with that fix.
+func runReal(t *testing.T, r lang.Coverer, p *lang.Project, coverage bool, venv string) []lang.RunEvent {
 	t.Helper()
-	if _, err := exec.LookPath(Python); err != nil {
+	env := os.Environ()
+	if venv != "" {
+		env = append(env, "VIRTUAL_ENV="+venv)
+	} else if _, err := exec.LookPath(Python); err != nil {
 		testenv.Missing(t, "%s is not on PATH: install Python 3 to run pytest and unittest", Python)
 	}
-	o := lang.RunOptions{Dir: t.TempDir(), Env: os.Environ(), Coverage: coverage}
+	o := lang.RunOptions{Dir: t.TempDir(), Env: env, Coverage: coverage}
 	if coverage {
 		if err := r.CoverageCheck(p, o); err != nil {
 			t.Fatalf("%v (scripts/setup/python.sh installs it)", err)
@@ -127,7 +131,11 @@ func checkLines(t *testing.T, cov map[string]map[string][]lang.Span, test, file 
 // its coverage; a module-scoped fixture's body goes to the test using it;
 // import-time lines (def lines, module constants, the fixture's decorator)
 // go to every test.
-func TestPytestCoverage(t *testing.T) {
+func TestPytestCoverage(t *testing.T) { testPytestCoverage(t, "") }
+
+// testPytestCoverage is TestPytestCoverage with the virtualenv venv's
+// interpreter ("": python3's, as the runner finds it).
+func testPytestCoverage(t *testing.T, venv string) {
 	dir := writeTree(t, map[string]string{
 		"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"-p no:cacheprovider\"\n",
 		// A project configuration that would hide the tests' own lines and
@@ -162,8 +170,8 @@ def test_fail():
 	})
 	p := &lang.Project{Dir: dir}
 	r := pytestRunner{rootRel: "."}
-	plain := runReal(t, r, p, false)
-	covered := runReal(t, r, p, true)
+	plain := runReal(t, r, p, false, venv)
+	covered := runReal(t, r, p, true, venv)
 	if got, want := parsertest.Results(covered), parsertest.Results(plain); !reflect.DeepEqual(got, want) {
 		t.Errorf("results differ with coverage:\n got %+v\nwant %+v", got, want)
 	}
@@ -190,7 +198,11 @@ def test_fail():
 // TestUnittestCoverage runs the unittest driver with and without
 // coverage: the same results, one covered event per method named and
 // declared as its results are; setUpClass's lines go to every test.
-func TestUnittestCoverage(t *testing.T) {
+func TestUnittestCoverage(t *testing.T) { testUnittestCoverage(t, "") }
+
+// testUnittestCoverage is TestUnittestCoverage with venv's interpreter
+// ("": python3's).
+func testUnittestCoverage(t *testing.T, venv string) {
 	dir := writeTree(t, map[string]string{
 		"pkg/__init__.py": "",
 		"pkg/mod.py":      covModule,
@@ -223,8 +235,8 @@ class TestU(unittest.TestCase):
 		"pkg/lazy.py": "K = 3\n\n\ndef c():\n    return K\n",
 	})
 	p := &lang.Project{Dir: dir}
-	plain := runReal(t, unittestRunner{}, p, false)
-	covered := runReal(t, unittestRunner{}, p, true)
+	plain := runReal(t, unittestRunner{}, p, false, venv)
+	covered := runReal(t, unittestRunner{}, p, true, venv)
 	if got, want := parsertest.Results(covered), parsertest.Results(plain); !reflect.DeepEqual(got, want) {
 		t.Errorf("results differ with coverage:\n got %+v\nwant %+v", got, want)
 	}
@@ -306,9 +318,9 @@ func TestParserCovered(t *testing.T) {
 }
 
 // recorderScript drives runner_coverage.py's Recorder by hand (argv: the
-// module, then "direct" or "fallback": coverage's own switch_context and
-// data) and prints its covered events, one JSON object a line, as the
-// drivers do.
+// module, "direct" or "fallback": coverage's own switch_context and data,
+// and the name of the coverage core the recorder must have taken) and
+// prints its covered events, one JSON object a line, as the drivers do.
 const recorderScript = `import importlib.util, json, sys, threading
 spec = importlib.util.spec_from_file_location("_testdex_coverage", sys.argv[1])
 rc = importlib.util.module_from_spec(spec)
@@ -316,6 +328,9 @@ spec.loader.exec_module(rc)
 events = []
 r = rc.Recorder(lambda **ev: events.append(ev))
 r.start()
+tracers = [type(t).__name__ for t in r.cov._collector.tracers]
+if tracers != [sys.argv[3]] or (r.restart is not None) != (sys.argv[3] == "SysMonitor"):
+    sys.exit("the recorder took %s, not %s" % (tracers, sys.argv[3]))
 if sys.argv[2] == "fallback":
     r.traced = None
 elif r.traced is None:
@@ -328,33 +343,70 @@ r.begin("t3", nodeid="t3"); mod.a(2); r.end()
 r.begin("t4", nodeid="t4")
 th = threading.Thread(target=mod.b, args=(3,)); th.start(); th.join()
 r.end()
+import gen
+it = gen.g()
+r.begin("t5", nodeid="t5"); next(it); r.end()
+r.begin("t6", nodeid="t6"); next(it); r.end()
+r.begin("t7", nodeid="t7"); next(gen.g()); r.end()
 r.finish()
 for ev in events:
     print(json.dumps(ev))
 `
 
+// genModule is a generator whose frame lives across tests: lines 2-3
+// run to its first yield, 4-5 to its second.
+const genModule = `def g():
+    x = 1
+    yield x
+    x += 1
+    yield x
+`
+
 // TestRecorderPaths: the recorder's own cut of the tracer's data (the
 // direct path) gives each test what it ran (a's body to t1 and t3 alike,
-// b's to t2 and, run in a thread, to t4), and the same events as
-// coverage's own switch_context and data (the fallback of a coverage
-// version without the internals the direct path reads).
+// b's to t2 and, run in a thread, to t4; a generator's lines to the test
+// that resumed it), and the same events as coverage's own switch_context
+// and data (the fallback of a coverage version without the internals the
+// direct path reads).
 func TestRecorderPaths(t *testing.T) {
 	if _, err := exec.LookPath(Python); err != nil {
 		testenv.Missing(t, "%s is not on PATH: install Python 3", Python)
 	}
-	dir := writeTree(t, map[string]string{"mod.py": covModule, "drive.py": recorderScript})
+	py, err := exec.Command(Python, "-c", "import sys; print(sys.version_info >= (3, 12))").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := "CTracer"
+	if strings.TrimSpace(string(py)) == "True" {
+		core = "SysMonitor"
+	}
+	testRecorderPaths(t, Python, nil, core, nil)
+}
+
+// testRecorderPaths is TestRecorderPaths with the interpreter python, env
+// added to the environment, the coverage core (its tracer's class name)
+// the recorder must take, and files added to the project.
+func testRecorderPaths(t *testing.T, python string, env []string, core string, files map[string]string) []lang.RunEvent {
+	t.Helper()
+	tree := map[string]string{"mod.py": covModule, "gen.py": genModule, "drive.py": recorderScript}
+	maps.Copy(tree, files)
+	dir := writeTree(t, tree)
 	modPath := filepath.Join(t.TempDir(), "testdex_coverage.py")
 	if err := os.WriteFile(modPath, coverageModule, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	run := func(path string) []lang.RunEvent {
-		cmd := exec.Command(Python, "drive.py", modPath, path)
+		cmd := exec.Command(python, "drive.py", modPath, path, core)
 		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
 		out, err := cmd.Output()
 		if err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && strings.Contains(string(ee.Stderr), "No module named 'coverage'") {
-				t.Fatalf("coverage is not installed for %s (scripts/setup/python.sh installs it)", Python)
+				t.Fatalf("coverage is not installed for %s (scripts/setup/python.sh installs it)", python)
+			}
+			if errors.As(err, &ee) {
+				out = append(out, ee.Stderr...)
 			}
 			t.Fatalf("%s: %v\n%s", path, err, out)
 		}
@@ -373,4 +425,58 @@ func TestRecorderPaths(t *testing.T) {
 	checkLines(t, cov, "t2", "mod.py", []int{9}, []int{5})
 	checkLines(t, cov, "t3", "mod.py", []int{5}, []int{9})
 	checkLines(t, cov, "t4", "mod.py", []int{9}, []int{5})
+	checkLines(t, cov, "t5", "gen.py", []int{2, 3}, []int{4, 5})
+	checkLines(t, cov, "t6", "gen.py", []int{4, 5}, []int{2, 3})
+	checkLines(t, cov, "t7", "gen.py", []int{2, 3}, []int{4, 5})
+	return direct
+}
+
+// sysmonVenv is the virtualenv of a Python 3.12 or later with pytest and
+// coverage that scripts/setup/python.sh creates when such a Python is
+// installed, in the user's cache folder; without it the test reports the
+// toolchain missing (testenv.Missing).
+func sysmonVenv(t *testing.T) string {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		testenv.Missing(t, "no cache folder to find the Python 3.12 virtualenv in: %v", err)
+	}
+	venv := filepath.Join(cache, "testdex-python-sysmon")
+	py := venvPython(venv)
+	if py == "" {
+		testenv.Missing(t, "no virtualenv of Python 3.12 or later at %s: scripts/setup/python.sh creates one when a Python 3.12 or later is installed (python3.12 on PATH, or pyenv's)", venv)
+	}
+	out, err := exec.Command(py, "-c", "import sys, pytest, coverage; print(sys.version_info >= (3, 12))").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "True" {
+		testenv.Missing(t, "%s is not a Python 3.12 or later with pytest and coverage (%v: %s): run scripts/setup/python.sh", py, err, out)
+	}
+	return venv
+}
+
+// TestSysmonCoverage runs the coverage tests with a Python 3.12 or later,
+// where the recorder takes sys.monitoring (coverage's sysmon core, its
+// events restarted at each test boundary): pytest and unittest record as
+// with coverage's C tracer, a line that an earlier test ran is recorded
+// again for each later test that runs it, and the recorder's events are
+// the same as with the C tracer forced (TESTDEX_PY_COVERAGE_CORE=ctrace)
+// on the same interpreter; a configuration naming a coverage plugin keeps
+// the C tracer.
+func TestSysmonCoverage(t *testing.T) {
+	venv := sysmonVenv(t)
+	t.Run("pytest", func(t *testing.T) { testPytestCoverage(t, venv) })
+	t.Run("unittest", func(t *testing.T) { testUnittestCoverage(t, venv) })
+	t.Run("recorder", func(t *testing.T) {
+		py := venvPython(venv)
+		sysmon := testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE="}, "SysMonitor", nil)
+		ctrace := testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE=ctrace"}, "CTracer", nil)
+		if a, b := coveredBy(t, sysmon), coveredBy(t, ctrace); !reflect.DeepEqual(a, b) {
+			t.Errorf("sysmon and ctrace differ:\n sysmon %v\n ctrace %v", a, b)
+		}
+		// A configuration that names a plugin keeps the C tracer (the
+		// sysmon core runs no plugin).
+		testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE="}, "CTracer", map[string]string{
+			".coveragerc": "[run]\nplugins = noplugin\n",
+			"noplugin.py": "def coverage_init(reg, options):\n    pass\n",
+		})
+	})
 }

@@ -57,10 +57,20 @@ needed for per-test data that is complete and ours:
   dynamic_context, context  none: the driver names the contexts;
   parallel, relative_files  off: one data file, absolute paths;
   branch        off: lines are what the index keeps;
-  core          ctrace unless timid: sys.monitoring (the default from
-                Python 3.14) reports a line once per process, not once
-                per test (coverage's sysmon core switches off a line's
-                event after its first), so later tests would miss it;
+  core          unless timid: sysmon from Python 3.12, ctrace before
+                (and where the configuration names plugins or a
+                concurrency library the sysmon core refuses, or
+                TESTDEX_PY_COVERAGE_CORE=ctrace asks for it). coverage's
+                sysmon core switches a line's event off after its first
+                (sys.monitoring.DISABLE), so alone it would report a line
+                once per process, not once per test: the recorder calls
+                sys.monitoring.restart_events() at each cut, which turns
+                every disabled event on again, so each test's first run
+                of a line is reported. A test then costs one event per
+                distinct line it runs in the measured files, and one per
+                distinct function it enters anywhere (coverage's PY_START
+                callback, which answers DISABLE again), where ctrace's
+                sys.settrace calls it for every line of every frame;
   patch         none: child processes are not measured (their lines
                 could not be attributed to a test anyway);
   concurrency   kept, without multiprocessing (its children write data
@@ -89,6 +99,7 @@ class Recorder:
         self.current = NO_TEST
         self.disabled = ""
         self.traced = None  # the collector's {file: set of lines}, when read directly
+        self.restart = None  # sys.monitoring.restart_events, under coverage's sysmon core
         self.by_context = {}  # context -> {file: set of lines}, when read directly
         cov = coverage.Coverage(data_file=None, config_file=True, auto_data=False)
         source = [os.getcwd()] + list(cov.get_option("run:source") or []) + list(get_option(cov, "run:source_pkgs") or [])
@@ -98,10 +109,10 @@ class Recorder:
             "run:branch": False, "run:patch": [],
             "run:concurrency": [c for c in cov.get_option("run:concurrency") or [] if c != "multiprocessing"],
             "run:disable_warnings": list(cov.get_option("run:disable_warnings") or []) + [
-                "module-not-imported", "no-data-collected", "module-not-measured", "no-ctracer"],
+                "module-not-imported", "no-data-collected", "module-not-measured", "no-ctracer", "no-sysmon"],
         }
         if not cov.get_option("run:timid"):
-            options["run:core"] = "ctrace"
+            options["run:core"] = core(cov)
         for name, value in options.items():
             try:
                 cov.set_option(name, value)
@@ -117,6 +128,9 @@ class Recorder:
         data = getattr(collector, "data", None)
         if isinstance(data, dict) and getattr(collector, "branch", True) is False:
             self.traced = data
+        tracers = getattr(collector, "tracers", None) or ()
+        if any(type(t).__name__ == "SysMonitor" for t in tracers):
+            self.restart = sys.monitoring.restart_events
 
     def disable(self, why):
         """Records nothing for the tests of this run, and says why once (a
@@ -126,12 +140,21 @@ class Recorder:
             self.emit(action="covered", nodeid="", message=why)
 
     def switch(self, context):
-        """Switches to context; returns the previous one."""
+        """Switches to context; returns the previous one. Under sys.monitoring
+        the events are restarted before the cut as well as after it: code
+        that runs during the cut (a weakref callback that the cut's own
+        allocations set off through the garbage collector, another thread)
+        is then recorded, for one context or the other, even where an
+        earlier test disabled its lines."""
         prev = self.current
+        if self.restart is not None:
+            self.restart()
         if self.traced is not None:
             self.take()
         else:
             self.cov.switch_context(context)
+        if self.restart is not None:
+            self.restart()
         self.current = context
         return prev
 
@@ -254,6 +277,21 @@ class Recorder:
         self.emit(action="covered", nodeid="", files=spans_of(shared))
         for ctx, names in self.tests.items():
             self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
+
+
+def core(cov):
+    """The coverage core to record with: sysmon where sys.monitoring can
+    cut per test (Python 3.12 and later; see the doc string), ctrace
+    otherwise, and ctrace where the project's configuration asks for what
+    coverage's sysmon core does not do (plugins, or a concurrency library
+    it refuses)."""
+    if sys.version_info < (3, 12) or os.environ.get("TESTDEX_PY_COVERAGE_CORE") == "ctrace":
+        return "ctrace"
+    if get_option(cov, "run:plugins"):
+        return "ctrace"
+    if any(c in ("greenlet", "eventlet", "gevent") for c in get_option(cov, "run:concurrency") or ()):
+        return "ctrace"
+    return "sysmon"
 
 
 def get_option(cov, name):
