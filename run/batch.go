@@ -481,14 +481,16 @@ func (st *batchState) settle(exit int) {
 // unselected says whether e is a skip the runner reported for a listed
 // test that the batch did not select and that never started: a name
 // pattern's filtering (Jest, Vitest and node 20 report the tests of a file
-// that the pattern leaves out as skipped), not a result. It is dropped: a
-// shard that runs some of a file's tests by ID would otherwise report the
-// others as skipped, and so would the shards that run them, which `testdex
-// merge` reads as tests reported twice. Only where the batch selects tests
-// by ID: a runner's skips in files run whole are its results. st.mu is
-// held.
+// that the pattern leaves out as skipped), not a result; or the pass of
+// such a suite (node 20 passes a describe whose tests it all filtered
+// out). It is dropped: a shard that runs some of a file's tests by ID
+// would otherwise report the others as skipped, and so would the shards
+// that run them, which `testdex merge` reads as tests reported twice. Only
+// where the batch selects tests by ID: a runner's skips in files run whole
+// are its results. A failure is never dropped. st.mu is held.
 func (st *batchState) unselected(e testdex.Event) bool {
-	if e.Action != testdex.ActionSkip || e.ID == "" || len(e.Seen) > 0 || len(st.b.Selection.Tests) == 0 ||
+	suite := e.Action == testdex.ActionPass && e.Kind == testdex.KindSuite
+	if (e.Action != testdex.ActionSkip && !suite) || e.ID == "" || len(e.Seen) > 0 || len(st.b.Selection.Tests) == 0 ||
 		st.started[e.ID] > st.done[e.ID] {
 		return false
 	}

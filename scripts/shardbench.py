@@ -26,7 +26,8 @@ plan over five languages, about 10,000 tests.
 `sleepy` is a pytest suite generated here (seeded): 40 files whose tests
 sleep for skewed times, one file holding a sixth of the total, about 60 s in
 all. The others are the fidelity projects (scripts/setup/fidelity.sh
-installs them). Builds ./cmd/testdex unless --bin is given. The machine's
+installs them), or those scripts/setup/shardcheck.sh installs (pluggy,
+more-itertools, tomli, boltons, jest-when, strsim). Builds ./cmd/testdex unless --bin is given. The machine's
 load shows in the measured times: run it on a quiet machine.
 """
 import argparse
@@ -338,8 +339,10 @@ def main():
             root = polyglot(os.path.join(work, "polyglot"))
         else:
             root = os.path.join(FIDELITY, name)
+            if not os.path.isdir(root):  # scripts/setup/shardcheck.sh's
+                root = os.path.join(BENCH, name)
         if not os.path.isdir(root):
-            print(f"{name}: not installed (scripts/setup/fidelity.sh)", file=sys.stderr)
+            print(f"{name}: not installed (scripts/setup/fidelity.sh, scripts/setup/shardcheck.sh)", file=sys.stderr)
             continue
         pw = os.path.join(work, "out-" + name)  # not the polyglot root itself
         os.makedirs(pw, exist_ok=True)

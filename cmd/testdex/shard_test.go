@@ -217,3 +217,29 @@ func TestShardNamePattern(t *testing.T) {
 		t.Errorf("merge: exit %d, %v, want the whole run's %v\n%s", code, finals(t, merged), finals(t, direct), errs)
 	}
 }
+
+// TestRunByIDFrameworkSkips: a run of some of a file's tests by ID
+// reports those alone, whether the framework says nothing of the tests
+// its name pattern leaves out (Mocha), says them skipped (Jest, node 20),
+// or readies them as well (Vitest 3 calls onTestCaseReady for them, which
+// read as started, so that their skips were kept), and node 20's pass of
+// a describe whose tests it all left out is not reported either: what one
+// shard of a file broken into its tests reports, where the others are
+// another shard's.
+func TestRunByIDFrameworkSkips(t *testing.T) {
+	for _, f := range nodeRunFixtures {
+		t.Run(f.dir, func(t *testing.T) {
+			root := t.TempDir()
+			copyNodeFixture(t, f.dir, filepath.Join(root, f.dir))
+			id := f.dir + "/" + f.file + "::top level"
+			code, out, errs := runnerIn(t, root)(nil, "run", "--json", id)
+			want := map[string]testdex.Action{id: testdex.ActionPass}
+			if f.dir == "node-test" { // its subtest runs with it
+				want[id+" > sub ok"] = testdex.ActionPass
+			}
+			if code != 0 || !reflect.DeepEqual(finals(t, out), want) {
+				t.Errorf("run %s: exit %d, %v, want %v\n%s", id, code, finals(t, out), want, errs)
+			}
+		})
+	}
+}
