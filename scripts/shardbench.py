@@ -27,7 +27,7 @@ plan over five languages, about 10,000 tests.
 sleep for skewed times, one file holding a sixth of the total, about 60 s in
 all. The others are the fidelity projects (scripts/setup/fidelity.sh
 installs them), or those scripts/setup/shardcheck.sh installs (pluggy,
-more-itertools, tomli, boltons, jest-when, strsim). Builds ./cmd/testdex unless --bin is given. The machine's
+more-itertools, boltons, six, cachetools, jest-when, strsim). Builds ./cmd/testdex unless --bin is given. The machine's
 load shows in the measured times: run it on a quiet machine.
 """
 import argparse

@@ -9,8 +9,9 @@
 # removed and installed again. Quiet on success; a failing step prints its
 # log. A missing toolchain skips its projects.
 #
-#   pluggy, more-itertools, tomli, boltons: pytest and unittest suites
-#   from PyPI sdists; jest-when: one Jest file of many top-level tests
+#   pluggy, more-itertools, boltons, six, cachetools: pytest and
+#   unittest suites from PyPI sdists (six's is one file of many tests,
+#   which a split breaks into its tests by ID); jest-when: one Jest file of many top-level tests
 #   (a split breaks it into its tests by ID); strsim: a crate whose
 #   tests are its lib's unit tests and tests/lib.rs.
 set -euo pipefail
@@ -77,7 +78,8 @@ pip_sdist() {
 
 pluggy() { pip_sdist pluggy==1.6.0 pytest==9.2.0; }
 more_itertools() { pip_sdist more-itertools==10.8.0 pytest==9.2.0; }
-tomli() { pip_sdist tomli==2.3.0 pytest==9.2.0; }
+six() { pip_sdist six==1.17.0 pytest==9.2.0; }
+cachetools() { pip_sdist cachetools==6.2.1 pytest==9.2.0; }
 boltons() { pip_sdist boltons==25.0.0 pytest==9.2.0; }
 
 # jest_when: the tarball and Jest 27 (its devDependencies' range) alone,
@@ -109,7 +111,8 @@ status=0
 if have python3; then
 	install pluggy pluggy || status=1
 	install more-itertools more_itertools || status=1
-	install tomli tomli || status=1
+	install six six || status=1
+	install cachetools cachetools || status=1
 	install boltons boltons || status=1
 fi
 if have npm; then install jest-when jest_when || status=1; fi
