@@ -57,8 +57,9 @@ const (
 // A file whose predicted time exceeds DominantShare of a shard's mean is
 // broken into its top-level tests, selected by ID, unless it has more
 // than MaxBroken of them (a selection by ID is a command line), only one,
-// a record named only at run time, two records with one ID, or a
-// benchmark.
+// a record named only at run time, two records with one ID, a
+// benchmark, or a runner's selector shared by records under two of them
+// (apart).
 const (
 	DominantShare = 0.5
 	MaxBroken     = 500

@@ -132,7 +132,7 @@ func breakDominant(items []*item, infos []*batchInfo, n int) []*item {
 	limit := time.Duration(float64(total) / float64(n) * DominantShare)
 	out := items[:0:0]
 	for _, it := range items {
-		if it.ps == nil || it.cost <= limit || !breakable(it.ps.Tests) {
+		if it.ps == nil || it.cost <= limit || !breakable(it.ps.Tests) || !apart(it.ps.Tests, infos[it.batch]) {
 			out = append(out, it)
 			continue
 		}
@@ -241,6 +241,31 @@ func breakable(tests []*testdex.Test) bool {
 			return false
 		}
 		seen[t.ID] = true
+	}
+	return true
+}
+
+// apart reports whether the runner's selectors of a file's top-level
+// records select each one's tree alone: no selector (lang.Test.Run) is
+// shared by records under two of them. node --test-name-pattern matches
+// a test's own title at any depth, so a shard running a top-level test
+// "one" also ran the "one" of a describe beside it, which the describe's
+// shard ran too (both reported it, and the merge failed).
+func apart(tests []*testdex.Test, in *batchInfo) bool {
+	owner := map[string]string{}
+	for _, top := range tests {
+		stack := []*testdex.Test{top}
+		for depth := 0; len(stack) > 0 && depth < 1<<16; depth++ {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if t.Run != "" {
+				if o, ok := owner[t.Run]; ok && o != top.ID {
+					return false
+				}
+				owner[t.Run] = top.ID
+			}
+			stack = append(stack, in.children[t.ID]...)
+		}
 	}
 	return true
 }

@@ -244,6 +244,47 @@ func TestSplitDominantFile(t *testing.T) {
 	}
 }
 
+// TestSplitSharedSelector checks a dominant file is not broken into its
+// top-level tests where a runner's selector of one also selects a record
+// under another (node --test-name-pattern matches a title at any depth:
+// "^one$" runs the top-level "one" and the describe's "group > one"),
+// which two shards would then both run and report; and that it is broken
+// where the selectors differ.
+func TestSplitSharedSelector(t *testing.T) {
+	split := func(nested string) *plan.Sharding {
+		p := &plan.Plan{Version: plan.Version}
+		b := &plan.Batch{Name: ". node", Dir: ".", Framework: "node", Paths: []string{"."}}
+		ps := lang.PathSelection{Path: ".", Dir: true}
+		d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{". node": time.Second}}
+		add := func(file, name, run, parent string, secs int) {
+			rec := &testdex.Test{ID: file + "::" + name, Framework: "node", File: file, Run: run, Parent: parent}
+			if parent == "" {
+				ps.Tests = append(ps.Tests, rec)
+			}
+			b.Expected = append(b.Expected, rec)
+			d.tests[rec.ID] = time.Duration(secs) * time.Second
+		}
+		add("big.test.js", "one", "^one$", "", 10)
+		add("big.test.js", "two", "^two$", "", 10)
+		add("big.test.js", "group", "^group$", "", 0)
+		add("big.test.js", "group > "+nested, "^"+nested+"$", "big.test.js::group", 10)
+		add("small.test.js", "quick", "^quick$", "", 1)
+		b.Selection.Paths = []lang.PathSelection{ps}
+		p.Batches = []*plan.Batch{b}
+		s, err := plan.Split(p, 3, plan.SplitOptions{Durations: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if s := split("one"); len(s.Shards) != 2 {
+		t.Errorf("big.test.js was broken up though ^one$ selects a test under group too: %d shards %v", len(s.Shards), shardsText(t, s))
+	}
+	if s := split("three"); len(s.Shards) != 3 {
+		t.Errorf("big.test.js was not broken up, its selectors apart: %d shards %v", len(s.Shards), shardsText(t, s))
+	}
+}
+
 // BenchmarkSplit10k splits a plan of 10,000 tests (20 projects of 50
 // files) into 8 shards: `testdex plan` answers in well under a second.
 func BenchmarkSplit10k(b *testing.B) {

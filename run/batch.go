@@ -258,9 +258,11 @@ type batchState struct {
 	// parents maps a reported test's ID to its parent's, for the tests the
 	// listing does not hold (the listed ones have Parent).
 	parents map[string]string
-	failed  bool // a test failed
-	errored bool // the batch failed without per-test results
-	timeout bool
+	// expected holds the IDs of b.Expected, made on first use.
+	expected map[string]bool
+	failed   bool // a test failed
+	errored  bool // the batch failed without per-test results
+	timeout  bool
 	// cancelled is true when the caller cancelled the run (Ctrl-C), as
 	// opposed to the run's own timeout.
 	cancelled bool
@@ -353,7 +355,11 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 	parser := st.b.Setup.Runner.NewParser(st.b.Project, c, func(r lang.RunEvent) {
 		st.mu.Lock()
 		e := st.event(r)
+		drop := st.unselected(e)
 		st.mu.Unlock()
+		if drop {
+			return
+		}
 		if r.Action == lang.ActionCovered { // kept for the coverage index, never an event
 			st.o.cover.add(e.ID, st.b, r)
 			return
@@ -470,6 +476,41 @@ func (st *batchState) settle(exit int) {
 	}
 	st.batchError(exit, limit)
 	st.unreported()
+}
+
+// unselected says whether e is a skip the runner reported for a listed
+// test that the batch did not select and that never started: a name
+// pattern's filtering (Jest, Vitest and node 20 report the tests of a file
+// that the pattern leaves out as skipped), not a result; or the pass of
+// such a suite (node 20 passes a describe whose tests it all filtered
+// out). It is dropped: a shard that runs some of a file's tests by ID
+// would otherwise report the others as skipped, and so would the shards
+// that run them, which `testdex merge` reads as tests reported twice. Only
+// where the batch selects tests by ID: a runner's skips in files run whole
+// are its results. A failure is never dropped. st.mu is held.
+func (st *batchState) unselected(e testdex.Event) bool {
+	suite := e.Action == testdex.ActionPass && e.Kind == testdex.KindSuite
+	if (e.Action != testdex.ActionSkip && !suite) || e.ID == "" || len(e.Seen) > 0 || len(st.b.Selection.Tests) == 0 ||
+		st.started[e.ID] > st.done[e.ID] {
+		return false
+	}
+	if st.expected == nil {
+		st.expected = make(map[string]bool, len(st.b.Expected))
+		for _, t := range st.b.Expected {
+			st.expected[t.ID] = true
+		}
+	}
+	for id, depth := e.ID, 0; id != "" && depth < 64; depth++ {
+		if st.expected[id] {
+			return false
+		}
+		t, ok := st.names.ForID(id)
+		if !ok || len(t.Seen) > 0 {
+			return false
+		}
+		id = t.Parent
+	}
+	return true
 }
 
 // parentOf is the parent of a test of the batch: the listed record's, or

@@ -26,7 +26,8 @@ plan over five languages, about 10,000 tests.
 `sleepy` is a pytest suite generated here (seeded): 40 files whose tests
 sleep for skewed times, one file holding a sixth of the total, about 60 s in
 all. The others are the fidelity projects (scripts/setup/fidelity.sh
-installs them). Builds ./cmd/testdex unless --bin is given. The machine's
+installs them), or those scripts/setup/shardcheck.sh installs (pluggy,
+more-itertools, boltons, six, cachetools, jest-when, strsim). Builds ./cmd/testdex unless --bin is given. The machine's
 load shows in the measured times: run it on a quiet machine.
 """
 import argparse
@@ -105,6 +106,10 @@ def sleepy(root):
 # whatever it runs, more than the mean shard of the five others at N=8).
 # It is installed here, once, from its sdist.
 POLYGLOT = ["go-toml", "acc-attrs", "zod", "semver", "commons-cli", "networkx"]
+# SHARDCHECK are the projects scripts/setup/shardcheck.sh installs under
+# BENCH when asked for (projects nobody sharded before, to check that the
+# merged shards hold the full run's results).
+SHARDCHECK = ["pluggy", "more-itertools", "boltons", "six", "cachetools", "jest-when", "strsim"]
 BENCH = os.environ.get("TESTDEX_BENCH_DIR", os.path.expanduser("~/.cache/testdex-bench"))
 
 
@@ -156,6 +161,15 @@ def run(cmd, cwd, env, stdout=None):
 
 
 LAST_CPU = 0.0
+# DIFFS holds each difference between the merged shards and the full run;
+# the script goes on to the next split and exits 1 at the end if any.
+DIFFS = []
+
+
+def differ(msg):
+    """Records and prints a difference between the shards and the full run."""
+    DIFFS.append(msg)
+    print("DIFFERENCE: " + msg, file=sys.stderr, flush=True)
 
 
 def bench(bin_, name, root, shards, splits, env, work):
@@ -275,17 +289,18 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
               f"{[round(t, 1) for t in times[k]]}, CPU {[round(c, 1) for c in cpus[k]]} (a fixed loop took {[round(c, 3) for c in speed[k]]} s before); batches predicted/measured: {', '.join(parts)}", file=sys.stderr)
     mcode, _, merr = run([bin_, "merge", "--plan", os.path.join(d, "plan.json")] + streams, root, env)
     if mcode != code or "shard" in merr:
-        sys.exit(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
+        differ(f"{name} {split} {n}: merge exit {mcode}, the full run {code}\n{merr}")
     merged = os.path.join(d, "merged.jsonl")
     with open(merged, "w") as out:
         subprocess.run([bin_, "merge", "--json"] + streams, cwd=root, env=env, stdout=out, stderr=subprocess.DEVNULL)
     a, b = results(full_stream), results(merged)
     if set(a) != set(b):
-        sys.exit(f"{name} {split} {n}: the shards ran {len(set(b) - set(a))} tests the full run did not, "
-                 f"and not {len(set(a) - set(b))} it did")
-    changed = sorted(k for k in a if a[k] != b[k])
-    print(f"{name} N={n} {split}: the same {len(a)} results as the full run, "
-          f"{len(changed)} with another outcome {changed[:3]}", file=sys.stderr)
+        extra_, missing = sorted(set(b) - set(a)), sorted(set(a) - set(b))
+        differ(f"{name} {split} {n}: the shards ran {len(extra_)} tests the full run did not {extra_[:5]}, "
+               f"and not {len(missing)} it did {missing[:5]}")
+    changed = sorted(k for k in a if k in b and a[k] != b[k])
+    print(f"{name} N={n} {split}: {len(a)} results in the full run, {len(b)} in the shards', "
+          f"{len(changed)} with another outcome {[(k, a[k], b[k]) for k in changed[:5]]}", file=sys.stderr)
     mean = sum(shard_secs) / len(shard_secs)
     predicted = [sh["predictedSeconds"] for sh in doc["shards"]]
     print(f"{name} N={n} {split}: shards measured {[round(t, 1) for t in shard_secs]}, "
@@ -312,6 +327,7 @@ def main():
     global JOBS, HISTORY_RUNS, ROUNDS, REPEAT
     JOBS, HISTORY_RUNS, ROUNDS, REPEAT = args.jobs, args.history_runs, args.rounds, args.repeat
     work = tempfile.mkdtemp(prefix="shardbench-")
+    print(f"work folder: {work}", file=sys.stderr)
     bin_ = args.bin or os.path.join(work, "testdex")
     if not args.bin:
         subprocess.run(["go", "build", "-o", bin_, "./cmd/testdex"], cwd=REPO, check=True,
@@ -327,8 +343,13 @@ def main():
             root = polyglot(os.path.join(work, "polyglot"))
         else:
             root = os.path.join(FIDELITY, name)
+            if not os.path.isdir(root):  # scripts/setup/shardcheck.sh's
+                root = os.path.join(BENCH, name)
+                if name in SHARDCHECK and not os.path.isdir(root):
+                    subprocess.run(["bash", os.path.join(REPO, "scripts", "setup", "shardcheck.sh")],
+                                   env=dict(os.environ, TESTDEX_SHARDCHECK="1"))
         if not os.path.isdir(root):
-            print(f"{name}: not installed (scripts/setup/fidelity.sh)", file=sys.stderr)
+            print(f"{name}: not installed (scripts/setup/fidelity.sh, scripts/setup/shardcheck.sh)", file=sys.stderr)
             continue
         pw = os.path.join(work, "out-" + name)  # not the polyglot root itself
         os.makedirs(pw, exist_ok=True)
@@ -337,6 +358,8 @@ def main():
             used_note = "" if used == n else f" ({used} used)"
             print(f"| {name} | {full:.1f} s | {n}{used_note} | {split} | {pred:.2f} | {meas:.2f} | {cpu:.2f} | {slowest:.1f} s |",
                   flush=True)
+    if DIFFS:
+        sys.exit(f"{len(DIFFS)} differences between the shards and the full run:\n" + "\n".join(DIFFS))
 
 
 if __name__ == "__main__":

@@ -345,8 +345,8 @@ func checkNodeFailures(t *testing.T, td cliFunc, file string) {
 
 // checkNodeFailed reruns the failures by name: they fail again and no
 // other test passes or fails. The tests their name pattern leaves out are
-// reported as the framework reports them: skipped (Jest, Vitest, node 20,
-// which say so) or not at all (Mocha). The failed row of a loop (Mocha,
+// not reported: the frameworks that say them skipped (Jest, Vitest, node
+// 20) have those skips dropped by the run core, and Mocha is silent. The failed row of a loop (Mocha,
 // node:test) and the alias test have IDs the listing may not hold; the
 // ID rules place them and the runner selects them by name.
 func checkNodeFailed(t *testing.T, td cliFunc, file string) {

@@ -191,3 +191,80 @@ func shardProjectRules(t *testing.T, ini string, env []string) {
 		t.Errorf("test_big.py was not broken into its tests, so its IDs were not tried:\n%s", text)
 	}
 }
+
+// TestShardNamePattern: a shard that runs some of a node:test file's
+// tests by ID does not report the file's other tests, which node 20 says
+// it skipped ("test name does not match pattern"): the shards that run
+// those report them, and `testdex merge` would read each as reported by
+// two shards, the merged run failing where the whole run passes. A run
+// of one test by ID reports that test alone.
+func TestShardNamePattern(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		testenv.Missing(t, "node is not installed")
+	}
+	root := t.TempDir()
+	big := "const test = require('node:test');\nconst nap = () => new Promise((ok) => setTimeout(ok, 300));\n"
+	for _, n := range []string{"one", "two", "three", "four"} {
+		big += "test('" + n + "', nap);\n"
+	}
+	writeFiles(t, root, map[string]string{
+		"package.json":       `{"name": "np", "private": true, "scripts": {"test": "node --test"}}` + "\n",
+		"test/big.test.js":   big,
+		"test/small.test.js": "const test = require('node:test');\ntest('small', () => {});\n",
+	})
+	code, direct, errs := cliIn(t, root, os.Environ(), "run", "--json", "test/big.test.js::two")
+	if want := map[string]testdex.Action{"test/big.test.js::two": testdex.ActionPass}; code != 0 || !reflect.DeepEqual(finals(t, direct), want) {
+		t.Errorf("run test/big.test.js::two: exit %d, %v, want %v\n%s", code, finals(t, direct), want, errs)
+	}
+	out := t.TempDir()
+	full := filepath.Join(out, "full.jsonl")
+	code, direct, errs = cliIn(t, root, os.Environ(), "run", "--json")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, direct, errs)
+	}
+	write(t, full, direct)
+	_, text, _ := cliIn(t, root, os.Environ(), "plan", "--shards", "3", "--json", "--durations", full, "-o", filepath.Join(out, "plan"))
+	if !strings.Contains(text, "test/big.test.js::two") {
+		t.Fatalf("big.test.js was not broken into its tests, so its IDs were not tried:\n%s", text)
+	}
+	var streams []string
+	for i := 1; i <= 3; i++ {
+		k := strconv.Itoa(i)
+		code, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", k+"/3", "--durations", full)
+		if code != 0 {
+			t.Errorf("shard %s/3: exit %d (the whole run passes)\n%s", k, code, errs)
+		}
+		streams = append(streams, filepath.Join(out, "shard-"+k+".jsonl"))
+		write(t, streams[len(streams)-1], got)
+	}
+	code, merged, errs := cliIn(t, root, os.Environ(), append([]string{"merge", "--json", "--plan", filepath.Join(out, "plan", "plan.json")}, streams...)...)
+	if code != 0 || !reflect.DeepEqual(finals(t, merged), finals(t, direct)) {
+		t.Errorf("merge: exit %d, %v, want the whole run's %v\n%s", code, finals(t, merged), finals(t, direct), errs)
+	}
+}
+
+// TestRunByIDFrameworkSkips: a run of some of a file's tests by ID
+// reports those alone, whether the framework says nothing of the tests
+// its name pattern leaves out (Mocha), says them skipped (Jest, node 20),
+// or readies them as well (Vitest 3 calls onTestCaseReady for them, which
+// read as started, so that their skips were kept), and node 20's pass of
+// a describe whose tests it all left out is not reported either: what one
+// shard of a file broken into its tests reports, where the others are
+// another shard's.
+func TestRunByIDFrameworkSkips(t *testing.T) {
+	for _, f := range nodeRunFixtures {
+		t.Run(f.dir, func(t *testing.T) {
+			root := t.TempDir()
+			copyNodeFixture(t, f.dir, filepath.Join(root, f.dir))
+			id := f.dir + "/" + f.file + "::top level"
+			code, out, errs := runnerIn(t, root)(nil, "run", "--json", id)
+			want := map[string]testdex.Action{id: testdex.ActionPass}
+			if f.dir == "node-test" { // its subtest runs with it
+				want[id+" > sub ok"] = testdex.ActionPass
+			}
+			if code != 0 || !reflect.DeepEqual(finals(t, out), want) {
+				t.Errorf("run %s: exit %d, %v, want %v\n%s", id, code, finals(t, out), want, errs)
+			}
+		})
+	}
+}

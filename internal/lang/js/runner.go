@@ -62,7 +62,8 @@ import (
 //
 // Every result the framework reports is reported, the tests a name pattern
 // filtered out included where the framework reports them (Jest and Vitest
-// as skipped, node 20 as skipped with "test name does not match pattern");
+// as skipped, node 20 as skipped with "test name does not match pattern":
+// the run core drops those skips of tests the batch did not select);
 // suites have no result of their own but where the framework gives one
 // (node:test's suites, a Vitest suite whose hook failed), with Kind suite.
 type runner struct{ fw testdex.Framework }

@@ -65,7 +65,8 @@ module.exports = TestdexReporter;
 // vitestReporter uses Vitest 3's reporter API (onTestCaseReady,
 // onTestCaseResult, onTestSuiteResult, onTestModuleEnd, onTestRunEnd). A
 // suite reports a result only when it failed with errors of its own (a
-// failing beforeAll).
+// failing beforeAll). Vitest readies skipped tests too, those a name
+// pattern leaves out included: they are not said to run.
 const vitestReporter = `import testdexFs from 'node:fs';
 const testdexCoverageSetup = testdexCoverage && testdexCoverage.replace(/\.cjs$/, '-vitest.mjs');
 const testdexEmit = (o) => testdexFs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n');
@@ -81,7 +82,7 @@ export default class TestdexReporter {
       c.setupFiles = [testdexCoverageSetup, ...(c.setupFiles || []).filter((f) => f !== testdexCoverageSetup)];
     }
   }
-  onTestCaseReady(t) { testdexEmit({a: 'run', file: t.module.moduleId, titles: titles(t)}); }
+  onTestCaseReady(t) { if (t.options.mode !== 'skip' && t.options.mode !== 'todo') testdexEmit({a: 'run', file: t.module.moduleId, titles: titles(t)}); }
   onTestCaseResult(t) {
     const r = t.result(), d = t.diagnostic(), e = (r.errors || [])[0] || {};
     testdexEmit({a: status[r.state] || 'skip', file: t.module.moduleId, titles: titles(t), ms: d ? d.duration : 0,
