@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/flock"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lines"
 	"github.com/testdex/testdex/internal/proc"
@@ -371,6 +372,16 @@ func (st *batchState) runCommand(ctx context.Context, c *lang.Command, emit func
 		st.o.note(st.b, st.b.Name+": "+c.Note)
 	}
 	stderr := &lines.Splitter{Line: func(l []byte) { emit(testdex.Event{Action: testdex.ActionOutput, Output: string(l) + "\n"}) }}
+	if c.Exclusive != "" {
+		unlock, err := flock.Lock(ctx, c.Exclusive, func() {
+			emit(testdex.Event{Action: testdex.ActionOutput, Output: "testdex: waiting for another run of this project to finish (it holds " + c.Exclusive + ")\n"})
+		})
+		if err != nil {
+			st.broke(fmt.Sprintf("cannot lock %s: %v", c.Exclusive, err), testdex.CauseRunner)
+			return 1
+		}
+		defer unlock()
+	}
 	env := append(append([]string{}, st.o.Env...), c.Env...)
 	var stdout io.Writer = parser
 	raw := &lines.Splitter{Line: func(l []byte) { st.o.Raw(st.b.Name, l) }}

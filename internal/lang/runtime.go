@@ -49,6 +49,12 @@ type Command struct {
 	// started and did not end as a failure "timed out after N ms", and
 	// goes on with the next command; it is not the run's timeout.
 	Timeout time.Duration
+	// Exclusive, when set, is a lock file the core holds from before the
+	// command starts until its results are read (flock, between testdex
+	// processes): a runner whose results land in one shared folder of
+	// the project (Surefire's reports, which the parser reads by their
+	// time) would otherwise read another run's as its own.
+	Exclusive string
 }
 
 // Listed is one test as the framework reported it.

@@ -131,7 +131,7 @@ func coverageCommands(p *lang.Project, o lang.RunOptions, mvn []string) ([]*lang
 		"org.jacoco:jacoco-maven-plugin:" + JacocoVersion + ":prepare-agent",
 		DependencyPlugin + ":copy", "-Dartifact=org.jacoco:org.jacoco.cli:" + JacocoVersion + ":jar:nodeps", "-DoutputDirectory=" + o.Dir,
 		"-Djacoco.destFile=" + filepath.Join(o.Dir, "jacoco.exec"), "-Djacoco.dumpOnExit=false",
-		"-Dmaven.test.additionalClasspath=" + listener}, mvn...)}
+		"-Dmaven.test.additionalClasspath=" + listener}, mvn...), Exclusive: reportsLock(p)}
 	read := []string{"sh", "-c", `[ -f "$1" ] || { printf '` + noteMarker + `%s\n' "mvn did not copy JaCoCo's CLI ($1), which reads the coverage: see mvn's output"; exit 0; }; exec java -XX:TieredStopAtLevel=1 -cp "$@"`, "sh",
 		cli, filepath.Join(src, "TestdexCoverageReader.java"), filepath.Join(o.Dir, "exec"), p.Dir}
 	if g, ok := p.Grapher.(Grapher); ok && g.TestDir != defaultTestDir {

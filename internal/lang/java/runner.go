@@ -3,6 +3,7 @@ package java
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -53,7 +54,7 @@ func (Runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 	if o.Coverage {
 		return coverageCommands(p, o, append(args[2:], o.Extra...))
 	}
-	return []*lang.Command{{Args: append(args, o.Extra...), Dir: p.Dir, Note: rowsNote(sel)}}, nil
+	return []*lang.Command{{Args: append(args, o.Extra...), Dir: p.Dir, Note: rowsNote(sel), Exclusive: reportsLock(p)}}, nil
 }
 
 // rowsNote says, when sel names parameterized rows, that each ran with
@@ -180,4 +181,14 @@ func joinScope(scope, name string) string {
 		return name
 	}
 	return scope + "." + name
+}
+
+// reportsLock is the lock a Maven run holds while Surefire writes its
+// reports and the parser reads them (lang.Command.Exclusive): the reports
+// folder is the module's, and its parser takes every report newer than
+// its start, so two testdex runs of one module at once (two shards of a
+// machine, watch beside a run) would take each other's results. Surefire
+// has no property to move its reports from the command line.
+func reportsLock(p *lang.Project) string {
+	return filepath.Join(p.Dir, "target", "surefire-reports.testdex-lock")
 }
