@@ -274,6 +274,16 @@ class Only:
             return False
         return False
 
+    def local(self, item):
+        """An item's file and node ID relative to the working folder, which
+        the paths and IDs are relative to: pytest's node IDs are relative to
+        its rootdir, which an ini file above may have put elsewhere."""
+        file, sep, rest = item.nodeid.partition("::")
+        fspath = getattr(item, "path", None) or getattr(item, "fspath", None)
+        if fspath is not None:
+            file = self.rel(fspath)
+        return file, file + sep + rest
+
     def rel(self, p):
         r = os.path.relpath(str(p), self.root).replace(os.sep, "/")
         return "" if r == "." else r
@@ -299,9 +309,9 @@ class Only:
             return
         keep, drop = [], []
         for item in items:
-            f = item.nodeid.split("::", 1)[0]
+            f, nodeid = self.local(item)
             whole = any(p in ("", ".") or f == p or f.startswith(p + "/") for p in self.paths)
-            named = any(item.nodeid == i or item.nodeid.startswith((i + "[", i + "::")) for i in self.ids)
+            named = any(nodeid == i or nodeid.startswith((i + "[", i + "::")) for i in self.ids)
             (keep if whole or named else drop).append(item)
         if drop:
             config.hook.pytest_deselected(items=drop)
