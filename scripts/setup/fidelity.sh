@@ -17,50 +17,10 @@ mkdir -p "$root"
 npm_before=2026-11-20
 stamp_text="fidelity setup 2"
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-# step NAME CMD...: runs CMD quietly; on failure prints its output and fails.
-step() {
-	local name=$1
-	shift
-	if ! "$@" >"$log" 2>&1; then
-		echo "fidelity.sh: $name failed: $*" >&2
-		tail -40 "$log" >&2
-		return 1
-	fi
-}
-
-# install NAME FN: runs FN in the folder NAME (emptied first) unless a
-# stamp says NAME is installed. Built in place, not renamed: a virtualenv
-# and an editable install remember their path. The stamp lies beside the
-# folder, not in it, where a project's own checks (RAT) would see it.
-install() {
-	local name=$1 fn=$2 dest="$root/$1" ok="$root/.ok-$1"
-	if [ -d "$dest" ] && [ -f "$ok" ] && [ "$(cat "$ok")" = "$stamp_text" ]; then
-		return 0
-	fi
-	rm -rf "$dest" "$ok"
-	mkdir -p "$dest"
-	# errexit is ignored inside an if or || condition, so the subshell runs
-	# as a plain command with its own set -e.
-	local rc=0
-	set +e
-	(
-		set -e
-		cd "$dest"
-		"$fn"
-	)
-	rc=$?
-	set -e
-	if [ "$rc" -ne 0 ]; then
-		echo "fidelity.sh: $name not installed; its fidelity test will skip" >&2
-		return 1
-	fi
-	echo "$stamp_text" >"$ok"
-}
-
-have() { command -v "$1" >/dev/null 2>&1; }
+me=fidelity.sh
+skipped="; its fidelity test will skip"
+# shellcheck source=lib/install.sh
+. "$(dirname "$0")/lib/install.sh"
 
 # npm_project SPEC [EXTRA...]: the package's tarball unpacked here, then its
 # dependencies and devDependencies (no lock file ships in npm tarballs) and

@@ -26,46 +26,10 @@ mkdir -p "$root"
 npm_before=2026-11-20
 stamp_text="shardcheck setup 1"
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-# step NAME CMD...: runs CMD quietly; on failure prints its output and fails.
-step() {
-	local name=$1
-	shift
-	if ! "$@" >"$log" 2>&1; then
-		echo "shardcheck.sh: $name failed: $*" >&2
-		tail -40 "$log" >&2
-		return 1
-	fi
-}
-
-# install NAME FN: runs FN in the folder NAME (emptied first) unless a
-# stamp beside it says NAME is installed.
-install() {
-	local name=$1 fn=$2 dest="$root/$1" ok="$root/.ok-$1"
-	if [ -d "$dest" ] && [ -f "$ok" ] && [ "$(cat "$ok")" = "$stamp_text" ]; then
-		return 0
-	fi
-	rm -rf "$dest" "$ok"
-	mkdir -p "$dest"
-	local rc=0
-	set +e
-	(
-		set -e
-		cd "$dest"
-		"$fn"
-	)
-	rc=$?
-	set -e
-	if [ "$rc" -ne 0 ]; then
-		echo "shardcheck.sh: $name not installed" >&2
-		return 1
-	fi
-	echo "$stamp_text" >"$ok"
-}
-
-have() { command -v "$1" >/dev/null 2>&1; }
+me=shardcheck.sh
+skipped=""
+# shellcheck source=lib/install.sh
+. "$(dirname "$0")/lib/install.sh"
 
 # pip_sdist SPEC PKG...: the sdist unpacked here, a virtualenv in .venv
 # with PKG... and the project itself (editable).
