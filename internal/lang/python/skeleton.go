@@ -462,6 +462,12 @@ func (s *skelScan) keepCallees(kept map[string]bool) {
 
 // forWords calls fn with each word (name or number) of b.
 func forWords(b []byte, fn func(string)) {
+	scanWords(b, func(i, j int) bool { fn(string(b[i:j])); return true })
+}
+
+// scanWords calls fn with the bounds of each word (name or number) of b,
+// in order, until fn returns false; it reports whether fn never did.
+func scanWords(b []byte, fn func(i, j int) bool) bool {
 	for i := 0; i < len(b); {
 		if !isWordByte(b[i]) {
 			i++
@@ -471,9 +477,12 @@ func forWords(b []byte, fn func(string)) {
 		for j < len(b) && isWordByte(b[j]) {
 			j++
 		}
-		fn(string(b[i:j]))
+		if !fn(i, j) {
+			return false
+		}
 		i = j
 	}
+	return true
 }
 
 // bodyMaySay reports whether the text of a one-line function (not read
@@ -522,15 +531,7 @@ func (s *skelScan) calls(b []byte) {
 	if len(b) > 0 && b[0] == '@' {
 		prev = "(" // a decorator's name: a collector (funcs.go) is read
 	}
-	for i := 0; i < len(b); {
-		if !isWordByte(b[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(b) && isWordByte(b[j]) {
-			j++
-		}
+	scanWords(b, func(i, j int) bool {
 		word := string(b[i:j])
 		k := j
 		for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
@@ -542,25 +543,12 @@ func (s *skelScan) calls(b []byte) {
 			}
 			s.called[word] = true
 		}
-		prev, i = word, j
-	}
+		prev = word
+		return true
+	})
 }
 
 // namesAny reports whether b holds a word that is a key of names.
 func namesAny(b []byte, names map[string]bool) bool {
-	for i := 0; i < len(b); {
-		if !isWordByte(b[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(b) && isWordByte(b[j]) {
-			j++
-		}
-		if names[string(b[i:j])] {
-			return true
-		}
-		i = j
-	}
-	return false
+	return !scanWords(b, func(i, j int) bool { return !names[string(b[i:j])] })
 }
