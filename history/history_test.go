@@ -222,6 +222,27 @@ func TestDurationsRecent(t *testing.T) {
 	}
 }
 
+// TestFileSetupsPerTest: a unit's newest records whose setups grow with
+// their top-level tests, not their files, give a cost per test; older
+// records than FitRuns are left out.
+func TestFileSetupsPerTest(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	h := &History{}
+	for i := range FitRuns + 5 {
+		id := fmt.Sprintf("r%02d", i)
+		h.Runs = append(h.Runs, Run{ID: id, Time: at.Add(time.Duration(i) * time.Hour)})
+		count, setup := 100*(1+i%4), 50.0 // the oldest five: far off
+		if i >= 5 {
+			setup = 1 + 0.002*float64(count)
+		}
+		h.Units = append(h.Units, Unit{Run: id, Unit: "p pytest", Setup: setup, Files: 10, Count: count})
+	}
+	f := Merge(h).FileSetups("", 2)["p pytest"]
+	if f.Runs != FitRuns || math.Abs(f.Start+10*f.PerFile-1) > 1e-6 || math.Abs(f.PerTest-0.002) > 1e-6 {
+		t.Errorf("FileSetups = %+v, want 1 s for the start and files, 2 ms a test, from the newest %d", f, FitRuns)
+	}
+}
+
 // TestAppendConcurrent: runs appending to one history at once lose
 // nothing (the lock, then read, merge and rename).
 func TestAppendConcurrent(t *testing.T) {

@@ -3,6 +3,8 @@ package history
 import (
 	"cmp"
 	"slices"
+
+	"github.com/testdex/testdex/internal/costfit"
 )
 
 // Stat sums up a test's (or a unit's) recorded durations, in seconds,
@@ -122,36 +124,53 @@ func (h *History) FolderSetups(label string) map[string]float64 {
 	return out
 }
 
-// FileSetup is a unit's setup cost as a start and a cost per file, for a
-// runner whose setup grows with the files it collects: a run of f files
-// is predicted to cost Start + f × PerFile. Each is the median over the
-// unit's newest RecentRuns records that know their files.
+// FileSetup is a unit's setup cost as a start, a cost per file and a
+// cost per top-level test, for a runner whose setup grows with the files
+// it collects and the tests it runs: a run of f files and t tests is
+// predicted to cost Start + f × PerFile + t × PerTest (costfit.Model),
+// fitted to the unit's newest FitRuns records that know their files.
 type FileSetup struct {
-	Start, PerFile float64
-	Runs           int
+	Start, PerFile, PerTest float64
+	Runs                    int
 }
 
-// FileSetups returns, per unit, its setup as a start and a cost per file
-// in the runs whose profile has label ("" is every run): of each record,
-// the start is its setup up to maxStart seconds and the rest is shared by
-// its files. A shard that ran eight of a suite's files and a full run that
-// ran all of them then price the same file alike, where the setups alone
-// (a few seconds against the whole collection) would not.
+// FitRuns is how many of a unit's newest records FileSetups fits: the
+// shards of a few CI runs (each shard's run of a batch is a record).
+const FitRuns = 4 * RecentRuns
+
+// FileSetups returns, per unit, its setup as a start, a cost per file
+// and a cost per top-level test in the runs whose profile has label (""
+// is every run), fitted to its newest records (costfit.Fit: with fewer
+// than three, each record's start is its setup up to maxStart seconds
+// and the rest is shared by its files). A shard that ran eight of a
+// suite's files and a full run that ran all of them then price the same
+// file alike, where the setups alone (a few seconds against the whole
+// collection) would not; a shard of many cheap rows pays for the rows.
 func (h *History) FileSetups(label string, maxStart float64) map[string]FileSetup {
 	runs := h.runsOf(label)
-	starts, rates := map[string][]timed{}, map[string][]timed{}
+	type rec struct {
+		order string
+		run   costfit.Run
+	}
+	byUnit := map[string][]rec{}
 	for _, u := range h.Units {
 		r, ok := runs[u.Run]
 		if !ok || u.Files == 0 {
 			continue
 		}
-		start := min(u.Setup, maxStart)
-		starts[u.Unit] = append(starts[u.Unit], timed{order: r.order, d: start})
-		rates[u.Unit] = append(rates[u.Unit], timed{order: r.order, d: (u.Setup - start) / float64(u.Files)})
+		byUnit[u.Unit] = append(byUnit[u.Unit], rec{r.order, costfit.Run{Setup: u.Setup, Files: u.Files, Tests: u.Count}})
 	}
-	out := make(map[string]FileSetup, len(starts))
-	for unit := range starts {
-		out[unit] = FileSetup{Start: figures(starts[unit]).Recent, PerFile: figures(rates[unit]).Recent, Runs: len(starts[unit])}
+	out := make(map[string]FileSetup, len(byUnit))
+	for unit, recs := range byUnit {
+		slices.SortStableFunc(recs, func(a, b rec) int { return cmp.Compare(a.order, b.order) })
+		recs = recs[max(0, len(recs)-FitRuns):]
+		fit := make([]costfit.Run, len(recs))
+		for i, r := range recs {
+			fit[i] = r.run
+		}
+		if m, ok := costfit.Fit(fit, maxStart); ok {
+			out[unit] = FileSetup{Start: m.Start, PerFile: m.PerFile, PerTest: m.PerTest, Runs: m.Runs}
+		}
 	}
 	return out
 }

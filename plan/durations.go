@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/costfit"
 )
 
 // Recorded are Durations read from runs' events (`testdex run --json`
@@ -23,6 +24,7 @@ type Recorded struct {
 	setups  map[string][]time.Duration
 	files   map[string][]int // per run of setups, its files
 	folders map[string][]int // and its files' folders
+	counts  map[string][]int // and its outermost tests
 }
 
 // result is one test's final result in a batch's run.
@@ -34,7 +36,7 @@ type result struct {
 // NewRecorded returns an empty Recorded.
 func NewRecorded() *Recorded {
 	return &Recorded{tests: map[string]time.Duration{}, results: map[string][]result{}, setups: map[string][]time.Duration{},
-		files: map[string][]int{}, folders: map[string][]int{}}
+		files: map[string][]int{}, folders: map[string][]int{}, counts: map[string][]int{}}
 }
 
 // Event takes one event of a run: a batch's start, a test's final
@@ -46,8 +48,9 @@ func (r *Recorded) Event(e testdex.Event) error {
 		r.results[e.Batch] = nil
 	case e.Action != testdex.ActionPass && e.Action != testdex.ActionFail && e.Action != testdex.ActionSkip:
 	case e.ID == "" && e.Batch != "" && e.Action != testdex.ActionSkip:
-		tests, files, folders := r.outermost(e.Batch)
+		tests, count, files, folders := r.outermost(e.Batch)
 		r.setups[e.Batch] = append(r.setups[e.Batch], max(d-tests, 0))
+		r.counts[e.Batch] = append(r.counts[e.Batch], count)
 		r.files[e.Batch] = append(r.files[e.Batch], files)
 		r.folders[e.Batch] = append(r.folders[e.Batch], folders)
 		r.results[e.Batch] = nil
@@ -58,24 +61,26 @@ func (r *Recorded) Event(e testdex.Event) error {
 	return nil
 }
 
-// outermost is the time of a batch's outermost reported tests (those
-// whose parent reported no result in the run: their time holds their
-// children's) and the numbers of files and folders they belong to.
-func (r *Recorded) outermost(batch string) (time.Duration, int, int) {
+// outermost is the time and number of a batch's outermost reported tests
+// (those whose parent reported no result in the run: their time holds
+// their children's) and the numbers of files and folders they belong to.
+func (r *Recorded) outermost(batch string) (time.Duration, int, int, int) {
 	reported := map[string]bool{}
 	for _, res := range r.results[batch] {
 		reported[res.id] = true
 	}
 	var sum time.Duration
+	count := 0
 	files, folders := map[string]bool{}, map[string]bool{}
 	for _, res := range r.results[batch] {
 		if res.parent == "" || !reported[res.parent] {
 			sum += res.d
+			count++
 			file, _ := testdex.SplitID(res.id)
 			files[file], folders[path.Dir(file)] = true, true
 		}
 	}
-	return sum, len(files), len(folders)
+	return sum, count, len(files), len(folders)
 }
 
 // Len is the number of tests with a recorded duration.
@@ -101,24 +106,19 @@ func (r *Recorded) Setup(unit string) (time.Duration, bool) {
 	return sum / time.Duration(len(runs)), true
 }
 
-// SetupFiles returns a batch's setup as a start (at most DefaultSetup)
-// and a cost per file: the means over its runs of each run's setup up to
-// DefaultSetup, and of the rest over the run's files. A shard that ran a
-// few of a batch's files and a run of them all then price a file alike.
-func (r *Recorded) SetupFiles(unit string) (start, perFile time.Duration, ok bool) {
-	n := 0
+// SetupFiles returns a batch's setup as a start (at most DefaultSetup), a
+// cost per file and one per top-level test, fitted to its runs
+// (costfit.Fit: with fewer than three, each run's setup up to
+// DefaultSetup is its start and the rest is shared by its files). A shard
+// that ran a few of a batch's files and a run of them all then price a
+// file and a test alike.
+func (r *Recorded) SetupFiles(unit string) (SetupCost, bool) {
+	runs := make([]costfit.Run, len(r.setups[unit]))
 	for i, d := range r.setups[unit] {
-		if f := r.files[unit][i]; f > 0 {
-			s := min(d, DefaultSetup)
-			start += s
-			perFile += (d - s) / time.Duration(f)
-			n++
-		}
+		runs[i] = costfit.Run{Setup: d.Seconds(), Files: r.files[unit][i], Tests: r.counts[unit][i]}
 	}
-	if n == 0 {
-		return 0, 0, false
-	}
-	return start / time.Duration(n), perFile / time.Duration(n), true
+	m, ok := costfit.Fit(runs, DefaultSetup.Seconds())
+	return setupCost(m), ok
 }
 
 // SetupPerFolder returns a batch's setup per folder its tests belong

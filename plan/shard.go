@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/costfit"
 	"github.com/testdex/testdex/internal/lang"
 )
 
@@ -23,14 +24,29 @@ type Durations interface {
 }
 
 // FileDurations is a Durations that also prices a setup which grows with
-// the files a runner collects (SplitOptions.SetupPerFile) from records
-// that know their files: SetupFiles is the unit's start (at most
-// DefaultSetup) and its cost per file. A split then predicts a run of the
-// whole unit as start + files × perFile, however many files the records'
-// runs held (a shard's record holds a few, a full run's all).
+// the files a runner collects and the tests it runs
+// (SplitOptions.SetupPerFile) from records that know their files and
+// tests: SetupFiles is the unit's start (at most DefaultSetup), its cost
+// per file and per top-level test (internal/costfit). A split then
+// predicts a run of the unit as start + files × PerFile + tests ×
+// PerTest, however many the records' runs held (a shard's record holds a
+// few, a full run's all).
 type FileDurations interface {
 	Durations
-	SetupFiles(unit string) (start, perFile time.Duration, ok bool)
+	SetupFiles(unit string) (SetupCost, bool)
+}
+
+// SetupCost is a unit's setup as a start, a cost per file it collects and
+// a cost per top-level test it runs (what the runner spends around each
+// test, beyond the test's own duration).
+type SetupCost struct {
+	Start, PerFile, PerTest time.Duration
+}
+
+// setupCost is m as a SetupCost.
+func setupCost(m costfit.Model) SetupCost {
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	return SetupCost{Start: sec(m.Start), PerFile: sec(m.PerFile), PerTest: sec(m.PerTest)}
 }
 
 // FolderDurations is a Durations that also prices a folder's share of a

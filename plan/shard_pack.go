@@ -139,15 +139,18 @@ func breakDominant(items []*item, infos []*batchInfo, n int) []*item {
 		in := infos[it.batch]
 		in.broken = true
 		// What the file cost beyond its tests (its share of a setup that
-		// grows with the files) goes with its tests, evenly.
+		// grows with the files and tests) goes with its tests, in shares
+		// by the results each reports (a setup priced per test grows with
+		// a function's rows).
 		var tests time.Duration
 		for _, t := range it.ps.Tests {
 			tests += in.cost(t, 0)
 		}
-		extra := max(0, it.cost-tests) / time.Duration(len(it.ps.Tests))
+		extra, leaves := max(0, it.cost-tests), in.outermost(it)
 		for _, t := range it.ps.Tests {
+			share := extra * time.Duration(in.leaves(t, 0)) / time.Duration(leaves)
 			out = append(out, &item{batch: it.batch, file: it.file, tests: []*testdex.Test{t},
-				key: it.key + "\x00" + t.ID, cost: in.cost(t, 0) + extra, unit: it.unit})
+				key: it.key + "\x00" + t.ID, cost: in.cost(t, 0) + share, unit: it.unit})
 		}
 	}
 	return out
@@ -209,11 +212,13 @@ func (in *batchInfo) priceSetups(items []*item, perFile bool) {
 		}
 		files[it.unit][it.file] = true
 	}
+	perTest := map[string]time.Duration{}
 	for u, v := range in.setups {
 		if fd != nil {
-			if start, perFile, ok := fd.SetupFiles(u); ok {
-				in.setups[u] = min(start, DefaultSetup)
-				share[u] = perFile * time.Duration(len(files[u])) / time.Duration(count[u])
+			if c, ok := fd.SetupFiles(u); ok {
+				in.setups[u] = min(c.Start, DefaultSetup)
+				share[u] = c.PerFile * time.Duration(len(files[u])) / time.Duration(count[u])
+				perTest[u] = c.PerTest
 				continue
 			}
 		}
@@ -223,8 +228,38 @@ func (in *batchInfo) priceSetups(items []*item, perFile bool) {
 		}
 	}
 	for _, it := range items {
-		it.cost += share[it.unit]
+		it.cost += share[it.unit] + perTest[it.unit]*time.Duration(in.outermost(it))
 	}
+}
+
+// outermost is how many top-level results an item's run reports, as the
+// records count them (plan.Recorded, history.Unit.Count): the leaves of
+// its records (a pytest function's rows report, the function does not),
+// at least one.
+func (in *batchInfo) outermost(it *item) int {
+	tests := it.tests
+	if it.ps != nil {
+		tests = it.ps.Tests
+	}
+	n := 0
+	for _, t := range tests {
+		n += in.leaves(t, 0)
+	}
+	return max(n, 1)
+}
+
+// leaves is the number of t's records without children (t itself when it
+// has none).
+func (in *batchInfo) leaves(t *testdex.Test, depth int) int {
+	kids := in.children[t.ID]
+	if len(kids) == 0 || depth > 64 {
+		return 1
+	}
+	n := 0
+	for _, c := range kids {
+		n += in.leaves(c, depth+1)
+	}
+	return n
 }
 
 // breakable reports whether a file's top-level records may run apart by

@@ -340,10 +340,10 @@ func TestRecorded(t *testing.T) {
 	check("a batch never seen", d, ok, 0, false)
 	// Per file: a's first run, 2.75 s over one file (2 s start, 0.75 s a
 	// file), its second 1.25 s over one (1.25 s start): the means.
-	start, perFile, ok := r.SetupFiles("a go")
-	check("a's start", start, ok, 1625*time.Millisecond, true)
-	check("a's cost per file", perFile, ok, 375*time.Millisecond, true)
-	_, _, ok = r.SetupFiles("c go")
+	c, ok := r.SetupFiles("a go")
+	check("a's start", c.Start, ok, 1625*time.Millisecond, true)
+	check("a's cost per file", c.PerFile, ok, 375*time.Millisecond, true)
+	_, ok = r.SetupFiles("c go")
 	check("a batch never seen, per file", 0, ok, 0, false)
 	// Per folder: each of a's runs held one folder (a/).
 	d, ok = r.SetupPerFolder("a go")
@@ -483,9 +483,66 @@ func TestSplitSetupPerFile(t *testing.T) {
 	// setup, 1.5 s, would price the whole batch far too low): the 1 s
 	// start once, and each file's 2 s.
 	d.setups[". pytest"] = 1500 * time.Millisecond
-	files := plan.SplitOptions{Durations: fileDurations{d, time.Second, 2 * time.Second}, SetupPerFile: perFile.SetupPerFile}
+	files := plan.SplitOptions{Durations: fileDurations{d, time.Second, 2 * time.Second, 0}, SetupPerFile: perFile.SetupPerFile}
 	if got, want := predicted(files), "11s 11s"; got != want {
 		t.Errorf("setup per file from records: %s, want %s", got, want)
+	}
+}
+
+// TestSplitSetupPerTest: where the records price a setup per top-level
+// test (what pytest spends around each row), a file of 100 cheap rows
+// pays for its rows, and a file of one test of the same duration does
+// not; a file broken into its functions gives each the share of its rows.
+func TestSplitSetupPerTest(t *testing.T) {
+	p := &plan.Plan{Version: plan.Version}
+	b := &plan.Batch{Name: ". pytest", Dir: ".", Framework: "pytest", Paths: []string{"."}}
+	ps := lang.PathSelection{Path: ".", Dir: true}
+	d := durations{tests: map[string]time.Duration{}, setups: map[string]time.Duration{}}
+	add := func(rec *testdex.Test, dur time.Duration) {
+		b.Expected = append(b.Expected, rec)
+		if dur > 0 {
+			d.tests[rec.ID] = dur
+		}
+	}
+	for _, f := range []string{"one_test.py", "rows_test.py"} {
+		p.Listing.Files = append(p.Listing.Files, lang.ListedFile{Path: f, Framework: "pytest", Project: "."})
+	}
+	one := &testdex.Test{ID: "one_test.py::test_slow", Framework: "pytest", File: "one_test.py"}
+	add(one, 3*time.Second)
+	rows := &testdex.Test{ID: "rows_test.py::test_rows", Framework: "pytest", File: "rows_test.py"}
+	add(rows, 0)
+	for i := range 100 {
+		add(&testdex.Test{ID: fmt.Sprintf("rows_test.py::test_rows[%d]", i), Parent: rows.ID, Framework: "pytest", File: "rows_test.py"}, 30*time.Millisecond)
+	}
+	ps.Tests = []*testdex.Test{one, rows}
+	b.Selection.Paths = []lang.PathSelection{ps}
+	p.Batches = []*plan.Batch{b}
+	o := plan.SplitOptions{Durations: fileDurations{d, time.Second, 0, 20 * time.Millisecond}, SetupPerFile: func(testdex.Framework) bool { return true }}
+	// Each shard: 1 s start; 3 s and 20 ms for one test; 3 s and 2 s for
+	// 100 rows.
+	if got, want := predictedShards(t, p, 2, o), "6s 4.02s"; got != want {
+		t.Errorf("setup per test: %s, want %s", got, want)
+	}
+	if got, want := predictedShards(t, p, 2, plan.SplitOptions{Durations: fileDurations{d, time.Second, 0, 0}, SetupPerFile: o.SetupPerFile}), "4s 4s"; got != want {
+		t.Errorf("no setup per test: %s, want %s", got, want)
+	}
+}
+
+// TestRecordedSetupPerTest: three runs of one batch whose setups grow
+// with their tests, not their files, give a cost per test.
+func TestRecordedSetupPerTest(t *testing.T) {
+	r := plan.NewRecorded()
+	for run, tests := range []int{10, 100, 400} {
+		r.Event(testdex.Event{Batch: "p pytest", Action: testdex.ActionStart})
+		for i := range tests {
+			r.Event(testdex.Event{Batch: "p pytest", ID: fmt.Sprintf("a_test.py::t[%d-%d]", run, i), Action: testdex.ActionPass, Elapsed: 0.001})
+		}
+		// 1 s start and 2 ms a test, beyond the tests' own 1 ms each.
+		r.Event(testdex.Event{Batch: "p pytest", Action: testdex.ActionPass, Elapsed: 1 + 0.003*float64(tests)})
+	}
+	c, ok := r.SetupFiles("p pytest")
+	if near := func(a, b time.Duration) bool { return (a - b).Abs() < time.Millisecond/10 }; !ok || !near(c.Start, time.Second) || !near(c.PerTest, 2*time.Millisecond) || c.PerFile > time.Millisecond/10 {
+		t.Errorf("SetupFiles = %+v, %v; want a 1 s start and 2 ms a test", c, ok)
 	}
 }
 
@@ -498,15 +555,15 @@ type folderDurations struct {
 
 func (d folderDurations) SetupPerFolder(string) (time.Duration, bool) { return d.perFolder, true }
 
-// fileDurations are durations whose every unit has a start and a cost
-// per file (plan.FileDurations).
+// fileDurations are durations whose every unit has a start, a cost per
+// file and one per top-level test (plan.FileDurations).
 type fileDurations struct {
 	durations
-	start, perFile time.Duration
+	start, perFile, perTest time.Duration
 }
 
-func (d fileDurations) SetupFiles(string) (time.Duration, time.Duration, bool) {
-	return d.start, d.perFile, true
+func (d fileDurations) SetupFiles(string) (plan.SetupCost, bool) {
+	return plan.SetupCost{Start: d.start, PerFile: d.perFile, PerTest: d.perTest}, true
 }
 
 // TestSplitSetupFirst: a unit whose setup is large (a Maven module's

@@ -114,13 +114,13 @@ func (d historyDurations) Setup(unit string) (time.Duration, bool) {
 	return recent(d.labelSetups, d.setups, unit)
 }
 
-func (d historyDurations) SetupFiles(unit string) (start, perFile time.Duration, ok bool) {
+func (d historyDurations) SetupFiles(unit string) (plan.SetupCost, bool) {
 	for _, m := range []map[string]history.FileSetup{d.labelFiles, d.files} {
 		if f, ok := m[unit]; ok {
-			return seconds(f.Start), seconds(f.PerFile), true
+			return plan.SetupCost{Start: seconds(f.Start), PerFile: seconds(f.PerFile), PerTest: seconds(f.PerTest)}, true
 		}
 	}
-	return 0, 0, false
+	return plan.SetupCost{}, false
 }
 
 // recent is key's recent median in first when it has timed figures

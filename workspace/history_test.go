@@ -197,10 +197,10 @@ func TestHistoryDurationsPerFile(t *testing.T) {
 	if !ok {
 		t.Fatal("history durations do not price setups per file")
 	}
-	if start, perFile, ok := d.SetupFiles(". pytest"); !ok || start != 2*time.Second || perFile != 500*time.Millisecond {
-		t.Errorf("pytest's setup: %v + %v a file (%v), want 2s + 500ms", start, perFile, ok)
+	if c, ok := d.SetupFiles(". pytest"); !ok || c.Start != 2*time.Second || c.PerFile != 500*time.Millisecond || c.PerTest != 0 {
+		t.Errorf("pytest's setup: %+v (%v), want 2s + 500ms a file (one run: nothing per test)", c, ok)
 	}
-	if _, _, ok := d.SetupFiles(". go"); ok {
+	if _, ok := d.SetupFiles(". go"); ok {
 		t.Error("a unit recorded without its files has a cost per file")
 	}
 	if v, ok := HistoryDurations(h, "").(plan.FolderDurations).SetupPerFolder(". go"); !ok || v != 250*time.Millisecond {
