@@ -116,6 +116,32 @@ func TestUnittestRunCommands(t *testing.T) {
 	}
 }
 
+// TestUnittestSelectWithin: a part of a folder's run loads the folder, as
+// the whole run does, and keeps the part by home file and by name; a path
+// or test outside the folder is loaded by name as well, or it would not
+// run.
+func TestUnittestSelectWithin(t *testing.T) {
+	sel := &lang.Selection{
+		Paths: []lang.PathSelection{{Path: "tests/test_a.py"}, {Path: "tests/sub", Dir: true}, {Path: "other/test_b.py"}},
+		Tests: []*testdex.Test{
+			{Name: "tests.test_big.TestK", Run: "tests.test_big.TestK", File: "p/tests/test_big.py", Project: "p"},
+			{Name: "other.test_o.TestO", Run: "other.test_o.TestO", File: "p/other/test_o.py", Project: "p"},
+		},
+		Within: []lang.PathSelection{{Path: "tests", Dir: true}},
+	}
+	got := unittestSelect(sel)
+	want := unittestPlan{Discover: []string{"tests"}, Modules: []string{"other.test_b"}, Names: []string{"other.test_o.TestO"},
+		Keep: &unittestKeep{Files: []string{"tests/test_a.py", "other/test_b.py"}, Dirs: []string{"tests/sub"},
+			Names: []string{"tests.test_big.TestK", "other.test_o.TestO"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan:\n got %+v %+v\nwant %+v %+v", got, got.Keep, want, want.Keep)
+	}
+	sel.Within = nil
+	if got := unittestSelect(sel); got.Keep != nil || len(got.Modules) != 2 || len(got.Names) != 2 {
+		t.Errorf("without Within: %+v", got)
+	}
+}
+
 // TestInterpreter: the active virtualenv, then the project's .venv and
 // venv, then the rootdir's, then python3 from PATH; a virtualenv without
 // an interpreter is passed over.
