@@ -176,7 +176,8 @@ func (pytestRunner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang
 // folder both the project, pattern test*.py): the whole project is
 // discovered as `python -m unittest` does, a folder is discovered with the
 // project as its top level (so names stay the listing's), a file loads as
-// its module, a test by its dotted name. Each result carries the file
+// its module, a test by its dotted name; a shard's part of a folder's run
+// loads the folder and keeps the part (unittestSelect). Each result carries the file
 // declaring the test's class (RunEvent.Decl), which names a test the
 // listing does not hold. An expected failure is a skip, an unexpected
 // success a failure, a failed subTest fails its method (its parameters
