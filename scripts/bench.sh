@@ -3,8 +3,9 @@
 # reading the files and beside `go test -list` on the same packages; and
 # how fast `testdex affected` answers for a one-file change.
 #
-#   scripts/bench.sh            # all sections: list, python, affected, coverage
+#   scripts/bench.sh            # all sections: list, python, packages, affected, coverage
 #   SECTIONS="list python" scripts/bench.sh   # the listing's speed only
+#   SECTIONS=packages scripts/bench.sh   # 20 std packages: testdex list against go test -list
 #   REPS=9 scripts/bench.sh     # rounds (default 5)
 #   PYTEST_PKG=DIR SECTIONS=python scripts/bench.sh   # CPython's Lib/test (DIR is the
 #                                        # test package; default: python3's own)
@@ -129,7 +130,7 @@ speed_run() {
 }
 
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
-SECTIONS="${SECTIONS:-list python affected coverage}"
+SECTIONS="${SECTIONS:-list python packages affected coverage}"
 if [[ " $SECTIONS " == *" list "* ]]; then
 	files=$(find "$SRC" -name '*_test.go' | wc -l)
 	mb=$(find "$SRC" -name '*_test.go' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
@@ -172,7 +173,7 @@ if [[ ${#SPEED_ROWS[@]} -gt 0 ]]; then
 	speed_run
 	[[ -n "$PYW" ]] && rm -rf "$PYW" "$PC"
 fi
-if [[ " $SECTIONS " == *" list "* ]]; then
+if [[ " $SECTIONS " == *" packages "* ]]; then
 	PKGS="${PKGS:-strings sort bytes bufio errors path/filepath net/url encoding/json encoding/csv encoding/base64 text/template go/scanner go/parser regexp unicode/utf8 container/list math/big hash/crc32 io/fs html/template}"
 	n=$(echo $PKGS | wc -w)
 	dirs=""; for p in $PKGS; do dirs="$dirs $SRC/$p"; done
