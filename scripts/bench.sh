@@ -31,6 +31,9 @@ REPS="${REPS:-5}"
 SRC="$(go env GOROOT)/src"
 BIN="$(mktemp -d)/testdex"
 CACHE="$(mktemp -d)"
+PYW="" PC="" SPEED=""
+# The temporary folders go when the script ends, also when interrupted.
+trap 'rm -rf "$CACHE" "$(dirname "$BIN")" ${PYW:+"$PYW"} ${PC:+"$PC"} ${SPEED:+"$SPEED"}' EXIT
 go build ${BENCH_BUILDFLAGS:-} -o "$BIN" ./cmd/testdex
 
 # best CMD... prints the best wall time of REPS runs, in seconds.
@@ -83,13 +86,13 @@ speed_row() {
 	SPEED_CMD[$1]="$4"
 }
 
-# speed_once KEY runs a row's command once and appends "wall cpu" to its file.
+# speed_once KEY runs a row's command once and appends "wall cpu" to its
+# file (bash's time: milliseconds, where /usr/bin/time gives hundredths).
 speed_once() {
-	local t; t="$(mktemp)"
+	local TIMEFORMAT='%3R %3U %3S' t
 	# shellcheck disable=SC2086 # BENCH_PREFIX is a command and its arguments
-	/usr/bin/time -f '%e %U %S' -o "$t" $BENCH_PREFIX bash -c "${SPEED_CMD[$1]}" >/dev/null 2>&1 || true
-	tail -1 "$t" | awk '{printf "%s %.3f\n", $1, $2 + $3}' >>"$SPEED/$1"
-	rm -f "$t"
+	t=$({ time $BENCH_PREFIX bash -c "${SPEED_CMD[$1]}" >/dev/null 2>&1; } 2>&1) || true
+	echo "$t" | awk '{printf "%s %.3f\n", $1, $2 + $3}' >>"$SPEED/$1"
 }
 
 # speed_stat KEY COLUMN prints "median best" of a row's column (1 wall, 2 CPU).
@@ -147,7 +150,6 @@ if [[ " $SECTIONS " == *" list "* ]]; then
 	speed_row gojw "GOROOT list --json, warm | cat" floor:0.3 "TESTDEX_CACHE_DIR=\"$CACHE\" \"$BIN\" list --root \"$SRC\" --json -q | cat"
 	speed_row gotw "GOROOT list (tree), warm | cat" floor:0.3 "TESTDEX_CACHE_DIR=\"$CACHE\" \"$BIN\" list --root \"$SRC\" -q | cat"
 fi
-PYW=""
 if [[ " $SECTIONS " == *" python "* ]]; then
 	PKG="${PYTEST_PKG:-$(python3 -c 'import os, test; print(os.path.dirname(test.__file__))' 2>/dev/null || true)}"
 	if [[ -d "$PKG" ]]; then
@@ -171,7 +173,6 @@ if [[ ${#SPEED_ROWS[@]} -gt 0 ]]; then
 	echo
 	echo "== the listing's speed"
 	speed_run
-	[[ -n "$PYW" ]] && rm -rf "$PYW" "$PC"
 fi
 if [[ " $SECTIONS " == *" packages "* ]]; then
 	PKGS="${PKGS:-strings sort bytes bufio errors path/filepath net/url encoding/json encoding/csv encoding/base64 text/template go/scanner go/parser regexp unicode/utf8 container/list math/big hash/crc32 io/fs html/template}"
@@ -246,4 +247,3 @@ if [[ " $SECTIONS " == *" coverage "* ]]; then
 	# shellcheck disable=SC2086 # the list is space-separated
 	TESTDEX="$BIN" scripts/covbench.sh ${COVBENCH_PROJECTS:-}
 fi
-rm -rf "$CACHE" "$(dirname "$BIN")"
