@@ -217,7 +217,8 @@ type unittestPlan struct {
 
 // unittestKeep is the part of a load the driver runs: the tests whose
 // home is one of Files or lies under one of Dirs ("." is every file), and
-// those whose ID is, or starts with, one of Names and a dot. A test's home
+// those whose ID or home module is, or starts with, one of Names and a
+// dot (a record run through its module names the module). A test's home
 // is the test module (a file matching test*.py) or package (its
 // __init__.py) of the innermost loadTestsFromModule call that returned it:
 // a test a package's load_tests adds from a module of another name, or

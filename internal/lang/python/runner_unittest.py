@@ -13,7 +13,7 @@ loaded with TestLoader.loadTestsFromName. With "keep" (a shard's part of a
 folder's run, loaded whole so that each package's load_tests builds the
 suite as in the whole run), only the tests whose home (the test module or
 package that loaded them) is one of its files or under one of its dirs, or
-whose id is or starts with one of its names, run.
+whose id or home module is or starts with one of its names, run.
 
 The tests see the world `python -m unittest` gives them: sys.argv is
 ["python -m unittest"], sys.path[0] the current folder, and nothing is
@@ -207,10 +207,16 @@ def home_file(module):
 
 
 def kept(test, home, keep):
-    """Whether the part keep runs test, whose home is home."""
+    """Whether the part keep runs test, whose home is home: a name keeps the
+    tests whose id it is or starts, and those of the module or package it
+    names (a record run through its module names the module: the classes
+    its load_tests makes bear another module's name)."""
     tid = test.id()
-    if any(tid == n or tid.startswith(n + ".") for n in keep["names"]):
-        return True
+    mod = home[:-len("/__init__.py")] if home.endswith("/__init__.py") else home[:-len(".py")]
+    mod = mod.replace("/", ".")
+    for n in keep["names"]:
+        if tid == n or tid.startswith(n + ".") or (home and (mod == n or mod.startswith(n + "."))):
+            return True
     return bool(home) and (home in keep["files"] or any(
         d == "." or home.startswith(d + "/") for d in keep["dirs"]))
 
