@@ -40,48 +40,18 @@ cd "$(dirname "$0")/.."
 
 dir="${TESTDEX_MUTBENCH_DIR:-$HOME/.cache/testdex-mutbench}"
 npm_before=2026-11-20 # as scripts/setup/fidelity.sh: the same tree on every machine
-stamp_text="mutbench setup 2"
 mkdir -p "$dir"
-log=$(mktemp)
+# step and install, shared with the setup scripts (install announces each
+# project it installs).
+root=$dir
+stamp_text="mutbench setup 2"
+me=mutbench.sh
+skipped="; the benchmark will skip it"
+announce=1
+# shellcheck source=setup/lib/install.sh
+. scripts/setup/lib/install.sh
 bin=$(mktemp -d)
-trap 'rm -rf "$log" "$bin"' EXIT
-
-# step NAME CMD...: runs CMD quietly; on failure prints its output and fails.
-step() {
-	local name=$1
-	shift
-	if ! "$@" >"$log" 2>&1; then
-		echo "mutbench.sh: $name failed: $*" >&2
-		tail -40 "$log" >&2
-		return 1
-	fi
-}
-
-# install NAME FN: runs FN in the empty folder NAME unless its stamp says
-# it is installed.
-install() {
-	local name=$1 fn=$2 dest="$dir/$1" ok="$dir/.ok-$1"
-	if [ -d "$dest" ] && [ -f "$ok" ] && [ "$(cat "$ok")" = "$stamp_text" ]; then
-		return 0
-	fi
-	echo "mutbench.sh: installing $name into $dest" >&2
-	rm -rf "$dest" "$ok"
-	mkdir -p "$dest"
-	local rc=0
-	set +e
-	(
-		set -e
-		cd "$dest"
-		"$fn"
-	)
-	rc=$?
-	set -e
-	if [ "$rc" -ne 0 ]; then
-		echo "mutbench.sh: $name not installed; the benchmark will skip it" >&2
-		return 1
-	fi
-	echo "$stamp_text" >"$ok"
-}
+trap 'rm -rf "$log" "$bin"' EXIT # install.sh's trap removes $log alone
 
 # go_module PATH@VERSION [DIR...]: the module as the proxy serves it, made
 # writable, without the folders DIR, its packages and tests built once.

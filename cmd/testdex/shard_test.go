@@ -192,6 +192,71 @@ func shardProjectRules(t *testing.T, ini string, env []string) {
 	}
 }
 
+// TestShardUnittestLoadTests: a shard of a unittest folder runs its part
+// of the suite the whole run builds, where a package's load_tests in its
+// __init__.py drops a failing test, adds the tests of a module whose name
+// discovery does not match (test_added) and is the only way to the tests
+// of its package. Loaded by name, a shard's modules escaped the hook: the
+// dropped test ran and failed, the package's tests ran twice. Every shard
+// passes, as the whole run does, and together they run what it runs, each
+// test once, the tests of a file broken into its classes included.
+func TestShardUnittestLoadTests(t *testing.T) {
+	if exec.Command("python3", "-c", "import unittest").Run() != nil {
+		testenv.Missing(t, "python3 is not installed")
+	}
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"test_top.py": "import unittest\n\nclass TestTop(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+		"pkg/__init__.py": "import os, unittest\n\n" +
+			"def load_tests(loader, standard_tests, pattern):\n" +
+			"    found = loader.discover(start_dir=os.path.dirname(__file__), pattern=pattern or 'test*.py')\n" +
+			"    suite = unittest.TestSuite()\n" +
+			"    for group in found:\n        for cls in group:\n            for t in cls:\n" +
+			"                if not t.id().endswith('.test_dropped'):\n                    suite.addTest(t)\n" +
+			"    from . import extra\n" +
+			"    suite.addTests(loader.loadTestsFromModule(extra))\n" +
+			"    return suite\n",
+		"pkg/extra.py": "import unittest\n\nclass TestExtra(unittest.TestCase):\n    def test_added(self):\n        pass\n",
+		"pkg/test_one.py": "import unittest\n\nclass TestOne(unittest.TestCase):\n    def test_x(self):\n        pass\n\n" +
+			"    def test_dropped(self):\n        self.fail('load_tests drops this test')\n",
+		"pkg/test_big.py": "import time, unittest\n\n" +
+			"class TestK(unittest.TestCase):\n    def test_m(self):\n        time.sleep(0.3)\n\n    def test_n(self):\n        time.sleep(0.3)\n\n" +
+			"class TestL(unittest.TestCase):\n    def test_o(self):\n        time.sleep(0.3)\n",
+	})
+	out := t.TempDir()
+	full := filepath.Join(out, "full.jsonl")
+	code, direct, errs := cliIn(t, root, os.Environ(), "run", "--json")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, direct, errs)
+	}
+	write(t, full, direct)
+	want := finals(t, direct)
+	if _, ok := want["pkg/extra.py::TestExtra::test_added"]; !ok || len(want) != 6 {
+		t.Fatalf("the whole run did not run load_tests' suite: %v", want)
+	}
+	union := map[string]testdex.Action{}
+	for i := 1; i <= 3; i++ {
+		k := strconv.Itoa(i)
+		code, got, errs := cliIn(t, root, os.Environ(), "run", "--json", "--shard", k+"/3", "--durations", full)
+		if code != 0 {
+			t.Errorf("shard %s/3: exit %d (the whole run passes)\n%s%s", k, code, got, errs)
+		}
+		for id, a := range finals(t, got) {
+			if _, twice := union[id]; twice {
+				t.Errorf("%s ran in two shards", id)
+			}
+			union[id] = a
+		}
+	}
+	if !reflect.DeepEqual(union, want) {
+		t.Fatalf("the shards ran %v\nthe run ran %v", union, want)
+	}
+	_, text, _ := cliIn(t, root, os.Environ(), "plan", "--shards", "3", "--json", "--durations", full)
+	if !strings.Contains(text, "pkg/test_big.py::TestK") {
+		t.Errorf("test_big.py was not broken into its classes, so their names were not tried:\n%s", text)
+	}
+}
+
 // TestShardNamePattern: a shard that runs some of a node:test file's
 // tests by ID does not report the file's other tests, which node 20 says
 // it skipped ("test name does not match pattern"): the shards that run

@@ -176,7 +176,8 @@ func (pytestRunner) NewParser(p *lang.Project, cmd *lang.Command, emit func(lang
 // folder both the project, pattern test*.py): the whole project is
 // discovered as `python -m unittest` does, a folder is discovered with the
 // project as its top level (so names stay the listing's), a file loads as
-// its module, a test by its dotted name. Each result carries the file
+// its module, a test by its dotted name; a shard's part of a folder's run
+// loads the folder and keeps the part (unittestSelect). Each result carries the file
 // declaring the test's class (RunEvent.Decl), which names a test the
 // listing does not hold. An expected failure is a skip, an unexpected
 // success a failure, a failed subTest fails its method (its parameters
@@ -193,22 +194,8 @@ func (unittestRunner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.R
 	if err != nil {
 		return nil, err
 	}
-	plan := unittestPlan{Timeout: o.TestTimeout.Seconds(), Coverage: cov}
-	for _, ps := range sel.Paths {
-		if ps.Dir {
-			plan.Discover = append(plan.Discover, ps.Path)
-		} else {
-			plan.Modules = append(plan.Modules, moduleName(ps.Path))
-		}
-	}
-	seen := map[string]bool{}
-	for _, t := range sel.Tests {
-		// Tests a load_tests hook names run through its module, once.
-		if n := nativeName(t); !seen[n] {
-			seen[n] = true
-			plan.Names = append(plan.Names, n)
-		}
-	}
+	plan := unittestSelect(sel)
+	plan.Timeout, plan.Coverage = o.TestTimeout.Seconds(), cov
 	args, err := writeDriver(o.Dir, "testdex_unittest.py", unittestDriver, plan)
 	if err != nil {
 		return nil, err
@@ -224,6 +211,82 @@ type unittestPlan struct {
 	Timeout  float64  `json:"timeout,omitempty"` // seconds
 	// Coverage, when set, records per-test coverage (see coverage.go).
 	Coverage *coveragePlan `json:"coverage,omitempty"`
+	// Keep, when set, is the part of what the plan loads that runs.
+	Keep *unittestKeep `json:"keep,omitempty"`
+}
+
+// unittestKeep is the part of a load the driver runs: the tests whose
+// home is one of Files or lies under one of Dirs ("." is every file), and
+// those whose ID or home module is, or starts with, one of Names and a
+// dot (a record run through its module names the module). A test's home
+// is the test module (a file matching test*.py) or package (its
+// __init__.py) of the innermost loadTestsFromModule call that returned it:
+// a test a package's load_tests adds from a module of another name, or
+// builds itself, is its package's.
+type unittestKeep struct {
+	Files []string `json:"files"`
+	Dirs  []string `json:"dirs"`
+	Names []string `json:"names"`
+}
+
+// unittestSelect returns the driver's plan for sel. Without sel.Within,
+// it loads the selection: folders by discovery, files as modules, tests
+// by name. With it (a shard's part of a folder's run), it loads Within as
+// the whole run does, so that each package's load_tests builds the suite
+// (a module loaded by name escapes its package's hook, which may drop,
+// add or skip tests), and Keep runs the part. A path or test outside
+// Within is loaded as it would be without it.
+func unittestSelect(sel *lang.Selection) unittestPlan {
+	var plan unittestPlan
+	load := func(ps lang.PathSelection) {
+		if ps.Dir {
+			plan.Discover = append(plan.Discover, ps.Path)
+		} else {
+			plan.Modules = append(plan.Modules, moduleName(ps.Path))
+		}
+	}
+	if len(sel.Within) > 0 {
+		plan.Keep = &unittestKeep{Files: []string{}, Dirs: []string{}, Names: []string{}}
+		for _, ps := range sel.Within {
+			load(ps)
+		}
+	}
+	inside := func(p string) bool {
+		for _, w := range sel.Within {
+			if w.Path == "." || p == w.Path || (w.Dir && strings.HasPrefix(p, w.Path+"/")) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ps := range sel.Paths {
+		if plan.Keep != nil {
+			if ps.Dir {
+				plan.Keep.Dirs = append(plan.Keep.Dirs, ps.Path)
+			} else {
+				plan.Keep.Files = append(plan.Keep.Files, ps.Path)
+			}
+		}
+		if !inside(ps.Path) {
+			load(ps)
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range sel.Tests {
+		// Tests a load_tests hook names run through its module, once.
+		n := nativeName(t)
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if plan.Keep != nil {
+			plan.Keep.Names = append(plan.Keep.Names, n)
+		}
+		if !inside(lang.ProjectRel(t.Project, t.File)) {
+			plan.Names = append(plan.Names, n)
+		}
+	}
+	return plan
 }
 
 // NewParser returns the parser of the driver's event stream.

@@ -4,15 +4,19 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
+	"github.com/testdex/testdex/internal/parsertest"
+	"github.com/testdex/testdex/internal/testenv"
 )
 
 // fakePython writes an executable at path that answers the pytest probe
@@ -113,6 +117,94 @@ func TestUnittestRunCommands(t *testing.T) {
 	}
 	if _, err := (unittestRunner{}).RunCommands(&lang.Project{Dir: proj}, sel, lang.RunOptions{}); err == nil {
 		t.Error("no scratch folder: want an error")
+	}
+}
+
+// TestUnittestSelectWithin: a part of a folder's run loads the folder, as
+// the whole run does, and keeps the part by home file and by name; a path
+// or test outside the folder is loaded by name as well, or it would not
+// run.
+func TestUnittestSelectWithin(t *testing.T) {
+	sel := &lang.Selection{
+		Paths: []lang.PathSelection{{Path: "tests/test_a.py"}, {Path: "tests/sub", Dir: true}, {Path: "other/test_b.py"}},
+		Tests: []*testdex.Test{
+			{Name: "tests.test_big.TestK", Run: "tests.test_big.TestK", File: "p/tests/test_big.py", Project: "p"},
+			{Name: "other.test_o.TestO", Run: "other.test_o.TestO", File: "p/other/test_o.py", Project: "p"},
+		},
+		Within: []lang.PathSelection{{Path: "tests", Dir: true}},
+	}
+	got := unittestSelect(sel)
+	want := unittestPlan{Discover: []string{"tests"}, Modules: []string{"other.test_b"}, Names: []string{"other.test_o.TestO"},
+		Keep: &unittestKeep{Files: []string{"tests/test_a.py", "other/test_b.py"}, Dirs: []string{"tests/sub"},
+			Names: []string{"tests.test_big.TestK", "other.test_o.TestO"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan:\n got %+v %+v\nwant %+v %+v", got, got.Keep, want, want.Keep)
+	}
+	sel.Within = nil
+	if got := unittestSelect(sel); got.Keep != nil || len(got.Modules) != 2 || len(got.Names) != 2 {
+		t.Errorf("without Within: %+v", got)
+	}
+}
+
+// TestUnittestKeepRuns runs the driver on parts of a project whose
+// package's load_tests drops a test and adds another module's, and whose
+// test module's load_tests makes classes named as another module's: each
+// part runs what the whole run runs of it, by file (the package's
+// __init__.py holds what its hook adds), by a class's name and by the
+// module a record names.
+func TestUnittestKeepRuns(t *testing.T) {
+	if _, err := exec.LookPath(Python); err != nil {
+		testenv.Missing(t, "%s is not on PATH: install Python 3 to run unittest", Python)
+	}
+	dir := writeTree(t, map[string]string{
+		"pkg/__init__.py": "import os, unittest\n\n" +
+			"def load_tests(loader, standard_tests, pattern):\n" +
+			"    suite = unittest.TestSuite()\n" +
+			"    def add(s):\n" +
+			"        if isinstance(s, unittest.TestSuite):\n            for t in s:\n                add(t)\n" +
+			"        elif not s.id().endswith('.test_dropped'):\n            suite.addTest(s)\n" +
+			"    add(loader.discover(os.path.dirname(__file__), pattern or 'test*.py'))\n" +
+			"    from . import extra\n    suite.addTests(loader.loadTestsFromModule(extra))\n    return suite\n",
+		"pkg/extra.py": "import unittest\n\nclass TestExtra(unittest.TestCase):\n    def test_added(self):\n        pass\n",
+		"pkg/test_one.py": "import unittest\n\nclass TestOne(unittest.TestCase):\n    def test_x(self):\n        pass\n\n" +
+			"    def test_dropped(self):\n        self.fail('dropped')\n\nclass TestTwo(unittest.TestCase):\n    def test_y(self):\n        pass\n",
+		"pkg/impl.py": "import unittest\n\nclass A(unittest.TestCase):\n    def test_a(self):\n        pass\n",
+		"pkg/test_z.py": "import unittest\nfrom pkg import impl\n\n" +
+			"def load_tests(loader, tests, pattern):\n    suite = unittest.TestSuite()\n" +
+			"    for kind in ('_Pure', '_Fast'):\n" +
+			"        cls = type('A' + kind, (impl.A,), {'__module__': impl.__name__})\n" +
+			"        suite.addTests(loader.loadTestsFromTestCase(cls))\n    return suite\n",
+	})
+	p := &lang.Project{Dir: dir}
+	whole := []lang.PathSelection{{Path: ".", Dir: true}}
+	for _, c := range []struct {
+		name string
+		sel  lang.Selection
+		want []string
+	}{
+		{"a test file", lang.Selection{Paths: []lang.PathSelection{{Path: "pkg/test_one.py"}}}, []string{"pkg.test_one.TestOne.test_x", "pkg.test_one.TestTwo.test_y"}},
+		{"the package's hook", lang.Selection{Paths: []lang.PathSelection{{Path: "pkg/__init__.py"}}}, []string{"pkg.extra.TestExtra.test_added"}},
+		{"a class by name", lang.Selection{Tests: []*testdex.Test{{Name: "pkg.test_one.TestTwo", Run: "pkg.test_one.TestTwo", File: "pkg/test_one.py", Project: "."}}},
+			[]string{"pkg.test_one.TestTwo.test_y"}},
+		{"a module's records by its name", lang.Selection{Tests: []*testdex.Test{{Name: "pkg.impl.A_Pure.test_a", Run: "pkg.test_z", File: "pkg/test_z.py", Project: "."}}},
+			[]string{"pkg.impl.A_Fast.test_a", "pkg.impl.A_Pure.test_a"}},
+	} {
+		c.sel.Within = whole
+		cmds, err := unittestRunner{}.RunCommands(p, &c.sel, lang.RunOptions{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, _ := parsertest.Live(t, unittestRunner{}, p, cmds, nil)
+		var got []string
+		for _, e := range evs {
+			if e.Action == testdex.ActionPass || e.Action == testdex.ActionFail {
+				got = append(got, e.Name)
+			}
+		}
+		slices.Sort(got)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: ran %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 

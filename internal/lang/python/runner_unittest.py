@@ -6,10 +6,14 @@ Usage: python runner_unittest.py CONFIG_FILE
 
 CONFIG_FILE is JSON: {"discover": [folders], "modules": [dotted names],
 "names": [dotted names], "timeout": seconds or 0, "coverage": {"module":
-path} or absent}. Each folder is
-discovered with pattern test*.py and the current folder as the top level
+path} or absent, "keep": {"files", "dirs", "names"} or absent}. Each folder
+is discovered with pattern test*.py and the current folder as the top level
 ("." is `python -m unittest` without arguments), each module and name is
-loaded with TestLoader.loadTestsFromName.
+loaded with TestLoader.loadTestsFromName. With "keep" (a shard's part of a
+folder's run, loaded whole so that each package's load_tests builds the
+suite as in the whole run), only the tests whose home (the test module or
+package that loaded them) is one of its files or under one of its dirs, or
+whose id or home module is or starts with one of its names, run.
 
 The tests see the world `python -m unittest` gives them: sys.argv is
 ["python -m unittest"], sys.path[0] the current folder, and nothing is
@@ -37,6 +41,7 @@ run outside any: their lines go to every test), started before the tests
 are loaded so import-time lines are recorded; its "covered" events follow
 the results.
 """
+import fnmatch
 import io
 import json
 import os
@@ -170,10 +175,57 @@ def walk(suite):
         yield suite
 
 
+class HomeLoader(unittest.TestLoader):
+    """A TestLoader that notes each test's home: the file of the test module
+    (its name matches the pattern) or package (its __init__.py) of the
+    innermost loadTestsFromModule call that returned it. A package's
+    load_tests that adds the tests of a module of another name, or builds
+    them itself, makes them its package's."""
+
+    def __init__(self):
+        super().__init__()
+        self.homes = {}  # id() of a test -> its home, relative to the current folder
+
+    def loadTestsFromModule(self, module, *args, **kws):
+        suite = super().loadTestsFromModule(module, *args, **kws)
+        home = home_file(module)
+        if home:
+            for t in walk(suite):
+                self.homes.setdefault(id(t), home)
+        return suite
+
+
+def home_file(module):
+    """The file of a test module or package, relative to the current folder;
+    "" for another module or one outside it."""
+    path = getattr(module, "__file__", None) or ""
+    base = os.path.basename(path)
+    if not (base == "__init__.py" or fnmatch.fnmatch(base, "test*.py")):
+        return ""
+    rel = os.path.relpath(os.path.abspath(path))
+    return "" if rel.startswith(os.pardir + os.sep) else rel.replace(os.sep, "/")
+
+
+def kept(test, home, keep):
+    """Whether the part keep runs test, whose home is home: a name keeps the
+    tests whose id it is or starts, and those of the module or package it
+    names (a record run through its module names the module: the classes
+    its load_tests makes bear another module's name)."""
+    tid = test.id()
+    mod = home[:-len("/__init__.py")] if home.endswith("/__init__.py") else home[:-len(".py")]
+    mod = mod.replace("/", ".")
+    for n in keep["names"]:
+        if tid == n or tid.startswith(n + ".") or (home and (mod == n or mod.startswith(n + "."))):
+            return True
+    return bool(home) and (home in keep["files"] or any(
+        d == "." or home.startswith(d + "/") for d in keep["dirs"]))
+
+
 def load(config):
     """The suite the configuration selects, in its order, and the loading
-    errors."""
-    loader = unittest.TestLoader()
+    errors. With "keep", the tests outside the part are left out after
+    loading (see kept)."""
+    loader = HomeLoader()
     suite = unittest.TestSuite()
     errors = []
     top = os.getcwd()
@@ -184,6 +236,9 @@ def load(config):
             errors.append("discover %s: %s\n" % (start, e))
     for name in config.get("modules", []) + config.get("names", []):
         suite.addTests(walk(loader.loadTestsFromName(name)))
+    keep = config.get("keep")
+    if keep is not None:
+        suite = unittest.TestSuite(t for t in suite if kept(t, loader.homes.get(id(t), ""), keep))
     return suite, errors + loader.errors
 
 

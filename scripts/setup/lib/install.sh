@@ -1,8 +1,9 @@
-# scripts/setup/lib/install.sh: what the setup scripts that install real
-# projects share (fidelity.sh, shardcheck.sh), sourced by them after they
-# set root (the folder the projects land in), stamp_text (what a finished
-# project's stamp holds), me (the script's name, for messages) and
-# skipped (what a failure means, said after "NAME not installed").
+# scripts/setup/lib/install.sh: what the scripts that install real
+# projects share (setup/fidelity.sh, setup/shardcheck.sh, mutbench.sh),
+# sourced by them after they set root (the folder the projects land in),
+# stamp_text (what a finished project's stamp holds), me (the script's
+# name, for messages) and skipped (what a failure means, said after "NAME
+# not installed"); announce=1 makes install say each project it installs.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -26,6 +27,7 @@ install() {
 	if [ -d "$dest" ] && [ -f "$ok" ] && [ "$(cat "$ok")" = "$stamp_text" ]; then
 		return 0
 	fi
+	if [ -n "${announce:-}" ]; then echo "$me: installing $name into $dest" >&2; fi
 	rm -rf "$dest" "$ok"
 	mkdir -p "$dest"
 	# errexit is ignored inside an if or || condition, so the subshell runs
