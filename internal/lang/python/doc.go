@@ -29,6 +29,9 @@
 //	               timedeltas compared)
 //	               iters.go (itertools, zip, enumerate, map, slices,
 //	               dict items and str.format over known sequences)
+//	               spent.go (iterators spent after one pass: a name
+//	               bound to one read once, tables of one dynamic where
+//	               more than one test collects them)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

@@ -145,6 +145,10 @@ type table struct {
 	// Unless.
 	SeqFrom string `json:"sf,omitempty"`
 	Unless  string `json:"un,omitempty"`
+	// once is the dynamic name of a table whose argvalues or ids= is an
+	// iterator, spent by the first test pytest collects with it (spent.go);
+	// the walker keeps its rows only for a module-level function.
+	once string
 }
 
 // row is one parameter set: its ID and its own marks.

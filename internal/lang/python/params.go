@@ -91,6 +91,14 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
+	t := w.knownRowsOf(names, values, ids)
+	if t.Dynamic == "" && (w.isIterator(values, 0) || ids != nil && w.isIterator(ids, 0)) {
+		t.once = w.dynamic(values).Dynamic
+	}
+	return t
+}
+
+func (w *walker) knownRowsOf(names []string, values, ids *sitter.Node) table {
 	elems, ok := w.argvalues(values, 0)
 	if !ok {
 		if from := w.importedSeq(names, values, ids); from != "" {
