@@ -424,7 +424,8 @@ func (w *walker) definitions(defs []*sitter.Node) {
 	w.constants()
 	w.seqConstants()
 	for _, n := range defs {
-		if d := definition(n); d != nil && d.Type() == "function_definition" {
+		// A class counts when no decorator could replace it.
+		if d := definition(n); d != nil && (d.Type() == "function_definition" || d.Type() == "class_definition" && n.Type() == "class_definition") {
 			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {
 				w.facts.Defs = append(w.facts.Defs, name)
 			}

@@ -30,8 +30,9 @@ type fileFacts struct {
 	// Mutators are the module-level functions that set test attributes on
 	// their first parameter: class decorators that add test methods.
 	Mutators []string `json:"mu,omitempty"`
-	// Defs are the module-level functions bound once, by def: their
-	// __name__ is their name (the Linker checks imported names with them).
+	// Defs are the module-level functions bound once, by def, and the
+	// undecorated classes bound once, by class: their __name__ is their
+	// name (the Linker checks imported names with them).
 	Defs []string `json:"df,omitempty"`
 	// Doctests are the docstrings with examples (--doctest-modules) or,
 	// for a --doctest-glob text file, the file itself.
