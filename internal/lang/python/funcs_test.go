@@ -217,6 +217,40 @@ def test_b(cls): pass
 	}
 }
 
+// TestNameAndIndexIDs checks attrs' cmp_using (a class named by
+// class_name, "Comparable" by default), seq[i] of known sequences and
+// __name__ of classes and functions as ids= (attrs' test_cmp; checked
+// against pytest 9): a class_name given by position stays dynamic.
+func TestNameAndIndexIDs(t *testing.T) {
+	src := `import re
+import pytest
+from attr._cmp import cmp_using
+Eq = cmp_using(eq=lambda a, b: a == b, class_name="EqSame")
+Plain = cmp_using(eq=lambda a, b: a == b)
+Positional = cmp_using(None, None, None, None, None, True, "Pos")
+def helper(): pass
+data = [(Eq, True), (Plain, False), (helper, True)]
+ids = [c[0].__name__ for c in data]
+@pytest.mark.parametrize(("cls", "same"), data, ids=ids)
+def test_a(cls, same): pass
+@pytest.mark.parametrize("c", [data[-1][0], "xyz"[1]])
+def test_b(c): pass
+@pytest.mark.parametrize("c", [Positional])
+def test_c(c): pass
+@pytest.mark.parametrize("c", data[0])
+def test_d(c): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_a,test_a[EqSame],test_a[Comparable],test_a[helper],test_b,test_b[helper],test_b[y]," +
+		"test_c,test_c[{[Positional]}],test_d,test_d[EqSame],test_d[True]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
 // TestRecordConditions checks conditions over the fields and properties
 // of the module's record classes (attrs, dataclasses) and timedelta
 // values (checked against pytest 9).

@@ -75,6 +75,30 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 			return pyVal{kind: vUnknown}, true
 		}
 		return pyVal{kind: vText, id: v.raw}, true
+	case cmpUsing[name]:
+		// attrs' cmp_using(..., class_name="X"): a class named X
+		// ("Comparable" by default).
+		id, positional := "Comparable", 0
+		for _, a := range args {
+			switch a.Type() {
+			case "list_splat", "dictionary_splat", "parenthesized_list_splat":
+				return pyVal{kind: vUnknown}, true
+			case "keyword_argument":
+			default:
+				if positional++; positional > 6 {
+					return pyVal{kind: vUnknown}, true // class_name given by position
+				}
+			}
+			if a.Type() != "keyword_argument" || w.text(a.ChildByFieldName("name")) != "class_name" {
+				continue
+			}
+			v := w.value(a.ChildByFieldName("value"), depth+1)
+			if !v.isStr() {
+				return pyVal{kind: vUnknown}, true
+			}
+			id = v.raw
+		}
+		return pyVal{kind: vText, id: id}, true
 	case name == "float" && w.bindings["float"] == 0 && len(args) == 1:
 		v := w.value(args[0], depth+1)
 		switch {
@@ -111,6 +135,10 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 var classFactories = map[string]bool{"collections.namedtuple": true, "dataclasses.make_dataclass": true,
 	"types.new_class": true, "attr.make_class": true, "attrs.make_class": true, "typing.NamedTuple": true,
 	"typing.TypedDict": true}
+
+// cmpUsing is attrs' cmp_using, which makes a class named by its
+// class_name argument.
+var cmpUsing = map[string]bool{"attr.cmp_using": true, "attrs.cmp_using": true, "attr._cmp.cmp_using": true}
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -133,7 +133,12 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 	case "call":
 		return w.seqCall(n, depth)
 	case "subscript":
-		return w.sliceOf(n, depth)
+		if out, kind, ok := w.sliceOf(n, depth); ok {
+			return out, kind, ok
+		}
+		if e, ok := w.indexElem(n, depth); ok {
+			return w.seqOf(e, depth)
+		}
 	case "string", "concatenated_string":
 		// A str iterates over its characters.
 		v := w.value(n, depth+1)

@@ -1,6 +1,7 @@
 package python
 
 import (
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -84,7 +85,16 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
+	case "subscript":
+		return w.indexValue(n, depth)
 	case "attribute":
+		if w.text(n.ChildByFieldName("attribute")) == "__name__" {
+			// A class's, function's or module's __name__: the ID its value has.
+			if v := w.value(n.ChildByFieldName("object"), depth+1); hasName(v) {
+				return w.strVal(v.id, false)
+			}
+			return pyVal{kind: vUnknown}
+		}
 		if e, ok := w.instanceAttr(n, depth+1); ok {
 			return w.elemValue(e, depth+1)
 		}
@@ -177,4 +187,45 @@ func isConstantName(s string) bool {
 func isClassName(s string) bool {
 	s = strings.TrimLeft(s, "_") // _Private classes too
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z' && !isConstantName(s)
+}
+
+// hasName reports a value whose ID is its __name__: a class, a function
+// or a module (not a str, a number, an enum member, a pattern, an
+// imported constant or an object).
+func hasName(v pyVal) bool {
+	return v.kind == vText && !v.str && !v.scalar && !v.deferred && !v.pattern && v.repr == ""
+}
+
+// indexValue evaluates seq[i] of a list, tuple or str the evaluator
+// knows, i an integer literal (negative from the end).
+func (w *evaluator) indexValue(n *sitter.Node, depth int) pyVal {
+	e, ok := w.indexElem(n, depth)
+	if !ok {
+		return pyVal{kind: vUnknown}
+	}
+	return w.elemValue(e, depth+1)
+}
+
+// indexElem is the element seq[i] names (indexValue).
+func (w *evaluator) indexElem(n *sitter.Node, depth int) (elem, bool) {
+	obj, idx := n.ChildByFieldName("value"), n.ChildByFieldName("subscript")
+	if obj == nil || idx == nil || n.NamedChildCount() != 2 || idx.Type() == "slice" || w.isIterator(obj, 0) {
+		return elem{}, false
+	}
+	iv := w.value(idx, depth+1)
+	i, err := strconv.Atoi(iv.id)
+	if iv.num != numInt || err != nil {
+		return elem{}, false
+	}
+	items, kind, ok := w.sequence(obj, depth+1)
+	if !ok || kind == seqOther && unparen(obj).Type() != "string" {
+		return elem{}, false
+	}
+	if i < 0 {
+		i += len(items)
+	}
+	if i < 0 || i >= len(items) {
+		return elem{}, false
+	}
+	return items[i], true
 }

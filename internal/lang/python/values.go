@@ -191,7 +191,7 @@ func (w *evaluator) patternValue(n *sitter.Node) pyVal {
 	if p.bytes {
 		id = asciiEscapedBytes(p.raw)
 	}
-	return pyVal{kind: vText, id: id}
+	return pyVal{kind: vText, id: id, pattern: true}
 }
 
 // literal returns the value of a module-level NAME = value when that is
