@@ -251,6 +251,27 @@ def test_d(c): pass
 	}
 }
 
+// TestStrftimeIDs checks strftime of literal dates and datetimes and
+// datetime.UTC (an object: argname+index), checked against pytest 9; a
+// directive the C libraries write differently (%b) stays dynamic.
+func TestStrftimeIDs(t *testing.T) {
+	src := `import datetime as dt
+import pytest
+@pytest.mark.parametrize("v", [dt.date(2014, 8, 21).strftime("%d-%m-%Y"), dt.datetime(2024, 2, 29, 7, 5, 9).strftime("%y%m%d %H:%M:%S 100%%"), dt.UTC])
+def test_a(v): pass
+@pytest.mark.parametrize("v", [dt.date(2014, 8, 21).strftime("%b")])
+def test_b(v): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_a,test_a[21-08-2014],test_a[240229 07:05:09 100%],test_a[v2],test_b,test_b[{[dt.date(2014, 8, 21).strftime(\"%b\")]}]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
 // TestRecordConditions checks conditions over the fields and properties
 // of the module's record classes (attrs, dataclasses) and timedelta
 // values (checked against pytest 9).

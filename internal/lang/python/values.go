@@ -116,6 +116,9 @@ func (w *evaluator) attrValue(n *sitter.Node) pyVal {
 		// module pkg.mod, which the Linker checks.
 		return w.assumeDef(mod + "." + name)
 	}
+	if ok && w.bindings[w.text(obj)] == 1 && stdObjects[mod+"."+name] {
+		return pyVal{kind: vObject} // a stream, a list, a mapping, a tzinfo: no __name__
+	}
 	if !ok || w.bindings[w.text(obj)] != 1 || strings.ContainsAny(mod, ".") || isConstantName(name) {
 		return pyVal{kind: vUnknown}
 	}
@@ -139,7 +142,8 @@ var stdObjects = map[string]bool{"sys.stdin": true, "sys.stdout": true, "sys.std
 	"sys.__stdin__": true, "sys.__stdout__": true, "sys.__stderr__": true, "sys.argv": true,
 	"sys.path": true, "sys.modules": true, "sys.flags": true, "sys.float_info": true,
 	"sys.int_info": true, "sys.hash_info": true, "sys.version_info": true, "sys.meta_path": true,
-	"sys.path_hooks": true, "sys.warnoptions": true, "os.environ": true, "os.environb": true}
+	"sys.path_hooks": true, "sys.warnoptions": true, "os.environ": true, "os.environb": true,
+	"datetime.UTC": true}
 
 // maxStrLen bounds the strings "s" * n may build.
 const maxStrLen = 100000
