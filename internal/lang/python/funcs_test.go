@@ -251,9 +251,10 @@ def test_d(c): pass
 	}
 }
 
-// TestStrftimeIDs checks strftime of literal dates and datetimes and
-// datetime.UTC (an object: argname+index), checked against pytest 9; a
-// directive the C libraries write differently (%b) stays dynamic.
+// TestStrftimeIDs checks strftime of literal dates and datetimes,
+// datetime.UTC (an object: argname+index) and chr() (a lone surrogate
+// too), checked against pytest 9; a directive the C libraries write
+// differently (%b) stays dynamic.
 func TestStrftimeIDs(t *testing.T) {
 	src := `import datetime as dt
 import pytest
@@ -261,12 +262,15 @@ import pytest
 def test_a(v): pass
 @pytest.mark.parametrize("v", [dt.date(2014, 8, 21).strftime("%b")])
 def test_b(v): pass
+@pytest.mark.parametrize("v", ["Am" + chr(0xE9) + "rica", chr(0xD800), chr(65)])
+def test_c(v): pass
 `
 	var got []string
 	for _, r := range extract(src).Tests {
 		got = append(got, r.Name)
 	}
-	want := "test_a,test_a[21-08-2014],test_a[240229 07:05:09 100%],test_a[v2],test_b,test_b[{[dt.date(2014, 8, 21).strftime(\"%b\")]}]"
+	want := "test_a,test_a[21-08-2014],test_a[240229 07:05:09 100%],test_a[v2],test_b,test_b[{[dt.date(2014, 8, 21).strftime(\"%b\")]}]," +
+		"test_c,test_c[Am\\xe9rica],test_c[\\ud800],test_c[A]"
 	if s := strings.Join(got, ","); s != want {
 		t.Errorf("got  %s\nwant %s", s, want)
 	}

@@ -75,6 +75,16 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 			return pyVal{kind: vUnknown}, true
 		}
 		return pyVal{kind: vText, id: v.raw}, true
+	case name == "chr" && w.bindings["chr"] == 0 && !inLocals(w.locals, "chr") && len(args) == 1:
+		// chr(i): the one code point (a lone surrogate too).
+		v := w.value(args[0], depth+1)
+		i, err := strconv.Atoi(v.id)
+		if v.num != numInt || err != nil || i < 0 || i > 0x10ffff {
+			return pyVal{kind: vUnknown}, true
+		}
+		var b strings.Builder
+		writeCodePoint(&b, rune(i))
+		return w.strVal(b.String(), false), true
 	case cmpUsing[name]:
 		// attrs' cmp_using(..., class_name="X"): a class named X
 		// ("Comparable" by default).
