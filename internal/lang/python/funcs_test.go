@@ -276,6 +276,24 @@ def test_c(v): pass
 	}
 }
 
+// TestDedentIDs checks textwrap.dedent of str literals (pyparsing's and
+// click's tables), checked against pytest 9; a str holding whitespace
+// other than spaces, tabs and newlines stays dynamic.
+func TestDedentIDs(t *testing.T) {
+	src := "import textwrap\nimport pytest\n" +
+		"@pytest.mark.parametrize(\"s\", [textwrap.dedent(\"\"\"\\\n    a\n      b\n\n    c\n\"\"\"), " +
+		"textwrap.dedent(\"  x\\n\\t y\\n\"), textwrap.dedent(\"   \\n  z\\n  \\tw\")])\ndef test_d(s): pass\n" +
+		"@pytest.mark.parametrize(\"s\", [textwrap.dedent(\"  a\\n\\f\\n  b\")])\ndef test_e(s): pass\n"
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := `test_d,test_d[a\n  b\n\nc\n],test_d[  x\n\t y\n],test_d[\nz\n\tw],test_e,test_e[{[textwrap.dedent(" a\n\f\n b")]}]`
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
 // TestRecordConditions checks conditions over the fields and properties
 // of the module's record classes (attrs, dataclasses) and timedelta
 // values (checked against pytest 9).

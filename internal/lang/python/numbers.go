@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -85,6 +86,15 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 		var b strings.Builder
 		writeCodePoint(&b, rune(i))
 		return w.strVal(b.String(), false), true
+	case name == "textwrap.dedent" && len(args) == 1:
+		v := w.value(args[0], depth+1)
+		if !v.isStr() {
+			return pyVal{kind: vUnknown}, true
+		}
+		if strings.IndexFunc(v.raw, func(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && unicode.IsSpace(r) }) >= 0 {
+			return pyVal{kind: vUnknown}, true // other whitespace: Pythons differ on it
+		}
+		return w.strVal(dedent(v.raw), false), true
 	case cmpUsing[name]:
 		// attrs' cmp_using(..., class_name="X"): a class named X
 		// ("Comparable" by default).
@@ -277,6 +287,40 @@ func reEscape(s string) string {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// dedent is textwrap.dedent: lines of spaces and tabs only become
+// empty, then the longest leading run of spaces and tabs common to the
+// other lines (compared character by character) is removed from each.
+func dedent(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	margin, set := "", false
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\n")
+		if strings.Trim(body, " \t") == "" {
+			lines[i] = l[len(body):] // whitespace only: emptied
+			continue
+		}
+		indent := body[:len(body)-len(strings.TrimLeft(body, " \t"))]
+		switch {
+		case !set:
+			margin, set = indent, true
+		case strings.HasPrefix(indent, margin):
+		case strings.HasPrefix(margin, indent):
+			margin = indent
+		default:
+			n := 0
+			for n < len(margin) && n < len(indent) && margin[n] == indent[n] {
+				n++
+			}
+			margin = margin[:n]
+		}
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.TrimPrefix(l, margin))
 	}
 	return b.String()
 }
