@@ -557,20 +557,59 @@ func (w *walker) remember(name string, b modBinding) {
 	w.bound[name] = append(w.bound[name], b)
 }
 
-// function emits a module-level test function.
+// function emits a module-level test function, and the module-level
+// names bound to it afterwards (test_b = test_a), which pytest collects
+// too, under their own names.
 func (w *walker) function(n, d *sitter.Node) {
 	name := w.text(d.ChildByFieldName("name"))
-	if !matchesOption(name, w.functions) || w.seenFn[name] {
+	own := matchesOption(name, w.functions) && !w.seenFn[name]
+	aliases := w.fnAliases(name, d)
+	if !own && len(aliases) == 0 {
 		return
 	}
 	marks, isTest := w.marks(decorators(n))
 	if !isTest {
 		return
 	}
-	w.seenFn[name] = true
-	fn := fnFact{Name: name, Line: line(d), Marks: marks, Args: w.givenless(n, w.args(d, false))}
-	w.facts.Funcs = append(w.facts.Funcs, fn)
-	w.tests = append(w.tests, expand("", fn, w.facts.Module)...)
+	if w.words(name) > 1 {
+		// Named again (test_b = test_a collects it twice): an iterator
+		// table is spent by the first collection.
+		marks = spend(marks)
+	}
+	args := w.givenless(n, w.args(d, false))
+	fns := make([]fnFact, 0, 1+len(aliases))
+	if own {
+		fns = append(fns, fnFact{Name: name, Line: line(d), Marks: marks, Args: args})
+	}
+	for _, a := range aliases {
+		fns = append(fns, fnFact{Name: w.text(a), Line: line(a), Marks: marks, Args: args})
+	}
+	for _, fn := range fns {
+		w.seenFn[fn.Name] = true
+		w.facts.Funcs = append(w.facts.Funcs, fn)
+		w.tests = append(w.tests, expand("", fn, w.facts.Module)...)
+	}
+}
+
+// fnAliases returns the targets of module-level NAME = def assignments
+// after the def, in order, when the def and NAME are each bound once and
+// NAME is a test function's name.
+func (w *walker) fnAliases(name string, d *sitter.Node) []*sitter.Node {
+	if w.bindings[name] != 1 {
+		return nil
+	}
+	var out []*sitter.Node
+	for alias, v := range w.literals {
+		if v.Type() != "identifier" || w.text(v) != name || w.bindings[alias] != 1 || w.seenFn[alias] ||
+			!matchesOption(alias, w.functions) || v.StartByte() < d.EndByte() {
+			continue
+		}
+		if a := v.Parent(); a != nil && a.Type() == "assignment" && a.ChildByFieldName("left") != nil {
+			out = append(out, a.ChildByFieldName("left"))
+		}
+	}
+	slices.SortFunc(out, func(a, b *sitter.Node) int { return int(a.StartByte()) - int(b.StartByte()) })
+	return out
 }
 
 // args lists a function's parameters that request fixtures: plain

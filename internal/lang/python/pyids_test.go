@@ -65,7 +65,8 @@ var idsCases = []idsCase{
 		"tests/test_seqs.py::test_decorator_local[{mark_local(\"bar\")}]",
 		// Iterators spent after one pass: a name read twice, a local
 		// read twice, a memoized generator called twice, a mark bound to
-		// a name used twice, a method a subclass inherits.
+		// a name used twice, a method a subclass inherits, a function a
+		// module-level name aliases (pytest collects it twice).
 		"tests/test_spent.py::test_shared_first[{SHARED}]",
 		"tests/test_spent.py::test_shared_second[{SHARED}]",
 		"tests/test_spent.py::test_local_twice[{_pairs_twice()}]",
@@ -75,6 +76,8 @@ var idsCases = []idsCase{
 		"tests/test_spent.py::test_mark_second[{iter([10, 20])}]",
 		"tests/test_spent.py::TestBase::test_method[{map(str, [1, 2])}]",
 		"tests/test_spent.py::TestDerived::test_method[{map(str, [1, 2])}]",
+		"tests/test_spent.py::test_aliased[{iter([\"p\", \"q\"])}]",
+		"tests/test_spent.py::test_alias_too[{iter([\"p\", \"q\"])}]",
 	}, warning: "3 parameter sets specified, with different number of ids: 2"},
 	{dir: "pyids_noescape"},
 	{dir: "pyids_strict", warning: "duplicate parametrization IDs with strict_parametrization_ids set"},

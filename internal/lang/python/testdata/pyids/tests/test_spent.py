@@ -137,3 +137,20 @@ def test_list_first(a, b):
 @pytest.mark.parametrize("a, b", ROWS)
 def test_list_second(a, b):
     pass
+
+
+@pytest.mark.parametrize("v", iter(["p", "q"]))
+def test_aliased(v):
+    pass
+
+
+test_alias_too = test_aliased
+
+
+@pytest.mark.parametrize("v", [1, 2])
+def test_listed(v):
+    pass
+
+
+# A list is read again by the second collection.
+test_listed_again = test_listed
