@@ -89,7 +89,7 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 	case "subscript":
 		return w.indexValue(n, depth)
 	case "attribute":
-		if w.text(n.ChildByFieldName("attribute")) == "__name__" {
+		if a := n.ChildByFieldName("attribute"); a != nil && a.EndByte()-a.StartByte() == 8 && w.text(a) == "__name__" {
 			// A class's, function's or module's __name__: the ID its value has.
 			if v := w.value(n.ChildByFieldName("object"), depth+1); hasName(v) {
 				return w.strVal(v.id, false)
