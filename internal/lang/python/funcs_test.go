@@ -294,6 +294,25 @@ func TestDedentIDs(t *testing.T) {
 	}
 }
 
+// TestPathIDs checks str() of pathlib paths as this (POSIX) host writes
+// them (click's test_detect_program_name), checked against pytest 9.
+func TestPathIDs(t *testing.T) {
+	src := `import pathlib
+from pathlib import Path
+import pytest
+@pytest.mark.parametrize("p", [str(pathlib.Path("/foo//bar/./x.py")), str(Path("./example")), str(Path("")), str(Path("//net/x/")), str(Path("///a")), str(pathlib.PurePosixPath("a/../b"))])
+def test_p(p): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_p,test_p[/foo/bar/x.py],test_p[example],test_p[.],test_p[//net/x],test_p[/a],test_p[a/../b]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
 // TestRecordConditions checks conditions over the fields and properties
 // of the module's record classes (attrs, dataclasses) and timedelta
 // values (checked against pytest 9).

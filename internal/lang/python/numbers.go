@@ -86,6 +86,19 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 		var b strings.Builder
 		writeCodePoint(&b, rune(i))
 		return w.strVal(b.String(), false), true
+	case name == "str" && w.bindings["str"] == 0 && !inLocals(w.locals, "str") && len(args) == 1 && args[0].Type() == "call":
+		// str(pathlib.Path("a//b/./c")): the path as this host (POSIX)
+		// writes it.
+		inner := args[0]
+		parts := children(inner.ChildByFieldName("arguments"))
+		if !posixPaths[w.resolve(w.text(inner.ChildByFieldName("function")))] || len(parts) != 1 {
+			return pyVal{}, false
+		}
+		v := w.value(parts[0], depth+1)
+		if !v.isStr() || strings.ContainsRune(v.raw, 0) {
+			return pyVal{kind: vUnknown}, true
+		}
+		return w.strVal(posixPath(v.raw), false), true
 	case name == "textwrap.dedent" && len(args) == 1:
 		v := w.value(args[0], depth+1)
 		if !v.isStr() {
@@ -323,4 +336,32 @@ func dedent(text string) string {
 		b.WriteString(strings.TrimPrefix(l, margin))
 	}
 	return b.String()
+}
+
+// posixPaths are the pathlib classes whose str() is a POSIX path on
+// this host.
+var posixPaths = map[string]bool{"pathlib.Path": true, "pathlib.PurePath": true, "pathlib.PosixPath": true,
+	"pathlib.PurePosixPath": true}
+
+// posixPath is str() of PurePosixPath(p): empty and "." parts dropped,
+// "//" kept as the root when exactly two slashes start it, "." for
+// nothing.
+func posixPath(p string) string {
+	root := ""
+	switch {
+	case strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///"):
+		root = "//"
+	case strings.HasPrefix(p, "/"):
+		root = "/"
+	}
+	var kept []string
+	for _, part := range strings.Split(p, "/") {
+		if part != "" && part != "." {
+			kept = append(kept, part)
+		}
+	}
+	if out := root + strings.Join(kept, "/"); out != "" {
+		return out
+	}
+	return "."
 }
