@@ -14,6 +14,8 @@
 //	extraction     extract.go skeleton.go skeleton_tokens.go (the bodies
 //	               the walker never reads blanked before the parse)
 //	               reparse.go params.go marks.go fixtures.go
+//	               testfuncs.go (module-level test functions, the names
+//	               bound to them, their parameters that ask for fixtures)
 //	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
