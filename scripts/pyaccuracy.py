@@ -39,6 +39,8 @@ def static_listing(binary, root):
     parents = {r["parent"] for r in records if r.get("parent")}
     leaves, dynamic = {}, []
     for r in records:
+        if r.get("framework") not in ("pytest", "unittest"):
+            continue  # another language's tests in the sdist (tomlkit's tests/toml-test is Go)
         if r.get("dynamic"):
             # A record stands for the tests under what it runs and under
             # its own scope: test.datetimetester.{load_tests:...} runs

@@ -114,6 +114,29 @@ acc_packaging() {
 		pytest==9.2.0 hypothesis==6.170.17 pretend==1.0.9 tomli_w==1.2.0 -e .
 }
 
+acc_marshmallow() {
+	pip_sdist marshmallow==4.4.0
+	step "pip install marshmallow tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		pytest==9.2.0 simplejson==4.3.0 -e .
+}
+
+acc_cachetools() {
+	pip_sdist cachetools==8.0.2
+	step "pip install cachetools tests" .venv/bin/pip install --quiet --disable-pip-version-check pytest==9.2.0 -e .
+}
+
+acc_pyparsing() {
+	pip_sdist pyparsing==3.3.3
+	# tests/test_diagram.py imports the [diagrams] extra.
+	step "pip install pyparsing tests" .venv/bin/pip install --quiet --disable-pip-version-check \
+		pytest==9.2.0 railroad-diagrams==3.0.1 jinja2==3.1.6 -e .
+}
+
+acc_tomlkit() {
+	pip_sdist tomlkit==0.15.2
+	step "pip install tomlkit tests" .venv/bin/pip install --quiet --disable-pip-version-check pytest==9.2.0 -e .
+}
+
 jest_mock_extended() { npm_project jest-mock-extended@4.0.1; }
 
 json_schema_traverse() { npm_project json-schema-traverse@1.0.0; }
@@ -202,6 +225,10 @@ if have python3; then
 		install acc-attrs acc_attrs || status=1
 		install acc-dateutil acc_dateutil || status=1
 		install acc-packaging acc_packaging || status=1
+		install acc-marshmallow acc_marshmallow || status=1
+		install acc-cachetools acc_cachetools || status=1
+		install acc-pyparsing acc_pyparsing || status=1
+		install acc-tomlkit acc_tomlkit || status=1
 		venv_coverage acc-click || status=1 # scripts/pycovbench.py's click and jinja2 rows
 		venv_coverage acc-jinja2 || status=1
 	fi

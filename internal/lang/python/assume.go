@@ -51,6 +51,13 @@ func (c *classes) settleTable(m *modFile, t *table) {
 		return
 	}
 	for _, dotted := range t.Assumed {
+		if d, ok := strings.CutPrefix(dotted, defMark); ok {
+			if !c.isDef(m, d, 0) {
+				*t = table{Dynamic: t.Unless, Argnames: t.Argnames, Indirect: t.Indirect}
+				return
+			}
+			continue
+		}
 		if !c.isFunction(m, dotted, 0) {
 			*t = table{Dynamic: t.Unless, Argnames: t.Argnames, Indirect: t.Indirect}
 			return
@@ -88,6 +95,26 @@ func (c *classes) isFunction(m *modFile, dotted string, depth int) bool {
 		return false // bound otherwise, or imported under another name
 	}
 	return c.isFunction(mod, orig, depth+1)
+}
+
+// isDef reports whether a dotted name, as imported in m, is a function
+// or class its module, a module of the project, binds once by def or
+// class (or imports under that name from one that does): its __name__ is
+// the name's last part.
+func (c *classes) isDef(m *modFile, dotted string, depth int) bool {
+	modName, name := splitDotted(dotted)
+	if depth > 8 || modName == "" {
+		return false
+	}
+	mod := c.module(m, modName)
+	if mod == nil {
+		return false
+	}
+	if slices.Contains(mod.facts.Defs, name) {
+		return true
+	}
+	orig, ok := mod.facts.Imports[name]
+	return ok && orig[strings.LastIndex(orig, ".")+1:] == name && c.isDef(mod, orig, depth+1)
 }
 
 // splitDotted splits a (relative) dotted name into its module and last
@@ -183,7 +210,7 @@ func (c *classes) seqIDs(m *modFile, dotted string, depth int) ([]string, bool) 
 		return nil, false
 	}
 	if ids, ok := mod.facts.Seqs[name]; ok {
-		return ids, true
+		return c.settleDefIDs(mod, ids)
 	}
 	if orig, ok := mod.facts.Imports[name]; ok {
 		return c.seqIDs(mod, orig, depth+1)
@@ -205,8 +232,46 @@ func (c *classes) constID(m *modFile, dotted string, depth int) (string, bool) {
 	if id, ok := mod.facts.Consts[name]; ok {
 		return id, true
 	}
+	if slices.Contains(mod.facts.Defs, name) {
+		return name, true // a def or class bound once (fields.UUID): its __name__
+	}
 	if orig, ok := mod.facts.Imports[name]; ok {
 		return c.constID(mod, orig, depth+1)
 	}
 	return "", false
+}
+
+// settleDefIDs checks, in mod, the def assumptions of a constant
+// sequence's IDs (defIDPrefix) and returns the IDs without them.
+func (c *classes) settleDefIDs(mod *modFile, ids []string) ([]string, bool) {
+	var out []string
+	for i, id := range ids {
+		rest, ok := strings.CutPrefix(id, defIDPrefix)
+		if !ok {
+			continue
+		}
+		defs, id, ok := strings.Cut(rest, defIDPrefix)
+		if !ok {
+			return nil, false
+		}
+		for _, d := range strings.Split(defs, "\x03") {
+			if dotted, ok := strings.CutPrefix(d, constMark); ok {
+				if id, ok = c.constID(mod, dotted, 0); !ok {
+					return nil, false
+				}
+				continue
+			}
+			if dotted, ok := strings.CutPrefix(d, defMark); !ok || !c.isDef(mod, dotted, 0) {
+				return nil, false
+			}
+		}
+		if out == nil {
+			out = slices.Clone(ids)
+		}
+		out[i] = id
+	}
+	if out == nil {
+		return ids, true
+	}
+	return out, true
 }

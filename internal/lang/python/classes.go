@@ -138,8 +138,13 @@ func (c *classes) resolve(m *modFile, base string, depth int) (ref classRef, tes
 		return ref, true, false
 	}
 	dot := strings.LastIndex(full, ".")
-	if dot > 0 {
+	// from . import Base: full is ".Base", a class of the package's
+	// __init__.py (its module name is the dots alone).
+	if dots := len(full) - len(strings.TrimLeft(full, ".")); dot >= 0 && (dot > 0 || dots > 0) {
 		modName, cls := full[:dot], full[dot+1:]
+		if dot < dots {
+			modName = full[:dots]
+		}
 		if mod := c.module(m, modName); mod != nil {
 			if i := mod.findClass(cls); i >= 0 {
 				return classRef{mod, i}, false, true
@@ -195,6 +200,9 @@ func (c *classes) candidates(m *modFile, dotted string) []string {
 		d := path.Dir(m.rel)
 		for i := 1; i < n; i++ {
 			d = path.Dir(d)
+		}
+		if dotted[n:] == "" {
+			return []string{path.Join(d, "__init__.py")} // the package itself
 		}
 		cands = append(cands, path.Join(d, strings.ReplaceAll(dotted[n:], ".", "/")))
 	} else {

@@ -38,6 +38,9 @@ func (detector) Extensions() []string { return []string{".py", ".txt", ".rst"} }
 // Detect reads the project's pytest configuration and decides its
 // framework. Problems: a configuration file that does not parse.
 func (detector) Detect(env *lang.DetectEnv, dir string, manifests []string) (*lang.Project, []testdex.Problem) {
+	if subpackage(env, dir, manifests) {
+		return nil, nil // a package of the project above (CPython's test.test_cppext)
+	}
 	p := &lang.Project{Dir: dir}
 	if len(manifests) > 0 {
 		p.Manifest = manifests[0]
@@ -115,4 +118,21 @@ func importsPytest(env *lang.DetectEnv, dir string) bool {
 		return false
 	}
 	return visit(dir, 0)
+}
+
+// subpackage reports a folder whose only manifest is a setup.py and that
+// is a package inside another package (it and its parent hold an
+// __init__.py): the setup.py builds something the package's tests use,
+// and the folder's modules are imported, and run, as part of the
+// project above.
+func subpackage(env *lang.DetectEnv, dir string, manifests []string) bool {
+	if len(manifests) != 1 || manifests[0] != "setup.py" {
+		return false
+	}
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if _, err := env.ReadFile(filepath.Join(d, "__init__.py")); err != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -14,6 +14,8 @@
 //	extraction     extract.go skeleton.go skeleton_tokens.go (the bodies
 //	               the walker never reads blanked before the parse)
 //	               reparse.go params.go marks.go fixtures.go
+//	               testfuncs.go (module-level test functions, the names
+//	               bound to them, their parameters that ask for fixtures)
 //	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
@@ -29,6 +31,9 @@
 //	               timedeltas compared)
 //	               iters.go (itertools, zip, enumerate, map, slices,
 //	               dict items and str.format over known sequences)
+//	               spent.go (iterators spent after one pass: a name
+//	               bound to one read once, tables of one dynamic where
+//	               more than one test collects them)
 //	naming         ids.go (pytest's parametrize IDs from those values)
 //	metaclasses    metaclass.go (what a metaclass's __init__ adds, run over
 //	               literal tables)

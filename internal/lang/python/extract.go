@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/14/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/15/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -218,26 +218,28 @@ type walker struct {
 // and their parameter tables and emits the records, asking the evaluator
 // for values.
 type evaluator struct {
-	src       []byte
-	noEscape  bool // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
-	facts     fileFacts
-	literals  map[string]*sitter.Node    // module-level NAME = literal
-	defined   map[string]bool            // module-level def and class names
-	enums     map[string]map[string]bool // module-level enum classes' members
-	assumed   []string                   // the current table's Assumed
-	consts    []string                   // the current table's Consts
-	identMemo map[string]memoVal         // the values of module-level names, once evaluated
-	bindings  map[string]int             // module-level bindings by name: imports, defs, assignments
-	locals    map[string]elem            // the comprehension variables bound where a value is evaluated
-	bound     map[string][]modBinding    // module-level assignments by name, in order (rebound.go)
-	funcs     map[string]*sitter.Node    // module-level (decorated) defs a table may call (funcs.go)
-	classDefs map[string]*sitter.Node    // module-level (decorated) classes (objects.go)
-	records   map[string]*recordClass    // the record classes read so far, nil for a class that is not one
-	steps     int                        // statements helpers have run for the current table
-	evals     int                        // values and sequences read for the current table (maxEvals)
-	callDepth int                        // helper calls open
-	copying   bool                       // list(X) or tuple(X) reads X now: the name's value at that point
-	cls       *classScope                // the class body being walked (rebound.go)
+	src        []byte
+	orig       []byte         // the file as written (src may be its skeleton)
+	wordCounts map[string]int // the identifiers of orig, counted when needed (spent.go)
+	noEscape   bool           // disable_test_id_escaping_and_forfeit_all_rights_to_community_support
+	facts      fileFacts
+	literals   map[string]*sitter.Node    // module-level NAME = literal
+	defined    map[string]bool            // module-level def and class names
+	enums      map[string]map[string]bool // module-level enum classes' members
+	assumed    []string                   // the current table's Assumed
+	consts     []string                   // the current table's Consts
+	identMemo  map[string]memoVal         // the values of module-level names, once evaluated
+	bindings   map[string]int             // module-level bindings by name: imports, defs, assignments
+	locals     map[string]elem            // the comprehension variables bound where a value is evaluated
+	bound      map[string][]modBinding    // module-level assignments by name, in order (rebound.go)
+	funcs      map[string]*sitter.Node    // module-level (decorated) defs a table may call (funcs.go)
+	classDefs  map[string]*sitter.Node    // module-level (decorated) classes (objects.go)
+	records    map[string]*recordClass    // the record classes read so far, nil for a class that is not one
+	steps      int                        // statements helpers have run for the current table
+	evals      int                        // values and sequences read for the current table (maxEvals)
+	callDepth  int                        // helper calls open
+	copying    bool                       // list(X) or tuple(X) reads X now: the name's value at that point
+	cls        *classScope                // the class body being walked (rebound.go)
 }
 
 func newWalker(f *lang.File, unittest bool) *walker {
@@ -249,7 +251,7 @@ func newWalker(f *lang.File, unittest bool) *walker {
 	if v := f.Settings[SetLongStr]; len(v) == 1 {
 		longStr = v[0]
 	}
-	return &walker{evaluator: evaluator{src: f.Data, facts: fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
+	return &walker{evaluator: evaluator{src: f.Data, orig: f.Data, facts: fileFacts{Imports: map[string]string{}, ImportLines: map[string]int{}},
 		literals: map[string]*sitter.Node{}, defined: map[string]bool{}, bindings: map[string]int{}, noEscape: iniBool(f.Settings[SetNoEscape])},
 		unittest: unittest, functions: fns, longStr: longStr,
 		strictIDs: strictIDs(f.Settings), markVars: map[string]*sitter.Node{}, seenFn: map[string]bool{}}
@@ -416,13 +418,14 @@ func (w *walker) topLevel(root *sitter.Node, defs *[]*sitter.Node) {
 // import and assignment.
 func (w *walker) definitions(defs []*sitter.Node) {
 	if v, ok := w.literals["pytestmark"]; ok {
-		w.facts.Module = w.markList(v)
+		w.facts.Module = spend(w.markList(v))
 	}
 	w.enumMembers(defs)
 	w.constants()
 	w.seqConstants()
 	for _, n := range defs {
-		if d := definition(n); d != nil && d.Type() == "function_definition" {
+		// A class counts when no decorator could replace it.
+		if d := definition(n); d != nil && (d.Type() == "function_definition" || d.Type() == "class_definition" && n.Type() == "class_definition") {
 			if name := w.text(d.ChildByFieldName("name")); w.bindings[name] == 1 && !slices.Contains(w.facts.Defs, name) {
 				w.facts.Defs = append(w.facts.Defs, name)
 			}
@@ -554,69 +557,6 @@ func (w *walker) remember(name string, b modBinding) {
 	w.bound[name] = append(w.bound[name], b)
 }
 
-// function emits a module-level test function.
-func (w *walker) function(n, d *sitter.Node) {
-	name := w.text(d.ChildByFieldName("name"))
-	if !matchesOption(name, w.functions) || w.seenFn[name] {
-		return
-	}
-	marks, isTest := w.marks(decorators(n))
-	if !isTest {
-		return
-	}
-	w.seenFn[name] = true
-	fn := fnFact{Name: name, Line: line(d), Marks: marks, Args: w.givenless(n, w.args(d, false))}
-	w.facts.Funcs = append(w.facts.Funcs, fn)
-	w.tests = append(w.tests, expand("", fn, w.facts.Module)...)
-}
-
-// args lists a function's parameters that request fixtures: plain
-// identifiers without defaults, skipping self or cls in methods.
-func (w *walker) args(d *sitter.Node, method bool) []string {
-	ps := d.ChildByFieldName("parameters")
-	if ps == nil {
-		return nil
-	}
-	var out []string
-	for i, p := range children(ps) {
-		if p.Type() == "typed_parameter" && p.NamedChildCount() > 0 && p.NamedChild(0).Type() == "identifier" {
-			p = p.NamedChild(0)
-		}
-		if p.Type() != "identifier" || (method && i == 0) {
-			continue
-		}
-		out = append(out, w.text(p))
-	}
-	return out
-}
-
-// givenless drops the arguments hypothesis' @given supplies: one per
-// positional strategy from the right, and each keyword strategy's name.
-func (w *walker) givenless(n *sitter.Node, args []string) []string {
-	for _, e := range decorators(n) {
-		if e.Type() != "call" || w.resolve(w.text(e.ChildByFieldName("function"))) != "hypothesis.given" {
-			continue
-		}
-		drop := map[string]bool{}
-		pos := 0
-		for _, a := range children(e.ChildByFieldName("arguments")) {
-			if a.Type() == "keyword_argument" {
-				drop[w.text(a.ChildByFieldName("name"))] = true
-			} else {
-				pos++
-			}
-		}
-		var out []string
-		for _, a := range args[:max(len(args)-pos, 0)] {
-			if !drop[a] {
-				out = append(out, a)
-			}
-		}
-		return out
-	}
-	return args
-}
-
 // fixture reads a (decorated) function that @pytest.fixture or
 // @pytest.fixture(...) makes a fixture: its name (name= or the
 // function's), params= table, requested fixtures, scope and autouse. ok
@@ -702,6 +642,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 		}
 	}
 	c.Marks, _ = w.marks(decorators(n))
+	c.Marks = spend(c.Marks)
 	idx := len(w.facts.Classes)
 	w.facts.Classes = append(w.facts.Classes, c)
 	body := d.ChildByFieldName("body")
@@ -747,7 +688,7 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 			w.facts.Classes[idx].unhide(name)
 			marks, isTest := w.marks(decorators(s))
 			if isTest {
-				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: marks, Args: w.givenless(s, w.args(sd, true))})
+				w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(sd), Marks: spend(marks), Args: w.givenless(s, w.args(sd, true))})
 			}
 		}
 	})
@@ -770,7 +711,7 @@ func (w *walker) classAssign(s *sitter.Node, idx int, marks *markSet) {
 		v := right.Type() != "false" && right.Type() != "none" && w.text(right) != "0"
 		w.facts.Classes[idx].TestAttr = &v
 	case "pytestmark":
-		*marks = w.markList(right)
+		*marks = spend(w.markList(right))
 	}
 }
 

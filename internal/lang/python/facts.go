@@ -30,8 +30,9 @@ type fileFacts struct {
 	// Mutators are the module-level functions that set test attributes on
 	// their first parameter: class decorators that add test methods.
 	Mutators []string `json:"mu,omitempty"`
-	// Defs are the module-level functions bound once, by def: their
-	// __name__ is their name (the Linker checks imported names with them).
+	// Defs are the module-level functions bound once, by def, and the
+	// undecorated classes bound once, by class: their __name__ is their
+	// name (the Linker checks imported names with them).
 	Defs []string `json:"df,omitempty"`
 	// Doctests are the docstrings with examples (--doctest-modules) or,
 	// for a --doctest-glob text file, the file itself.
@@ -145,6 +146,10 @@ type table struct {
 	// Unless.
 	SeqFrom string `json:"sf,omitempty"`
 	Unless  string `json:"un,omitempty"`
+	// once is the dynamic name of a table whose argvalues or ids= is an
+	// iterator, spent by the first test pytest collects with it (spent.go);
+	// the walker keeps its rows only for a module-level function.
+	once string
 }
 
 // row is one parameter set: its ID and its own marks.

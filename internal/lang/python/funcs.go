@@ -68,7 +68,7 @@ func (w *evaluator) helperDef(fn *sitter.Node) (*sitter.Node, *frame) {
 // callee is not one or its run is not known.
 func (w *evaluator) callHelper(call *sitter.Node, depth int) (elem, bool) {
 	def, scope := w.helperDef(call.ChildByFieldName("function"))
-	if def == nil || depth > maxValueDepth || w.callDepth >= maxCallDepth {
+	if def == nil || depth > maxValueDepth || w.callDepth >= maxCallDepth || w.spentCall(call.ChildByFieldName("function")) {
 		return elem{}, false
 	}
 	wrap := seqOther

@@ -217,6 +217,102 @@ def test_b(cls): pass
 	}
 }
 
+// TestNameAndIndexIDs checks attrs' cmp_using (a class named by
+// class_name, "Comparable" by default), seq[i] of known sequences and
+// __name__ of classes and functions as ids= (attrs' test_cmp; checked
+// against pytest 9): a class_name given by position stays dynamic.
+func TestNameAndIndexIDs(t *testing.T) {
+	src := `import re
+import pytest
+from attr._cmp import cmp_using
+Eq = cmp_using(eq=lambda a, b: a == b, class_name="EqSame")
+Plain = cmp_using(eq=lambda a, b: a == b)
+Positional = cmp_using(None, None, None, None, None, True, "Pos")
+def helper(): pass
+data = [(Eq, True), (Plain, False), (helper, True)]
+ids = [c[0].__name__ for c in data]
+@pytest.mark.parametrize(("cls", "same"), data, ids=ids)
+def test_a(cls, same): pass
+@pytest.mark.parametrize("c", [data[-1][0], "xyz"[1]])
+def test_b(c): pass
+@pytest.mark.parametrize("c", [Positional])
+def test_c(c): pass
+@pytest.mark.parametrize("c", data[0])
+def test_d(c): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_a,test_a[EqSame],test_a[Comparable],test_a[helper],test_b,test_b[helper],test_b[y]," +
+		"test_c,test_c[{[Positional]}],test_d,test_d[EqSame],test_d[True]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
+// TestStrftimeIDs checks strftime of literal dates and datetimes,
+// datetime.UTC (an object: argname+index) and chr() (a lone surrogate
+// too), checked against pytest 9; a directive the C libraries write
+// differently (%b) stays dynamic.
+func TestStrftimeIDs(t *testing.T) {
+	src := `import datetime as dt
+import pytest
+@pytest.mark.parametrize("v", [dt.date(2014, 8, 21).strftime("%d-%m-%Y"), dt.datetime(2024, 2, 29, 7, 5, 9).strftime("%y%m%d %H:%M:%S 100%%"), dt.UTC])
+def test_a(v): pass
+@pytest.mark.parametrize("v", [dt.date(2014, 8, 21).strftime("%b")])
+def test_b(v): pass
+@pytest.mark.parametrize("v", ["Am" + chr(0xE9) + "rica", chr(0xD800), chr(65)])
+def test_c(v): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_a,test_a[21-08-2014],test_a[240229 07:05:09 100%],test_a[v2],test_b,test_b[{[dt.date(2014, 8, 21).strftime(\"%b\")]}]," +
+		"test_c,test_c[Am\\xe9rica],test_c[\\ud800],test_c[A]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
+// TestDedentIDs checks textwrap.dedent of str literals (pyparsing's and
+// click's tables), checked against pytest 9; a str holding whitespace
+// other than spaces, tabs and newlines stays dynamic.
+func TestDedentIDs(t *testing.T) {
+	src := "import textwrap\nimport pytest\n" +
+		"@pytest.mark.parametrize(\"s\", [textwrap.dedent(\"\"\"\\\n    a\n      b\n\n    c\n\"\"\"), " +
+		"textwrap.dedent(\"  x\\n\\t y\\n\"), textwrap.dedent(\"   \\n  z\\n  \\tw\")])\ndef test_d(s): pass\n" +
+		"@pytest.mark.parametrize(\"s\", [textwrap.dedent(\"  a\\n\\f\\n  b\")])\ndef test_e(s): pass\n"
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := `test_d,test_d[a\n  b\n\nc\n],test_d[  x\n\t y\n],test_d[\nz\n\tw],test_e,test_e[{[textwrap.dedent(" a\n\f\n b")]}]`
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
+// TestPathIDs checks str() of pathlib paths as this (POSIX) host writes
+// them (click's test_detect_program_name), checked against pytest 9.
+func TestPathIDs(t *testing.T) {
+	src := `import pathlib
+from pathlib import Path
+import pytest
+@pytest.mark.parametrize("p", [str(pathlib.Path("/foo//bar/./x.py")), str(Path("./example")), str(Path("")), str(Path("//net/x/")), str(Path("///a")), str(pathlib.PurePosixPath("a/../b"))])
+def test_p(p): pass
+`
+	var got []string
+	for _, r := range extract(src).Tests {
+		got = append(got, r.Name)
+	}
+	want := "test_p,test_p[/foo/bar/x.py],test_p[example],test_p[.],test_p[//net/x],test_p[/a],test_p[a/../b]"
+	if s := strings.Join(got, ","); s != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+}
+
 // TestRecordConditions checks conditions over the fields and properties
 // of the module's record classes (attrs, dataclasses) and timedelta
 // values (checked against pytest 9).

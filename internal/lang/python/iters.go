@@ -10,9 +10,9 @@ import (
 // are built with, over known sequences: itertools.product (repeat= too),
 // chain, chain.from_iterable, zip (itertools.repeat(x) as one of its
 // arguments), enumerate, and map(list, ...) or map(tuple, ...). Each
-// yields tuples the interpreter built. An iterator is read afresh each
-// time it is named; Python's is spent after one pass (code iterating one
-// twice sees nothing the second time), which this does not follow.
+// yields tuples the interpreter built. Python's iterator is spent after
+// one pass: a name bound to one is read only where that is its one read
+// (spent.go).
 func (w *evaluator) iterCall(n *sitter.Node, depth int) ([]elem, seqKind, bool) {
 	fn := n.ChildByFieldName("function")
 	name := w.resolve(w.text(fn))

@@ -38,6 +38,9 @@ type pyVal struct {
 	// deferred marks an imported constant whose str() the Linker reads
 	// in its module: id is its dotted name (constPlaceholder in IDs).
 	deferred bool
+	// pattern marks a compiled regular expression (its ID is its
+	// pattern; it has no __name__).
+	pattern bool
 }
 
 // isStr reports a str (not bytes) value.

@@ -15,8 +15,9 @@ var untaggedMarks = map[string]bool{"parametrize": true, "usefixtures": true, "f
 func (w *walker) marks(exprs []*sitter.Node) (markSet, bool) {
 	var m markSet
 	for _, e := range exprs {
+		shared := false // a mark bound to a name used more than once
 		if alias, ok := w.markVars[w.text(e)]; ok && e.Type() == "identifier" {
-			e = alias
+			e, shared = alias, w.words(w.text(e)) > 2
 		}
 		call, args := e, (*sitter.Node)(nil)
 		if e.Type() == "call" {
@@ -48,7 +49,11 @@ func (w *walker) marks(exprs []*sitter.Node) (markSet, bool) {
 		switch name {
 		case "parametrize":
 			if args != nil {
-				m.Tables = append(m.Tables, w.parametrize(args))
+				t := w.parametrize(args)
+				if shared {
+					t = spend(markSet{Tables: []table{t}}).Tables[0]
+				}
+				m.Tables = append(m.Tables, t)
 			}
 		case "usefixtures":
 			if args != nil {

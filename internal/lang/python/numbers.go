@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -75,6 +76,62 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 			return pyVal{kind: vUnknown}, true
 		}
 		return pyVal{kind: vText, id: v.raw}, true
+	case name == "chr" && w.bindings["chr"] == 0 && !inLocals(w.locals, "chr") && len(args) == 1:
+		// chr(i): the one code point (a lone surrogate too).
+		v := w.value(args[0], depth+1)
+		i, err := strconv.Atoi(v.id)
+		if v.num != numInt || err != nil || i < 0 || i > 0x10ffff {
+			return pyVal{kind: vUnknown}, true
+		}
+		var b strings.Builder
+		writeCodePoint(&b, rune(i))
+		return w.strVal(b.String(), false), true
+	case name == "str" && w.bindings["str"] == 0 && !inLocals(w.locals, "str") && len(args) == 1 && args[0].Type() == "call":
+		// str(pathlib.Path("a//b/./c")): the path as this host (POSIX)
+		// writes it.
+		inner := args[0]
+		parts := children(inner.ChildByFieldName("arguments"))
+		if !posixPaths[w.resolve(w.text(inner.ChildByFieldName("function")))] || len(parts) != 1 {
+			return pyVal{}, false
+		}
+		v := w.value(parts[0], depth+1)
+		if !v.isStr() || strings.ContainsRune(v.raw, 0) {
+			return pyVal{kind: vUnknown}, true
+		}
+		return w.strVal(posixPath(v.raw), false), true
+	case name == "textwrap.dedent" && len(args) == 1:
+		v := w.value(args[0], depth+1)
+		if !v.isStr() {
+			return pyVal{kind: vUnknown}, true
+		}
+		if strings.IndexFunc(v.raw, func(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && unicode.IsSpace(r) }) >= 0 {
+			return pyVal{kind: vUnknown}, true // other whitespace: Pythons differ on it
+		}
+		return w.strVal(dedent(v.raw), false), true
+	case cmpUsing[name]:
+		// attrs' cmp_using(..., class_name="X"): a class named X
+		// ("Comparable" by default).
+		id, positional := "Comparable", 0
+		for _, a := range args {
+			switch a.Type() {
+			case "list_splat", "dictionary_splat", "parenthesized_list_splat":
+				return pyVal{kind: vUnknown}, true
+			case "keyword_argument":
+			default:
+				if positional++; positional > 6 {
+					return pyVal{kind: vUnknown}, true // class_name given by position
+				}
+			}
+			if a.Type() != "keyword_argument" || w.text(a.ChildByFieldName("name")) != "class_name" {
+				continue
+			}
+			v := w.value(a.ChildByFieldName("value"), depth+1)
+			if !v.isStr() {
+				return pyVal{kind: vUnknown}, true
+			}
+			id = v.raw
+		}
+		return pyVal{kind: vText, id: id}, true
 	case name == "float" && w.bindings["float"] == 0 && len(args) == 1:
 		v := w.value(args[0], depth+1)
 		switch {
@@ -111,6 +168,10 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) (pyVal, bool) {
 var classFactories = map[string]bool{"collections.namedtuple": true, "dataclasses.make_dataclass": true,
 	"types.new_class": true, "attr.make_class": true, "attrs.make_class": true, "typing.NamedTuple": true,
 	"typing.TypedDict": true}
+
+// cmpUsing is attrs' cmp_using, which makes a class named by its
+// class_name argument.
+var cmpUsing = map[string]bool{"attr.cmp_using": true, "attrs.cmp_using": true, "attr._cmp.cmp_using": true}
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -241,4 +302,66 @@ func reEscape(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// dedent is textwrap.dedent: lines of spaces and tabs only become
+// empty, then the longest leading run of spaces and tabs common to the
+// other lines (compared character by character) is removed from each.
+func dedent(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	margin, set := "", false
+	for i, l := range lines {
+		body := strings.TrimRight(l, "\n")
+		if strings.Trim(body, " \t") == "" {
+			lines[i] = l[len(body):] // whitespace only: emptied
+			continue
+		}
+		indent := body[:len(body)-len(strings.TrimLeft(body, " \t"))]
+		switch {
+		case !set:
+			margin, set = indent, true
+		case strings.HasPrefix(indent, margin):
+		case strings.HasPrefix(margin, indent):
+			margin = indent
+		default:
+			n := 0
+			for n < len(margin) && n < len(indent) && margin[n] == indent[n] {
+				n++
+			}
+			margin = margin[:n]
+		}
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.TrimPrefix(l, margin))
+	}
+	return b.String()
+}
+
+// posixPaths are the pathlib classes whose str() is a POSIX path on
+// this host.
+var posixPaths = map[string]bool{"pathlib.Path": true, "pathlib.PurePath": true, "pathlib.PosixPath": true,
+	"pathlib.PurePosixPath": true}
+
+// posixPath is str() of PurePosixPath(p): empty and "." parts dropped,
+// "//" kept as the root when exactly two slashes start it, "." for
+// nothing.
+func posixPath(p string) string {
+	root := ""
+	switch {
+	case strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///"):
+		root = "//"
+	case strings.HasPrefix(p, "/"):
+		root = "/"
+	}
+	var kept []string
+	for _, part := range strings.Split(p, "/") {
+		if part != "" && part != "." {
+			kept = append(kept, part)
+		}
+	}
+	if out := root + strings.Join(kept, "/"); out != "" {
+		return out
+	}
+	return "."
 }

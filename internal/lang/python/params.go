@@ -91,6 +91,14 @@ func (w *walker) rows(names []string, values, ids *sitter.Node) table {
 }
 
 func (w *walker) knownRows(names []string, values, ids *sitter.Node) table {
+	t := w.knownRowsOf(names, values, ids)
+	if t.Dynamic == "" && (w.isIterator(values, 0) || ids != nil && w.isIterator(ids, 0)) {
+		t.once = w.dynamic(values).Dynamic
+	}
+	return t
+}
+
+func (w *walker) knownRowsOf(names []string, values, ids *sitter.Node) table {
 	elems, ok := w.argvalues(values, 0)
 	if !ok {
 		if from := w.importedSeq(names, values, ids); from != "" {
@@ -211,8 +219,13 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 		vals = []pyVal{w.elemValue(e, 0)}
 	case n.Type() == "call" && w.isParam(n.ChildByFieldName("function")):
 		var ok bool
+		savedA, savedC := w.assumed, w.consts
 		if vals, explicit, ok = w.paramCall(n, &r); !ok {
 			return r, false
+		}
+		if explicit {
+			// id= names the row: what its values assumed does not matter.
+			w.assumed, w.consts = savedA, savedC
 		}
 	case len(names) == 1:
 		vals = []pyVal{w.rowValue(elem{n: n, env: w.locals}, ids.fn)}

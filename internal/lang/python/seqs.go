@@ -91,6 +91,9 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 				}
 				return nil, seqOther, false
 			}
+			if w.spentName(n, e.n, e.env) {
+				return nil, seqOther, false
+			}
 			saved := w.locals
 			w.locals = e.env
 			defer func() { w.locals = saved }()
@@ -103,6 +106,9 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 			return w.seqOver(hs, n.StartByte(), copied, depth)
 		}
 		if v, ok := w.literal(name); ok {
+			if w.spentName(n, v, nil) {
+				return nil, seqOther, false
+			}
 			saved := w.locals
 			w.locals = nil
 			defer func() { w.locals = saved }()
@@ -127,7 +133,12 @@ func (w *evaluator) sequence(n *sitter.Node, depth int) ([]elem, seqKind, bool) 
 	case "call":
 		return w.seqCall(n, depth)
 	case "subscript":
-		return w.sliceOf(n, depth)
+		if out, kind, ok := w.sliceOf(n, depth); ok {
+			return out, kind, ok
+		}
+		if e, ok := w.indexElem(n, depth); ok {
+			return w.seqOf(e, depth)
+		}
 	case "string", "concatenated_string":
 		// A str iterates over its characters.
 		v := w.value(n, depth+1)

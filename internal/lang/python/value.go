@@ -1,6 +1,8 @@
 package python
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -84,7 +86,16 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 		}
 	case "lambda":
 		return pyVal{kind: vText, id: "<lambda>"}
+	case "subscript":
+		return w.indexValue(n, depth)
 	case "attribute":
+		if a := n.ChildByFieldName("attribute"); a != nil && a.EndByte()-a.StartByte() == 8 && w.text(a) == "__name__" {
+			// A class's, function's or module's __name__: the ID its value has.
+			if v := w.value(n.ChildByFieldName("object"), depth+1); hasName(v) {
+				return w.strVal(v.id, false)
+			}
+			return pyVal{kind: vUnknown}
+		}
 		if e, ok := w.instanceAttr(n, depth+1); ok {
 			return w.elemValue(e, depth+1)
 		}
@@ -110,6 +121,9 @@ func (w *evaluator) value(n *sitter.Node, depth int) pyVal {
 			return v
 		}
 		if v, ok := w.formatValue(n, depth); ok {
+			return v
+		}
+		if v, ok := w.strftimeValue(n, depth); ok {
 			return v
 		}
 		if w.temporalReplace(n, depth) {
@@ -177,4 +191,128 @@ func isConstantName(s string) bool {
 func isClassName(s string) bool {
 	s = strings.TrimLeft(s, "_") // _Private classes too
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z' && !isConstantName(s)
+}
+
+// hasName reports a value whose ID is its __name__: a class, a function
+// or a module (not a str, a number, an enum member, a pattern, an
+// imported constant or an object).
+func hasName(v pyVal) bool {
+	return v.kind == vText && !v.str && !v.scalar && !v.deferred && !v.pattern && v.repr == ""
+}
+
+// indexValue evaluates seq[i] of a list, tuple or str the evaluator
+// knows, i an integer literal (negative from the end).
+func (w *evaluator) indexValue(n *sitter.Node, depth int) pyVal {
+	e, ok := w.indexElem(n, depth)
+	if !ok {
+		return pyVal{kind: vUnknown}
+	}
+	return w.elemValue(e, depth+1)
+}
+
+// indexElem is the element seq[i] names (indexValue).
+func (w *evaluator) indexElem(n *sitter.Node, depth int) (elem, bool) {
+	obj, idx := n.ChildByFieldName("value"), n.ChildByFieldName("subscript")
+	if obj == nil || idx == nil || n.NamedChildCount() != 2 || idx.Type() == "slice" || w.isIterator(obj, 0) {
+		return elem{}, false
+	}
+	iv := w.value(idx, depth+1)
+	i, err := strconv.Atoi(iv.id)
+	if iv.num != numInt || err != nil {
+		return elem{}, false
+	}
+	items, kind, ok := w.sequence(obj, depth+1)
+	if !ok || kind == seqOther && unparen(obj).Type() != "string" {
+		return elem{}, false
+	}
+	if i < 0 {
+		i += len(items)
+	}
+	if i < 0 || i >= len(items) {
+		return elem{}, false
+	}
+	return items[i], true
+}
+
+// strftimeValue evaluates datetime.date(...).strftime(fmt) and
+// datetime.datetime(...).strftime(fmt) of integer literals, the format a
+// str literal of %Y (years 1000 to 9999), %y, %m, %d, %H, %M, %S and
+// %%, which every C library writes alike.
+func (w *evaluator) strftimeValue(n *sitter.Node, depth int) (pyVal, bool) {
+	fn := n.ChildByFieldName("function")
+	args := children(n.ChildByFieldName("arguments"))
+	if fn.Type() != "attribute" || w.text(fn.ChildByFieldName("attribute")) != "strftime" || len(args) != 1 {
+		return pyVal{}, false
+	}
+	call := unparen(fn.ChildByFieldName("object"))
+	if call.Type() != "call" {
+		return pyVal{}, false
+	}
+	cls := w.resolve(w.text(call.ChildByFieldName("function")))
+	if cls != "datetime.date" && cls != "datetime.datetime" || inLocals(w.locals, w.text(call.ChildByFieldName("function"))) {
+		return pyVal{}, false
+	}
+	var f [6]int // year, month, day, hour, minute, second
+	parts := children(call.ChildByFieldName("arguments"))
+	if len(parts) < 3 || len(parts) > 6 || cls == "datetime.date" && len(parts) != 3 {
+		return pyVal{kind: vUnknown}, true
+	}
+	for i, a := range parts {
+		v, err := strconv.Atoi(w.text(a))
+		if a.Type() != "integer" || err != nil {
+			return pyVal{kind: vUnknown}, true
+		}
+		f[i] = v
+	}
+	if !validDate(f) {
+		return pyVal{kind: vUnknown}, true // Python raises
+	}
+	format := w.value(args[0], depth+1)
+	if !format.isStr() {
+		return pyVal{kind: vUnknown}, true
+	}
+	out, ok := strftime(format.raw, f)
+	if !ok {
+		return pyVal{kind: vUnknown}, true
+	}
+	return w.strVal(out, false), true
+}
+
+// validDate reports a date and time Python's constructors accept, with a
+// four-digit year.
+func validDate(f [6]int) bool {
+	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+	y, m := f[0], f[1]
+	if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		days[2] = 29
+	}
+	return y >= 1000 && y <= 9999 && m >= 1 && m <= 12 && f[2] >= 1 && f[2] <= days[m] &&
+		f[3] >= 0 && f[3] < 24 && f[4] >= 0 && f[4] < 60 && f[5] >= 0 && f[5] < 60
+}
+
+// strftime formats the fields with the directives strftimeValue knows.
+func strftime(format string, f [6]int) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i++; i == len(format) {
+			return "", false
+		}
+		switch format[i] {
+		case 'Y':
+			b.WriteString(strconv.Itoa(f[0]))
+		case 'y':
+			fmt.Fprintf(&b, "%02d", f[0]%100)
+		case 'm', 'd', 'H', 'M', 'S':
+			fmt.Fprintf(&b, "%02d", f[strings.IndexByte("mdHMS", format[i])+1])
+		case '%':
+			b.WriteByte('%')
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

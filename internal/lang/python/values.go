@@ -110,6 +110,15 @@ func (w *evaluator) attrValue(n *sitter.Node) pyVal {
 	// module.function of a plain import (import m, import m as n).
 	mod, ok := w.facts.Imports[w.text(obj)]
 	name := w.text(attr)
+	if ok && w.bindings[w.text(obj)] == 1 && strings.Contains(mod, ".") && !strings.HasPrefix(name, "__") &&
+		!isConstantName(name) && !isClassName(w.text(obj)) && !isConstantName(w.text(obj)) {
+		// from pkg import mod; mod.Name: a def or class of the project's
+		// module pkg.mod, which the Linker checks.
+		return w.assumeDef(mod + "." + name)
+	}
+	if ok && w.bindings[w.text(obj)] == 1 && stdObjects[mod+"."+name] {
+		return pyVal{kind: vObject} // a stream, a list, a mapping, a tzinfo: no __name__
+	}
 	if !ok || w.bindings[w.text(obj)] != 1 || strings.ContainsAny(mod, ".") || isConstantName(name) {
 		return pyVal{kind: vUnknown}
 	}
@@ -133,7 +142,8 @@ var stdObjects = map[string]bool{"sys.stdin": true, "sys.stdout": true, "sys.std
 	"sys.__stdin__": true, "sys.__stdout__": true, "sys.__stderr__": true, "sys.argv": true,
 	"sys.path": true, "sys.modules": true, "sys.flags": true, "sys.float_info": true,
 	"sys.int_info": true, "sys.hash_info": true, "sys.version_info": true, "sys.meta_path": true,
-	"sys.path_hooks": true, "sys.warnoptions": true, "os.environ": true, "os.environb": true}
+	"sys.path_hooks": true, "sys.warnoptions": true, "os.environ": true, "os.environb": true,
+	"datetime.UTC": true}
 
 // maxStrLen bounds the strings "s" * n may build.
 const maxStrLen = 100000
@@ -185,7 +195,7 @@ func (w *evaluator) patternValue(n *sitter.Node) pyVal {
 	if p.bytes {
 		id = asciiEscapedBytes(p.raw)
 	}
-	return pyVal{kind: vText, id: id}
+	return pyVal{kind: vText, id: id, pattern: true}
 }
 
 // literal returns the value of a module-level NAME = value when that is
@@ -271,6 +281,25 @@ func (w *evaluator) assumeFunction(dotted string) pyVal {
 	}
 	if !slices.Contains(w.assumed, dotted) {
 		w.assumed = append(w.assumed, dotted)
+	}
+	return pyVal{kind: vText, id: dotted[strings.LastIndex(dotted, ".")+1:]}
+}
+
+// defMark marks, in table.Assumed, the dotted name of an imported
+// module's attribute taken for a def or a class of that module, which
+// must be a module of the project (assumeDef).
+const defMark = "def:"
+
+// assumeDef evaluates mod.Name where mod is a name imported from a
+// package (from marshmallow import fields; fields.String): taken for a
+// function or class that module binds once by def or class, whose
+// __name__ is Name. The Linker checks that pkg.mod is a module of the
+// project and binds Name so (classes.isDef), else the table is dynamic.
+// (A package whose __init__ binds mod to something else than its
+// submodule would defeat this; nothing here reads such bindings.)
+func (w *evaluator) assumeDef(dotted string) pyVal {
+	if a := defMark + dotted; !slices.Contains(w.assumed, a) {
+		w.assumed = append(w.assumed, a)
 	}
 	return pyVal{kind: vText, id: dotted[strings.LastIndex(dotted, ".")+1:]}
 }
@@ -362,11 +391,19 @@ func (w *walker) seqIDs(n *sitter.Node) ([]string, bool) {
 	}
 	ids := make([]string, len(elems))
 	for i, e := range elems {
-		v := w.elemValue(e, 0)
+		w.assumed, w.consts = nil, nil
+		v := w.rowValue(e, nil)
 		v = w.longString(v)
+		defs, ok := defsOnly(w.assumed)
 		switch {
-		case v.deferred || len(w.assumed) > 0:
+		case !ok || v.deferred && (len(defs) > 0 || len(w.consts) != 1):
 			return nil, false
+		case v.deferred:
+			// An imported constant: its module's str() of it, or its
+			// __name__ when it binds the name by def or class.
+			ids[i] = defIDPrefix + constMark + v.id + defIDPrefix
+		case v.kind == vText && len(defs) > 0:
+			ids[i] = defIDPrefix + defMark + strings.Join(defs, "\x03"+defMark) + defIDPrefix + v.id
 		case v.kind == vText:
 			ids[i] = v.id
 		case v.kind == vObject:
@@ -378,9 +415,48 @@ func (w *walker) seqIDs(n *sitter.Node) ([]string, bool) {
 	return ids, true
 }
 
+// defIDPrefix opens and closes, in fileFacts.Seqs, the assumptions an
+// element's ID needs (defMark's dotted names, or one constMark's, joined
+// by \x03), which the Linker checks in the module that binds the
+// sequence.
+const defIDPrefix = "\x02"
+
+// constMark marks an imported constant whose ID its module gives
+// (classes.constID).
+const constMark = "const:"
+
+// defsOnly returns the dotted names of assumptions that are all defMark's,
+// ok false when another kind is among them.
+func defsOnly(assumed []string) ([]string, bool) {
+	var out []string
+	for _, a := range assumed {
+		d, ok := strings.CutPrefix(a, defMark)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, d)
+	}
+	return out, true
+}
+
+// plainShort reports a str pytest's ID keeps as it is whatever the
+// escaping option and the long-str strategy: printable ASCII, no
+// backslash, at most 100 characters.
+func plainShort(s string) bool {
+	if len(s) > 100 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' || s[i] == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // constants records the module's constants whose str() is known
-// (fileFacts.Consts): UPPER names bound once to a number, a bool, None
-// or a member of the module's enums, directly or through another such
+// (fileFacts.Consts): UPPER names bound once to a number, a bool, None,
+// a short printable str or a member of the module's enums, directly or through another such
 // name, and those bound to an instance (constObject).
 func (w *evaluator) constants() {
 	for name, n := range w.literals {
@@ -388,7 +464,7 @@ func (w *evaluator) constants() {
 			continue
 		}
 		switch unparen(n).Type() {
-		case "identifier", "attribute", "integer", "float", "true", "false", "none", "unary_operator", "call":
+		case "identifier", "attribute", "integer", "float", "true", "false", "none", "unary_operator", "call", "string":
 		default:
 			continue
 		}
@@ -401,6 +477,10 @@ func (w *evaluator) constants() {
 		switch {
 		case !clean || v.deferred:
 			continue
+		case v.isStr():
+			if !plainShort(v.raw) {
+				continue // escaping and the long-str rule are the importing project's
+			}
 		case unparen(n).Type() == "call" && v.kind == vObject && v.repr == "":
 			id = constObject
 		case v.kind != vText || !v.scalar:

@@ -1,0 +1,8 @@
+import unittest
+
+from . import CacheMixin
+
+
+class RelTest(unittest.TestCase, CacheMixin):
+    def test_own(self):
+        pass
