@@ -36,6 +36,18 @@ func collectFrom(floor int64, percent int) {
 	}, percent)
 }
 
+// shortLived is what a command that ends soon after its work asks for
+// (cli.Env.ShortLived): no collection at all until the heap first reaches
+// heapFloor. A warm listing (of GOROOT/src: 40,002 records from the cache,
+// about 60 MB allocated) ends before then, its collector's work (a tenth
+// of its CPU) saved. GOGC or GOMEMLIMIT, when set, keep the collector as
+// it is.
+func shortLived() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		collectFrom(heapFloor, 400)
+	}
+}
+
 func main() {
 	// A test that daemonizes (setsid) is then reparented to testdex, which
 	// kills it when its batch ends. Off Linux, or on a kernel without it,
@@ -46,23 +58,16 @@ func main() {
 	// than 2× saves a quarter of the CPU of a function-level `affected`
 	// on GOROOT (1.1 s to 0.8 s) for about 10 % more memory. GOGC, when
 	// set, still decides.
-	//
-	// And no collection at all until the heap first reaches heapFloor: a
-	// warm listing (of GOROOT/src: 40,002 records from the cache, about
-	// 60 MB allocated) ends before then, its collector's work (a tenth of
-	// its CPU) saved. GOMEMLIMIT, when set, keeps the collector as it is.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
-		if os.Getenv("GOMEMLIMIT") == "" {
-			collectFrom(heapFloor, 400)
-		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	dir, err := os.Getwd()
 	if err != nil {
 		dir = "."
 	}
-	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ(), Dir: dir})
+	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ(), Dir: dir,
+		ShortLived: shortLived})
 	stop()
 	os.Exit(code)
 }
