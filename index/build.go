@@ -161,8 +161,13 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 	for _, w := range b.cfg.Warnings {
 		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: config.FileName, Message: w})
 	}
+	// The cache is read and decoded while the walk runs: the walk waits
+	// mostly on the kernel, and neither needs the other until level 2.
+	loaded := make(chan cacheLoad, 1)
+	go func() { loaded <- b.loadCache() }()
 	l1, whole, err := b.level1(ctx, ix)
 	if err != nil {
+		<-loaded
 		return nil, err
 	}
 	r := newResolver(b.root, b.cfg, &b.opts, l1)
@@ -170,7 +175,11 @@ func (b *builder) run(ctx context.Context) (*Index, error) {
 	ix.Stats.Walk = time.Since(start)
 	ix.Stats.Candidates = len(cands)
 
-	snap := b.loadCache(ix)
+	cl := <-loaded
+	snap := cl.snap
+	if cl.problem != nil {
+		ix.Problems = append(ix.Problems, *cl.problem)
+	}
 	t2 := time.Now()
 	results, err := level2(ctx, cands, snap, b.workers, b.opts.MaxFileSize, start.UnixNano())
 	if err != nil {
@@ -213,10 +222,10 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 		// listing must not drop the other frameworks' cache entries.
 		if b.opts.Files != nil {
 			ix.Escapes = append(ix.Escapes, b.opts.Escapes...)
-			l1.known(b.opts.Files, detectors)
+			l1.known(b.opts.Files)
 			return l1, b.opts.Frameworks == nil, nil
 		}
-		return l1, b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo, detectors)
+		return l1, b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo)
 	}
 	targets, err := resolveTargets(b.root, b.opts.Dir, b.opts.Paths)
 	if err != nil {
@@ -244,18 +253,27 @@ func (b *builder) level1(ctx context.Context, ix *Index) (*level1, bool, error) 
 	for _, d := range dirs {
 		wo.Within = append(wo.Within, d.rel)
 	}
-	return l1, len(dirs) == 1 && dirs[0].rel == "." && b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo, detectors)
+	return l1, len(dirs) == 1 && dirs[0].rel == "." && b.opts.Frameworks == nil, l1.walk(ctx, b.root, wo)
 }
 
-func (b *builder) loadCache(ix *Index) *cache.Snapshot {
+// cacheLoad is what loadCache read: the snapshot (never nil) and the
+// warning to report when the cache could not be read.
+type cacheLoad struct {
+	snap    *cache.Snapshot
+	problem *testdex.Problem
+}
+
+// loadCache reads the cache's snapshot; an unreadable cache is an empty
+// snapshot and a warning.
+func (b *builder) loadCache() cacheLoad {
 	if b.store == nil {
-		return &cache.Snapshot{Entries: map[string]*cache.Entry{}}
+		return cacheLoad{snap: &cache.Snapshot{Entries: map[string]*cache.Entry{}}}
 	}
 	snap, err := b.store.Load()
 	if err != nil {
-		ix.Problems = append(ix.Problems, testdex.Problem{Severity: testdex.SevWarning, Path: b.store.Path(), Message: err.Error()})
+		return cacheLoad{snap: snap, problem: &testdex.Problem{Severity: testdex.SevWarning, Path: b.store.Path(), Message: err.Error()}}
 	}
-	return snap
+	return cacheLoad{snap: snap}
 }
 
 // saveCache folds the results into the snapshot and writes it when

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 
 	"github.com/zeebo/xxh3"
 	"golang.org/x/sync/errgroup"
@@ -50,7 +51,8 @@ func level2(ctx context.Context, cands []candidate, snap *cache.Snapshot, worker
 }
 
 // extractOne handles one candidate file. It only reads snap, which no
-// goroutine mutates during level 2.
+// goroutine mutates during level 2. The result's tests are its own copy:
+// the Linkers edit them in place, and the cache keeps the originals.
 func extractOne(c *candidate, snap *cache.Snapshot, maxSize, checked int64) fileResult {
 	out := fileResult{cand: c}
 	key, exKey := cacheKeys(c)
@@ -61,6 +63,7 @@ func extractOne(c *candidate, snap *cache.Snapshot, maxSize, checked int64) file
 	size, mtime := info.Size(), info.ModTime().UnixNano()
 	if e := snap.Trusted(key, size, mtime, exKey); e != nil {
 		out.res, out.hit, out.hash = e.Result, true, e.Hash
+		out.res.Tests = slices.Clone(out.res.Tests)
 		return out
 	}
 	if size > maxSize {
@@ -79,6 +82,7 @@ func extractOne(c *candidate, snap *cache.Snapshot, maxSize, checked int64) file
 		out.res = safeExtract(c.setup.Extractor, f)
 	}
 	out.fresh = &cache.Entry{Size: size, MTime: mtime, Checked: checked, Hash: sum, ExtractorKey: exKey, Result: out.res}
+	out.res.Tests = slices.Clone(out.res.Tests)
 	return out
 }
 

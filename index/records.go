@@ -10,8 +10,8 @@ import (
 	"github.com/testdex/testdex/internal/lang"
 )
 
-// link runs each framework's Linker over its project's files. Results are
-// cloned first: the originals are shared with the cache.
+// link runs each framework's Linker over its project's files (whose
+// tests extractOne copied: the originals are the cache's).
 func link(r *resolver, results []fileResult) []testdex.Problem {
 	type group struct {
 		proj  *lang.Project
@@ -22,7 +22,6 @@ func link(r *resolver, results []fileResult) []testdex.Problem {
 	groups := map[*lang.Setup]*group{}
 	for i := range results {
 		fr := &results[i]
-		fr.res.Tests = slices.Clone(fr.res.Tests)
 		if fr.cand.setup.Linker == nil {
 			continue
 		}

@@ -128,34 +128,45 @@ func withSpecs(o lang.FrameworkOptions, sp config.Specs) lang.FrameworkOptions {
 	return o
 }
 
-// extensionWanted reports whether some detector may want a file: the cheap
-// test run during the walk.
-func extensionWanted(dets []lang.Detector, base string) bool {
-	for _, d := range dets {
-		for _, ext := range d.Extensions() {
-			if strings.HasSuffix(base, ext) {
-				return true
-			}
-		}
+// detectorExts holds each detector's extensions, in the order of
+// detectors, and wantedExts and manifestNames every detector's extensions
+// and manifest names: asked once, as the walk tests every file's name.
+var (
+	detectorExts  = extensionsOf(detectors)
+	wantedExts    = slices.Concat(detectorExts...)
+	manifestNames = manifestsOf(detectors)
+)
+
+func extensionsOf(dets []lang.Detector) [][]string {
+	out := make([][]string, len(dets))
+	for i, d := range dets {
+		out[i] = d.Extensions()
 	}
-	return false
+	return out
 }
 
-// isManifest reports whether a file name is some detector's manifest.
-func isManifest(dets []lang.Detector, base string) bool {
+func manifestsOf(dets []lang.Detector) map[string]bool {
+	out := map[string]bool{}
 	for _, d := range dets {
-		if slices.Contains(d.Manifests(), base) {
-			return true
+		for _, m := range d.Manifests() {
+			out[m] = true
 		}
 	}
-	return false
+	return out
 }
+
+// extensionWanted reports whether some detector may want a file: the cheap
+// test run during the walk.
+func extensionWanted(base string) bool { return hasSuffix(base, wantedExts) }
+
+// isManifest reports whether a file name is some detector's manifest.
+func isManifest(base string) bool { return manifestNames[base] }
 
 // assign finds the project and framework of a root-relative file.
 func (r *resolver) assign(rootRel string, frameworks []testdex.Framework) (assignment, bool) {
 	base := path.Base(rootRel)
-	for _, d := range r.dets {
-		if !hasSuffix(base, d.Extensions()) {
+	for i, d := range r.dets {
+		if !hasSuffix(base, detectorExts[i]) {
 			continue
 		}
 		p := r.projectFor(d, path.Dir(rootRel))

@@ -11,7 +11,6 @@ import (
 
 	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/config"
-	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/walk"
 )
 
@@ -56,10 +55,10 @@ func WalkOptions(cfg *config.Config) walk.Options {
 }
 
 // walk runs level 1 over the root, restricted by wo.Within.
-func (l *level1) walk(ctx context.Context, root string, wo walk.Options, dets []lang.Detector) error {
+func (l *level1) walk(ctx context.Context, root string, wo walk.Options) error {
 	probs, err := walk.Walk(ctx, root, wo, func(rel string, d fs.DirEntry) error {
 		base := path.Base(rel)
-		manifest, wanted := isManifest(dets, base), extensionWanted(dets, base)
+		manifest, wanted := isManifest(base), extensionWanted(base)
 		l.mu.Lock()
 		dir := path.Dir(rel)
 		l.dirs[dir] = true
@@ -78,15 +77,15 @@ func (l *level1) walk(ctx context.Context, root string, wo walk.Options, dets []
 
 // known runs level 1 over files a caller already walked (Options.Files),
 // as walk does over what the walk visits.
-func (l *level1) known(files []string, dets []lang.Detector) {
+func (l *level1) known(files []string) {
 	for _, rel := range files {
 		base := path.Base(rel)
 		dir := path.Dir(rel)
 		l.dirs[dir] = true
-		if isManifest(dets, base) {
+		if isManifest(base) {
 			l.manifests[dir] = append(l.manifests[dir], base)
 		}
-		if extensionWanted(dets, base) {
+		if extensionWanted(base) {
 			l.files = append(l.files, rel)
 		}
 	}

@@ -60,6 +60,10 @@ type Env struct {
 	Environ []string
 	// Dir is the working folder.
 	Dir string
+	// ShortLived, when set, is called by a command that ends soon after
+	// its work (list): cmd/testdex then leaves the collector off until the
+	// heap is large, which a long-lived command (watch, mcp) must not do.
+	ShortLived func()
 }
 
 // Main runs testdex with args (without the program name) and returns the

@@ -61,6 +61,9 @@ Exit status: 0 when tests were found, 2 when none were found or matched,
 }
 
 func runList(cmd *cobra.Command, env *Env, g *globals, f *listFlags, args []string) error {
+	if env.ShortLived != nil {
+		env.ShortLived()
+	}
 	opts := g.indexOptions(env, args)
 	opts.AllPlatforms = f.allPlatforms
 	fws, err := frameworks(f.frameworks)

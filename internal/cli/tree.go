@@ -23,8 +23,10 @@ import (
 //	    case_1  :15
 //	    {tc.name}  :18  dynamic
 func writeTree(w io.Writer, tests []testdex.Test) {
-	depth := make(map[string]int, len(tests))
-	keys := make(map[string]string, len(tests))
+	// nodes holds what the records seen tell their children: those of the
+	// current file only when fileLocal holds (a small map, in cache).
+	nodes := map[string]treeNode{}
+	local := fileLocal(tests)
 	var line []byte // one test's line, built without fmt (GOROOT prints 35,000)
 	file := ""
 	c := counts{specFiles: map[string]bool{}}
@@ -37,18 +39,23 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 		if t.File != file {
 			file = t.File
 			c.files++
+			if local && len(nodes) > 1024 {
+				nodes = map[string]treeNode{}
+			} else if local {
+				clear(nodes)
+			}
 			fmt.Fprintf(w, "%s  %s%s\n", report.Escape(t.File), t.Framework, report.Escape(scopeSuffix(t)))
 		}
 		key := lang.IDKey(t)
 		d, label := 1, key
-		if pd, ok := depth[t.Parent]; ok && t.Parent != "" {
-			d = pd + 1
-			label = lang.ChildLabel(key, keys[t.Parent], languages.Framework(t.Framework).Labels)
+		if p, ok := nodes[t.Parent]; ok && t.Parent != "" {
+			d = p.depth + 1
+			label = lang.ChildLabel(key, p.key, languages.Framework(t.Framework).Labels)
 		}
-		depth[t.ID], keys[t.ID] = d, key
+		nodes[t.ID] = treeNode{depth: d, key: key}
 		c.count(t)
 		if t.Kind == testdex.KindSpec && t.Parent == "" {
-			depth[t.ID] = 0 // its header line stands for it: its scenarios sit at the first level
+			nodes[t.ID] = treeNode{depth: 0, key: key} // its header line stands for it: its scenarios sit at the first level
 			if len(t.Tags) > 0 {
 				fmt.Fprintf(w, "  [%s]\n", report.Escape(strings.Join(t.Tags, ", ")))
 			}
@@ -65,6 +72,36 @@ func writeTree(w io.Writer, tests []testdex.Test) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, c.String())
+}
+
+// fileLocal reports whether each record's parent can only be a record of
+// its own file listed before it: the records are in path order (so each
+// file's are together), every parent ID is the file's or begins with the
+// file and "::", and no path holds "::" (so no other file's ID can be the
+// same). A listing's records are so; `list --exact` appends the runtime's
+// own after them.
+func fileLocal(tests []testdex.Test) bool {
+	file := ""
+	for i := range tests {
+		t := &tests[i]
+		if t.File != file || i == 0 {
+			if i > 0 && t.File < file || strings.Contains(t.File, testdex.IDSep) {
+				return false
+			}
+			file = t.File
+		}
+		if p := t.Parent; p != "" && p != file && !(strings.HasPrefix(p, file) && strings.HasPrefix(p[len(file):], testdex.IDSep)) {
+			return false
+		}
+	}
+	return true
+}
+
+// treeNode is what writeTree keeps of a record for its children: its
+// depth and its key (lang.IDKey).
+type treeNode struct {
+	depth int
+	key   string
 }
 
 func scopeSuffix(t testdex.Test) string {

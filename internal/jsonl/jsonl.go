@@ -152,7 +152,9 @@ const chunk = 2048
 
 // WriteTests writes the records as JSON Lines to w, in order. Chunks of
 // records are encoded on all cores while the ones before them are being
-// written; at most 2×GOMAXPROCS encoded chunks wait for the writer.
+// written; at most 2×GOMAXPROCS encoded chunks wait for the writer, and
+// their buffers are reused once written, so the encoding touches a few
+// chunks' worth of fresh memory rather than the whole listing's.
 func WriteTests(w io.Writer, tests []testdex.Test) error {
 	n := (len(tests) + chunk - 1) / chunk
 	if n <= 1 {
@@ -170,6 +172,7 @@ func WriteTests(w io.Writer, tests []testdex.Test) error {
 	// The feeder takes a slot for each chunk, in order, before handing it
 	// out: the chunk the writer waits for always has one.
 	slots := make(chan struct{}, 2*workers)
+	free := make(chan []byte, 2*workers+workers)
 	go func() {
 		defer close(next)
 		for i := range n {
@@ -189,7 +192,13 @@ func WriteTests(w io.Writer, tests []testdex.Test) error {
 		go func() {
 			for i := range next {
 				lo, hi := i*chunk, min((i+1)*chunk, len(tests))
-				out[i] <- appendAll(make([]byte, 0, 512*(hi-lo)), tests[lo:hi])
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+					buf = make([]byte, 0, 512*chunk)
+				}
+				out[i] <- appendAll(buf, tests[lo:hi])
 			}
 		}()
 	}
@@ -198,6 +207,10 @@ func WriteTests(w io.Writer, tests []testdex.Test) error {
 		<-slots
 		if _, err := w.Write(b); err != nil {
 			return err
+		}
+		select {
+		case free <- b[:0]:
+		default:
 		}
 	}
 	return nil
