@@ -294,9 +294,9 @@ func TestCoverageNotInstalled(t *testing.T) {
 // each test's, merged, files sorted; a unittest event keeps its Decl; an
 // empty nodeid with a message is a note, leaving the shared lines alone.
 func TestParserCovered(t *testing.T) {
-	stream := `{"action":"covered","nodeid":"","files":{"/p/m.py":[[1,1],[4,4]],"/p/t.py":[[1,2]]}}
+	stream := `{"action":"covered","nodeid":"","files":{"/p/m.py":"1,4","/p/t.py":"1,2"}}
 {"action":"covered","nodeid":"","message":"pytest-xdist runs the tests in worker processes"}
-{"action":"covered","nodeid":"t.T.test_a","decl":"t.py","files":{"/p/m.py":[[5,5]],"/p/x.py":[[0,0]]}}
+{"action":"covered","nodeid":"t.T.test_a","decl":"t.py","files":{"/p/m.py":"5","/p/x.py":"0"}}
 {"action":"covered","nodeid":"t.T.test_b","decl":"t.py","files":{}}
 `
 	var evs []lang.RunEvent
@@ -317,9 +317,29 @@ func TestParserCovered(t *testing.T) {
 	}
 }
 
+// TestLineSpans: the driver's lines of a file become merged spans; what
+// is not a line is dropped, and lines out of order or repeated are merged
+// as in order.
+func TestLineSpans(t *testing.T) {
+	for in, want := range map[string][]lang.Span{
+		"":             nil,
+		"7":            {{Start: 7, End: 7}},
+		"1,2,3,5,9,10": {{Start: 1, End: 3}, {Start: 5, End: 5}, {Start: 9, End: 10}},
+		"0,x,,-3,2":    {{Start: 2, End: 2}},
+		"5,3,4,1":      {{Start: 1, End: 1}, {Start: 3, End: 5}},
+		"2,2,3,3":      {{Start: 2, End: 3}},
+	} {
+		if got := lineSpans(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("lineSpans(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // recorderScript drives runner_coverage.py's Recorder by hand (argv: the
-// module, "direct" or "fallback": coverage's own switch_context and data,
-// and the name of the coverage core the recorder must have taken) and
+// module; "direct", "restart" (run with TESTDEX_PY_COVERAGE_REARM=0: under
+// sys.monitoring coverage's callbacks, restarted at each cut) or
+// "fallback": coverage's own switch_context and data; and the name of the
+// coverage core the recorder must have taken) and
 // prints its covered events, one JSON object a line, as the drivers do.
 const recorderScript = `import importlib.util, json, sys, threading
 spec = importlib.util.spec_from_file_location("_testdex_coverage", sys.argv[1])

@@ -299,9 +299,9 @@ class Recorder:
                     lines = lines - shared[path] if path in shared else lines
                     if lines:
                         mine.setdefault(path, set()).update(lines)
-        self.emit(action="covered", nodeid="", files=spans_of(shared))
+        self.emit(action="covered", nodeid="", files=lines_of(shared))
         for ctx, names in self.tests.items():
-            self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
+            self.emit(action="covered", files=lines_of(per_test[ctx]), **names)
 
 
 class Rearm:
@@ -426,8 +426,8 @@ class Rearm:
         codes = self.codes
         for ctx, taken in cuts.items():
             files = out[ctx] = {}
-            for lines_of in taken:
-                for key, lines in lines_of.items():
+            for one in taken:
+                for key, lines in one.items():
                     name = codes[key][1]
                     have = files.get(name)
                     if have is None:
@@ -585,22 +585,16 @@ def function_body_lines(path):
     return lines
 
 
-def spans_of(files):
-    """{file: set of lines} as {file: [[start, end], ...]}, merged."""
+def lines_of(files):
+    """{file: set of lines} as {file: "1,2,5"}: the lines from 1 up,
+    sorted, in one string (sorted, str and join run in C, where cutting
+    them into spans took a Python step a line: a tenth of a second on
+    pyasn1's 1,179 tests)."""
     out = {}
     for path, lines in files.items():
         ordered = sorted(lines)
         if ordered and ordered[0] < 1:  # an empty module's is line 0
             ordered = [line for line in ordered if line > 0]
-        if not ordered:
-            continue
-        spans = []
-        start = prev = ordered[0]
-        for line in ordered:
-            if line > prev + 1:
-                spans.append([start, prev])
-                start = line
-            prev = line
-        spans.append([start, prev])
-        out[path] = spans
+        if ordered:
+            out[path] = ",".join(map(str, ordered))
     return out
