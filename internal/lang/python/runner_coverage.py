@@ -325,7 +325,11 @@ class Rearm:
     def __init__(self, tools, should_trace, cache):
         self.tools = tools
         self.armed = {}  # id(code) -> the tool whose LINE events it has
-        self.codes = {}  # id(code) -> (code, coverage's name of its file or None)
+        # id(code) -> (code, coverage's name of its file), of the measured
+        # code objects, kept alive so that their ids stay theirs. The
+        # others are not kept: their PY_START is disabled once decided,
+        # and decided again (from the cache) only if someone restarts it.
+        self.codes = {}
         mon = sys.monitoring
         events = mon.events
         set_local = mon.set_local_events
@@ -336,18 +340,14 @@ class Rearm:
 
         def py_start(code, offset):
             key = id(code)
-            if key in codes:
+            if key in codes or code.co_name == "__annotate__":
                 return DISABLE
-            name = None
-            if code.co_name != "__annotate__":
-                filename = code.co_filename
-                disp = cache.get(filename)
-                if disp is None:
-                    disp = cache[filename] = should_trace(filename, sys._getframe(1))
-                if disp.trace:
-                    name = disp.source_filename
-            codes[key] = (code, name)
-            if name is not None:
+            filename = code.co_filename
+            disp = cache.get(filename)
+            if disp is None:
+                disp = cache[filename] = should_trace(filename, sys._getframe(1))
+            if disp.trace:
+                codes[key] = (code, disp.source_filename)
                 armed[key] = first
                 set_local(first, code, events.LINE)
             return DISABLE
