@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """scripts/pycovlines.py compares each test's recorded lines between two Python coverage cores (docs/coverage.md#python).
 
-    scripts/pycovlines.py [--bin BIN] [--venv DIR] PROJECT ...
+    scripts/pycovlines.py [--bin BIN] [--before BIN] [--venv DIR] PROJECT ...
 
 For each PROJECT, `testdex run --coverage` runs twice, each with a fresh
 TESTDEX_CACHE_DIR: once with TESTDEX_PY_COVERAGE_CORE=ctrace (coverage.py's
 C tracer, the recorder's core before Python 3.12) and once as testdex
-chooses (sys.monitoring from Python 3.12). --venv names the virtualenv to
+chooses (sys.monitoring from Python 3.12); with --before BIN, the first
+run is BIN's (an earlier build) with the core it chooses, so that a change
+of the recorder is compared test for test. --venv names the virtualenv to
 run with (VIRTUAL_ENV, as the runner reads it: a folder, where %s stands
 for the project's folder name, or a name inside PROJECT). Then `testdex covering FILE --json` of every .py file under
 PROJECT (dependency and hidden folders left out) reads back, per test and
@@ -59,6 +61,7 @@ def record(bin_, project, env):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin")
+    ap.add_argument("--before", help="an earlier testdex binary: the first run is its, with its default core")
     ap.add_argument("--venv")
     ap.add_argument("projects", nargs="+")
     a = ap.parse_args()
@@ -67,7 +70,8 @@ def main():
         bin_ = os.path.join(tempfile.mkdtemp(), "testdex")
         subprocess.run(["go", "build", "-o", bin_, "./cmd/testdex"], cwd=REPO, check=True,
                        env=dict(os.environ, CGO_ENABLED="1"))
-    print("| project | tests | test-file pairs | lines (ctrace) | lines (default core) | pairs missing lines | pairs with more |")
+    first = "before" if a.before else "ctrace"
+    print("| project | tests | test-file pairs | lines (%s) | lines (default core) | pairs missing lines | pairs with more |" % first)
     print("| --- | --: | --: | --: | --: | --: | --: |")
     status = 0
     for project in a.projects:
@@ -75,7 +79,10 @@ def main():
         if a.venv:
             venv = a.venv.replace("%s", os.path.basename(project.rstrip("/")))
             env["VIRTUAL_ENV"] = venv if os.path.isabs(venv) else os.path.join(project, venv)
-        old = record(bin_, project, dict(env, TESTDEX_PY_COVERAGE_CORE="ctrace"))
+        if a.before:
+            old = record(a.before, project, env)
+        else:
+            old = record(bin_, project, dict(env, TESTDEX_PY_COVERAGE_CORE="ctrace"))
         new = record(bin_, project, env)
         missing, more = [], []
         for key in set(old) | set(new):

@@ -294,9 +294,9 @@ func TestCoverageNotInstalled(t *testing.T) {
 // each test's, merged, files sorted; a unittest event keeps its Decl; an
 // empty nodeid with a message is a note, leaving the shared lines alone.
 func TestParserCovered(t *testing.T) {
-	stream := `{"action":"covered","nodeid":"","files":{"/p/m.py":[[1,1],[4,4]],"/p/t.py":[[1,2]]}}
+	stream := `{"action":"covered","nodeid":"","files":{"/p/m.py":"1,4","/p/t.py":"1,2"}}
 {"action":"covered","nodeid":"","message":"pytest-xdist runs the tests in worker processes"}
-{"action":"covered","nodeid":"t.T.test_a","decl":"t.py","files":{"/p/m.py":[[5,5]],"/p/x.py":[[0,0]]}}
+{"action":"covered","nodeid":"t.T.test_a","decl":"t.py","files":{"/p/m.py":"5","/p/x.py":"0"}}
 {"action":"covered","nodeid":"t.T.test_b","decl":"t.py","files":{}}
 `
 	var evs []lang.RunEvent
@@ -317,9 +317,29 @@ func TestParserCovered(t *testing.T) {
 	}
 }
 
+// TestLineSpans: the driver's lines of a file become merged spans; what
+// is not a line is dropped, and lines out of order or repeated are merged
+// as in order.
+func TestLineSpans(t *testing.T) {
+	for in, want := range map[string][]lang.Span{
+		"":             nil,
+		"7":            {{Start: 7, End: 7}},
+		"1,2,3,5,9,10": {{Start: 1, End: 3}, {Start: 5, End: 5}, {Start: 9, End: 10}},
+		"0,x,,-3,2":    {{Start: 2, End: 2}},
+		"5,3,4,1":      {{Start: 1, End: 1}, {Start: 3, End: 5}},
+		"2,2,3,3":      {{Start: 2, End: 3}},
+	} {
+		if got := lineSpans(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("lineSpans(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // recorderScript drives runner_coverage.py's Recorder by hand (argv: the
-// module, "direct" or "fallback": coverage's own switch_context and data,
-// and the name of the coverage core the recorder must have taken) and
+// module; "direct", "restart" (run with TESTDEX_PY_COVERAGE_REARM=0: under
+// sys.monitoring coverage's callbacks, restarted at each cut) or
+// "fallback": coverage's own switch_context and data; and the name of the
+// coverage core the recorder must have taken) and
 // prints its covered events, one JSON object a line, as the drivers do.
 const recorderScript = `import importlib.util, json, sys, threading
 spec = importlib.util.spec_from_file_location("_testdex_coverage", sys.argv[1])
@@ -329,14 +349,15 @@ events = []
 r = rc.Recorder(lambda **ev: events.append(ev))
 r.start()
 tracers = [type(t).__name__ for t in r.cov._collector.tracers]
-if tracers != [sys.argv[3]] or (r.restart is not None) != (sys.argv[3] == "SysMonitor"):
-    sys.exit("the recorder took %s, not %s" % (tracers, sys.argv[3]))
+sysmon = sys.argv[3] == "SysMonitor"
+if tracers != [sys.argv[3]] or (r.monitor is not None) != (sysmon and sys.argv[2] == "direct") or (r.restart is not None) != (sysmon and sys.argv[2] != "direct"):
+    sys.exit("the recorder took %s (monitor %s, restart %s), not %s on the %s path" % (tracers, r.monitor, r.restart, sys.argv[3], sys.argv[2]))
 if sys.argv[2] == "fallback":
     r.traced = None
 elif r.traced is None:
     sys.exit("the direct path is not taken with coverage " + rc.coverage.__version__)
 sys.path.insert(0, ".")
-import mod
+import mod, twin
 r.begin("t1", nodeid="t1"); mod.a(1); r.end()
 r.begin("t2", nodeid="t2"); mod.b(1); r.end()
 r.begin("t3", nodeid="t3"); mod.a(2); r.end()
@@ -348,6 +369,7 @@ it = gen.g()
 r.begin("t5", nodeid="t5"); next(it); r.end()
 r.begin("t6", nodeid="t6"); next(it); r.end()
 r.begin("t7", nodeid="t7"); next(gen.g()); r.end()
+r.begin("t8", nodeid="t8"); twin.a(1); mod.a(1); r.end()
 r.finish()
 for ev in events:
     print(json.dumps(ev))
@@ -363,11 +385,14 @@ const genModule = `def g():
 `
 
 // TestRecorderPaths: the recorder's own cut of the tracer's data (the
-// direct path) gives each test what it ran (a's body to t1 and t3 alike,
-// b's to t2 and, run in a thread, to t4; a generator's lines to the test
-// that resumed it), and the same events as coverage's own switch_context
-// and data (the fallback of a coverage version without the internals the
-// direct path reads).
+// direct path; under sys.monitoring the recorder's own callbacks, Rearm)
+// gives each test what it ran (a's body to t1 and t3 alike, b's to t2
+// and, run in a thread, to t4; a generator's lines to the test that
+// resumed it; two files' equal functions each to its file), and the same
+// events as coverage's own switch_context and data (the fallback of a
+// coverage version without the internals the direct path reads) and, under
+// sys.monitoring, as coverage's callbacks restarted at each cut
+// (TESTDEX_PY_COVERAGE_REARM=0).
 func TestRecorderPaths(t *testing.T) {
 	if _, err := exec.LookPath(Python); err != nil {
 		testenv.Missing(t, "%s is not on PATH: install Python 3", Python)
@@ -388,7 +413,7 @@ func TestRecorderPaths(t *testing.T) {
 // the recorder must take, and files added to the project.
 func testRecorderPaths(t *testing.T, python string, env []string, core string, files map[string]string) []lang.RunEvent {
 	t.Helper()
-	tree := map[string]string{"mod.py": covModule, "gen.py": genModule, "drive.py": recorderScript}
+	tree := map[string]string{"mod.py": covModule, "twin.py": covModule, "gen.py": genModule, "drive.py": recorderScript}
 	maps.Copy(tree, files)
 	dir := writeTree(t, tree)
 	modPath := filepath.Join(t.TempDir(), "testdex_coverage.py")
@@ -399,6 +424,9 @@ func testRecorderPaths(t *testing.T, python string, env []string, core string, f
 		cmd := exec.Command(python, "drive.py", modPath, path, core)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
+		if path != "direct" { // the restart path, and the fallback from it
+			cmd.Env = append(cmd.Env, "TESTDEX_PY_COVERAGE_REARM=0")
+		}
 		out, err := cmd.Output()
 		if err != nil {
 			var ee *exec.ExitError
@@ -416,9 +444,12 @@ func testRecorderPaths(t *testing.T, python string, env []string, core string, f
 		ps.Close(0)
 		return got
 	}
-	direct, fallback := run("direct"), run("fallback")
+	direct, restart, fallback := run("direct"), run("restart"), run("fallback")
 	if !reflect.DeepEqual(direct, fallback) {
 		t.Errorf("direct and fallback differ:\n direct   %+v\n fallback %+v", direct, fallback)
+	}
+	if !reflect.DeepEqual(direct, restart) {
+		t.Errorf("direct and restart differ:\n direct  %+v\n restart %+v", direct, restart)
 	}
 	cov := coveredBy(t, direct)
 	checkLines(t, cov, "t1", "mod.py", []int{1, 4, 5, 8}, []int{9})
@@ -428,6 +459,10 @@ func testRecorderPaths(t *testing.T, python string, env []string, core string, f
 	checkLines(t, cov, "t5", "gen.py", []int{2, 3}, []int{4, 5})
 	checkLines(t, cov, "t6", "gen.py", []int{4, 5}, []int{2, 3})
 	checkLines(t, cov, "t7", "gen.py", []int{2, 3}, []int{4, 5})
+	// Two modules' equal functions (code objects that compare equal) are
+	// each recorded in their own file.
+	checkLines(t, cov, "t8", "twin.py", []int{5}, []int{9})
+	checkLines(t, cov, "t8", "mod.py", []int{5}, []int{9})
 	return direct
 }
 
@@ -454,8 +489,8 @@ func sysmonVenv(t *testing.T) string {
 }
 
 // TestSysmonCoverage runs the coverage tests with a Python 3.12 or later,
-// where the recorder takes sys.monitoring (coverage's sysmon core, its
-// events restarted at each test boundary): pytest and unittest record as
+// where the recorder takes sys.monitoring (coverage's sysmon core, whose
+// callbacks the recorder's Rearm replaces): pytest and unittest record as
 // with coverage's C tracer, a line that an earlier test ran is recorded
 // again for each later test that runs it, and the recorder's events are
 // the same as with the C tracer forced (TESTDEX_PY_COVERAGE_CORE=ctrace)

@@ -63,14 +63,19 @@ needed for per-test data that is complete and ours:
                 TESTDEX_PY_COVERAGE_CORE=ctrace asks for it). coverage's
                 sysmon core switches a line's event off after its first
                 (sys.monitoring.DISABLE), so alone it would report a line
-                once per process, not once per test: the recorder calls
-                sys.monitoring.restart_events() at each cut, which turns
-                every disabled event on again, so each test's first run
-                of a line is reported. A test then costs one event per
-                distinct line it runs in the measured files, and one per
-                distinct function it enters anywhere (coverage's PY_START
-                callback, which answers DISABLE again), where ctrace's
-                sys.settrace calls it for every line of every frame;
+                once per process, not once per test: the recorder's Rearm
+                takes over its callbacks and, at each cut, turns the
+                lines on again in the code objects that reported one
+                since the last cut, so each test's first run of a line
+                is reported. A test then costs one event per distinct
+                line it runs in the measured files and two
+                set_local_events per code object it ran lines of, where
+                ctrace's sys.settrace calls it for every line of every
+                frame. Where Rearm cannot take over (a coverage version
+                without the attributes it reads, no second tool id free,
+                TESTDEX_PY_COVERAGE_REARM=0), coverage's callbacks stay
+                and sys.monitoring.restart_events() at each cut turns
+                every disabled event on again;
   patch         none: child processes are not measured (their lines
                 could not be attributed to a test anyway);
   concurrency   kept, without multiprocessing (its children write data
@@ -101,6 +106,8 @@ class Recorder:
         self.traced = None  # the collector's {file: set of lines}, when read directly
         self.restart = None  # sys.monitoring.restart_events, under coverage's sysmon core
         self.by_context = {}  # context -> {file: set of lines}, when read directly
+        self.monitor = None  # the Rearm that took over coverage's sysmon core
+        self.cuts = {}  # context -> [the monitor's cuts], under it
         cov = coverage.Coverage(data_file=None, config_file=True, auto_data=False)
         source = [os.getcwd()] + list(cov.get_option("run:source") or []) + list(get_option(cov, "run:source_pkgs") or [])
         options = {
@@ -129,8 +136,12 @@ class Recorder:
         if isinstance(data, dict) and getattr(collector, "branch", True) is False:
             self.traced = data
         tracers = getattr(collector, "tracers", None) or ()
-        if any(type(t).__name__ == "SysMonitor" for t in tracers):
-            self.restart = sys.monitoring.restart_events
+        for tracer in tracers:
+            if type(tracer).__name__ == "SysMonitor":
+                if os.environ.get("TESTDEX_PY_COVERAGE_REARM") != "0":
+                    self.monitor = Rearm.take_over(tracer)
+                if self.monitor is None:
+                    self.restart = sys.monitoring.restart_events
 
     def disable(self, why):
         """Records nothing for the tests of this run, and says why once (a
@@ -147,6 +158,14 @@ class Recorder:
         is then recorded, for one context or the other, even where an
         earlier test disabled its lines."""
         prev = self.current
+        if self.monitor is not None:
+            cuts = self.cuts.get(prev)
+            if cuts is None:
+                self.cuts[prev] = [self.monitor.cut()]
+            else:
+                cuts.append(self.monitor.cut())
+            self.current = context
+            return prev
         if self.restart is not None:
             self.restart()
         if self.traced is not None:
@@ -205,6 +224,9 @@ class Recorder:
     def finish(self):
         """Stops coverage and reports its data. An error reading it is the
         run's output, never the run's failure."""
+        if self.monitor is not None:
+            self.switch(NO_TEST)
+            self.monitor.stop()
         self.cov.stop()
         if self.disabled:
             return
@@ -225,7 +247,10 @@ class Recorder:
                     for ctx in contexts:
                         by_context.setdefault(ctx or NO_TEST, {}).setdefault(path, set()).add(line)
             return by_context
-        self.take()
+        if self.monitor is not None:
+            self.by_context = self.monitor.files(self.cuts)
+        else:
+            self.take()
         collector = self.cov._collector
         mapper = getattr(collector, "cached_mapped_file", None) or getattr(collector, "file_mapper", None) or (lambda p: p)
         names = {}
@@ -274,9 +299,142 @@ class Recorder:
                     lines = lines - shared[path] if path in shared else lines
                     if lines:
                         mine.setdefault(path, set()).update(lines)
-        self.emit(action="covered", nodeid="", files=spans_of(shared))
+        self.emit(action="covered", nodeid="", files=lines_of(shared))
         for ctx, names in self.tests.items():
-            self.emit(action="covered", files=spans_of(per_test[ctx]), **names)
+            self.emit(action="covered", files=lines_of(per_test[ctx]), **names)
+
+
+class Rearm:
+    """Rearm records lines through sys.monitoring in place of coverage's
+    sysmon core, whose file decisions (should_trace) it keeps: a LINE
+    event of a measured code object adds the line to the current cut's
+    {id(code): set of lines} and is switched off (DISABLE) for that tool.
+    At each cut the code objects that reported a line since the last cut
+    are armed again, and only those: each is armed on the second of two
+    tool ids before it is disarmed on the first (or the other way round),
+    so no line goes unreported while it changes over. restart_events()
+    would turn every disabled event of the interpreter on again (coverage's
+    PY_START in every function of pytest and the standard library), and
+    every code object run after it would be instrumented again.
+
+    A callback that finds the cut changed under it (another thread cut
+    meanwhile) adds to the cut it read and does not disable its line, so
+    the line is reported again in the next cut: a line is never switched
+    off without its code object being among those the next cut arms."""
+
+    def __init__(self, tools, should_trace, cache):
+        self.tools = tools
+        self.armed = {}  # id(code) -> the tool whose LINE events it has
+        # id(code) -> (code, coverage's name of its file), of the measured
+        # code objects, kept alive so that their ids stay theirs. The
+        # others are not kept: their PY_START is disabled once decided,
+        # and decided again (from the cache) only if someone restarts it.
+        self.codes = {}
+        mon = sys.monitoring
+        events = mon.events
+        set_local = mon.set_local_events
+        DISABLE = mon.DISABLE
+        first = tools[0]
+        armed, codes = self.armed, self.codes
+        cur = {}
+
+        def py_start(code, offset):
+            key = id(code)
+            if key in codes or code.co_name == "__annotate__":
+                return DISABLE
+            filename = code.co_filename
+            disp = cache.get(filename)
+            if disp is None:
+                disp = cache[filename] = should_trace(filename, sys._getframe(1))
+            if disp.trace:
+                codes[key] = (code, disp.source_filename)
+                armed[key] = first
+                set_local(first, code, events.LINE)
+            return DISABLE
+
+        def line(code, lineno):
+            mine = cur
+            lines = mine.get(id(code))
+            if lines is None:
+                lines = mine.setdefault(id(code), set())
+            lines.add(lineno)
+            if mine is cur:
+                return DISABLE
+
+        def cut():
+            nonlocal cur
+            taken, cur = cur, {}
+            a, b = tools
+            for key in list(taken):
+                was = armed[key]
+                to = b if was == a else a
+                code = codes[key][0]
+                set_local(to, code, events.LINE)
+                set_local(was, code, 0)
+                armed[key] = to
+            return taken
+
+        self.py_start, self.line, self.cut = py_start, line, cut
+
+    @classmethod
+    def take_over(cls, tracer):
+        """Replaces the callbacks of coverage's started SysMonitor with a
+        Rearm's, on its tool id and a second free one; None (coverage's
+        core stays, restarted at each cut) where this coverage version
+        lacks what is read here or no second tool id is free."""
+        mon = sys.monitoring
+        first = getattr(tracer, "myid", None)
+        should_trace = getattr(tracer, "should_trace", None)
+        cache = getattr(tracer, "should_trace_cache", None)
+        if getattr(tracer, "trace_arcs", True) or not isinstance(first, int) or should_trace is None or not isinstance(cache, dict):
+            return None
+        if mon.get_tool(first) is None:
+            return None
+        second = None
+        for tool in (3, 4, 2, 0, 5):
+            if tool == first:
+                continue
+            try:
+                mon.use_tool_id(tool, "testdex coverage")
+            except ValueError:
+                continue
+            second = tool
+            break
+        if second is None:
+            return None
+        self = cls((first, second), should_trace, cache)
+        mon.register_callback(first, mon.events.PY_START, self.py_start)
+        for tool in self.tools:
+            mon.register_callback(tool, mon.events.LINE, self.line)
+        return self
+
+    def stop(self):
+        """Stops the events (coverage's stop frees the first tool id)."""
+        mon = sys.monitoring
+        first, second = self.tools
+        for key, tool in list(self.armed.items()):
+            mon.set_local_events(tool, self.codes[key][0], 0)
+        mon.set_events(first, 0)
+        mon.register_callback(first, mon.events.PY_START, None)
+        for tool in self.tools:
+            mon.register_callback(tool, mon.events.LINE, None)
+        mon.free_tool_id(second)
+
+    def files(self, cuts):
+        """{context: {file: set of lines}} of {context: [cuts]}."""
+        out = {}
+        codes = self.codes
+        for ctx, taken in cuts.items():
+            files = out[ctx] = {}
+            for one in taken:
+                for key, lines in one.items():
+                    name = codes[key][1]
+                    have = files.get(name)
+                    if have is None:
+                        files[name] = set(lines)
+                    else:
+                        have.update(lines)
+        return out
 
 
 def core(cov):
@@ -427,22 +585,16 @@ def function_body_lines(path):
     return lines
 
 
-def spans_of(files):
-    """{file: set of lines} as {file: [[start, end], ...]}, merged."""
+def lines_of(files):
+    """{file: set of lines} as {file: "1,2,5"}: the lines from 1 up,
+    sorted, in one string (sorted, str and join run in C, where cutting
+    them into spans took a Python step a line: a tenth of a second on
+    pyasn1's 1,179 tests)."""
     out = {}
     for path, lines in files.items():
         ordered = sorted(lines)
         if ordered and ordered[0] < 1:  # an empty module's is line 0
             ordered = [line for line in ordered if line > 0]
-        if not ordered:
-            continue
-        spans = []
-        start = prev = ordered[0]
-        for line in ordered:
-            if line > prev + 1:
-                spans.append([start, prev])
-                start = line
-            prev = line
-        spans.append([start, prev])
-        out[path] = spans
+        if ordered:
+            out[path] = ",".join(map(str, ordered))
     return out

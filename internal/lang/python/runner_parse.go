@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/testdex/testdex"
@@ -53,9 +54,9 @@ type driverEvent struct {
 	Line    int     `json:"line"`
 	Decl    string  `json:"decl"`
 	Output  string  `json:"output"`
-	// Files are a covered event's lines: absolute file -> [start, end]
-	// spans, 1-based and inclusive.
-	Files map[string][][2]int `json:"files"`
+	// Files are a covered event's lines: absolute file -> its lines,
+	// 1-based, sorted and comma-separated ("1,2,5": see lineSpans).
+	Files map[string]string `json:"files"`
 }
 
 func (e *eventParser) Write(b []byte) (int, error) { return e.lines.Write(b) }
@@ -115,8 +116,8 @@ func (e *eventParser) covered(d *driverEvent) {
 	}
 	if d.NodeID == "" {
 		e.shared = map[string][]lang.Span{}
-		for file, spans := range d.Files {
-			e.shared[file] = toSpans(spans)
+		for file, lines := range d.Files {
+			e.shared[file] = lineSpans(lines)
 		}
 		return
 	}
@@ -128,8 +129,8 @@ func (e *eventParser) covered(d *driverEvent) {
 	for file, spans := range e.shared {
 		files[file] = spans
 	}
-	for file, spans := range d.Files {
-		files[file] = lang.MergeSorted(toSpans(spans), files[file])
+	for file, lines := range d.Files {
+		files[file] = lang.MergeSorted(lineSpans(lines), files[file])
 	}
 	ev := lang.RunEvent{Action: lang.ActionCovered, Name: d.NodeID}
 	if d.Decl != "" {
@@ -145,14 +146,38 @@ func (e *eventParser) covered(d *driverEvent) {
 	e.emit(ev)
 }
 
-// toSpans converts the driver's spans, dropping any that is not a
-// 1-based range.
-func toSpans(in [][2]int) []lang.Span {
-	out := make([]lang.Span, 0, len(in))
-	for _, s := range in {
-		if s[0] >= 1 && s[1] >= s[0] {
-			out = append(out, lang.Span{Start: s[0], End: s[1]})
+// lineSpans reads a file's lines as the driver sends them ("1,2,5",
+// sorted: a string rather than a JSON array of spans, which took the
+// driver a Python step a line to cut and the parser a reflective decode),
+// as merged spans; what is not a line (below 1, not a number) is
+// dropped, and lines out of order are sorted.
+func lineSpans(s string) []lang.Span {
+	var out []lang.Span
+	sorted := true
+	for s != "" {
+		field := s
+		if i := strings.IndexByte(s, ','); i >= 0 {
+			field, s = s[:i], s[i+1:]
+		} else {
+			s = ""
 		}
+		n, err := strconv.Atoi(field)
+		if err != nil || n < 1 {
+			continue
+		}
+		if k := len(out); k > 0 {
+			switch last := &out[k-1]; {
+			case n == last.End+1:
+				last.End = n
+				continue
+			case n <= last.End:
+				sorted = false
+			}
+		}
+		out = append(out, lang.Span{Start: n, End: n})
 	}
-	return lang.MergeSpans(out)
+	if !sorted {
+		return lang.MergeSpans(out)
+	}
+	return out
 }
