@@ -25,6 +25,7 @@
 //	               values of titles and tables, no knowledge of tests)
 //	               builtins.go (array, Set, string and regex builtins on
 //	               data) regex.go (re.test where Go's engine agrees)
+//	               funcnames.go (a function's name, as loupe prints it)
 //	               replay.go replayeach.go (the changes made before a read)
 //	               host.go (the host's platform and node version)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)

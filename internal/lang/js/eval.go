@@ -90,7 +90,7 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "regex":
 		return w.regex(n)
 	case "arrow_function", "function_expression", "function", "generator_function":
-		return value{str: w.text(n), fn: true, shown: w.tsPrinted(n)}
+		return value{str: w.text(n), fn: true, shown: w.tsPrinted(n), fname: w.ownName(n)}
 	case "new_expression":
 		return w.newValue(n, depth)
 	}
@@ -130,6 +130,11 @@ func (w *evaluator) ident(n *sitter.Node, depth int) value {
 	if !ok {
 		if v, ok := w.imported(name); ok {
 			return w.moduleRead(n, name, v, depth)
+		}
+	}
+	if !ok {
+		if v, ok := w.globalFunction(n, name); ok {
+			return v
 		}
 	}
 	if !ok || w.evaluating[name] {
@@ -325,7 +330,8 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 				return value{str: w.text(n)}
 			}
 			v.keys = append(v.keys, key)
-			v.vals = append(v.vals, w.eval(c.ChildByFieldName("value"), depth+1))
+			val := c.ChildByFieldName("value")
+			v.vals = append(v.vals, keyName(w.eval(val, depth+1), val, key))
 		case "shorthand_property_identifier":
 			v.keys = append(v.keys, w.text(c))
 			v.vals = append(v.vals, w.ident(c, depth+1))
@@ -345,7 +351,11 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 				return value{str: w.text(n)}
 			}
 			v.keys = append(v.keys, key)
-			v.vals = append(v.vals, value{str: w.text(c), fn: true})
+			f := value{str: w.text(c), fn: true}
+			if plainMethod(c) {
+				f.fname = key
+			}
+			v.vals = append(v.vals, f)
 		default: // getters, setters, computed keys
 			return value{str: w.text(n)}
 		}

@@ -67,6 +67,7 @@ type evaluator struct {
 	locals       map[localKey]localDecl             // localConst's answers
 	callMemo     map[callKey]value                  // localCall's answers
 	mentioned    map[string]int                     // identifiers by name, and "()"+name their direct calls; nil until asked
+	bound        map[string]bool                    // names an identifier may bind anywhere in the file (see globalFunction); nil until asked
 	later        func(fn *sitter.Node) bool         // whether a function runs only after every title is read
 	host         func(n *sitter.Node) (value, bool) // what n reads of the host (see hostFact)
 	scopes       map[uint32]*sitter.Node            // the loops and functions env bindings name, by first byte
