@@ -7,6 +7,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // spec is a call recognised as declaring a suite or a test.
@@ -109,6 +110,12 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 	switch n.Type() {
 	case "identifier":
 		name := w.text(n)
+		if d, _ := w.localConst(n, name); d != nil {
+			// A block's own binding (const describe = schema.describe in
+			// a test's body) shadows the module's and the global: what it
+			// holds decides.
+			return w.branches(d, depth+1)
+		}
 		if v, ok := w.calleeAliases[name]; ok {
 			return w.branches(v, depth+1)
 		}
@@ -169,10 +176,52 @@ func (w *walker) canonical(base string) (string, bool) {
 	if canon, ok := w.aliases[base]; ok {
 		return canon, canon != "" // "": bound to another runner's function
 	}
-	if contains(globals[w.fw], base) && !w.helperShadows(base) {
+	if contains(globals[w.fw], base) && !w.helperShadows(base) && !w.inertShadows(base) {
 		return base, true
 	}
 	return "", false
+}
+
+// inertShadows reports whether a top-level function of the file takes a
+// global test function's name and its body names no test function, nor
+// global or globalThis (function describe(v) { return JSON.stringify(v) }
+// in a Vitest file): it declares no test, and its calls are not the
+// global's.
+func (w *walker) inertShadows(name string) bool {
+	if !w.functions[name] || w.redeclared[name] {
+		return false
+	}
+	fn := w.fnDecls[name]
+	if fn == nil {
+		fn = w.consts[name]
+	}
+	if fn == nil {
+		fn = w.vars[name]
+	}
+	if fn == nil {
+		return false
+	}
+	if w.inert == nil {
+		w.inert = map[string]bool{}
+	}
+	if v, ok := w.inert[name]; ok {
+		return v
+	}
+	inert := true
+	q, err := cachedQuery(w.lang, `(identifier) @i (property_identifier) @i (shorthand_property_identifier) @i`)
+	if err != nil {
+		return false
+	}
+	for c := range tsgrammars.CaptureNodes(q, fn) {
+		if t := w.text(c); contains(testNames, t) || t == "global" || t == "globalThis" {
+			if id := fn.ChildByFieldName("name"); id == nil || id.ID() != c.ID() {
+				inert = false
+				break
+			}
+		}
+	}
+	w.inert[name] = inert
+	return inert
 }
 
 // helperShadows reports whether a top-level function of the file takes a

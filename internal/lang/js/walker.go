@@ -42,6 +42,7 @@ type walker struct {
 	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
 	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
 	processBound  uint8                  // see globalProcess: 0 not asked, 1 the global only, 2 maybe bound
+	inert         map[string]bool        // see inertShadows; nil until asked
 	jasmine       bool                   // Jest runs the file with jest-jasmine2 (see jestJasmine)
 }
 
