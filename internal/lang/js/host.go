@@ -25,8 +25,9 @@ import (
 // if (process.platform === 'win32') is not listed on Linux, where the
 // runner does not declare it. Environment variables stay unknown: a CI
 // run's environment is not the listing's. Node's version and methods are
-// asked of the node on PATH (one run of a fixed script, once per process:
-// node is the toolchain, not the project's code), and the extractor's
+// asked of the node on PATH (node --version, and a fixed script printing
+// http.METHODS, each once per process and only when a file reads it: node
+// is the toolchain, not the project's code), and the extractor's
 // cache key names that binary, so a listing cached under one node is not
 // read under another.
 
@@ -44,63 +45,70 @@ var hostEOL = map[bool]string{true: "\r\n", false: "\n"}[runtime.GOOS == "window
 // hostNodeVersion returns the version of the node on PATH without its
 // "v" (20.11.1), "" when there is none or it does not answer; tests
 // replace it.
-var hostNodeVersion = func() string { return askNode().version }
+var hostNodeVersion = nodeVersion
 
 // hostHTTPMethods returns http.METHODS of the node on PATH (upper case,
-// sorted as node gives them), nil when there is none or it does not
-// answer; tests replace it.
-var hostHTTPMethods = func() []string { return askNode().methods }
+// as node sorts them), nil when there is none or it does not answer;
+// tests replace it.
+var hostHTTPMethods = nodeMethods
 
-// nodeFacts is what the evaluation reads of the node on PATH.
-type nodeFacts struct {
-	version string   // without its "v"
-	methods []string // http.METHODS
-}
-
-var nodeOnce struct {
+// nodeAnswer is one question's answer from node, asked once.
+type nodeAnswer struct {
 	sync.Once
-	facts nodeFacts
+	out string
 }
 
-// nodeScript prints what the evaluation reads of node itself: its version
-// and http.METHODS. It loads no module but node's own.
-const nodeScript = `console.log(JSON.stringify({v: process.version, m: require("http").METHODS}))`
+var nodeOnce, methodsOnce nodeAnswer
 
-// askNode runs node once per process, in a temporary folder and without
-// NODE_OPTIONS (which could load a module of the project), and reads its
-// version and http.METHODS.
-func askNode() nodeFacts {
-	nodeOnce.Do(func() {
+// askNode runs the node on PATH once per process with args (10 s at
+// most), in a temporary folder and without NODE_OPTIONS (which could load
+// a module of the project), and returns its standard output, "" when it
+// fails.
+func askNode(once *nodeAnswer, args ...string) string {
+	once.Do(func() {
 		bin, err := exec.LookPath("node")
 		if err != nil {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, "-e", nodeScript)
+		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Dir = os.TempDir()
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, "NODE_OPTIONS=") {
 				cmd.Env = append(cmd.Env, kv)
 			}
 		}
-		out, err := cmd.Output()
-		var got struct {
-			V string   `json:"v"`
-			M []string `json:"m"`
+		if out, err := cmd.Output(); err == nil {
+			once.out = string(out)
 		}
-		if err != nil || json.Unmarshal(out, &got) != nil || !strings.HasPrefix(got.V, "v") || strings.ContainsAny(got.V, " \n") {
-			return
-		}
-		nodeOnce.facts.version = got.V[1:]
-		for _, m := range got.M {
-			if m == "" || strings.ToUpper(m) != m || strings.ContainsAny(m, " \n") {
-				return
-			}
-		}
-		nodeOnce.facts.methods = got.M
 	})
-	return nodeOnce.facts
+	return once.out
+}
+
+// nodeVersion asks node --version.
+func nodeVersion() string {
+	v := strings.TrimSpace(askNode(&nodeOnce, "--version"))
+	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \n") {
+		return ""
+	}
+	return v[1:]
+}
+
+// nodeMethods asks node for http.METHODS, a script that loads no module
+// but node's own; only a file that reads them asks.
+func nodeMethods() []string {
+	var ms []string
+	out := askNode(&methodsOnce, "-e", `console.log(JSON.stringify(require("http").METHODS))`)
+	if json.Unmarshal([]byte(out), &ms) != nil || len(ms) == 0 {
+		return nil
+	}
+	for _, m := range ms {
+		if m == "" || strings.ToUpper(m) != m || strings.ContainsAny(m, " \n") {
+			return nil
+		}
+	}
+	return ms
 }
 
 var hostKeyOnce struct {

@@ -110,7 +110,7 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 	switch n.Type() {
 	case "identifier":
 		name := w.text(n)
-		if d, _ := w.localConst(n, name); d != nil {
+		if d := w.blockBinding(n, name); d != nil {
 			// A block's own binding (const describe = schema.describe in
 			// a test's body) shadows the module's and the global: what it
 			// holds decides.
@@ -180,6 +180,61 @@ func (w *walker) canonical(base string) (string, bool) {
 		return base, true
 	}
 	return "", false
+}
+
+// blockBinding is the value of a declaration of name in a block around n
+// (see localConst), nil when there is none. Only the names that matter
+// are looked up: those a declarator below the top level binds that are a
+// test function's name, or whose value may be one (an identifier, a
+// member, a choice of two naming one: const t = it).
+func (w *walker) blockBinding(n *sitter.Node, name string) *sitter.Node {
+	if w.declared == nil {
+		w.declared = map[string]bool{}
+		q, err := cachedQuery(w.lang, `(variable_declarator name: (identifier) @n)`)
+		if err != nil {
+			return nil
+		}
+		for c := range tsgrammars.CaptureNodes(q, w.root) {
+			d := c.Parent().Parent()
+			if d == nil || d.Parent() == nil || d.Parent().ID() == w.root.ID() {
+				continue
+			}
+			if id := w.text(c); contains(testNames, id) || w.mayNameTest(c.Parent().ChildByFieldName("value")) {
+				w.declared[id] = true
+			}
+		}
+	}
+	if !w.declared[name] {
+		return nil
+	}
+	d, _ := w.localConst(n, name)
+	return d
+}
+
+// mayNameTest reports whether an expression may name a test function: an
+// identifier, member or choice whose text holds a test function's name
+// or an alias's.
+func (w *walker) mayNameTest(v *sitter.Node) bool {
+	if v == nil {
+		return false
+	}
+	switch v.Type() {
+	case "identifier", "member_expression", "ternary_expression", "parenthesized_expression":
+	default:
+		return false
+	}
+	t := w.text(v)
+	for _, name := range testNames {
+		if strings.Contains(t, name) {
+			return true
+		}
+	}
+	for a := range w.aliases {
+		if strings.Contains(t, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // inertShadows reports whether a top-level function of the file takes a

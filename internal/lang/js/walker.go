@@ -43,6 +43,7 @@ type walker struct {
 	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
 	processBound  uint8                  // see globalProcess: 0 not asked, 1 the global only, 2 maybe bound
 	inert         map[string]bool        // see inertShadows; nil until asked
+	declared      map[string]bool        // see blockBinding; nil until asked
 	jasmine       bool                   // Jest runs the file with jest-jasmine2 (see jestJasmine)
 }
 
