@@ -121,6 +121,8 @@ func builtinMethod(o value, method string, argv []value) (value, bool) {
 				return value{kind: kBool, b: m}, true
 			}
 		}
+	case method == "toString" && len(argv) == 0 && (o.kind == kNumber || o.kind == kBool):
+		return str(o.jsString()), true
 	case o.kind == kString:
 		return stringMethod(o.str, method, argv)
 	}

@@ -218,6 +218,8 @@ func looseEqual(l, r value) (eq, ok bool) {
 	switch {
 	case nullish(l) && nullish(r):
 		return true, true
+	case (nullish(l) && r.isObject()) || (l.isObject() && nullish(r)):
+		return false, true
 	case l.kind == kUnknown || r.kind == kUnknown || l.isObject() || r.isObject():
 		return false, false
 	case nullish(l) || nullish(r):
