@@ -28,7 +28,8 @@
 //	               funcnames.go (a function's name, as loupe prints it)
 //	               straight.go (functions whose bodies run straight to a
 //	               value, JSON.stringify's replacer, Math)
-//	               replay.go replayeach.go (the changes made before a read)
+//	               replay.go replayeach.go replayfor.go (the changes made
+//	               before a read)
 //	               host.go (the host's platform and node version)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	               tsjest.go (functions as ts-jest compiles them)

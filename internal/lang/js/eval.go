@@ -107,6 +107,9 @@ func (w *evaluator) ident(n *sitter.Node, depth int) value {
 	case "Infinity":
 		return value{kind: kNumber, num: math.Inf(1)}
 	}
+	if v, ok := w.pinned[name]; ok {
+		return v
+	}
 	def, ok := w.consts[name]
 	if v, isVar := w.vars[name]; !ok && isVar {
 		def, ok = v, true

@@ -164,6 +164,9 @@ func (w *evaluator) change(m *sitter.Node, name string, body *sitter.Node, depth
 	if cb, over := w.eachCallback(m, body); cb != nil {
 		return w.changeEach(m, prev, cb, over, depth)
 	}
+	if loop, guardIf := w.forLoop(m, body); loop != nil && m.Type() == "call_expression" {
+		return w.changeFor(m, prev, loop, guardIf, depth)
+	}
 	runs, ok := w.runsOnce(m, body, depth)
 	switch {
 	case !ok:

@@ -81,3 +81,30 @@ func TestStraightUnknown(t *testing.T) {
 		t.Errorf("a file's own Math: got %q, want its PI, 3", got)
 	}
 }
+
+// TestReplayedForLoops checks a push in an indexed for loop over the
+// binding it changes, replayed iteration by iteration (complex.js's
+// constructor table), and hasOwnProperty on literals, against node's
+// output (the last line of `node internal/lang/js/testdata/straight.js`);
+// a condition the source does not decide, a body that changes the counter
+// or holds another statement, and a loop in a function stay unknown.
+func TestReplayedForLoops(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"const a1 = [{n: 'x', set: {r: 1}}, {n: 'y', set: [9, 8]}, {n: 'z', set: null}, {n: 'w', set: 'r'}];\n" +
+			"for (let i = 0, len = a1.length; i < len; ++i) { if (a1[i].set != null && a1[i].set.hasOwnProperty('r')) { a1.push({n: a1[i].n + '2', abs: a1[i].set.r}) } }\n" +
+			"const a2 = [1, 2];\nfor (let i = 0; i < a2.length && i < 5; i++) a2.push(a2[i] * 10);\n" +
+			"it(JSON.stringify(a1) + ' ' + a2.join() + ' ' + [[1].hasOwnProperty('0'), 'ab'.hasOwnProperty('length'), (3).hasOwnProperty('x'), ({a: 1}).hasOwnProperty('a')].join(), () => {})",
+			`[{"n":"x","set":{"r":1}},{"n":"y","set":[9,8]},{"n":"z","set":null},{"n":"w","set":"r"},{"n":"x2","abs":1}] 1,2,10,20,100,200,1000 true,true,false,true`},
+		{"const a = [1];\nfor (let i = 0; i < a.length; i++) { if (u) a.push(3) }\nit(a.join(), () => {})", "dynamic {a.join()}"},
+		{"const a = [1];\nfor (let i = 0; i < 3; i++) { a.push(i); i++ }\nit(a.join(), () => {})", "dynamic {a.join()}"},
+		{"const a = [1];\nfor (let i = 0; i < 3; i++) { a.push(i); f() }\nit(a.join(), () => {})", "dynamic {a.join()}"},
+		{"const a = [1];\nfunction g() { for (let i = 0; i < 3; i++) a.push(i) }\nit(a.join(), () => {})", "dynamic {a.join()}"},
+		{"const a = [1];\nfor (let i = 0; i < a.length; i++) a.push(i);\nit(a.join(), () => {})", "dynamic {a.join()}"},
+		{"const o = {hasOwnProperty: () => true};\nit(String(o.hasOwnProperty('x')), () => {})", "dynamic {String(o.hasOwnProperty('x'))}"},
+	} {
+		got := names(extract(t, testdex.Mocha, "a.test.js", c.src))
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}

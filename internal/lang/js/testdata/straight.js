@@ -28,3 +28,9 @@ it(`${(0.1).toString()} ${(1e21).toString()} ${(true).toString()} ${(-0).toStrin
 it(JSON.stringify({a: 1, b: 2}, (k, v) => k === 'b' ? undefined : v) + JSON.stringify([1, 2], (k, v) => k === '0' ? undefined : v));
 it(`${[1] === undefined} ${({}) == null} ${[] !== 'a'} ${null != {a: 1}}`);
 console.log(JSON.stringify(out, null, 1));
+// TestReplayedForLoops's cases.
+const a1 = [{n: 'x', set: {r: 1}}, {n: 'y', set: [9, 8]}, {n: 'z', set: null}, {n: 'w', set: 'r'}];
+for (let i = 0, len = a1.length; i < len; ++i) { if (a1[i].set != null && a1[i].set.hasOwnProperty('r')) { a1.push({n: a1[i].n + '2', abs: a1[i].set.r}) } }
+const a2 = [1, 2];
+for (let i = 0; i < a2.length && i < 5; i++) a2.push(a2[i] * 10);
+console.log(JSON.stringify(a1) + ' ' + a2.join() + ' ' + [[1].hasOwnProperty('0'), 'ab'.hasOwnProperty('length'), (3).hasOwnProperty('x'), ({a: 1}).hasOwnProperty('a')].join());
