@@ -52,6 +52,13 @@ func soleParent(s *sitter.Node) *sitter.Node {
 	return p
 }
 
+// replayed is a module-level loop's replay, kept for the file's other
+// reads.
+type replayed struct {
+	v  value
+	ok bool
+}
+
 // changeFor is prev after the loop ran the change m, under guardIf when
 // it is not nil.
 func (w *evaluator) changeFor(m *sitter.Node, prev value, loop, guardIf *sitter.Node, depth int) (value, bool) {

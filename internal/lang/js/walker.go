@@ -70,6 +70,7 @@ type evaluator struct {
 	callMemo     map[callKey]value                  // localCall's answers
 	mentioned    map[string]int                     // identifiers by name, and "()"+name their direct calls; nil until asked
 	pinned       map[string]value                   // the bindings a replayed for loop fixes at an iteration (see changeFor)
+	forMemo      map[uint32]replayed                // module-level for loops replayed, by the change's first byte
 	bound        map[string]bool                    // names an identifier may bind anywhere in the file (see globalFunction); nil until asked
 	later        func(fn *sitter.Node) bool         // whether a function runs only after every title is read
 	host         func(n *sitter.Node) (value, bool) // what n reads of the host (see hostFact)
