@@ -113,7 +113,10 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 		if d := w.blockBinding(n, name); d != nil {
 			// A block's own binding (const describe = schema.describe in
 			// a test's body) shadows the module's and the global: what it
-			// holds decides.
+			// holds decides (globalThis.it is the global it).
+			if g, p, ok := strings.Cut(w.text(d), "."); ok && d.Type() == "member_expression" && globalObjects[g] && !strings.ContainsAny(p, ".[(") {
+				return []callee{{base: p}}, true
+			}
 			return w.branches(d, depth+1)
 		}
 		if v, ok := w.calleeAliases[name]; ok {
@@ -237,11 +240,22 @@ func (w *walker) mayNameTest(v *sitter.Node) bool {
 	return false
 }
 
+// globalObjects name the global object.
+var globalObjects = map[string]bool{"globalThis": true, "global": true, "window": true, "self": true}
+
+// inertBuiltins are the globals an inert function may call: none
+// declares a test.
+var inertBuiltins = map[string]bool{"JSON": true, "String": true, "Number": true, "Boolean": true,
+	"Object": true, "Array": true, "Math": true, "Symbol": true, "BigInt": true, "Date": true, "RegExp": true,
+	"Error": true, "TypeError": true, "parseInt": true, "parseFloat": true, "isNaN": true, "isFinite": true,
+	"encodeURI": true, "encodeURIComponent": true, "decodeURI": true, "decodeURIComponent": true}
+
 // inertShadows reports whether a top-level function of the file takes a
-// global test function's name and its body names no test function, nor
-// global or globalThis (function describe(v) { return JSON.stringify(v) }
-// in a Vitest file): it declares no test, and its calls are not the
-// global's.
+// global test function's name and declares no test for certain (function
+// describe(v) { return JSON.stringify(v) } in a Vitest file): its body
+// names no test function, nor a global object, and calls only the
+// builtins above (a call of anything else might reach a test function
+// kept aside). Its calls are then not the global's.
 func (w *walker) inertShadows(name string) bool {
 	if !w.functions[name] || w.redeclared[name] {
 		return false
@@ -268,8 +282,21 @@ func (w *walker) inertShadows(name string) bool {
 		return false
 	}
 	for c := range tsgrammars.CaptureNodes(q, fn) {
-		if t := w.text(c); contains(testNames, t) || t == "global" || t == "globalThis" {
+		if t := w.text(c); contains(testNames, t) || globalObjects[t] {
 			if id := fn.ChildByFieldName("name"); id == nil || id.ID() != c.ID() {
+				inert = false
+				break
+			}
+		}
+	}
+	if calls, err := cachedQuery(w.lang, `(call_expression function: (_) @f) (new_expression constructor: (_) @f)`); err != nil {
+		inert = false
+	} else {
+		for c := range tsgrammars.CaptureNodes(calls, fn) {
+			for c.Type() == "member_expression" && c.ChildByFieldName("object") != nil {
+				c = c.ChildByFieldName("object")
+			}
+			if c.Type() != "identifier" || !inertBuiltins[w.text(c)] || w.fnDecls[w.text(c)] != nil || w.consts[w.text(c)] != nil || w.vars[w.text(c)] != nil {
 				inert = false
 				break
 			}
