@@ -2,6 +2,7 @@ package js
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -111,6 +112,8 @@ func builtinMethod(o value, method string, argv []value) (value, bool) {
 		if ok, has := setHas(o, argv[0]); ok {
 			return value{kind: kBool, b: has}, true
 		}
+	case method == "hasOwnProperty" && len(argv) == 1 && argv[0].kind == kString:
+		return hasOwn(o, argv[0].str)
 	case o.kind == kArray:
 		return arrayMethod(o.arr, method, argv)
 	case o.kind == kString && (method == "replace" || method == "replaceAll") && len(argv) == 2:
@@ -121,6 +124,8 @@ func builtinMethod(o value, method string, argv []value) (value, bool) {
 				return value{kind: kBool, b: m}, true
 			}
 		}
+	case method == "toString" && len(argv) == 0 && (o.kind == kNumber || o.kind == kBool):
+		return str(o.jsString()), true
 	case o.kind == kString:
 		return stringMethod(o.str, method, argv)
 	}
@@ -351,4 +356,33 @@ func literalPattern(p string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// hasOwn is o.hasOwnProperty(k) for a literal o: an object's keys (unless
+// one of them is hasOwnProperty itself), an array's or a string's indexes
+// and length, nothing of a number or a boolean.
+func hasOwn(o value, k string) (value, bool) {
+	index := func(n int) bool {
+		i, err := strconv.Atoi(k)
+		return k == "length" || (err == nil && i >= 0 && i < n && strconv.Itoa(i) == k)
+	}
+	switch o.kind {
+	case kObject:
+		keys, _ := ownKeys(o)
+		has := false
+		for _, key := range keys {
+			if key == "hasOwnProperty" {
+				return value{}, false
+			}
+			has = has || key == k
+		}
+		return value{kind: kBool, b: has}, true
+	case kArray:
+		return value{kind: kBool, b: index(len(o.arr))}, true
+	case kString:
+		return value{kind: kBool, b: index(len16(o.str))}, true
+	case kNumber, kBool:
+		return value{kind: kBool, b: false}, true
+	}
+	return value{}, false
 }

@@ -133,7 +133,11 @@ func TestLocalCalls(t *testing.T) {
 		{"function f(x) { return 'top' + x }\n[1].map(f); it(f(1), () => {})", []string{"dynamic {f(1)}"}},
 		{"async function f(x) { return x }\nit(String(f(1)), () => {})", []string{"dynamic {String(f(1))}"}},
 		{"function f(x) { return f(x) }\nit(f(1), () => {})", []string{"dynamic {f(1)}"}},
-		{"function f(x) { const y = x; return y }\nit(f(1), () => {})", []string{"dynamic {f(1)}"}},
+		{"function f(x) { const y = x; return y }\nit(f(1), () => {})", []string{"1"}},
+		{"function f(x) { let y = x; y = y + 1; return y }\nit(f(1), () => {})", []string{"dynamic {f(1)}"}},
+		{"const b = 'm';\nfunction f(x) { var a = b; var b = x; return a }\nit(String(f(1)), () => {})", []string{"dynamic {String(f(1))}"}},
+		{"const y = 'm';\nfunction f(x) { if (y) return 'a'; var y = 2; return y }\nit(f(0), () => {})", []string{"dynamic {f(0)}"}},
+		{"function f(x) { if (x) { return 'a' } return 'b' }\nit(f(u), () => {})", []string{"dynamic {f(u)}"}},
 	} {
 		got := names(extract(t, testdex.Jest, "a.test.js", c.src))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {

@@ -25,7 +25,11 @@
 //	               values of titles and tables, no knowledge of tests)
 //	               builtins.go (array, Set, string and regex builtins on
 //	               data) regex.go (re.test where Go's engine agrees)
-//	               replay.go replayeach.go (the changes made before a read)
+//	               funcnames.go (a function's name, as loupe prints it)
+//	               straight.go (functions whose bodies run straight to a
+//	               value, JSON.stringify's replacer, Math)
+//	               replay.go replayeach.go replayfor.go (the changes made
+//	               before a read)
 //	               host.go (the host's platform and node version)
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	               tsjest.go (functions as ts-jest compiles them)

@@ -253,7 +253,9 @@ func attr(v value, path string, def value) value {
 		next := member(v, k) // own properties, a string's or an array's length and indexes
 		switch next.kind {
 		case kUnknown:
-			panic(errUnknown{}) // a method, printed as a function: do not guess
+			if !next.fn || next.fname == "" {
+				panic(errUnknown{}) // a method, printed as a function: do not guess
+			}
 		case kUndefined:
 			return def
 		}

@@ -90,7 +90,7 @@ func (w *evaluator) eval(n *sitter.Node, depth int) value {
 	case "regex":
 		return w.regex(n)
 	case "arrow_function", "function_expression", "function", "generator_function":
-		return value{str: w.text(n), fn: true, shown: w.tsPrinted(n)}
+		return value{str: w.text(n), fn: true, shown: w.tsPrinted(n), fname: w.ownName(n)}
 	case "new_expression":
 		return w.newValue(n, depth)
 	}
@@ -106,6 +106,9 @@ func (w *evaluator) ident(n *sitter.Node, depth int) value {
 		return value{kind: kNumber, num: math.NaN()}
 	case "Infinity":
 		return value{kind: kNumber, num: math.Inf(1)}
+	}
+	if v, ok := w.pinned[name]; ok {
+		return v
 	}
 	def, ok := w.consts[name]
 	if v, isVar := w.vars[name]; !ok && isVar {
@@ -130,6 +133,11 @@ func (w *evaluator) ident(n *sitter.Node, depth int) value {
 	if !ok {
 		if v, ok := w.imported(name); ok {
 			return w.moduleRead(n, name, v, depth)
+		}
+	}
+	if !ok {
+		if v, ok := w.globalFunction(n, name); ok {
+			return v
 		}
 	}
 	if !ok || w.evaluating[name] {
@@ -213,6 +221,8 @@ func looseEqual(l, r value) (eq, ok bool) {
 	switch {
 	case nullish(l) && nullish(r):
 		return true, true
+	case (nullish(l) && r.isObject()) || (l.isObject() && nullish(r)):
+		return false, true
 	case l.kind == kUnknown || r.kind == kUnknown || l.isObject() || r.isObject():
 		return false, false
 	case nullish(l) || nullish(r):
@@ -325,7 +335,8 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 				return value{str: w.text(n)}
 			}
 			v.keys = append(v.keys, key)
-			v.vals = append(v.vals, w.eval(c.ChildByFieldName("value"), depth+1))
+			val := c.ChildByFieldName("value")
+			v.vals = append(v.vals, keyName(w.eval(val, depth+1), val, key))
 		case "shorthand_property_identifier":
 			v.keys = append(v.keys, w.text(c))
 			v.vals = append(v.vals, w.ident(c, depth+1))
@@ -345,7 +356,11 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 				return value{str: w.text(n)}
 			}
 			v.keys = append(v.keys, key)
-			v.vals = append(v.vals, value{str: w.text(c), fn: true})
+			f := value{str: w.text(c), fn: true}
+			if plainMethod(c) {
+				f.fname = key
+			}
+			v.vals = append(v.vals, f)
 		default: // getters, setters, computed keys
 			return value{str: w.text(n)}
 		}

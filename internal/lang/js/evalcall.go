@@ -78,6 +78,12 @@ func (w *evaluator) member(n *sitter.Node, depth int) value {
 	if obj == nil || prop == nil || prop.Type() != "property_identifier" {
 		return value{str: w.text(n)}
 	}
+	if obj.Type() == "identifier" && w.text(obj) == "Math" && !optional(n) && !w.shadowed(obj, "Math") {
+		if c, ok := mathConstants[w.text(prop)]; ok {
+			return value{kind: kNumber, num: c}
+		}
+		return value{str: w.text(n)}
+	}
 	o := w.eval(obj, depth+1)
 	if (o.kind == kNull || o.kind == kUndefined) && optional(n) {
 		return value{kind: kUndefined}
@@ -162,9 +168,12 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 		if obj == nil || prop == nil || optional(fn) {
 			return unknown
 		}
-		if o := w.text(obj); o == "JSON" || o == "Object" || o == "Array" {
+		if o := w.text(obj); o == "JSON" || o == "Object" || o == "Array" || o == "Math" {
 			if w.shadowed(obj, o) {
 				return unknown
+			}
+			if r, ok := w.replacedArg(o+"."+w.text(prop), args, argv, depth); ok {
+				argv = []value{r}
 			}
 			v = staticCall(o+"."+w.text(prop), argv)
 			break
@@ -264,6 +273,11 @@ func staticCall(name string, argv []value) value {
 			return value{kind: kUndefined}
 		}
 		return str(s[0])
+	case "Math.sqrt", "Math.abs", "Math.floor", "Math.ceil", "Math.trunc":
+		if a.kind != kNumber || len(argv) != 1 {
+			return value{}
+		}
+		return value{kind: kNumber, num: mathFunctions[name](a.num)}
 	case "Object.keys", "Object.values", "Object.entries":
 		if !a.isObject() {
 			return value{}
@@ -472,8 +486,8 @@ func (w *evaluator) callNamed(name string, argv []value, depth int) value {
 			return value{}
 		}
 	}
-	body := returned(def)
-	if body == nil {
+	gs, ok := w.straight(def)
+	if !ok {
 		return value{}
 	}
 	memo, canMemo := "", true
@@ -491,7 +505,6 @@ func (w *evaluator) callNamed(name string, argv []value, depth int) value {
 		if i < len(argv) {
 			v = argv[i]
 		}
-		var ok bool
 		if e, ok = w.bindPattern(p, v, def.StartByte(), e); !ok {
 			return value{}
 		}
@@ -499,7 +512,7 @@ func (w *evaluator) callNamed(name string, argv []value, depth int) value {
 	w.evaluating[key] = true
 	saved := w.env
 	w.env = e
-	v := w.eval(body, depth+1)
+	v := w.runGuards(gs, depth)
 	w.env = saved
 	delete(w.evaluating, key)
 	if canMemo {

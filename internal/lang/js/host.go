@@ -2,6 +2,7 @@ package js
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -18,14 +19,17 @@ import (
 
 // What a test file reads of the host it runs on is evaluated for the host
 // the listing runs on, as the runner there would see it: the platform
-// (process.platform, os.platform(), os.type(), os.EOL) and node's version
-// (process.version, process.versions.node), so that a test under
+// (process.platform, os.platform(), os.type(), os.EOL), node's version
+// (process.version, process.versions.node) and its HTTP methods
+// (http.METHODS, which Express names tests by), so that a test under
 // if (process.platform === 'win32') is not listed on Linux, where the
 // runner does not declare it. Environment variables stay unknown: a CI
-// run's environment is not the listing's. Node's version is asked of the
-// node on PATH (node --version, once per process: node is the toolchain,
-// not the project's code), and the extractor's cache key names that
-// binary, so a listing cached under one node is not read under another.
+// run's environment is not the listing's. Node's version and methods are
+// asked of the node on PATH (node --version, and a fixed script printing
+// http.METHODS, each once per process and only when a file reads it: node
+// is the toolchain, not the project's code), and the extractor's
+// cache key names that binary, so a listing cached under one node is not
+// read under another.
 
 // hostPlatform is process.platform on this host, "" where it is not
 // certain.
@@ -43,28 +47,68 @@ var hostEOL = map[bool]string{true: "\r\n", false: "\n"}[runtime.GOOS == "window
 // replace it.
 var hostNodeVersion = nodeVersion
 
-var nodeOnce struct {
+// hostHTTPMethods returns http.METHODS of the node on PATH (upper case,
+// as node sorts them), nil when there is none or it does not answer;
+// tests replace it.
+var hostHTTPMethods = nodeMethods
+
+// nodeAnswer is one question's answer from node, asked once.
+type nodeAnswer struct {
 	sync.Once
-	version string
+	out string
 }
 
-// nodeVersion runs node --version once per process.
-func nodeVersion() string {
-	nodeOnce.Do(func() {
+var nodeOnce, methodsOnce nodeAnswer
+
+// askNode runs the node on PATH once per process with args (10 s at
+// most), in a temporary folder and without NODE_OPTIONS (which could load
+// a module of the project), and returns its standard output, "" when it
+// fails.
+func askNode(once *nodeAnswer, args ...string) string {
+	once.Do(func() {
 		bin, err := exec.LookPath("node")
 		if err != nil {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, bin, "--version").Output()
-		v := strings.TrimSpace(string(out))
-		if err != nil || !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \n") {
-			return
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Dir = os.TempDir()
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "NODE_OPTIONS=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
 		}
-		nodeOnce.version = v[1:]
+		if out, err := cmd.Output(); err == nil {
+			once.out = string(out)
+		}
 	})
-	return nodeOnce.version
+	return once.out
+}
+
+// nodeVersion asks node --version.
+func nodeVersion() string {
+	v := strings.TrimSpace(askNode(&nodeOnce, "--version"))
+	if !strings.HasPrefix(v, "v") || strings.ContainsAny(v, " \n") {
+		return ""
+	}
+	return v[1:]
+}
+
+// nodeMethods asks node for http.METHODS, a script that loads no module
+// but node's own; only a file that reads them asks.
+func nodeMethods() []string {
+	var ms []string
+	out := askNode(&methodsOnce, "-e", `console.log(JSON.stringify(require("http").METHODS))`)
+	if json.Unmarshal([]byte(out), &ms) != nil || len(ms) == 0 {
+		return nil
+	}
+	for _, m := range ms {
+		if m == "" || strings.ToUpper(m) != m || strings.ContainsAny(m, " \n") {
+			return nil
+		}
+	}
+	return ms
 }
 
 var hostKeyOnce struct {
@@ -91,14 +135,14 @@ func hostKey() string {
 
 // hostFact is the value of an expression reading the host: process.platform,
 // process.version, process.versions.node, os.EOL, EOL imported from os,
-// os.platform() and os.type(); or the project's files, through
+// http.METHODS (METHODS imported from http), os.platform() and os.type(); or the project's files, through
 // folderValue (a folder's entries, a computed require). ok is false for
 // anything else, or where the file may bind process itself.
 func (w *walker) hostFact(n *sitter.Node) (value, bool) {
 	switch n.Type() {
 	case "identifier":
-		if b, ok := w.builtinBindings()[w.text(n)]; ok && b.mod == "os" && b.member == "EOL" && !w.localBinding(n) {
-			return str(hostEOL), true
+		if b, ok := w.builtinBindings()[w.text(n)]; ok && b.member != "" && !w.localBinding(n) {
+			return hostMember(b.mod, b.member)
 		}
 	case "member_expression":
 		obj, prop := n.ChildByFieldName("object"), n.ChildByFieldName("property")
@@ -118,10 +162,8 @@ func (w *walker) hostFact(n *sitter.Node) (value, bool) {
 			w.text(obj) == "process.versions" && w.globalProcess():
 			v := hostNodeVersion()
 			return str(v), v != ""
-		case p == "EOL":
-			if mod, name := w.builtinCall(n); mod == "os" && name == "EOL" {
-				return str(hostEOL), true
-			}
+		case p == "EOL" || p == "METHODS":
+			return hostMember(w.builtinCall(n))
 		}
 	case "call_expression":
 		fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
@@ -141,6 +183,26 @@ func (w *walker) hostFact(n *sitter.Node) (value, bool) {
 		case name == "type":
 			return str(hostOSType), hostOSType != ""
 		}
+	}
+	return value{}, false
+}
+
+// hostMember is the value of a node module's member that the host
+// decides: os.EOL and http.METHODS.
+func hostMember(mod, name string) (value, bool) {
+	switch {
+	case mod == "os" && name == "EOL":
+		return str(hostEOL), true
+	case mod == "http" && name == "METHODS":
+		ms := hostHTTPMethods()
+		if ms == nil {
+			return value{}, false
+		}
+		v := value{kind: kArray, arr: make([]value, len(ms))}
+		for i, m := range ms {
+			v.arr[i] = str(m)
+		}
+		return v, true
 	}
 	return value{}, false
 }

@@ -148,6 +148,22 @@ func (w *walker) requiredLocal(call *sitter.Node) string {
 	return ""
 }
 
+// requiredMember reads require('./m').name, one export of a local
+// module: its specifier and the name, "" when n is not that.
+func (w *walker) requiredMember(n *sitter.Node) (spec, name string) {
+	if n.Type() != "member_expression" || optional(n) {
+		return "", ""
+	}
+	obj, p := n.ChildByFieldName("object"), n.ChildByFieldName("property")
+	if obj == nil || p == nil || p.Type() != "property_identifier" {
+		return "", ""
+	}
+	if spec = w.requiredLocal(obj); spec == "" {
+		return "", ""
+	}
+	return spec, w.text(p)
+}
+
 // imported is the value of an imported binding when the linker supplied
 // it; otherwise it notes that the file needs its imports.
 func (w *evaluator) imported(name string) (value, bool) {
@@ -189,7 +205,10 @@ func (w *walker) facts() []byte {
 type moduleExtractor struct{ fw testdex.Framework }
 
 func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
-func (m moduleExtractor) CacheKey() string             { return "js-module-4" }
+
+// CacheKey names the host too: a module's exports may read it
+// (exports.methods = http.METHODS.map(...)).
+func (m moduleExtractor) CacheKey() string { return "js-module-5/" + hostKey() }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {

@@ -177,8 +177,11 @@ func truthy(v value) (bool, bool) {
 // strictEqual is a === b for primitives; objects compare by identity,
 // which the source does not show.
 func strictEqual(a, b value) (bool, bool) {
-	if a.kind == kUnknown || b.kind == kUnknown || a.isObject() || b.isObject() {
-		return false, false
+	if a.kind == kUnknown || b.kind == kUnknown || (a.isObject() && b.isObject()) {
+		return false, false // an object's identity is not data
+	}
+	if a.isObject() || b.isObject() {
+		return false, true // an object is no primitive
 	}
 	if a.kind != b.kind {
 		return false, true

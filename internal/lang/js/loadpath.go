@@ -41,7 +41,7 @@ func cleanPath(p string) string {
 // by the names they are imported under.
 var builtins = map[string]string{"path": "path", "node:path": "path", "fs": "fs", "node:fs": "fs",
 	"fs-extra": "fs", "graceful-fs": "fs", "url": "url", "node:url": "url",
-	"os": "os", "node:os": "os"}
+	"os": "os", "node:os": "os", "http": "http", "node:http": "http"}
 
 // nodeBinding is a module-level binding of a node module (mod) or of one of
 // its functions (mod and member).

@@ -14,7 +14,12 @@ import (
 // Each nested call gets its own copy of the options, as loupe's inspect
 // does; a property's key is charged to the list's own copy.
 func loupe(v value, t int) string {
-	v = must(v)
+	if v.kind == kUnknown && v.fn && v.fname != "" { // loupe's inspectFunction
+		return "[Function " + truncateJS(v.fname, t-11) + "]"
+	}
+	if !v.printable() {
+		panic(errUnknown{})
+	}
 	switch v.kind {
 	case kString:
 		return "'" + truncateJS(loupeEscape(v.str), t-2) + "'"

@@ -114,6 +114,10 @@ func (w *walker) declarator(d *sitter.Node, isConst bool) {
 		w.requireBindings(name, spec)
 		return
 	}
+	if spec, member := w.requiredMember(val); spec != "" && name.Type() == "identifier" {
+		w.addImport(w.text(name), spec, member)
+		return
+	}
 	if mod := w.requiredTestModule(val); mod != "" {
 		switch name.Type() {
 		case "identifier":

@@ -164,6 +164,20 @@ func (w *evaluator) change(m *sitter.Node, name string, body *sitter.Node, depth
 	if cb, over := w.eachCallback(m, body); cb != nil {
 		return w.changeEach(m, prev, cb, over, depth)
 	}
+	if loop, guardIf := w.forLoop(m, body); loop != nil && m.Type() == "call_expression" {
+		if !same(body, w.root) {
+			return w.changeFor(m, prev, loop, guardIf, depth)
+		}
+		r, hit := w.forMemo[m.StartByte()] // a module-level loop runs once: replayed once
+		if !hit {
+			r.v, r.ok = w.changeFor(m, prev, loop, guardIf, depth)
+			if w.forMemo == nil {
+				w.forMemo = map[uint32]replayed{}
+			}
+			w.forMemo[m.StartByte()] = r
+		}
+		return r.v, r.ok
+	}
 	runs, ok := w.runsOnce(m, body, depth)
 	switch {
 	case !ok:

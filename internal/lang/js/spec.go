@@ -7,6 +7,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex"
+	"github.com/testdex/testdex/internal/lang/tsgrammars"
 )
 
 // spec is a call recognised as declaring a suite or a test.
@@ -109,6 +110,15 @@ func (w *walker) branches(n *sitter.Node, depth int) ([]callee, bool) {
 	switch n.Type() {
 	case "identifier":
 		name := w.text(n)
+		if d := w.blockBinding(n, name); d != nil {
+			// A block's own binding (const describe = schema.describe in
+			// a test's body) shadows the module's and the global: what it
+			// holds decides (globalThis.it is the global it).
+			if g, p, ok := strings.Cut(w.text(d), "."); ok && d.Type() == "member_expression" && globalObjects[g] && !strings.ContainsAny(p, ".[(") {
+				return []callee{{base: p}}, true
+			}
+			return w.branches(d, depth+1)
+		}
 		if v, ok := w.calleeAliases[name]; ok {
 			return w.branches(v, depth+1)
 		}
@@ -169,10 +179,131 @@ func (w *walker) canonical(base string) (string, bool) {
 	if canon, ok := w.aliases[base]; ok {
 		return canon, canon != "" // "": bound to another runner's function
 	}
-	if contains(globals[w.fw], base) && !w.helperShadows(base) {
+	if contains(globals[w.fw], base) && !w.helperShadows(base) && !w.inertShadows(base) {
 		return base, true
 	}
 	return "", false
+}
+
+// blockBinding is the value of a declaration of name in a block around n
+// (see localConst), nil when there is none. Only the names that matter
+// are looked up: those a declarator below the top level binds that are a
+// test function's name, or whose value may be one (an identifier, a
+// member, a choice of two naming one: const t = it).
+func (w *walker) blockBinding(n *sitter.Node, name string) *sitter.Node {
+	if w.declared == nil {
+		w.declared = map[string]bool{}
+		q, err := cachedQuery(w.lang, `(variable_declarator name: (identifier) @n)`)
+		if err != nil {
+			return nil
+		}
+		for c := range tsgrammars.CaptureNodes(q, w.root) {
+			d := c.Parent().Parent()
+			if d == nil || d.Parent() == nil || d.Parent().ID() == w.root.ID() {
+				continue
+			}
+			if id := w.text(c); contains(testNames, id) || w.mayNameTest(c.Parent().ChildByFieldName("value")) {
+				w.declared[id] = true
+			}
+		}
+	}
+	if !w.declared[name] {
+		return nil
+	}
+	d, _ := w.localConst(n, name)
+	return d
+}
+
+// mayNameTest reports whether an expression may name a test function: an
+// identifier, member or choice whose text holds a test function's name
+// or an alias's.
+func (w *walker) mayNameTest(v *sitter.Node) bool {
+	if v == nil {
+		return false
+	}
+	switch v.Type() {
+	case "identifier", "member_expression", "ternary_expression", "parenthesized_expression":
+	default:
+		return false
+	}
+	t := w.text(v)
+	for _, name := range testNames {
+		if strings.Contains(t, name) {
+			return true
+		}
+	}
+	for a := range w.aliases {
+		if strings.Contains(t, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// globalObjects name the global object.
+var globalObjects = map[string]bool{"globalThis": true, "global": true, "window": true, "self": true}
+
+// inertBuiltins are the globals an inert function may call: none
+// declares a test.
+var inertBuiltins = map[string]bool{"JSON": true, "String": true, "Number": true, "Boolean": true,
+	"Object": true, "Array": true, "Math": true, "Symbol": true, "BigInt": true, "Date": true, "RegExp": true,
+	"Error": true, "TypeError": true, "parseInt": true, "parseFloat": true, "isNaN": true, "isFinite": true,
+	"encodeURI": true, "encodeURIComponent": true, "decodeURI": true, "decodeURIComponent": true}
+
+// inertShadows reports whether a top-level function of the file takes a
+// global test function's name and declares no test for certain (function
+// describe(v) { return JSON.stringify(v) } in a Vitest file): its body
+// names no test function, nor a global object, and calls only the
+// builtins above (a call of anything else might reach a test function
+// kept aside). Its calls are then not the global's.
+func (w *walker) inertShadows(name string) bool {
+	if !w.functions[name] || w.redeclared[name] {
+		return false
+	}
+	fn := w.fnDecls[name]
+	if fn == nil {
+		fn = w.consts[name]
+	}
+	if fn == nil {
+		fn = w.vars[name]
+	}
+	if fn == nil {
+		return false
+	}
+	if w.inert == nil {
+		w.inert = map[string]bool{}
+	}
+	if v, ok := w.inert[name]; ok {
+		return v
+	}
+	inert := true
+	q, err := cachedQuery(w.lang, `(identifier) @i (property_identifier) @i (shorthand_property_identifier) @i`)
+	if err != nil {
+		return false
+	}
+	for c := range tsgrammars.CaptureNodes(q, fn) {
+		if t := w.text(c); contains(testNames, t) || globalObjects[t] {
+			if id := fn.ChildByFieldName("name"); id == nil || id.ID() != c.ID() {
+				inert = false
+				break
+			}
+		}
+	}
+	if calls, err := cachedQuery(w.lang, `(call_expression function: (_) @f) (new_expression constructor: (_) @f)`); err != nil {
+		inert = false
+	} else {
+		for c := range tsgrammars.CaptureNodes(calls, fn) {
+			for c.Type() == "member_expression" && c.ChildByFieldName("object") != nil {
+				c = c.ChildByFieldName("object")
+			}
+			if c.Type() != "identifier" || !inertBuiltins[w.text(c)] || w.fnDecls[w.text(c)] != nil || w.consts[w.text(c)] != nil || w.vars[w.text(c)] != nil {
+				inert = false
+				break
+			}
+		}
+	}
+	w.inert[name] = inert
+	return inert
 }
 
 // helperShadows reports whether a top-level function of the file takes a

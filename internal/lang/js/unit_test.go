@@ -165,3 +165,31 @@ func TestLocalConstTable(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestShadowedTestNames checks that a binding of the file taking a test
+// function's name shadows the global: a top-level function whose body
+// names no test function (zod's function describe(value) { return
+// JSON.stringify(...) }, called in a helper its tests call) and a block's
+// const (const describe = schema.describe in a test's body) declare no
+// suite, while a block's alias of a test function (globalThis.it too), a
+// wrapper of the global and a function that calls anything but the
+// builtins still stand for the global.
+func TestShadowedTestNames(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"import { test } from 'vitest';\nfunction describe(v) { return JSON.stringify(v) }\nfunction h(x) { expect(1, `${describe(x)}`) }\ntest('a', () => { h(1) });\ntest('b', () => { describe('x'); })", "a|b"},
+		{"const describe = (v) => String(v);\ntest('a', () => { describe('x') })", "a"},
+		{"test('c', () => { const describe = schema.describe; const d = describe('hello'); })", "c"},
+		{"describe('s', () => { const t = it; t('x', () => {}) })", "s|s > x"},
+		{"function it(n, f) { global.it(n, f) }\nit('wrapped', () => {})", "wrapped"},
+		{"function describe(n, f) { return test(n, f) }\ndescribe('helper', () => {})", "helper"},
+		// Not certainly inert (a call of something but the builtins): the
+		// calls stay the global's, as before.
+		{"const keep = it;\nfunction it(n, f) { keep(n, f) }\nit('kept aside', () => {})", "dynamic {n}|kept aside"},
+		{"function describe(v) { return v.map(String) }\ntest('a', () => { describe([1]) })", "a|dynamic a > {[1]}"},
+		{"describe('s', () => { const it = globalThis.it; it('x', () => {}) })", "s|s > x"},
+	} {
+		if got := strings.Join(names(extract(t, testdex.Vitest, "a.test.ts", c.src)), "|"); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
+		}
+	}
+}

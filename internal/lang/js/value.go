@@ -38,6 +38,9 @@ type value struct {
 	set []value
 	re  *regexLit
 	fn  bool // kUnknown: a function expression (typeof "function", never an array)
+	// fname is a function's name property where the source decides it
+	// (see funcnames.go), "" elsewhere.
+	fname string
 	// shown is how node's util.format prints a kUnknown that is no
 	// object with %s, when the source decides it: Symbol('a') is
 	// "Symbol(a)", a function its compiled source (see tsPrinted).

@@ -42,6 +42,8 @@ type walker struct {
 	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
 	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
 	processBound  uint8                  // see globalProcess: 0 not asked, 1 the global only, 2 maybe bound
+	inert         map[string]bool        // see inertShadows; nil until asked
+	declared      map[string]bool        // see blockBinding; nil until asked
 	jasmine       bool                   // Jest runs the file with jest-jasmine2 (see jestJasmine)
 }
 
@@ -67,6 +69,9 @@ type evaluator struct {
 	locals       map[localKey]localDecl             // localConst's answers
 	callMemo     map[callKey]value                  // localCall's answers
 	mentioned    map[string]int                     // identifiers by name, and "()"+name their direct calls; nil until asked
+	pinned       map[string]value                   // the bindings a replayed for loop fixes at an iteration (see changeFor)
+	forMemo      map[uint32]replayed                // module-level for loops replayed, by the change's first byte
+	bound        map[string]bool                    // names an identifier may bind anywhere in the file (see globalFunction); nil until asked
 	later        func(fn *sitter.Node) bool         // whether a function runs only after every title is read
 	host         func(n *sitter.Node) (value, bool) // what n reads of the host (see hostFact)
 	scopes       map[uint32]*sitter.Node            // the loops and functions env bindings name, by first byte

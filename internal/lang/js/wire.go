@@ -18,6 +18,7 @@ type wire struct {
 	F    bool     `json:"f,omitempty"` // a function
 	H    string   `json:"h,omitempty"` // a function's helper source
 	U    string   `json:"u,omitempty"` // a function's pure source
+	N    string   `json:"n,omitempty"` // a function's name (see funcnames.go)
 }
 
 // maxWireDepth bounds the nesting encoded; deeper parts become unknown.
@@ -30,7 +31,7 @@ func toWire(v value, depth int) wire {
 	w := wire{K: v.kind, S: v.str, B: v.b}
 	switch v.kind {
 	case kUnknown:
-		w.S, w.F, w.H, w.U = "", v.fn, v.helper, v.pure
+		w.S, w.F, w.H, w.U, w.N = "", v.fn, v.helper, v.pure, v.fname
 		if v.props != nil {
 			p := toWire(*v.props, depth+1)
 			w.P = &p
@@ -54,7 +55,7 @@ func fromWire(w wire) value {
 	v := value{kind: w.K, str: w.S, b: w.B}
 	switch w.K {
 	case kUnknown:
-		v.fn, v.helper, v.pure = w.F, w.H, w.U
+		v.fn, v.helper, v.pure, v.fname = w.F, w.H, w.U, w.N
 		if w.P != nil && w.P.K == kObject {
 			p := fromWire(*w.P)
 			v.props = &p
