@@ -15,6 +15,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/testdex/testdex/internal/lang/tsgrammars"
+	"github.com/testdex/testdex/internal/proc"
 )
 
 // What a test file reads of the host it runs on is evaluated for the host
@@ -70,17 +71,15 @@ func askNode(once *nodeAnswer, args ...string) string {
 		if err != nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Dir = os.TempDir()
+		var env []string
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, "NODE_OPTIONS=") {
-				cmd.Env = append(cmd.Env, kv)
+				env = append(env, kv)
 			}
 		}
-		if out, err := cmd.Output(); err == nil {
-			once.out = string(out)
+		res, err := proc.Run(context.Background(), proc.Spec{Args: append([]string{bin}, args...), Dir: os.TempDir(), Env: env, Timeout: 10 * time.Second})
+		if err == nil && res.ExitCode == 0 {
+			once.out = string(res.Stdout)
 		}
 	})
 	return once.out
