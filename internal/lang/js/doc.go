@@ -41,7 +41,8 @@
 //	               import)
 //	coverage       runner_coverage.go runner_covnotes.go runner_coverage.cjs
 //	               runner_instrument.cjs (the counting recorder: Mocha and
-//	               node:test) acorn/ (its parser, vendored)
+//	               node:test) acorn/ (its parser, vendored) runner_esm.go
+//	               (whether the project can run ES modules: the loader hooks)
 //	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
 //	               impact_tsconfig.go impact_map.go impact_config.go
 //	               impact_cache.go

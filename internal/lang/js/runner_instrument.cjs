@@ -373,10 +373,12 @@ class Counters extends Recorder {
   }
 
   // hookImport registers the loader hooks (testdexHooks) that instrument
-  // the project's ES modules.
+  // the project's ES modules, unless none of its files can run as one
+  // (testdexModules, from testdex's look at the project): the hooks'
+  // thread costs a process more CPU than the rest of the recorder.
   hookImport() {
     const Module = require('node:module');
-    if (typeof Module.register !== 'function') return;
+    if (typeof Module.register !== 'function' || !needHooks()) return;
     Module.register(require('node:url').pathToFileURL(testdexHooks).href, { data: { recorder: __filename } });
   }
 
@@ -507,6 +509,18 @@ function addRow(out, t, row) {
     if (!set) out.set(file, (set = new Set()));
     for (let j = i + 2; j < i + 2 + row[i + 1]; j++) set.add(row[j]);
   }
+}
+
+// needHooks reports whether ES modules of the project may run: unless
+// testdex found none ('no'), or found TypeScript ones only ('ts') and node
+// does not run TypeScript itself; and whatever it found when node's
+// options make files without a type ES modules.
+function needHooks() {
+  const args = [...process.execArgv, ...String(process.env.NODE_OPTIONS || '').split(/\s+/)];
+  if (args.some((a) => /default-type/.test(a))) return true;
+  if (testdexModules === 'no') return false;
+  if (testdexModules !== 'ts') return true;
+  return !!(process.features && process.features.typescript) || args.some((a) => /-types\b/.test(a));
 }
 
 // wantCounters reports whether a process asking for counters gets them:
