@@ -281,15 +281,17 @@ func runCounters(t *testing.T, dir, scratch, proj string, n int, cache, modules,
 	out := map[string]map[string][]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<24)
+	var c coverage // the counting recorder's tables, read as the parser reads them
 	for sc.Scan() {
-		var e struct {
-			A        string             `json:"a"`
-			Titles   []string           `json:"titles"`
-			Cov      map[string][][]int `json:"cov"`
-			Unmapped bool               `json:"unmapped"`
-		}
+		var e jsEvent
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("%s: %v", covFileOf(events), err)
+		}
+		if e.A == "covtab" {
+			c.table(e.ID, e.Table)
+		}
+		if e.A == "cov" {
+			c.resolve(&e, func(string) {})
 		}
 		if e.A != "cov" || e.Unmapped {
 			continue

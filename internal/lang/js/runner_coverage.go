@@ -331,6 +331,7 @@ type coverage struct {
 	shared    map[string][]lang.CoveredFile // by scope; "" for all
 	own       []lang.RunEvent               // the tests' own events, in order
 	unmapped  map[testKey]bool              // tests, scopes (name "") and all ({"", ""}) that ran unmapped code
+	tables    map[string]*covTable          // the counting recorder's tables, by id (runner_covtables.go)
 }
 
 type testKey struct{ scope, name string }
