@@ -44,6 +44,7 @@
 //	               runner_instrument.cjs (the counting recorder: Mocha and
 //	               node:test) acorn/ (its parser, vendored) runner_esm.go
 //	               (whether the project can run ES modules: the loader hooks)
+//	               runner_instrcache.go (the instrumented files' bound)
 //	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
 //	               impact_tsconfig.go impact_map.go impact_config.go
 //	               impact_cache.go

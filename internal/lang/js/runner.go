@@ -104,6 +104,7 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 	modules := ""
 	if o.Coverage {
 		modules = projectModules(p.Dir, o.CacheDir)
+		pruneInstruments(o.CacheDir)
 	}
 	for i, run := range splitSelection(sel) {
 		events := filepath.Join(o.Dir, fmt.Sprintf("events-%d.jsonl", i+1))
