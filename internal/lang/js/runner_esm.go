@@ -26,16 +26,20 @@ import (
 // of whose files node can load as an ES module has no use for them.
 // esmFree tells so, conservatively: any doubt keeps the hooks.
 
-// esmScanLimit bounds the files esmFree reads: a larger project keeps the
-// hooks rather than pay for the walk.
-const esmScanLimit = 20000
+// esmScanLimit and esmScanBytes bound the files esmFree looks at and the
+// bytes it reads: a larger project keeps the hooks rather than pay for
+// the walk.
+const (
+	esmScanLimit = 20000
+	esmScanBytes = 16 << 20
+)
 
 // moduleWords are the words without which a file has no module syntax
 // (an import or export statement, import.meta, a top-level await).
 var moduleWords = regexp.MustCompile(`\b(import|export|await)\b`)
 
 // esmFree reports whether no file of the project at dir can run as an ES
-// module of its own, under node's rules (node 20.19 and later detect
+// module of its own, under node's rules (recent node, 20.20 here, detects
 // module syntax in files no package.json types): no .mjs or .mts file, no
 // package.json of type "module", and no .js, .jsx or hashbang file with
 // module syntax. TypeScript files with module syntax are told apart
@@ -46,6 +50,7 @@ var moduleWords = regexp.MustCompile(`\b(import|export|await)\b`)
 func esmFree(dir string, memo *esmMemo) (free, tsModules bool) {
 	n := 0
 	free = true
+	memo.budget = esmScanBytes
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
@@ -75,7 +80,7 @@ func esmFree(dir string, memo *esmMemo) (free, tsModules bool) {
 		}
 		return nil
 	})
-	if err != nil || n > esmScanLimit {
+	if err != nil || n > esmScanLimit || memo.budget < 0 {
 		return false, tsModules
 	}
 	return free, tsModules
@@ -107,7 +112,7 @@ func esmKind(p, name string, memo *esmMemo) int {
 		return esmNo
 	}
 	data, err := os.ReadFile(p)
-	if err != nil {
+	if memo.budget -= int64(len(data)); err != nil || memo.budget < 0 {
 		return esmYes
 	}
 	if !memo.moduleSyntax(name, data) {
@@ -231,6 +236,7 @@ type esmMemo struct {
 	seen    map[string]bool
 	used    map[string]bool // the verdicts of this run, the ones written back
 	changed bool
+	budget  int64 // the bytes esmFree may still read
 }
 
 // esmMemoKind is the memo's state kind; another moduleSyntax, another kind.
