@@ -41,7 +41,8 @@ var moduleWords = regexp.MustCompile(`\b(import|export|await)\b`)
 // esmFree reports whether no file of the project at dir can run as an ES
 // module of its own, under node's rules (recent node, 20.20 here, detects
 // module syntax in files no package.json types): no .mjs or .mts file, no
-// package.json of type "module", and no .js, .jsx or hashbang file with
+// package.json of type "module" (nor, for a folder without one, the
+// nearest above it), and no .js, .jsx or hashbang file with
 // module syntax. TypeScript files with module syntax are told apart
 // (tsModules): node runs them only where it strips types itself. The
 // project's node_modules are not read (a linked workspace package is read
@@ -51,6 +52,9 @@ func esmFree(dir string, memo *esmMemo) (free, tsModules bool) {
 	n := 0
 	free = true
 	memo.budget = esmScanBytes
+	if outerModule(dir) {
+		return false, false
+	}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
@@ -122,6 +126,19 @@ func esmKind(p, name string, memo *esmMemo) int {
 		return esmTS
 	}
 	return esmYes
+}
+
+// outerModule reports whether the package.json that types the files of
+// a project folder without one, the nearest above it, is of type module.
+func outerModule(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "package.json")); err == nil {
+			return d != dir && packageModule(filepath.Join(d, "package.json")) == esmYes
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
 }
 
 // packageModule is esmYes for a package.json whose type is not

@@ -71,6 +71,19 @@ func TestProjectModules(t *testing.T) {
 			}
 		}
 	}
+	// A project folder without a package.json is typed by the nearest
+	// one above it.
+	outer := t.TempDir()
+	os.WriteFile(filepath.Join(outer, "package.json"), []byte(`{"type":"module"}`), 0o644)
+	os.MkdirAll(filepath.Join(outer, "proj"), 0o755)
+	os.WriteFile(filepath.Join(outer, "proj", "a.test.js"), []byte("require('node:test')\n"), 0o644)
+	if got := projectModules(filepath.Join(outer, "proj"), ""); got != "" {
+		t.Errorf("a project under a package of type module: %q, want \"\"", got)
+	}
+	os.WriteFile(filepath.Join(outer, "package.json"), []byte(`{}`), 0o644)
+	if got := projectModules(filepath.Join(outer, "proj"), ""); got != "no" {
+		t.Errorf("a project under a package without a type: %q, want \"no\"", got)
+	}
 	if got := projectModules(filepath.Join(t.TempDir(), "missing"), ""); got != "" {
 		t.Errorf("a missing folder: %q, want \"\"", got)
 	}
