@@ -69,6 +69,12 @@ func esmFree(dir string, memo *esmMemo) (free, tsModules bool) {
 			}
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// What a link leads to is not walked: with --preserve-symlinks
+			// node runs it under the project's name.
+			free = false
+			return fs.SkipAll
+		}
 		if !d.Type().IsRegular() {
 			return nil
 		}

@@ -84,6 +84,11 @@ func TestProjectModules(t *testing.T) {
 	if got := projectModules(filepath.Join(outer, "proj"), ""); got != "no" {
 		t.Errorf("a project under a package without a type: %q, want \"no\"", got)
 	}
+	// A symbolic link keeps the hooks: what it leads to is not read.
+	os.Symlink(t.TempDir(), filepath.Join(outer, "proj", "linked"))
+	if got := projectModules(filepath.Join(outer, "proj"), ""); got != "" {
+		t.Errorf("a project with a symbolic link: %q, want \"\"", got)
+	}
 	if got := projectModules(filepath.Join(t.TempDir(), "missing"), ""); got != "" {
 		t.Errorf("a missing folder: %q, want \"\"", got)
 	}
