@@ -1,8 +1,12 @@
 package js
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // The counting recorder's events say what a test ran as the functions it
@@ -45,7 +49,10 @@ func (c *coverage) resolve(e *jsEvent, nomap func(file string)) {
 		return
 	}
 	lines := map[string][]int{}
-	for id, ks := range e.Fns {
+	ids := slices.Collect(maps.Keys(e.Fns))
+	slices.SortFunc(ids, compareIDs) // the order the process wrote its tables: notes in a stable order
+	for _, id := range ids {
+		ks := e.Fns[id]
 		t := c.tables[id]
 		if t == nil {
 			e.Unmapped = true
@@ -103,6 +110,25 @@ func (t *covTable) lines(ks []int) (map[string][]int, bool) {
 	}
 	t.memo[key] = out
 	return out, true
+}
+
+// compareIDs orders table ids (pid.thread.n) by their numbers.
+func compareIDs(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		if ea != nil || eb != nil {
+			if c := strings.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(na, nb); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(pa), len(pb))
 }
 
 // binaryKey is a set of function indices as a memo key, in the order

@@ -15,6 +15,8 @@ func TestCoverageTables(t *testing.T) {
 	c.table("1.0.0", json.RawMessage(`{"f":["/p/a.js","/p/b.ts"],"k":[[0,2,1,9],[0,3,2,3,4,1,1,7],[]]}`))
 	c.table("1.0.1", json.RawMessage(`{"f":[],"k":[[],[]],"u":"/p/gen.js"}`))
 	c.table("1.0.2", json.RawMessage(`{"f":`))
+	c.table("1.0.3", json.RawMessage(`{"f":[],"k":[[]],"u":"/p/gen3.js"}`))
+	c.table("1.0.12", json.RawMessage(`{"f":[],"k":[[]],"u":"/p/gen12.js"}`))
 	for _, tc := range []struct {
 		name     string
 		fns      map[string][]int
@@ -29,6 +31,8 @@ func TestCoverageTables(t *testing.T) {
 		{"not given", map[string][]int{"9.9.9": {0}}, map[string][][2]int{}, true, nil},
 		{"unreadable", map[string][]int{"1.0.2": {0}}, map[string][][2]int{}, true, nil},
 		{"out of the table", map[string][]int{"1.0.0": {0, 3}}, map[string][][2]int{}, true, nil},
+		{"notes in the tables' order", map[string][]int{"1.0.12": {0}, "1.0.1": {0}, "1.0.3": {0}}, map[string][][2]int{}, true,
+			[]string{"/p/gen.js", "/p/gen3.js", "/p/gen12.js"}},
 	} {
 		e := jsEvent{A: "cov", Fns: tc.fns}
 		var said []string
