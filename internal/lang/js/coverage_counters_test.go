@@ -218,7 +218,7 @@ func TestCoverageCounters(t *testing.T) {
 		{"counters, filling the cache", "counters", cache}, {"counters, from the cache", "counters", cache},
 	}
 	for i, r := range runs {
-		got[r.name] = runCounters(t, dir, scratch, proj, i, r.cache, "driver.js", r.mode)
+		got[r.name] = runCounters(t, dir, scratch, proj, i, r.cache, "", "driver.js", r.mode)
 		for title, want := range countersWant {
 			for file, lines := range want {
 				if have := got[r.name][title][file]; !isSubset(lines, have) {
@@ -233,11 +233,28 @@ func TestCoverageCounters(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(cache, "*", "*", "*", "*.js")); len(entries) != len(countersProject) {
 		t.Errorf("the cache holds %d instrumented files, want %d (the project's): %v", len(entries), len(countersProject), entries)
 	}
-	early := runCounters(t, dir, scratch, proj, 9, "", "driver.js", "counters", filepath.Join(proj, "lib", "late.js"))
+	// Told that no file of the project is an ES module ("no", which
+	// projectModules would not say of this one), the recorder starts no
+	// loader hooks: the CommonJS files count as before, the ES module runs
+	// uncounted.
+	noHooks := runCounters(t, dir, scratch, proj, 8, "", "no", "driver.js", "counters")
+	for title := range countersWant {
+		want := got["v8"][title]
+		if strings.HasPrefix(title, "esm") {
+			if len(noHooks[title]["lib/esm.mjs"]) != 0 {
+				t.Errorf("without the hooks, test %q holds lib/esm.mjs lines %v, want none", title, noHooks[title]["lib/esm.mjs"])
+			}
+			continue
+		}
+		if !maps.EqualFunc(want, noHooks[title], slices.Equal) {
+			t.Errorf("without the hooks, test %q holds %v, want V8's %v", title, noHooks[title], want)
+		}
+	}
+	early := runCounters(t, dir, scratch, proj, 9, "", "", "driver.js", "counters", filepath.Join(proj, "lib", "late.js"))
 	if len(early) != 0 {
 		t.Errorf("with a file loaded before the recorder, tests recorded %v, want nothing (all unmapped)", early)
 	}
-	if bypassed := runCounters(t, dir, scratch, proj, 10, "", "bypass.js", filepath.Join(proj, "vm.test.js")); len(bypassed) != 0 {
+	if bypassed := runCounters(t, dir, scratch, proj, 10, "", "", "bypass.js", filepath.Join(proj, "vm.test.js")); len(bypassed) != 0 {
 		t.Errorf("with a test file run around the hooks, the test recorded %v, want nothing (unmapped)", bypassed)
 	}
 }
@@ -245,9 +262,9 @@ func TestCoverageCounters(t *testing.T) {
 // runCounters runs a driver script (with the recorder and args) and returns each window's lines by title
 // ("" for what ran outside tests), relative to proj; windows marked
 // unmapped are left out.
-func runCounters(t *testing.T, dir, scratch, proj string, n int, cache, script string, args ...string) map[string]map[string][]int {
+func runCounters(t *testing.T, dir, scratch, proj string, n int, cache, modules, script string, args ...string) map[string]map[string][]int {
 	events := filepath.Join(scratch, "events.jsonl")
-	rec, err := writeCoverage(scratch, proj, events, cache, n)
+	rec, err := writeCoverage(scratch, proj, events, cache, modules, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,15 +281,17 @@ func runCounters(t *testing.T, dir, scratch, proj string, n int, cache, script s
 	out := map[string]map[string][]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<24)
+	var c coverage // the counting recorder's tables, read as the parser reads them
 	for sc.Scan() {
-		var e struct {
-			A        string             `json:"a"`
-			Titles   []string           `json:"titles"`
-			Cov      map[string][][]int `json:"cov"`
-			Unmapped bool               `json:"unmapped"`
-		}
+		var e jsEvent
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("%s: %v", covFileOf(events), err)
+		}
+		if e.A == "covtab" {
+			c.table(e.ID, e.Table)
+		}
+		if e.A == "cov" {
+			c.resolve(&e, func(string) {})
 		}
 		if e.A != "cov" || e.Unmapped {
 			continue

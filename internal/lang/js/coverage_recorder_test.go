@@ -91,7 +91,7 @@ func checkRecorder(t *testing.T, root, dir string) {
 	want := map[string]int{"lib/hot.js": 2, "my_node_modules/util.js": 2, "lib/node_modules.js": 2, "packages/ws/index.js": 2}
 	for n, flags := range [][]string{nil, {"--preserve-symlinks"}} {
 		events := filepath.Join(dir, "events.jsonl")
-		rec, err := writeCoverage(dir, dir, events, "", n)
+		rec, err := writeCoverage(dir, dir, events, "", "", n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -43,9 +43,12 @@
 //	parsing        runner_parse.go (standard output and the events file),
 //	               junit.go (Vitest's and jest-junit's testcases, for history
 //	               import)
-//	coverage       runner_coverage.go runner_covnotes.go runner_coverage.cjs
+//	coverage       runner_coverage.go runner_covnotes.go runner_covtables.go
+//	               (the counting recorder's functions as lines) runner_coverage.cjs
 //	               runner_instrument.cjs (the counting recorder: Mocha and
-//	               node:test) acorn/ (its parser, vendored)
+//	               node:test) acorn/ (its parser, vendored) runner_esm.go
+//	               (whether the project can run ES modules: the loader hooks)
+//	               runner_instrcache.go (the instrumented files' bound)
 //	impact graph   impact.go impact_scan.go impact_resolve.go impact_packages.go
 //	               impact_tsconfig.go impact_map.go impact_config.go
 //	               impact_cache.go

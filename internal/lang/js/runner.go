@@ -101,12 +101,17 @@ func (r runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOpti
 	}
 	script := readTestScript(p.Dir, r.fw)
 	var cmds []*lang.Command
+	modules := ""
+	if o.Coverage {
+		modules = projectModules(p.Dir, o.CacheDir)
+		pruneInstruments(o.CacheDir)
+	}
 	for i, run := range splitSelection(sel) {
 		events := filepath.Join(o.Dir, fmt.Sprintf("events-%d.jsonl", i+1))
 		var cov string
 		if o.Coverage {
 			var err error
-			if cov, err = writeCoverage(o.Dir, p.Dir, events, o.CacheDir, i+1); err != nil {
+			if cov, err = writeCoverage(o.Dir, p.Dir, events, o.CacheDir, modules, i+1); err != nil {
 				return nil, err
 			}
 			if r.fw == testdex.Vitest {

@@ -32,12 +32,18 @@
 // loading, its beforeAll and afterAll hooks), which the parser gives every
 // test of the file; without file, that of the whole process. cov maps an
 // absolute file to its executed line spans [[start, end], ...], 1-based.
+// The counting recorder (runner_instrument.cjs) says fns instead of cov:
+// {table: [k...]}, the functions k entered of the files whose line
+// tables a {a: 'covtab', id, t} event gave before (t: {f: files, k: per
+// function [file index, count, line...]..., u: a file whose lines cannot
+// be told}); testdex turns them into lines, once per distinct set.
+// Events are written in batches (at each flush, at exit, and when many
+// wait), as one append each.
 // {a: 'covnote', msg} says why coverage is missing or partial;
 // {a: 'covnote', nomap: file}, that a file of the project ran as code
 // transformed without a source map, whose lines cannot be told: a cov
 // event whose window ran such code says unmapped: true, and the parser
 // records nothing for its tests.
-const inspector = require('node:inspector');
 const fs = require('node:fs');
 const path = require('node:path');
 const { fileURLToPath } = require('node:url');
@@ -95,14 +101,20 @@ class Recorder {
   test(file, titles) { this.emitTest(file, titles, this.take()); }
 
   // emitTest writes a bucket as one test's coverage.
-  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, cov: spans(bucket), unmapped: bucket.unmapped }); }
+  emitTest(file, titles, bucket) { emit({ a: 'cov', file, titles, ...this.lines(bucket), unmapped: bucket.unmapped }); }
 
-  // flush writes the buckets of code run outside the tests.
+  // lines is a bucket as an event's lines: {cov} (V8Recorder's buckets
+  // hold files' lines; Counters says fns).
+  lines(bucket) { return { cov: spans(bucket) }; }
+
+  // flush writes the buckets of code run outside the tests, and every
+  // event not written yet.
   flush() {
-    for (const [file, b] of this.files) if (b.size || b.unmapped) emit({ a: 'cov', file, cov: spans(b), unmapped: b.unmapped });
-    if (this.process.size || this.process.unmapped) emit({ a: 'cov', cov: spans(this.process), unmapped: this.process.unmapped });
+    for (const [file, b] of this.files) if (b.size || b.unmapped) emit({ a: 'cov', file, ...this.lines(b), unmapped: b.unmapped });
+    if (this.process.size || this.process.unmapped) emit({ a: 'cov', ...this.lines(this.process), unmapped: this.process.unmapped });
     this.files.clear();
     this.process = new Map();
+    drain();
   }
 }
 
@@ -111,7 +123,7 @@ class Recorder {
 class V8Recorder extends Recorder {
   constructor() {
     super();
-    this.session = new inspector.Session();
+    this.session = new (require('node:inspector').Session)();
     this.session.connect();
     post(this.session, 'Profiler.enable');
     post(this.session, 'Profiler.startPreciseCoverage', { callCount: true, detailed: false });
@@ -155,7 +167,32 @@ class V8Recorder extends Recorder {
   }
 }
 
-function emit(o) { fs.appendFileSync(testdexEvents, JSON.stringify(o) + '\n'); }
+// emit writes an event (an object, or its JSON text) to the events file:
+// at the next drain, which comes at each flush, at exit, and when 1 MB
+// waits.
+let pending = [];
+let pendingSize = 0;
+let exiting = false; // the exit's drain ran: later events are written at once
+function emit(o) {
+  const line = typeof o === 'string' ? o : JSON.stringify(o);
+  if (exiting) return fs.appendFileSync(testdexEvents, line + '\n');
+  if (!emit.hooked) {
+    emit.hooked = true;
+    process.on('exit', () => { exiting = true; drain(); });
+  }
+  pending.push(line);
+  pendingSize += line.length;
+  if (pendingSize > 1 << 20) drain();
+}
+
+// drain writes the events waiting, in one append.
+function drain() {
+  if (!pending.length) return;
+  const text = pending.join('\n') + '\n';
+  pending = [];
+  pendingSize = 0;
+  fs.appendFileSync(testdexEvents, text);
+}
 
 // inProject reports whether file is the project's: under its folder and
 // under no node_modules folder inside it (the folder itself may be under

@@ -114,15 +114,17 @@ func (r runner) CoverageCheck(p *lang.Project, o lang.RunOptions) error {
 // (covFileOf): node:test's reporter destination is not opened for
 // appending, and would write over lines the test processes append. The
 // counting recorder's parser and loader hooks go beside it; it keeps the
-// files it instruments under cache (instrumentCache), if not "".
-func writeCoverage(dir, project, events, cache string, n int) (string, error) {
+// files it instruments under cache (instrumentCache), if not "". modules
+// says which of the project's files node may run as ES modules (see
+// projectModules): "no" lets the recorder go without the loader hooks.
+func writeCoverage(dir, project, events, cache, modules string, n int) (string, error) {
 	file := filepath.Join(dir, fmt.Sprintf("testdex-coverage-%d.cjs", n))
 	acorn, hooks := filepath.Join(dir, "testdex-acorn.cjs"), strings.TrimSuffix(file, ".cjs")+"-hooks.mjs"
 	if cache != "" {
 		cache = filepath.Join(state.Path(cache, "js-instrument", project, "d"), instrumentVersion)
 	}
-	consts, _ := json.Marshal([]string{covFileOf(events), realDir(project), acorn, hooks, cache})
-	src := fmt.Sprintf("const [testdexEvents, testdexProject, testdexAcorn, testdexHooks, testdexCache] = %s;\n", consts) +
+	consts, _ := json.Marshal([]string{covFileOf(events), realDir(project), acorn, hooks, cache, modules})
+	src := fmt.Sprintf("const [testdexEvents, testdexProject, testdexAcorn, testdexHooks, testdexCache, testdexModules] = %s;\n", consts) +
 		coverageSource + instrumentSource
 	for _, f := range []struct{ name, text string }{{file, src}, {acorn, acornSource}, {hooks, instrumentHooks}} {
 		if err := os.WriteFile(f.name, []byte(f.text), 0o644); err != nil {
@@ -329,6 +331,7 @@ type coverage struct {
 	shared    map[string][]lang.CoveredFile // by scope; "" for all
 	own       []lang.RunEvent               // the tests' own events, in order
 	unmapped  map[testKey]bool              // tests, scopes (name "") and all ({"", ""}) that ran unmapped code
+	tables    map[string]*covTable          // the counting recorder's tables, by id (runner_covtables.go)
 }
 
 type testKey struct{ scope, name string }

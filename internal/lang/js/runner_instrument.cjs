@@ -325,11 +325,17 @@ function addPlain(out, s, segs) {
   if (!set.size) out.delete(s.file);
 }
 
+// tableScope makes the tables' ids unique in the events file, which the
+// processes of a run, and the threads of a process, append to: a process
+// that reuses an ended one's pid writes each table before using it.
+let tableScope = '';
+
 // Counters is the counting recorder (see Recorder for the buckets).
 class Counters extends Recorder {
   constructor() {
     super();
-    this.counted = []; // {c: Uint8Array, table (JSON text until read)}
+    this.counted = []; // {c: Uint8Array, table (JSON text), id (once written)}
+    this.tables = 0;
     this.broken = '';
     const byTable = new Map(); // one array per file, however many module instances run it
     this.seen = new Set(); // the files whose counters run
@@ -373,10 +379,12 @@ class Counters extends Recorder {
   }
 
   // hookImport registers the loader hooks (testdexHooks) that instrument
-  // the project's ES modules.
+  // the project's ES modules, unless none of its files can run as one
+  // (testdexModules, from testdex's look at the project): the hooks'
+  // thread costs a process more CPU than the rest of the recorder.
   hookImport() {
     const Module = require('node:module');
-    if (typeof Module.register !== 'function') return;
+    if (typeof Module.register !== 'function' || !needHooks()) return;
     Module.register(require('node:url').pathToFileURL(testdexHooks).href, { data: { recorder: __filename } });
   }
 
@@ -478,8 +486,9 @@ class Counters extends Recorder {
     this.broken = why;
   }
 
-  // take returns the lines of the functions entered since the previous
-  // take, and clears their counters.
+  // take returns the functions entered since the previous take (a Set
+  // of their indices per file's entry in counted), and clears their
+  // counters.
   take() {
     const out = new Map();
     if (this.broken) out.unmapped = true;
@@ -487,26 +496,41 @@ class Counters extends Recorder {
       const c = f.c;
       let k = c.indexOf(1);
       if (k < 0) continue;
-      if (typeof f.table === 'string') f.table = JSON.parse(f.table);
-      const t = f.table;
-      if (t.u && !f.noted) emit({ a: 'covnote', nomap: t.u });
-      f.noted = true;
-      if (t.u) out.unmapped = true;
-      else for (; k >= 0; k = c.indexOf(1, k + 1)) addRow(out, t, t.k[k]);
+      const set = new Set();
+      for (; k >= 0; k = c.indexOf(1, k + 1)) set.add(k);
+      out.set(f, set);
       c.fill(0);
     }
     return out;
   }
+
+  // lines is a bucket as an event's fns, each file's table written
+  // before its first use (its lines and whether they can be told are
+  // testdex's to read).
+  lines(bucket) {
+    const fns = {};
+    for (const [f, set] of bucket) {
+      if (f.id === undefined) {
+        if (!tableScope) tableScope = `${process.pid}.${require('node:worker_threads').threadId}`;
+        f.id = `${tableScope}.${this.tables++}`;
+        emit(`{"a":"covtab","id":"${f.id}","t":${f.table}}`);
+      }
+      fns[f.id] = [...set];
+    }
+    return { fns };
+  }
 }
 
-// addRow adds a function's lines (a table row) to out.
-function addRow(out, t, row) {
-  for (let i = 0; i < row.length; i += 2 + row[i + 1]) {
-    const file = t.f[row[i]];
-    let set = out.get(file);
-    if (!set) out.set(file, (set = new Set()));
-    for (let j = i + 2; j < i + 2 + row[i + 1]; j++) set.add(row[j]);
-  }
+// needHooks reports whether ES modules of the project may run: unless
+// testdex found none ('no'), or found TypeScript ones only ('ts') and node
+// does not run TypeScript itself; and whatever it found when node's
+// options make files without a type ES modules.
+function needHooks() {
+  const args = [...process.execArgv, ...String(process.env.NODE_OPTIONS || '').split(/\s+/)];
+  if (args.some((a) => /default-type/.test(a))) return true;
+  if (testdexModules === 'no') return false;
+  if (testdexModules !== 'ts') return true;
+  return !!(process.features && process.features.typescript) || args.some((a) => /-types\b/.test(a));
 }
 
 // wantCounters reports whether a process asking for counters gets them:

@@ -112,8 +112,13 @@ type jsEvent struct {
 	Out    string   `json:"out"`
 	Suite  bool     `json:"suite"`
 	// Cov is what ran, on a "cov" event: file -> line spans (see
-	// runner_coverage.cjs).
-	Cov map[string][][2]int `json:"cov"`
+	// runner_coverage.cjs); Fns says it as the functions entered, by
+	// their files' tables (table id -> function indices), which "covtab"
+	// events give (ID, Table).
+	Cov   map[string][][2]int `json:"cov"`
+	Fns   map[string][]int    `json:"fns"`
+	ID    string              `json:"id"`
+	Table json.RawMessage     `json:"t"`
 	// Nomap is, on a "covnote" event, a file that ran transformed without
 	// a source map; Msg is the note otherwise. Unmapped marks a "cov"
 	// event whose window ran such a file.
@@ -134,7 +139,11 @@ func (ps *parser) event(l []byte) {
 		return
 	case "cov":
 		ps.covNotes.events++
+		ps.cov.resolve(&e, func(file string) { ps.covNotes.add(relTo(ps.dir, file), "") })
 		ps.covered(scope, name, e)
+		return
+	case "covtab":
+		ps.cov.table(e.ID, e.Table)
 		return
 	case "covnote":
 		ps.covNotes.add(relTo(ps.dir, e.Nomap), e.Msg)
