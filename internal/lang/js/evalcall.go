@@ -499,15 +499,9 @@ func (w *evaluator) callNamed(name string, argv []value, depth int) value {
 	if v, hit := w.callMemo[mk]; hit && canMemo {
 		return v
 	}
-	var e *env
-	for i, p := range w.paramNodes(def) {
-		v := value{kind: kUndefined}
-		if i < len(argv) {
-			v = argv[i]
-		}
-		if e, ok = w.bindPattern(p, v, def.StartByte(), e); !ok {
-			return value{}
-		}
+	e, ok := w.bindParams(def, argv)
+	if !ok {
+		return value{}
 	}
 	w.evaluating[key] = true
 	saved := w.env
@@ -575,4 +569,22 @@ func (w *evaluator) onlyCalled(name string) bool {
 		}
 	}
 	return w.mentioned[name] == w.mentioned["()"+name]+1
+}
+
+// bindParams binds the parameters of the function node def to argv (a
+// missing argument is undefined); ok is false where a pattern cannot be
+// bound.
+func (w *evaluator) bindParams(def *sitter.Node, argv []value) (*env, bool) {
+	var e *env
+	for i, p := range w.paramNodes(def) {
+		v := value{kind: kUndefined}
+		if i < len(argv) {
+			v = argv[i]
+		}
+		var ok bool
+		if e, ok = w.bindPattern(p, v, def.StartByte(), e); !ok {
+			return nil, false
+		}
+	}
+	return e, true
 }

@@ -169,15 +169,9 @@ func (w *evaluator) callFunction(def *sitter.Node, argv []value, depth int) valu
 	if !ok {
 		return value{}
 	}
-	var e *env
-	for i, p := range w.paramNodes(def) {
-		v := value{kind: kUndefined}
-		if i < len(argv) {
-			v = argv[i]
-		}
-		if e, ok = w.bindPattern(p, v, def.StartByte(), e); !ok {
-			return value{}
-		}
+	e, ok := w.bindParams(def, argv)
+	if !ok {
+		return value{}
 	}
 	saved := w.env
 	w.env = e
