@@ -69,6 +69,12 @@ type Run struct {
 	// Coverage marks a run that recorded coverage (`run --coverage`): its
 	// batches' wall times are no plain run's.
 	Coverage bool `json:"coverage,omitempty"`
+	// Shards is the number of shards of the split this run was one of
+	// (`run --shard K/N`), 0 for a run of the whole selection: a test's
+	// time depends on what shares its process (a gc-heavy test takes
+	// longer beside the whole suite's objects), so a split prefers the
+	// durations of runs split as it is (History.DurationsOf).
+	Shards int `json:"shards,omitempty"`
 }
 
 // Profile is the environment a run ran in: the user's label (--profile,
@@ -377,7 +383,7 @@ func keepRuns[T any](vs []T, key func(T) (string, int)) []T {
 func compareRun(a, b Run) int {
 	return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.Commit, b.Commit), cmp.Compare(a.Source, b.Source),
 		cmp.Compare(a.Profile.Label, b.Profile.Label), cmp.Compare(a.Profile.OS, b.Profile.OS),
-		cmp.Compare(a.Profile.Arch, b.Profile.Arch), cmp.Compare(a.Profile.Cores, b.Profile.Cores), boolCmp(a.Coverage, b.Coverage))
+		cmp.Compare(a.Profile.Arch, b.Profile.Arch), cmp.Compare(a.Profile.Cores, b.Profile.Cores), boolCmp(a.Coverage, b.Coverage), cmp.Compare(a.Shards, b.Shards))
 }
 
 func compareAttempt(a, b Attempt) int {

@@ -33,7 +33,21 @@ type Stat struct {
 // shards by time reads. A skipped attempt has no duration that predicts a
 // run; it counts as a run only.
 func (h *History) Durations(label string) map[string]Stat {
+	return h.DurationsOf(label, -1)
+}
+
+// DurationsOf is Durations over the runs whose profile has label and that
+// were shards of a split into shards (0: runs of the whole selection; -1:
+// any run).
+func (h *History) DurationsOf(label string, shards int) map[string]Stat {
 	runs := h.runsOf(label)
+	if shards >= 0 {
+		for _, r := range h.Runs {
+			if r.Shards != shards {
+				delete(runs, r.ID)
+			}
+		}
+	}
 	type acc struct {
 		runs            map[string]bool
 		failed          map[string]bool

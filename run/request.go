@@ -54,6 +54,9 @@ type Request struct {
 	// is "" too). Profile labels the run's environment in it.
 	History string
 	Profile string
+	// Shards is the N of the split this run is shard K/N of (0 for a run
+	// of the whole selection), kept with the run in the history.
+	Shards  int
 	Options Options
 	// Warn receives warnings (a failure no longer listed, a batch whose
 	// coverage recorded nothing); nil drops them. Each is also an

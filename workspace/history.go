@@ -48,7 +48,7 @@ func newHistoryRun(ctx context.Context, root string, req run.Request) *history.R
 	start := now()
 	commit, _ := changes.Head(ctx, changes.GitOptions{Root: root, Env: req.Options.Env})
 	return history.NewRecorder(history.Run{ID: history.NewRunID(start), Time: start.UTC(), Commit: commit,
-		Profile: history.Local(req.Profile), Source: "run", Coverage: req.Options.Coverage})
+		Profile: history.Local(req.Profile), Source: "run", Coverage: req.Options.Coverage, Shards: req.Shards})
 }
 
 // profileOf is the profile label of a request: its own, else the
@@ -75,23 +75,36 @@ func handlerOrNone(h run.Handler) run.Handler {
 
 // HistoryDurations are the history's durations as a split and the
 // batches' order read them (plan.FileDurations): a test's recent median
-// duration (history.Stat.Recent) in the runs of the profile label when it
-// has one there, else in every run; a setup unit's recent median setup
-// cost likewise, its start and cost per file where the records know
-// their files, and a batch's setup per folder where they know those (a Go package's unit, "BATCH:FOLDER", has no record of its
-// own: the history keeps batches).
-func HistoryDurations(h *history.History, label string) plan.Durations {
+// duration (history.Stat.Recent) in the runs of the profile label that
+// were split as the prediction is (shards: the N of a split into N
+// shards, 0 for a run of the whole selection) when it has one there, else
+// in the runs of label, else in the runs split so, else in every run; a
+// setup unit's recent median setup cost in the runs of label, else in
+// every run, its start and cost per file where the records know their
+// files, and a batch's setup per folder where they know those (a Go
+// package's unit, "BATCH:FOLDER", has no record of its own: the history
+// keeps batches).
+//
+// The profile comes first because a machine twice as fast halves every
+// test (a mix of machines misprices tests against each other); the split
+// next because a test's time depends on what shares its process:
+// networkx's gc-heavy tests took 1.0 s each in the whole suite's process
+// and 0.2-0.3 s in an eighth of it, so a plan for eight shards priced from
+// whole runs put 4.3 s of them in one shard that ran them in 1.8 s.
+func HistoryDurations(h *history.History, label string, shards int) plan.Durations {
 	start := plan.DefaultSetup.Seconds()
-	d := historyDurations{tests: h.Durations(""), setups: h.Setup(""), files: h.FileSetups("", start), folders: h.FolderSetups("")}
+	d := historyDurations{setups: h.Setup(""), files: h.FileSetups("", start), folders: h.FolderSetups("")}
 	if label != "" {
-		d.labelTests, d.labelSetups, d.labelFiles = h.Durations(label), h.Setup(label), h.FileSetups(label, start)
+		d.tests = append(d.tests, h.DurationsOf(label, shards), h.Durations(label))
+		d.labelSetups, d.labelFiles = h.Setup(label), h.FileSetups(label, start)
 		d.labelFolders = h.FolderSetups(label)
 	}
+	d.tests = append(d.tests, h.DurationsOf("", shards), h.Durations(""))
 	return d
 }
 
 type historyDurations struct {
-	tests, labelTests     map[string]history.Stat
+	tests                 []map[string]history.Stat // in the order they are asked
 	setups, labelSetups   map[string]history.Stat
 	files, labelFiles     map[string]history.FileSetup
 	folders, labelFolders map[string]float64
@@ -107,11 +120,11 @@ func (d historyDurations) SetupPerFolder(batch string) (time.Duration, bool) {
 }
 
 func (d historyDurations) Test(id string) (time.Duration, bool) {
-	return recent(d.labelTests, d.tests, id)
+	return recent(id, d.tests...)
 }
 
 func (d historyDurations) Setup(unit string) (time.Duration, bool) {
-	return recent(d.labelSetups, d.setups, unit)
+	return recent(unit, d.labelSetups, d.setups)
 }
 
 func (d historyDurations) SetupFiles(unit string) (plan.SetupCost, bool) {
@@ -123,10 +136,10 @@ func (d historyDurations) SetupFiles(unit string) (plan.SetupCost, bool) {
 	return plan.SetupCost{}, false
 }
 
-// recent is key's recent median in first when it has timed figures
-// there, else in all.
-func recent(first, all map[string]history.Stat, key string) (time.Duration, bool) {
-	for _, m := range []map[string]history.Stat{first, all} {
+// recent is key's recent median in the first of ms where it has timed
+// figures.
+func recent(key string, ms ...map[string]history.Stat) (time.Duration, bool) {
+	for _, m := range ms {
 		if s, ok := m[key]; ok && (s.Timed > 0 || s.Outcome == "" && s.Runs > 0) {
 			return seconds(s.Recent), true
 		}

@@ -154,8 +154,8 @@ func TestRunAppendsHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "h.json")
-	for range 2 {
-		sum, err := ws.Run(context.Background(), ix, run.Request{Paths: []string{"a"}, History: file, Profile: "small"}, nil)
+	for i := range 2 {
+		sum, err := ws.Run(context.Background(), ix, run.Request{Paths: []string{"a"}, History: file, Profile: "small", Shards: 3 * i}, nil)
 		if err != nil || sum.Passed != 1 {
 			t.Fatalf("run: %+v, %v", sum, err)
 		}
@@ -168,10 +168,15 @@ func TestRunAppendsHistory(t *testing.T) {
 	if d.Runs != 2 || d.Outcome != history.Pass || len(h.Runs) != 2 {
 		t.Fatalf("TestA: %+v; history %+v", d, h)
 	}
+	shards := 0
 	for _, r := range h.Runs {
 		if r.Profile.Cores == 0 || r.Profile.OS == "" || r.Source != "run" {
 			t.Errorf("run %+v", r)
 		}
+		shards += r.Shards
+	}
+	if shards != 3 {
+		t.Errorf("the runs' shards add up to %d, want 0 and 3", shards)
 	}
 	s := h.Setup("small")[". go"]
 	if s.Runs != 2 || s.Mean <= 0 {
@@ -193,7 +198,7 @@ func TestHistoryDurationsPerFile(t *testing.T) {
 		Attempts: []history.Attempt{{Run: "full", ID: "a.py::t", Outcome: history.Pass, Duration: 0.5}},
 		Units:    []history.Unit{{Run: "full", Unit: ". pytest", Setup: 12, Files: 20}, {Run: "full", Unit: ". go", Setup: 1, Folders: 4}},
 	})
-	d, ok := HistoryDurations(h, "").(plan.FileDurations)
+	d, ok := HistoryDurations(h, "", 0).(plan.FileDurations)
 	if !ok {
 		t.Fatal("history durations do not price setups per file")
 	}
@@ -203,10 +208,47 @@ func TestHistoryDurationsPerFile(t *testing.T) {
 	if _, ok := d.SetupFiles(". go"); ok {
 		t.Error("a unit recorded without its files has a cost per file")
 	}
-	if v, ok := HistoryDurations(h, "").(plan.FolderDurations).SetupPerFolder(". go"); !ok || v != 250*time.Millisecond {
+	if v, ok := HistoryDurations(h, "", 0).(plan.FolderDurations).SetupPerFolder(". go"); !ok || v != 250*time.Millisecond {
 		t.Errorf("go's setup per folder: %v (%v), want 250ms", v, ok)
 	}
 	if v, ok := d.Test("a.py::t"); !ok || v != 500*time.Millisecond {
 		t.Errorf("test: %v %v", v, ok)
+	}
+}
+
+// TestHistoryDurationsPreferSplit: a test is priced from the runs split as
+// the prediction is (a shard of N, or the whole selection) when it has
+// some, profile first: a gc-heavy test slow beside the whole suite is
+// quick in an eighth of it.
+func TestHistoryDurationsPreferSplit(t *testing.T) {
+	var runs []history.Run
+	var attempts []history.Attempt
+	add := func(id, label string, shards int, d float64) {
+		runs = append(runs, history.Run{ID: id, Time: time.Date(2026, 11, 28, 0, len(runs), 0, 0, time.UTC),
+			Profile: history.Profile{Label: label}, Shards: shards})
+		attempts = append(attempts, history.Attempt{Run: id, ID: "t.py::leak", Outcome: history.Pass, Duration: d})
+	}
+	add("whole1", "", 0, 1.0)
+	add("whole2", "", 0, 1.1)
+	add("whole3", "", 0, 1.0)
+	add("eighth1", "", 8, 0.2)
+	add("eighth2", "", 8, 0.3)
+	add("big", "large", 0, 0.5)
+	h := history.Merge(&history.History{Runs: runs, Attempts: attempts})
+	for _, c := range []struct {
+		label  string
+		shards int
+		want   time.Duration
+	}{
+		{"", 8, 250 * time.Millisecond},      // the two eighths
+		{"", 0, 1000 * time.Millisecond},     // the whole runs (1.0, 1.1, 1.0, 0.5)
+		{"", 4, 500 * time.Millisecond},      // none split in four: the newest five of all
+		{"large", 8, 500 * time.Millisecond}, // the profile before the split
+		{"small", 8, 250 * time.Millisecond}, // no run of the profile: the split's
+	} {
+		got, ok := HistoryDurations(h, c.label, c.shards).Test("t.py::leak")
+		if !ok || got != c.want {
+			t.Errorf("label %q, %d shards: %v (%v), want %v", c.label, c.shards, got, ok, c.want)
+		}
 	}
 }

@@ -65,4 +65,12 @@ func TestShardsFromHistory(t *testing.T) {
 			t.Errorf("the shard of the 1.5 s test is priced %.2f s: %+v", s.Predicted, after)
 		}
 	}
+	// A shard's run is kept as one: the next split of two prefers it.
+	if code, _, errs := cliIn(t, root, os.Environ(), "run", "--shard", "1/2", "--history", hist); code != 0 {
+		t.Fatalf("run --shard 1/2: exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(hist)
+	if err != nil || !strings.Contains(string(data), `"shards":2`) {
+		t.Errorf("the shard's run is not kept as a shard of two (%v):\n%s", err, data)
+	}
 }

@@ -53,6 +53,7 @@ type runFlags struct {
 	durations   string
 	recorded    *plan.Recorded // --durations, once read
 	fromHistory plan.Durations // the history's durations, once read
+	shards      int            // the N of the split this run is a shard of (0: none), which durations it prefers
 	roundRobin  bool
 }
 
@@ -169,6 +170,9 @@ func runRun(cmd *cobra.Command, env *Env, g *globals, f *runFlags, args []string
 	spec, sharded, err := shardFromEnv(f.shard, f.shardTotal, getenv)
 	if err != nil {
 		return err
+	}
+	if sharded {
+		f.shards = spec.N
 	}
 	if f.plan != "" {
 		return runPlan(cmd, env, g, ws, f, sel, extra, spec, sharded)

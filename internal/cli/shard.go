@@ -74,6 +74,7 @@ to run (exit 0).`,
 
 // planShards splits and prints.
 func planShards(env *Env, ws *workspace.Workspace, ix *index.Index, req run.Request, f *runFlags, n int, asJSON bool, out string) error {
+	f.shards = n
 	d, err := f.readDurations(env, ws, false)
 	if err != nil {
 		return err
@@ -188,7 +189,7 @@ func (f *runFlags) readDurations(env *Env, ws *workspace.Workspace, implicit boo
 			if err != nil || len(h.Attempts) == 0 {
 				return nil, nil
 			}
-			f.fromHistory = workspace.HistoryDurations(h, profileLabel(env, f.profile))
+			f.fromHistory = workspace.HistoryDurations(h, profileLabel(env, f.profile), f.shards)
 		}
 		return f.fromHistory, nil
 	}
@@ -239,6 +240,7 @@ func runShard(cmd *cobra.Command, env *Env, ws *workspace.Workspace, ix *index.I
 	}
 	fmt.Fprintf(env.Stderr, "testdex: shard %d/%d%s: %d unit(s), %d test(s), predicted %s\n", spec.K, spec.N, from, len(sh.Units), sh.Plan.Leaves(), seconds(sh.Predicted))
 	req.IDs, req.Paths, req.Failed, req.Changed, req.Chosen = nil, nil, false, false, false
+	req.Shards = spec.N
 	start := time.Now()
 	err = execute(cmd, env, ws, ix, req, f, sh.Plan)
 	fmt.Fprintf(env.Stderr, "testdex: shard %d/%d: predicted %s, measured %s\n", spec.K, spec.N, seconds(sh.Predicted), seconds(time.Since(start)))
