@@ -16,7 +16,7 @@ stderr.
 
   scripts/shardbench.py [--projects sleepy,go-toml,commons-cli,polyglot] [--shards 4,8]
                         [--splits time,count,round-robin] [--jobs J] [--history-runs K]
-                        [--rounds R] [--repeat M] [--bin BIN]
+                        [--rounds R] [--repeat M] [--control] [--bin BIN]
 
 `polyglot` copies five fidelity projects (go-toml, attrs's tests under
 pytest, zod under Vitest, semver under cargo, commons-cli under Maven) and
@@ -67,6 +67,12 @@ HISTORY_RUNS = 0
 # median, so that one noisy run does not stand for the split.
 ROUNDS = 1
 REPEAT = 1
+# CONTROL, when set, runs after the duration split's last round one of its
+# shards (the one predicted nearest the mean) N times REPEAT times and
+# prints the max/mean of the N medians as a row of its own: what this
+# machine's run-to-run variation alone gives N shards of one time, the
+# floor under what any split can measure here.
+CONTROL = False
 SPLITS = {
     "time": lambda d: ["--durations", d],
     "count": lambda d: [],
@@ -199,6 +205,8 @@ def bench(bin_, name, root, shards, splits, env, work):
                 row, copies, streams = shard_round(bin_, name, root, env, d, n, split, durations, hist, code, full)
                 rows.append(row[:1] + (label,) + row[1:])
                 if rnd == rounds:
+                    if CONTROL and split == "time":
+                        rows.append(control(bin_, name, root, env, d, n, durations, hist))
                     continue
                 # As CI does: the next split reads the shards' histories
                 # merged into the one it read, or the shards' merged
@@ -258,6 +266,8 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
     p = subprocess.run([bin_, "plan", "--shards", str(n), "--json", "-o", d] + extra(full),
                        cwd=root, env=env, capture_output=True, text=True, check=True)
     doc = json.loads(p.stdout)
+    with open(os.path.join(d, "shards.json"), "w") as f:
+        f.write(p.stdout)
     k_all = range(1, len(doc["shards"]) + 1)
     streams = [os.path.join(d, f"shard-{k}.jsonl") for k in k_all]
     copies, times, speed, cpus = [], {k: [] for k in k_all}, {k: [] for k in k_all}, {k: [] for k in k_all}
@@ -311,6 +321,37 @@ def shard_round(bin_, name, root, env, d, n, split, full, hist, code, full_strea
     return row, copies, streams
 
 
+def control(bin_, name, root, env, d, n, full, hist):
+    """Runs the shard of the split in d predicted nearest the mean n times
+    REPEAT times (as shard_round runs one, each from its own copy of the
+    history); returns a table row of the n medians' max/mean."""
+    with open(os.path.join(d, "shards.json")) as f:
+        doc = json.load(f)
+    preds = [sh.get("predictedSeconds", 0) for sh in doc.get("shards", [])]
+    if not preds:
+        return (n, "control", 1, 1, 1, 0, n)
+    mean = sum(preds) / len(preds)
+    k = min(range(len(preds)), key=lambda i: abs(preds[i] - mean)) + 1
+    args = ["--history", hist] if HISTORY_RUNS else SPLITS["time"](full)
+    groups = []
+    for g in range(n):
+        times = []
+        for _ in range(REPEAT):
+            if HISTORY_RUNS:
+                mine = os.path.join(d, "history-control.json")
+                shutil.copyfile(hist, mine)
+                args = ["--history", mine]
+            with open(os.path.join(d, "control.jsonl"), "w") as out:
+                _, t, _ = run([bin_, "run", "--json", "--timeout", TIMEOUT, "--shard", f"{k}/{n}", "-j", str(JOBS)] + args,
+                              root, env, out)
+            times.append(t)
+        groups.append(sorted(times)[len(times) // 2])
+        print(f"{name} N={n} control: shard {k} (predicted {preds[k - 1]:.1f} s), group {g + 1}: {[round(t, 1) for t in times]}",
+              file=sys.stderr)
+    gm = sum(groups) / len(groups)
+    return (n, f"control: shard {k} run {n}x{REPEAT}", 1.0, max(groups) / gm, 1.0, max(groups), n)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--projects", default="sleepy,go-toml")
@@ -322,10 +363,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="split by durations this many times, the shards' streams (or histories) merged between")
     ap.add_argument("--repeat", type=int, default=1, help="run each shard this many times, the median taken")
+    ap.add_argument("--control", action="store_true",
+                    help="also run one shard of the last duration split N times (the machine's own variation)")
     ap.add_argument("--bin")
     args = ap.parse_args()
-    global JOBS, HISTORY_RUNS, ROUNDS, REPEAT
-    JOBS, HISTORY_RUNS, ROUNDS, REPEAT = args.jobs, args.history_runs, args.rounds, args.repeat
+    global JOBS, HISTORY_RUNS, ROUNDS, REPEAT, CONTROL
+    JOBS, HISTORY_RUNS, ROUNDS, REPEAT, CONTROL = args.jobs, args.history_runs, args.rounds, args.repeat, args.control
     work = tempfile.mkdtemp(prefix="shardbench-")
     print(f"work folder: {work}", file=sys.stderr)
     bin_ = args.bin or os.path.join(work, "testdex")
