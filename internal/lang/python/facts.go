@@ -146,6 +146,10 @@ type table struct {
 	// Unless.
 	SeqFrom string `json:"sf,omitempty"`
 	Unless  string `json:"un,omitempty"`
+	// Partial is the dynamic name of the rows whose IDs cannot be known
+	// beside Rows, which hold the rest (partialRows says when that is
+	// sound); "" when every row is in Rows.
+	Partial string `json:"p,omitempty"`
 	// once is the dynamic name of a table whose argvalues or ids= is an
 	// iterator, spent by the first test pytest collects with it (spent.go);
 	// the walker keeps its rows only for a module-level function.
@@ -157,6 +161,9 @@ type row struct {
 	ID   string   `json:"i"`
 	Tags []string `json:"t,omitempty"`
 	Skip bool     `json:"s,omitempty"`
+	// anchor, while the table is built, marks a row whose ID cannot be
+	// known but holds this part of it (paramRow).
+	anchor string
 }
 
 func (f *fileFacts) encode() []byte {

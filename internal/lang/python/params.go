@@ -120,12 +120,25 @@ func (w *walker) knownRowsOf(names []string, values, ids *sitter.Node) table {
 		return table{Rows: []row{{ID: "NOTSET", Skip: true, Tags: []string{"skip"}}}}
 	}
 	t := table{}
+	var unknown []*sitter.Node
 	for idx, e := range elems {
 		r, ok := w.paramRow(e, names, idx, src)
-		if !ok {
+		switch {
+		case !ok:
+			return w.dynamic(values)
+		case r.anchor != "":
+			unknown = append(unknown, e.n)
+			t.Rows = append(t.Rows, r)
+		default:
+			t.Rows = append(t.Rows, r)
+		}
+	}
+	if len(unknown) > 0 {
+		if !w.partialRows(t.Rows, src) {
 			return w.dynamic(values)
 		}
-		t.Rows = append(t.Rows, r)
+		t.Rows = slices.DeleteFunc(t.Rows, func(r row) bool { return r.anchor != "" })
+		t.Partial = w.dynamic(unknown[0]).Dynamic
 	}
 	if len(w.consts) > 0 {
 		// Imported constants: the Linker puts their IDs in, then makes
@@ -254,15 +267,60 @@ func (w *walker) paramRow(e elem, names []string, idx int, ids idSource) (row, b
 		return r, false
 	}
 	parts := make([]string, len(vals))
+	unknown := false
 	for i, v := range vals {
 		id, ok := w.autoID(v, ids.fn, names[i], idx)
 		if !ok {
-			return r, false
+			unknown = true
+			continue
 		}
 		parts[i] = id
+		if v.kind == vObject && !v.deferred && ids.fn == nil && id == names[i]+strconv.Itoa(idx) {
+			r.anchor = id
+		}
 	}
 	r.ID = strings.Join(parts, "-")
+	if unknown {
+		return r, r.anchor != "" // an ID unknown but for its anchor, else unknown
+	}
+	r.anchor = ""
 	return r, true
+}
+
+// partialRows says whether a table whose rows marked with an anchor have
+// IDs that cannot be known can list its other rows by their IDs: pytest
+// makes a table's IDs unique across all its rows (uniqueIDs), so the
+// others' IDs are theirs only when none of them can equal an unknown
+// one. An unknown ID holds its anchor, argname+index of an object
+// argument (test_input7 in test_input7-???), so no known ID that lacks
+// every anchor can equal one; duplicates among the known IDs, whose
+// suffixes could, keep the table dynamic, as do ids=, imported
+// constants and names assumed to be functions (the Linker rewrites
+// those rows' IDs) and strict IDs. At least one row must be known.
+func (w *walker) partialRows(rows []row, src idSource) bool {
+	if src.fn != nil || len(src.list) > 0 || len(w.consts) > 0 || len(w.assumed) > 0 || w.strictIDs {
+		return false
+	}
+	var known []row
+	var anchors []string
+	for _, r := range rows {
+		if r.anchor != "" {
+			anchors = append(anchors, r.anchor)
+		} else {
+			known = append(known, r)
+		}
+	}
+	if len(known) == 0 || hasDuplicates(known) {
+		return false
+	}
+	for _, r := range known {
+		for _, a := range anchors {
+			if strings.Contains(r.ID, a) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // deref follows an element bound to a comprehension variable to the node
@@ -431,10 +489,14 @@ func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes)
 	}
 	out := []lang.Test{parent}
 	combos := []row{{}}
+	partial := "" // the first table's rows whose IDs are unknown: one dynamic record stands for them
 	for ti, t := range m.Tables {
 		if t.Dynamic != "" {
 			return append(out, lang.Test{Kind: testdex.KindSubtest, Name: key + "[" + t.Dynamic + "]", Parent: key,
 				Line: fn.Line, Dynamic: true, Tags: m.Tags, Skip: m.Skip})
+		}
+		if t.Partial != "" && partial == "" {
+			partial = t.Partial
 		}
 		next := make([]row, 0, len(combos)*len(t.Rows))
 		for _, c := range combos {
@@ -455,6 +517,10 @@ func expandWith(prefix string, fn fnFact, outer markSet, fixtures fixtureScopes)
 	for _, c := range combos {
 		out = append(out, lang.Test{Kind: testdex.KindSubtest, Name: key + "[" + c.ID + "]", Parent: key, Line: fn.Line,
 			Tags: appendUnique(append([]string(nil), m.Tags...), c.Tags...), Skip: m.Skip || c.Skip})
+	}
+	if partial != "" {
+		out = append(out, lang.Test{Kind: testdex.KindSubtest, Name: key + "[" + partial + "]", Parent: key,
+			Line: fn.Line, Dynamic: true, Tags: m.Tags, Skip: m.Skip})
 	}
 	return out
 }
