@@ -64,7 +64,7 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	a.seen[key] = true
 	e := a.snap.Trusted(key, size, mtime, exKey)
 	a.mu.Unlock()
-	if e != nil {
+	if e != nil && fresh(ex, e.Result) {
 		return e.Result, nil
 	}
 	data, err := os.ReadFile(abs)
@@ -76,7 +76,7 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	e = a.snap.Matching(key, sum, exKey)
 	a.mu.Unlock()
 	res := lang.Result{}
-	if e != nil {
+	if e != nil && fresh(ex, e.Result) {
 		res = e.Result
 	} else {
 		res = safeExtract(ex, &lang.File{Rel: rel, Abs: abs, Data: data, Framework: ex.Framework(), Settings: s})
@@ -86,4 +86,11 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	a.dirty = true
 	a.mu.Unlock()
 	return res, nil
+}
+
+// fresh reports whether a cached result of ex still holds: always, but
+// for a lang.Rechecker's, which it asks.
+func fresh(ex lang.Extractor, cached lang.Result) bool {
+	r, ok := ex.(lang.Rechecker)
+	return !ok || r.Fresh(cached)
 }

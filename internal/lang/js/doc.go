@@ -36,7 +36,8 @@
 //	linking        wire.go (local modules' values, as Facts carry them)
 //	               loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
 //	               folderdata.go (titles from a folder's entries and the
-//	               modules a computed require loads)
+//	               modules a computed require loads) linkcache.go (the
+//	               second extraction, cached by what it read)
 //	listing        lister.go lister_node_mocha.go
 //	running        runner.go runner_args.go runner_install.go runner_script.go
 //	               runner_shell.go runner_reporters.go runner_wrapper.cjs

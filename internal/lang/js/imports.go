@@ -22,7 +22,8 @@ import (
 // to the module reaches the listing through the cache: the extractor
 // notes in the file's Facts which relative imports it would have needed,
 // and the linker reads those modules through the project's Load (cached
-// per module), then extracts the test file again with their values.
+// per module), then extracts the test file again with their values
+// (cached by them too: linkcache.go).
 // Nothing is executed: a module's exports are evaluated as literals, one
 // level deep (a module's own imports stay unknown).
 
@@ -49,6 +50,9 @@ type importFacts struct {
 	// Dirs are the folders whose entries a title needed (readdirSync),
 	// as marked paths (see loadpath.go).
 	Dirs []string `json:"dirs,omitempty"`
+	// Reads are the modules a linked extraction's computed requires
+	// loaded (see linkcache.go).
+	Reads []requireRead `json:"reads,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -610,7 +614,7 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 	if facts.CallsOnly && len(helpers) == 0 && len(dirs) == 0 {
 		return nil // nothing to inline, and no title needs a value
 	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings},
+	res := extractLinked(fw, p, f.Rel, abs, data, settings,
 		&linkedValues{imports: values, helpers: helpers, pures: pures, dirs: dirs, require: requirer(fw, p, filepath.Dir(abs))})
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
