@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/zeebo/xxh3"
@@ -14,8 +15,10 @@ import (
 // auxLoader serves lang.Project.Load: Linkers read files that are not test
 // files (a helper module a test class inherits from) through the same
 // snapshot as candidates, so a warm listing re-reads none of them. Entries
-// are keyed apart from candidates ("#aux") and count as seen, so they are
-// kept as long as they are used.
+// are keyed apart from candidates ("#aux") and by the extractor's key, so
+// one file read by several extractors (a module's exports, its tests under
+// a describe) keeps an entry for each rather than one they take turns to
+// replace; they count as seen, so they are kept as long as they are used.
 type auxLoader struct {
 	root    string
 	real    string // root with its symbolic links resolved
@@ -54,7 +57,8 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 		rel = abs
 	}
 	rel = filepath.ToSlash(rel)
-	key, exKey := cache.Key(rel, string(ex.Framework())+"#aux"), ex.CacheKey()+"|"+s.Key()
+	exKey := ex.CacheKey() + "|" + s.Key()
+	key := cache.Key(rel, string(ex.Framework())+"#aux#"+strconv.FormatUint(xxh3.HashString(exKey), 16))
 	info, err := os.Stat(abs)
 	if err != nil {
 		return lang.Result{}, err

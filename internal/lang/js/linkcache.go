@@ -20,9 +20,9 @@ import (
 // module, so a change to any imported module changes them), the
 // functions inlined, and the folders' entries; the file's own content is
 // the cache's business. The modules a computed require loads are known
-// only while extracting: the result notes each with a hash of the value
-// it gave, and Fresh asks them again before a cached result is used, so
-// a change to one of them extracts the file again.
+// only while extracting: the result notes each with a stamp of what it
+// read, and Fresh stamps them again before a cached result is used, so a
+// change to one of them extracts the file again.
 
 // linkedExtractor is the extractor of a test file's second extraction,
 // for the project's Load.
@@ -36,15 +36,11 @@ type linkedExtractor struct {
 }
 
 // requireRead is one module a computed require loaded while extracting:
-// its marked path and a hash of the value it gave.
+// its marked path and its stamp (see stamper).
 type requireRead struct {
 	M string `json:"m"`
 	H uint64 `json:"h"`
 }
-
-// linkedSlot is what the cache files linked results under, apart from
-// the file's first extraction and its reading as a module.
-const linkedSlot = "#linked"
 
 func newLinkedExtractor(fw testdex.Framework, p *lang.Project, rel string, settings lang.Settings, lv *linkedValues) *linkedExtractor {
 	in := struct {
@@ -61,8 +57,8 @@ func newLinkedExtractor(fw testdex.Framework, p *lang.Project, rel string, setti
 	return x
 }
 
-// Framework names the cache's slot for linked results.
-func (x *linkedExtractor) Framework() testdex.Framework { return x.fw + linkedSlot }
+// Framework is the framework of the records.
+func (x *linkedExtractor) Framework() testdex.Framework { return x.fw }
 
 // CacheKey is the extractor's key and the hash of the linker's values.
 func (x *linkedExtractor) CacheKey() string { return x.key }
@@ -73,11 +69,10 @@ func (x *linkedExtractor) Extract(f *lang.File) lang.Result {
 	lv := *x.lv
 	var reads []requireRead
 	if lv.require != nil {
-		req := lv.require
+		req, stamp := lv.require, x.stamper()
 		lv.require = func(m string) (value, bool) {
-			v, ok := req(m)
-			reads = append(reads, requireRead{M: m, H: readHash(v, ok)})
-			return v, ok
+			reads = append(reads, requireRead{M: m, H: stamp(m)})
+			return req(m)
 		}
 	}
 	res := ExtractorFor(x.fw).extract(&lang.File{Rel: x.rel, Abs: f.Abs, Data: f.Data, Framework: x.fw, Settings: x.settings}, &lv)
@@ -92,7 +87,7 @@ func (x *linkedExtractor) Extract(f *lang.File) lang.Result {
 }
 
 // Fresh reports whether each module a cached result's computed requires
-// loaded gives the value it gave then.
+// loaded reads as it did then.
 func (x *linkedExtractor) Fresh(cached lang.Result) bool {
 	reads := factsOf(cached.Facts).Reads
 	if len(reads) == 0 {
@@ -101,22 +96,32 @@ func (x *linkedExtractor) Fresh(cached lang.Result) bool {
 	if x.lv.require == nil {
 		return false
 	}
-	req := requirer(x.fw, x.p, filepath.Dir(filepath.Join(x.p.Dir, filepath.FromSlash(x.rel))))
+	stamp := x.stamper()
 	for _, r := range reads {
-		if v, ok := req(r.M); readHash(v, ok) != r.H {
+		if stamp(r.M) != r.H {
 			return false
 		}
 	}
 	return true
 }
 
-// readHash is a hash of what a computed require gave.
-func readHash(v value, ok bool) uint64 {
-	if !ok {
-		return 0
+// stamper returns the function that stamps the module a computed require
+// of a marked path loads (see requirer): a hash of its path and of its
+// reading as a module, which the project's cache holds, so nothing is
+// decoded; 0 for none.
+func (x *linkedExtractor) stamper() func(m string) uint64 {
+	abs := filepath.Join(x.p.Dir, filepath.FromSlash(x.rel))
+	return func(m string) uint64 {
+		file := nodeModuleFile(unmarkPath(x.p.Dir, filepath.Dir(abs), m))
+		if file == "" || !inProjectDir(x.p.Dir, file) || !jsExtensions[extname(file)] && extname(file) != ".json" || x.p.Load == nil {
+			return 0
+		}
+		res, err := x.p.Load(file, moduleExtractor{x.fw}, nil)
+		if err != nil {
+			return 0
+		}
+		return xxh3.HashString(file+"\x00"+string(res.Facts)) | 1
 	}
-	data, _ := json.Marshal(toWire(v, 0))
-	return xxh3.Hash(data) | 1
 }
 
 // extractLinked extracts a test file of p (data, at abs) again with the
