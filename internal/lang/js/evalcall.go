@@ -181,12 +181,29 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 		if r, ok := w.importedCall(obj, prop, argv, depth); ok {
 			return r
 		}
-		v = methodCall(w.eval(obj, depth+1), w.text(prop), argv)
+		o, method := w.eval(obj, depth+1), w.text(prop)
+		if method == "replace" || method == "replaceAll" {
+			if r, ok := w.replaceCall(o, method == "replaceAll", argNodes(args), argv, depth); ok {
+				return r
+			}
+		}
+		v = methodCall(o, method, argv)
 	}
 	if v.kind == kUnknown && v.set == nil {
 		return unknown
 	}
 	return v
+}
+
+// argNodes are the argument nodes of a call's arguments, but comments.
+func argNodes(args *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		if a := args.NamedChild(i); a.Type() != "comment" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // globalCall evaluates String(x), Number(x) of a primitive and
@@ -445,6 +462,9 @@ func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
 	if local, _ := w.localConst(fn, name); local != nil {
 		return value{}
 	}
+	if _, imp := w.imports[name]; imp && w.importValues == nil {
+		w.needImports = true // the linker appends the function if it can be evaluated
+	}
 	return w.callNamed(name, argv, depth)
 }
 
@@ -457,6 +477,9 @@ func (w *evaluator) importedCall(obj, prop *sitter.Node, argv []value, depth int
 	}
 	m := w.text(obj)
 	name := m + "$" + w.text(prop)
+	if r, imp := w.imports[m]; imp && r.Name == "*" && w.importValues == nil && w.env.lookup(m) == nil {
+		w.needImports = true // the linker appends m.f if it can be evaluated
+	}
 	if !w.appended[name] || w.imports[m].Name != "*" || w.env.lookup(m) != nil {
 		return value{}, false
 	}
