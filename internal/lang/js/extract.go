@@ -18,7 +18,7 @@ import (
 )
 
 // version changes whenever the extractor's output for the same input does.
-const version = "js-11"
+const version = "js-12"
 
 // Extractor reads the tests of one JavaScript or TypeScript file for one
 // framework: describe/it/test trees and their aliases, modifiers
