@@ -361,13 +361,14 @@ func (w *walker) blockFunction(c *sitter.Node) *sitter.Node {
 // test's body, where a test declared while another runs is not collected
 // whatever the function does (Jest and Vitest fail the test; Mocha's
 // listing has no place for it: hash.js's function test(fn, cases) called
-// in its tests). Otherwise c still stands for the runner's function.
+// in its tests; node:test makes it a subtest, so not there). Otherwise c
+// still stands for the runner's function.
 func (w *walker) shadowedByBlock(c *sitter.Node, parent *frame) bool {
 	d := w.blockFunction(c)
 	if d == nil {
 		return false
 	}
-	return w.declaresTests(d) || w.inertFunction(d) || parent != nil && parent.test
+	return w.declaresTests(d) || w.inertFunction(d) || parent != nil && parent.test && w.fw != testdex.NodeTest
 }
 
 // helperShadows reports whether a top-level function of the file takes a

@@ -203,4 +203,11 @@ func TestShadowedTestNames(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
 		}
 	}
+	// node:test makes a test declared in a test's body a subtest: a
+	// block's function that may declare one there still stands for the
+	// runner's.
+	src := "describe('h', () => {\n  function test(n, f) { run(n, f) }\n  it('a', () => { test('sub', () => {}) })\n})"
+	if got := strings.Join(names(extract(t, testdex.NodeTest, "a.test.js", src)), "|"); !strings.Contains(got, "sub") {
+		t.Errorf("node:test %s:\n got %q, want the subtest kept", src, got)
+	}
 }
