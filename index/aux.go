@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/zeebo/xxh3"
@@ -14,8 +15,10 @@ import (
 // auxLoader serves lang.Project.Load: Linkers read files that are not test
 // files (a helper module a test class inherits from) through the same
 // snapshot as candidates, so a warm listing re-reads none of them. Entries
-// are keyed apart from candidates ("#aux") and count as seen, so they are
-// kept as long as they are used.
+// are keyed apart from candidates ("#aux") and by the extractor's key, so
+// one file read by several extractors (a module's exports, its tests under
+// a describe) keeps an entry for each rather than one they take turns to
+// replace; they count as seen, so they are kept as long as they are used.
 type auxLoader struct {
 	root    string
 	real    string // root with its symbolic links resolved
@@ -54,7 +57,8 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 		rel = abs
 	}
 	rel = filepath.ToSlash(rel)
-	key, exKey := cache.Key(rel, string(ex.Framework())+"#aux"), ex.CacheKey()+"|"+s.Key()
+	exKey := ex.CacheKey() + "|" + s.Key()
+	key := cache.Key(rel, string(ex.Framework())+"#aux#"+strconv.FormatUint(xxh3.HashString(exKey), 16))
 	info, err := os.Stat(abs)
 	if err != nil {
 		return lang.Result{}, err
@@ -64,7 +68,7 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	a.seen[key] = true
 	e := a.snap.Trusted(key, size, mtime, exKey)
 	a.mu.Unlock()
-	if e != nil {
+	if e != nil && fresh(ex, e.Result) {
 		return e.Result, nil
 	}
 	data, err := os.ReadFile(abs)
@@ -76,7 +80,7 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	e = a.snap.Matching(key, sum, exKey)
 	a.mu.Unlock()
 	res := lang.Result{}
-	if e != nil {
+	if e != nil && fresh(ex, e.Result) {
 		res = e.Result
 	} else {
 		res = safeExtract(ex, &lang.File{Rel: rel, Abs: abs, Data: data, Framework: ex.Framework(), Settings: s})
@@ -86,4 +90,11 @@ func (a *auxLoader) load(abs string, ex lang.Extractor, s lang.Settings) (lang.R
 	a.dirty = true
 	a.mu.Unlock()
 	return res, nil
+}
+
+// fresh reports whether a cached result of ex still holds: always, but
+// for a lang.Rechecker's, which it asks.
+func fresh(ex lang.Extractor, cached lang.Result) bool {
+	r, ok := ex.(lang.Rechecker)
+	return !ok || r.Fresh(cached)
 }

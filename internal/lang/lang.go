@@ -90,3 +90,13 @@ type Extractor interface {
 	// Extract reads the tests of one file. It never panics on bad input.
 	Extract(f *File) Result
 }
+
+// A Rechecker is an Extractor whose results depend on more than the file
+// and its CacheKey: on files it reads while extracting, which it cannot
+// name before. Fresh reports whether a cached result of it still holds
+// (those files read the same now); a cache treats a result that does not
+// as missing, extracts the file again and keeps the new result.
+type Rechecker interface {
+	Extractor
+	Fresh(cached Result) bool
+}

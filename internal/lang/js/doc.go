@@ -25,6 +25,8 @@
 //	               values of titles and tables, no knowledge of tests)
 //	               builtins.go (array, Set, string and regex builtins on
 //	               data) regex.go (re.test where Go's engine agrees)
+//	               replacefn.go (replace with such a regular expression or
+//	               a replacement function)
 //	               funcnames.go (a function's name, as loupe prints it)
 //	               straight.go (functions whose bodies run straight to a
 //	               value, JSON.stringify's replacer, Math)
@@ -34,9 +36,12 @@
 //	naming         each.go format.go loupe.go (the frameworks' table titles)
 //	               tsjest.go (functions as ts-jest compiles them)
 //	linking        wire.go (local modules' values, as Facts carry them)
+//	               importfns.go (imported functions' sources, with their
+//	               module's literal consts)
 //	               loads.go loadlink.go loadpath.go loadpred.go loadreaddir.go
 //	               folderdata.go (titles from a folder's entries and the
-//	               modules a computed require loads)
+//	               modules a computed require loads) linkcache.go (the
+//	               second extraction, cached by what it read)
 //	listing        lister.go lister_node_mocha.go
 //	running        runner.go runner_args.go runner_install.go runner_script.go
 //	               runner_shell.go runner_reporters.go runner_wrapper.cjs

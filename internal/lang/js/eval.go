@@ -331,6 +331,9 @@ func (w *evaluator) object(n *sitter.Node, depth int) value {
 			continue
 		case "pair":
 			key, ok := w.propertyKey(c.ChildByFieldName("key"))
+			if k := c.ChildByFieldName("key"); !ok && k != nil && k.Type() == "computed_property_name" && k.NamedChildCount() == 1 {
+				key, ok = computedKey(w.eval(k.NamedChild(0), depth+1))
+			}
 			if !ok {
 				return value{str: w.text(n)}
 			}
@@ -377,6 +380,18 @@ func accessor(m *sitter.Node) bool {
 		}
 	}
 	return false
+}
+
+// computedKey is the property key a computed key's value gives, as
+// ToPropertyKey makes it: a string, or a number, boolean, null or
+// undefined as String() prints it; ok is false for anything else (a
+// symbol, an object whose toString may run code).
+func computedKey(v value) (string, bool) {
+	switch v.kind {
+	case kString, kNumber, kBool, kNull, kUndefined:
+		return toStr(v)
+	}
+	return "", false
 }
 
 // propertyKey reads an object literal key that is not computed.

@@ -140,6 +140,9 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 	if fn == nil || args == nil || args.Type() != "arguments" {
 		return unknown
 	}
+	if v, ok := w.inlineRequire(fn, args); ok {
+		return v
+	}
 	if v, ok := w.mapCall(fn, args, depth); ok {
 		return v
 	}
@@ -181,12 +184,53 @@ func (w *evaluator) callValue(n *sitter.Node, depth int) value {
 		if r, ok := w.importedCall(obj, prop, argv, depth); ok {
 			return r
 		}
-		v = methodCall(w.eval(obj, depth+1), w.text(prop), argv)
+		o, method := w.eval(obj, depth+1), w.text(prop)
+		if method == "replace" || method == "replaceAll" {
+			if r, ok := w.replaceCall(o, method == "replaceAll", argNodes(args), argv, depth); ok {
+				return r
+			}
+		}
+		v = methodCall(o, method, argv)
 	}
 	if v.kind == kUnknown && v.set == nil {
 		return unknown
 	}
 	return v
+}
+
+// inlineRequire evaluates require('./m') written where its value is
+// read (hmac-drbg's require('./fixtures/nist.json').forEach(...)): the
+// module's exports as the linker reads them, under a name no binding can
+// take; before, it notes that the file needs them. ok is false when the
+// call is not that or the value is not known yet.
+func (w *evaluator) inlineRequire(fn, args *sitter.Node) (value, bool) {
+	if fn.Type() != "identifier" || w.text(fn) != "require" || args.NamedChildCount() != 1 || w.shadowed(fn, "require") || w.fnDecls["require"] != nil {
+		return value{}, false
+	}
+	a := args.NamedChild(0)
+	spec := unescape(w.text(a), 1)
+	if a.Type() != "string" || !relative(spec) {
+		return value{}, false
+	}
+	local := "require(" + spec + ")"
+	if w.imports == nil {
+		w.imports = map[string]importRef{}
+	}
+	if _, ok := w.imports[local]; !ok {
+		w.imports[local] = importRef{Local: local, Spec: spec, Name: "*"}
+	}
+	return w.imported(local)
+}
+
+// argNodes are the argument nodes of a call's arguments, but comments.
+func argNodes(args *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	for i := 0; i < int(args.NamedChildCount()); i++ {
+		if a := args.NamedChild(i); a.Type() != "comment" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // globalCall evaluates String(x), Number(x) of a primitive and
@@ -445,6 +489,9 @@ func (w *evaluator) localCall(fn *sitter.Node, argv []value, depth int) value {
 	if local, _ := w.localConst(fn, name); local != nil {
 		return value{}
 	}
+	if _, imp := w.imports[name]; imp && w.importValues == nil {
+		w.needImports = true // the linker appends the function if it can be evaluated
+	}
 	return w.callNamed(name, argv, depth)
 }
 
@@ -457,6 +504,9 @@ func (w *evaluator) importedCall(obj, prop *sitter.Node, argv []value, depth int
 	}
 	m := w.text(obj)
 	name := m + "$" + w.text(prop)
+	if r, imp := w.imports[m]; imp && r.Name == "*" && w.importValues == nil && w.env.lookup(m) == nil {
+		w.needImports = true // the linker appends m.f if it can be evaluated
+	}
 	if !w.appended[name] || w.imports[m].Name != "*" || w.env.lookup(m) != nil {
 		return value{}, false
 	}
@@ -545,9 +595,12 @@ func fingerprint(v value) string {
 }
 
 // onlyCalled reports whether every mention of name in the file, but its
-// one declaration, is a direct call name(...): no parameter, nested
-// function or binding elsewhere takes the name, and the function is not
-// passed on.
+// one declaration, is a direct call name(...) or an argument of a call
+// (pathe's runTest("x", normalizeWindowsPath, {...}), which passes the
+// function on and binds nothing): no parameter, nested function or
+// binding elsewhere takes the name. What a callee does with the function
+// it is passed does not change what the function's calls return: its
+// body reads only its parameters and the module's consts.
 func (w *evaluator) onlyCalled(name string) bool {
 	if w.mentioned == nil {
 		w.mentioned = map[string]int{}
@@ -565,6 +618,8 @@ func (w *evaluator) onlyCalled(name string) bool {
 				if f := p.ChildByFieldName("function"); f != nil && same(f, c) {
 					w.mentioned["()"+n]++
 				}
+			} else if p != nil && p.Type() == "arguments" && c.Type() == "identifier" {
+				w.mentioned["()"+n]++
 			}
 		}
 	}

@@ -7,3 +7,6 @@ func SetHostHTTPMethods(ms []string) (restore func()) {
 	hostHTTPMethods = func() []string { return ms }
 	return func() { hostHTTPMethods = saved }
 }
+
+// Parses is how many files the package has parsed so far.
+func Parses() int64 { return parses.Load() }

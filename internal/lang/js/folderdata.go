@@ -21,7 +21,8 @@ import (
 // listing, reads their entries (sorted by name, byte by byte, as node's
 // readdirSync gives them) and extracts the file again with them and with
 // the modules a computed require of a project file loads, read as
-// literals like any local module (through the project's cache). Nothing
+// literals like any local module (both through the project's cache, see
+// linkcache.go). Nothing
 // is run; a folder outside the project, or one that cannot be read,
 // leaves the title dynamic.
 

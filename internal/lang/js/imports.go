@@ -22,7 +22,8 @@ import (
 // to the module reaches the listing through the cache: the extractor
 // notes in the file's Facts which relative imports it would have needed,
 // and the linker reads those modules through the project's Load (cached
-// per module), then extracts the test file again with their values.
+// per module), then extracts the test file again with their values
+// (cached by them too: linkcache.go).
 // Nothing is executed: a module's exports are evaluated as literals, one
 // level deep (a module's own imports stay unknown).
 
@@ -49,6 +50,9 @@ type importFacts struct {
 	// Dirs are the folders whose entries a title needed (readdirSync),
 	// as marked paths (see loadpath.go).
 	Dirs []string `json:"dirs,omitempty"`
+	// Reads are the modules a linked extraction's computed requires
+	// loaded (see linkcache.go).
+	Reads []requireRead `json:"reads,omitempty"`
 }
 
 // relative reports whether a module specifier names a local file.
@@ -208,7 +212,7 @@ func (m moduleExtractor) Framework() testdex.Framework { return m.fw }
 
 // CacheKey names the host too: a module's exports may read it
 // (exports.methods = http.METHODS.map(...)).
-func (m moduleExtractor) CacheKey() string { return "js-module-5/" + hostKey() }
+func (m moduleExtractor) CacheKey() string { return "js-module-6/" + hostKey() }
 
 func (m moduleExtractor) Extract(f *lang.File) (res lang.Result) {
 	defer func() {
@@ -465,8 +469,10 @@ func (w *walker) withHelper(v value, n *sitter.Node) value {
 	}
 	if w.declaresTests(n) {
 		v.helper = w.helperSource(n)
-	} else if returned(n) != nil {
-		v.pure = w.helperSource(n)
+	} else if _, straight := w.straight(n); straight || returned(n) != nil {
+		if ps, b := w.helperParts(n); b != "" {
+			v.pure = ps + " " + w.withModuleConsts(n, ps, b)
+		}
 	}
 	return v
 }
@@ -476,25 +482,34 @@ func (w *walker) withHelper(v value, n *sitter.Node) value {
 // "" for an async or generator function (whose tests may be declared
 // after the file is collected) and one without a body.
 func (w *walker) helperSource(fn *sitter.Node) string {
+	ps, b := w.helperParts(fn)
+	if b == "" {
+		return ""
+	}
+	return ps + " " + b
+}
+
+// helperParts are helperSource's parameters and body; "" for none.
+func (w *walker) helperParts(fn *sitter.Node) (string, string) {
 	text := w.text(fn)
 	if strings.HasPrefix(text, "async") || strings.Contains(fn.Type(), "generator") || strings.HasPrefix(text, "function*") {
-		return ""
+		return "", ""
 	}
 	body := fn.ChildByFieldName("body")
 	if body == nil {
-		return ""
+		return "", ""
 	}
 	p := fn.ChildByFieldName("parameters")
 	if p == nil {
 		p = fn.ChildByFieldName("parameter")
 	}
 	if p == nil {
-		return ""
+		return "", ""
 	}
 	ps, ok1 := w.renamed(p) // a parameter named like a module binding is renamed with it
 	b, ok2 := w.renamed(body)
 	if !ok1 || !ok2 {
-		return ""
+		return "", ""
 	}
 	if p.Type() != "formal_parameters" {
 		ps = "(" + ps + ")"
@@ -502,7 +517,7 @@ func (w *walker) helperSource(fn *sitter.Node) string {
 	if body.Type() != "statement_block" {
 		b = "{ return (" + b + "); }"
 	}
-	return ps + " " + b
+	return ps, b
 }
 
 // renamed is n's source with each identifier naming a binding of the
@@ -610,7 +625,7 @@ func linkImports(fw testdex.Framework, p *lang.Project, f *lang.Linked, mr *modu
 	if facts.CallsOnly && len(helpers) == 0 && len(dirs) == 0 {
 		return nil // nothing to inline, and no title needs a value
 	}
-	res := ExtractorFor(fw).extract(&lang.File{Rel: f.Rel, Abs: abs, Data: data, Framework: fw, Settings: settings},
+	res := extractLinked(fw, p, f.Rel, abs, data, settings,
 		&linkedValues{imports: values, helpers: helpers, pures: pures, dirs: dirs, require: requirer(fw, p, filepath.Dir(abs))})
 	f.Result.Tests, f.Result.Problems, f.Result.Facts = res.Tests, res.Problems, res.Facts
 	return nil
@@ -673,7 +688,7 @@ func withHelpers(g *sitter.Language, data []byte, helpers map[string]string) ([]
 		return nil, false
 	}
 	defer tree.Close()
-	if tree.RootNode().HasError() {
+	if root := tree.RootNode(); root.HasError() && !appendedWhole(root, len(data), len(names)) {
 		return nil, false
 	}
 	return out, true

@@ -360,6 +360,77 @@ u.names.forEach((n) => it(n, () => {}));
 	}
 }
 
+// TestImportedStraightFunctions lists titles computed by functions of a
+// local module whose bodies run straight to a value (pathe's
+// normalizeWindowsPath: a default parameter, an if-return guard, then a
+// chain of replaces, the last with a module's const regular expression
+// and a replacement function), called in titles and in computed keys of
+// a table, and passed on as a value too; in a file whose own syntax
+// tree-sitter refuses (String.raw with \u not followed by hex digits,
+// which node takes). A const the function declares again is its own; one
+// that is no literal stays unknown.
+func TestImportedStraightFunctions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"vitest": "^3.2.0"}}`)
+	write("src/internal.ts", `const _DRIVE_RE = /^[A-Za-z]:\//;
+const SUFFIX = "!";
+const LIST = ["x"];
+export function normalize(input = "") {
+  if (!input) {
+    return input;
+  }
+  return input
+    .replace(/\\/g, "/")
+    .replace(_DRIVE_RE, (r) => r.toUpperCase());
+}
+export function shout(s: string) { return s + SUFFIX; }
+export function shadowed(s: string) { const SUFFIX = "?"; return s + SUFFIX; }
+export function listed(s: string) { return s + LIST.length; }
+`)
+	write("test/a.spec.ts", `import { it } from "vitest";
+import { normalize, shout, shadowed, listed } from "../src/internal";
+function run(name: string, fn: unknown, table: Record<string, string>) {
+  for (const [k, v] of Object.entries(table)) it(name + " " + k + " " + v, () => {});
+}
+run("normalize", normalize, {
+  [normalize(String.raw`+"`"+`c:\temp`+"`"+`)]: "C:/temp",
+  [normalize("")]: "",
+});
+it(shout("a"), () => {});
+it(shadowed("b"), () => {});
+it(listed("c"), () => {});
+it(String.raw`+"`"+`.\undefined`+"`"+`, () => {});
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"normalize C:/temp C:/temp", "normalize  ", "a!", "b?", "dynamic {listed(\"c\")}", `.\undefined`}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 // TestImportedHelperUnread checks that a JavaScript test file's call of an
 // imported TypeScript function declaring tests, whose source cannot be
 // read into the file, is one dynamic record with a warning, not a silence.
@@ -398,5 +469,56 @@ func TestImportedHelperUnread(t *testing.T) {
 	}
 	if warned != 2 {
 		t.Errorf("%d warnings, want 2: %v", warned, ix.Problems)
+	}
+}
+
+// TestInlineRequire lists titles from require('./x.json') and
+// require('./m') written where their values are read (hmac-drbg's
+// require('./fixtures/hmac-drbg-nist.json').forEach(...)); a package's
+// stays unknown, and a require the file declares itself is its own.
+func TestInlineRequire(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("package.json", `{"name": "p", "devDependencies": {"mocha": "^10.0.0"}}`)
+	write("test/fixtures/v.json", `[{"name": "0"}, {"name": "1", "add": true}]`)
+	write("lib/m.js", "exports.names = ['x'];\n")
+	write("node_modules/pkg/index.js", "exports.names = ['p'];\n")
+	write("test/a-test.js", `describe('v', function () {
+  require('./fixtures/v.json').forEach(function (opt) {
+    it('at ' + opt.name + (opt.add ? ' with data' : ''), function () {});
+  });
+  require('../lib/m').names.forEach((n) => it('m ' + n, () => {}));
+  require('pkg').names.forEach((n) => it('pkg ' + n, () => {}));
+});
+`)
+	write("test/b-test.js", `function require(p) { return [{ name: p }]; }
+require('./fixtures/v.json').forEach((o) => it('own ' + o.name, () => {}));
+`)
+	ix, err := index.Build(context.Background(), index.Options{Root: dir, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Tests {
+		n := r.Name
+		if r.Dynamic {
+			n = "dynamic " + n
+		}
+		got = append(got, n)
+	}
+	sort.Strings(got)
+	want := []string{"v", "v > at 0", "v > at 1 with data", "v > m x", "dynamic v > {'pkg ' + n}", "own ./fixtures/v.json"}
+	sort.Strings(want)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -276,6 +276,14 @@ func (w *walker) inertShadows(name string) bool {
 	if v, ok := w.inert[name]; ok {
 		return v
 	}
+	inert := w.inertFunction(fn)
+	w.inert[name] = inert
+	return inert
+}
+
+// inertFunction reports whether the function fn declares no test for
+// certain (see inertShadows).
+func (w *walker) inertFunction(fn *sitter.Node) bool {
 	inert := true
 	q, err := cachedQuery(w.lang, `(identifier) @i (property_identifier) @i (shorthand_property_identifier) @i`)
 	if err != nil {
@@ -302,8 +310,65 @@ func (w *walker) inertShadows(name string) bool {
 			}
 		}
 	}
-	w.inert[name] = inert
 	return inert
+}
+
+// blockFunction is the function a block around call c declares under the
+// name c calls (function test(opt) { it(...) } in a describe's callback:
+// hash.js), which shadows the runner's function of the name there; nil
+// when none does or c's callee is not a bare name.
+func (w *walker) blockFunction(c *sitter.Node) *sitter.Node {
+	fn := c.ChildByFieldName("function")
+	if fn == nil || fn.Type() != "identifier" {
+		return nil
+	}
+	name := w.text(fn)
+	path := w.lin.path // c's ancestors (Node.Parent walks from the root)
+	if len(path) == 0 || path[len(path)-1].node.ID() != c.ID() {
+		return nil
+	}
+	for k := len(path) - 2; k >= 0; k-- {
+		b := path[k].node
+		if path[k].typ != "statement_block" {
+			continue
+		}
+		if w.blockFns == nil {
+			w.blockFns = map[uintptr]map[string]*sitter.Node{}
+		}
+		decls, ok := w.blockFns[b.ID()]
+		if !ok {
+			decls = map[string]*sitter.Node{}
+			for i := 0; i < int(b.NamedChildCount()); i++ {
+				if d := b.NamedChild(i); d.Type() == "function_declaration" {
+					if id := d.ChildByFieldName("name"); id != nil {
+						decls[w.text(id)] = d
+					}
+				}
+			}
+			w.blockFns[b.ID()] = decls
+		}
+		if d := decls[name]; d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// shadowedByBlock reports whether call c, taken for a test function's,
+// calls a function a block around it declares instead, which is then
+// inlined as any helper is: when that function declares tests (a helper),
+// when it certainly declares none (see inertFunction), or when c is in a
+// test's body, where a test declared while another runs is not collected
+// whatever the function does (Jest and Vitest fail the test; Mocha's
+// listing has no place for it: hash.js's function test(fn, cases) called
+// in its tests; node:test makes it a subtest, so not there). Otherwise c
+// still stands for the runner's function.
+func (w *walker) shadowedByBlock(c *sitter.Node, parent *frame) bool {
+	d := w.blockFunction(c)
+	if d == nil {
+		return false
+	}
+	return w.declaresTests(d) || w.inertFunction(d) || parent != nil && parent.test && w.fw != testdex.NodeTest
 }
 
 // helperShadows reports whether a top-level function of the file takes a

@@ -173,7 +173,8 @@ func TestLocalConstTable(t *testing.T) {
 // const (const describe = schema.describe in a test's body) declare no
 // suite, while a block's alias of a test function (globalThis.it too), a
 // wrapper of the global and a function that calls anything but the
-// builtins still stand for the global.
+// builtins still stand for the global; a block's function declaration
+// shadows it as shadowedByBlock says.
 func TestShadowedTestNames(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"import { test } from 'vitest';\nfunction describe(v) { return JSON.stringify(v) }\nfunction h(x) { expect(1, `${describe(x)}`) }\ntest('a', () => { h(1) });\ntest('b', () => { describe('x'); })", "a|b"},
@@ -187,9 +188,26 @@ func TestShadowedTestNames(t *testing.T) {
 		{"const keep = it;\nfunction it(n, f) { keep(n, f) }\nit('kept aside', () => {})", "dynamic {n}|kept aside"},
 		{"function describe(v) { return v.map(String) }\ntest('a', () => { describe([1]) })", "a|dynamic a > {[1]}"},
 		{"describe('s', () => { const it = globalThis.it; it('x', () => {}) })", "s|s > x"},
+		// A block's function declaration (hash.js): a helper declaring
+		// tests is inlined; one called in a test's body declares nothing
+		// the runner lists, whatever it calls; an inert one declares
+		// nothing; one that may declare tests through other calls, called
+		// outside a test's body, still stands for the global.
+		{"describe('h', () => {\n  test({ name: 'n1' });\n  test({ name: 'n2' });\n  function test(opt) { it('at ' + opt.name, () => {}) }\n})", "h|h > at n1|h > at n2"},
+		{"describe('h', () => {\n  function test(fn, cases) { for (const c of cases) assert.equal(fn(c[0]), c[1]) }\n  it('sha', () => { test(hash.sha, [['a', 'b']]) })\n})", "h|h > sha"},
+		{"describe('h', () => {\n  function test(v) { return JSON.stringify(v) }\n  test('x');\n})", "h"},
+		{"describe('h', () => {\n  function test(n, f) { run(n, f) }\n  test('kept', () => {});\n})", "h|h > kept"},
+		{"describe('h', () => {\n  it('sha', () => { test(hash.sha) })\n})", "h|h > sha|dynamic h > sha > {hash.sha}"},
 	} {
 		if got := strings.Join(names(extract(t, testdex.Vitest, "a.test.ts", c.src)), "|"); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.src, got, c.want)
 		}
+	}
+	// node:test makes a test declared in a test's body a subtest: a
+	// block's function that may declare one there still stands for the
+	// runner's.
+	src := "describe('h', () => {\n  function test(n, f) { run(n, f) }\n  it('a', () => { test('sub', () => {}) })\n})"
+	if got := strings.Join(names(extract(t, testdex.NodeTest, "a.test.js", src)), "|"); !strings.Contains(got, "sub") {
+		t.Errorf("node:test %s:\n got %q, want the subtest kept", src, got)
 	}
 }

@@ -33,18 +33,19 @@ type walker struct {
 	seen          map[string]int // the records listed, by key: the line of the first
 	q             *sitter.Query
 	calls         map[sitter.Symbol]bool
-	helpers       *helperSet             // local functions that declare tests; nil until asked
-	inlining      []uint32               // the helpers being inlined, by first byte (recursion)
-	limit         uint32                 // when not 0, calls from this byte on are not this walker's (a helper's end)
-	base          *instance              // the parent of top-level calls in a loaded file (see loadedExtractor)
-	loaded        bool                   // list only what runs when the file is loaded (see loadedExtractor)
-	loads         []loadFact             // the load sites (see loads.go)
-	hidden        bool                   // a loaded file declares tests in a function (see loadedExtractor)
-	builtins      map[string]nodeBinding // see builtinBindings; nil until asked
-	processBound  uint8                  // see globalProcess: 0 not asked, 1 the global only, 2 maybe bound
-	inert         map[string]bool        // see inertShadows; nil until asked
-	declared      map[string]bool        // see blockBinding; nil until asked
-	jasmine       bool                   // Jest runs the file with jest-jasmine2 (see jestJasmine)
+	helpers       *helperSet                          // local functions that declare tests; nil until asked
+	inlining      []uint32                            // the helpers being inlined, by first byte (recursion)
+	limit         uint32                              // when not 0, calls from this byte on are not this walker's (a helper's end)
+	base          *instance                           // the parent of top-level calls in a loaded file (see loadedExtractor)
+	loaded        bool                                // list only what runs when the file is loaded (see loadedExtractor)
+	loads         []loadFact                          // the load sites (see loads.go)
+	hidden        bool                                // a loaded file declares tests in a function (see loadedExtractor)
+	builtins      map[string]nodeBinding              // see builtinBindings; nil until asked
+	processBound  uint8                               // see globalProcess: 0 not asked, 1 the global only, 2 maybe bound
+	inert         map[string]bool                     // see inertShadows; nil until asked
+	blockFns      map[uintptr]map[string]*sitter.Node // see blockFunction
+	declared      map[string]bool                     // see blockBinding; nil until asked
+	jasmine       bool                                // Jest runs the file with jest-jasmine2 (see jestJasmine)
 }
 
 // evaluator is the evaluation half of a walker: the module's top-level
@@ -266,6 +267,9 @@ func (w *walker) call(c *sitter.Node) {
 		return // listed where the helper is called
 	}
 	sp, ok := w.classify(c)
+	if ok && !sp.subtest && w.shadowedByBlock(c, parent) {
+		ok = false // a function of the block's own (see shadowedByBlock)
+	}
 	if !ok {
 		if !w.loadSite(c, parent, at) {
 			w.inline(c, parent, at)

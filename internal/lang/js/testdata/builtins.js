@@ -21,6 +21,10 @@ it(JSON.stringify('\uD83D\uDE00 \u00e9'));
 it('a\nb\tc'.replace(/\n/g, String.raw`\n`).replace(/\t/, '<t>'));
 it([/^sync(-|$)/.test('sync'), /^sync(-|$)/.test('sync-force-shell'), /^sync(-|$)/.test('spawn'), /-force-shell$/.test('spawn-force-shell'), /^win/i.test('Win32'), /\d{2,}/.test('a1b'), /[a-c]+x?\b/.test('zzb '), /\s/.test('a b'), /a.c/.test('abc'), /\/x\./.test('a/x.y')].join());
 it(`${'10' < '9'} ${'10' < 9} ${2 >= 2} ${NaN < 1} ${'b' > 'a'} ${Number('20.1.0'.split('.')[0]) >= 18} ${parseInt('20.11.1', 10)} ${'v20.1'.startsWith('v20')} ${'abc'.endsWith('bc')} ${'abc'.includes('d')} ${'a.b.c'.split('.').join('|')}`);
+it('abc'.replace(/b+/g, 'x') + 'abc'.replace(/B/i, 'x') + 'abc'.replace(/\d/g, 'x'));
+it('c:/temp'.replace(/^[A-Za-z]:\//, (r) => r.toUpperCase()) + ' ' + 'a-b-c'.replace(/-(\w)/g, (m, c, i) => c.toUpperCase() + i) + ' ' + 'x1y22'.replaceAll(/\d+/g, (d) => '<' + d + '>'));
+it('aXbX'.replace('X', (m, i, s) => i + s) + ' ' + 'ab'.replace(/(a)|(z)/, (m, p1, p2) => String(p2)) + ' ' + 'aXbX'.replaceAll('X', () => '_'));
+it(JSON.stringify({ [1 + 1]: 'a', b: 1, ['c' + 'd']: 2, [null]: 3, [true]: 4, b: 5, [1.5]: 6 }));
 console.log(JSON.stringify(out, null, 1));
 // TestReplayedChanges's other named case.
 const S2 = new Set(); S2.add('x'); S2.add('x');
