@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,7 @@ func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, l
 	}
 	for i, c := range cmds {
 		at := slices.Index(c.Args, "-count=1") + 1
-		flags := []string{"-cover", "-covermode=atomic", "-coverpkg=./...", "-overlay=" + overlay}
+		flags := []string{"-cover", "-covermode=" + boundaryMode(o), "-coverpkg=./...", "-overlay=" + overlay}
 		c.Args = slices.Insert(c.Args, at, flags...)
 		if linkFlag {
 			c.Args = withLinkFlag(c.Args, at+len(flags))
@@ -42,6 +43,22 @@ func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, l
 		c.Env = append(c.Env, coverEnv+"="+dir)
 	}
 	return cmds, nil
+}
+
+// boundaryMode is the boundary path's -covermode: set (a plain store of 1
+// per unit run, the cheapest) where the architecture's stores are seen by
+// other threads in program order (amd64, 386), which the hook's walk of
+// the counters needs (see hookSource); atomic elsewhere. GOARCH is the
+// run's, else testdex's own.
+func boundaryMode(o lang.RunOptions) string {
+	arch := o.Getenv("GOARCH")
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	if arch == "amd64" || arch == "386" {
+		return "set"
+	}
+	return "atomic"
 }
 
 // withLinkFlag adds -checklinkname=0 to the command's -ldflags (the
@@ -134,8 +151,10 @@ func (c *boundaryParser) Close(exitCode int) error {
 // hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
 // coverage data format, read from GOROOT/src/internal/coverage/defs.go,
 // must be the one cover_decode.go reads, and its runtime must have the
-// function the hook calls, and the run must not bring an -overlay of its
-// own (after "--" or in GOFLAGS). A process per test is the default;
+// functions the hook calls, and the run must not bring an -overlay of its
+// own (after "--" or in GOFLAGS). The hook walks the counters as
+// internal/coverage's defs.go lays them out, and calls prepareForMetaEmit
+// and getCovCounterList of emit.go. A process per test is the default;
 // TESTDEX_GO_COVERAGE=shared asks for the boundary path (without it why
 // is "" and shared false; see cover.go for why).
 func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
@@ -163,15 +182,20 @@ func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
 	if err != nil {
 		return "Go's coverage data format is unknown (no " + defs + ": Go before 1.20, or GOROOT elsewhere; set GOROOT)", false, true
 	}
-	for name, want := range map[string]int{"MetaFileVersion": metaVersion, "CounterFileVersion": counterVersion} {
+	// The meta-data's format, and the layout of a function's counters
+	// that the hook walks.
+	for name, want := range map[string]int{"MetaFileVersion": metaVersion, "NumCtrsOffset": 0, "PkgIdOffset": 1, "FuncIdOffset": 2, "FirstCtrOffset": 3} {
 		m := regexp.MustCompile(`(?m)^const ` + name + ` = (\d+)`).FindSubmatch(src)
 		if m == nil || string(m[1]) != strconv.Itoa(want) {
 			return fmt.Sprintf("Go's coverage data format is not the one testdex reads (%s: %s is not %d)", defs, name, want), false, true
 		}
 	}
 	emit := filepath.Join(root, "src", "internal", "coverage", "cfile", "emit.go")
-	if src, err := os.ReadFile(emit); err != nil || !strings.Contains(string(src), "\nfunc prepareForMetaEmit() ([]rtcov.CovMetaBlob, error) {") {
-		return "this Go toolchain's coverage runtime lacks what the hook calls (prepareForMetaEmit in " + emit + ")", false, true
+	src, _ = os.ReadFile(emit)
+	for _, fn := range []string{"prepareForMetaEmit() ([]rtcov.CovMetaBlob, error)", "getCovCounterList() []rtcov.CovCounterBlob"} {
+		if !bytes.Contains(src, []byte("\nfunc "+fn)) {
+			return "this Go toolchain's coverage runtime lacks what the hook calls (" + fn + " in " + emit + ")", false, true
+		}
 	}
 	ld, _ := os.ReadFile(filepath.Join(root, "src", "cmd", "link", "internal", "ld", "main.go"))
 	return "", bytes.Contains(ld, []byte("checklinkname")), true

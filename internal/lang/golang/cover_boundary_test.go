@@ -251,7 +251,8 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 
 // FuzzCoverDecode checks that the coverage data decoders never panic: bad
 // input is an error (the seeds are headers cut short, wrong versions and
-// lengths that point past the end).
+// lengths that point past the end), and a snapshot's units lie within
+// their function's counters.
 func FuzzCoverDecode(f *testing.F) {
 	meta := append(append([]byte{}, metaMagic[:]...), 1, 0, 0, 0)
 	f.Add(meta)
@@ -259,16 +260,21 @@ func FuzzCoverDecode(f *testing.F) {
 	big := append(append([]byte{}, meta...), make([]byte, 60)...)
 	big[16] = 0xff // entries
 	f.Add(big)
-	ctr := append(append([]byte{}, counterMagic[:]...), 1, 0, 0, 0)
-	ctr = append(ctr, make([]byte, 24)...)
-	ctr[24] = ctrULEB
-	f.Add(append(append(ctr, 0xff, 0xff, 0xff, 0xff), append(counterMagic[:], make([]byte, 12)...)...))
-	f.Add(append(append([]byte{}, counterMagic[:]...), 2, 0, 0, 0))
+	f.Add([]byte{1, 0, 2, 1, 1})                   // a record: package slot 0, function 0, unit 1 of 2
+	f.Add([]byte{1, 0, 2, 0xff, 0xff, 0xff, 0x0f}) // more units than counters
+	f.Add([]byte{1, 0, 2, 2, 1, 1})                // a unit past the counters
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if m, err := decodeMeta(b); err == nil && m == nil {
 			t.Error("no meta-data and no error")
 		}
-		decodeCounters(b)
+		recs, err := decodeSnapshot(b)
+		for _, r := range recs {
+			for _, u := range r.units {
+				if err == nil && u >= r.n {
+					t.Errorf("unit %d of a function of %d counters", u, r.n)
+				}
+			}
+		}
 	})
 }
 

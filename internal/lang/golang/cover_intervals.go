@@ -30,9 +30,10 @@ type processCoverage struct {
 }
 
 // boundary is one line of the events file: the test started (+) or ended
-// with its subtests (-), the counters so far having been appended to the
-// counters file at off (n bytes) just before; off is -1 when the hook took
-// no snapshot (a start right after an end, nothing running).
+// with its subtests (-), what ran since the last snapshot having been
+// appended to the counters file at off (n bytes) just before; off is -1
+// when the hook took no snapshot (a start right after an end, nothing
+// running).
 type boundary struct {
 	start  bool
 	name   string
@@ -40,8 +41,8 @@ type boundary struct {
 }
 
 // readProcess reads one process folder, PKG.PID. Window k, what ran
-// between snapshots k-1 and k (the counters of one less those of the
-// other), goes to every test that ran at any point of it, and to the one
+// between snapshots k-1 and k (snapshot k: the hook resets what it
+// takes), goes to every test that ran at any point of it, and to the one
 // whose end opened it (its goroutines may still run) unless a test started
 // before any other snapshot (the hook takes none then): the window is then
 // the starting test's. Window 0 (package
@@ -68,7 +69,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	if err != nil {
 		return pc, err
 	}
-	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc, prev: map[[2]uint32][]uint32{},
+	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc,
 		first: map[[2]uint32][]int{}, entered: map[string]map[[2]uint32]bool{}, started: map[string]int{}}
 	running, win, k := map[string]int{}, map[string]bool{}, 0
 	for _, e := range events {
@@ -88,15 +89,17 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 		if e.off+e.n > int64(len(counters)) {
 			return pc, fmt.Errorf("%s: the counters file is cut short", dir)
 		}
-		recs, err := decodeCounters(counters[e.off : e.off+e.n])
+		recs, err := decodeSnapshot(counters[e.off : e.off+e.n])
 		if err != nil {
-			return pc, err
+			return pc, fmt.Errorf("%s: %w", dir, err)
 		}
 		owners := pc.tests
 		if k > 0 {
 			owners = slices.Collect(maps.Keys(win))
 		}
-		a.window(k, recs, owners)
+		if err := a.window(k, recs, owners); err != nil {
+			return pc, fmt.Errorf("%s: %w", dir, err)
+		}
 		k++
 		win = map[string]bool{}
 		for t := range running {
@@ -156,19 +159,21 @@ type attributor struct {
 	meta    *coverMeta
 	files   func(string) string
 	pc      *processCoverage
-	prev    map[[2]uint32][]uint32        // function -> its counters at the last snapshot
 	first   map[[2]uint32][]int           // function -> per unit, the window it first ran in (-1: not yet)
 	entered map[string]map[[2]uint32]bool // test -> the functions that ran in its windows
 	started map[string]int                // test -> the window that ends at its first start
 }
 
-// window gives what ran in window k (the counters of recs less the last
-// snapshot's) to its owners.
-func (a *attributor) window(k int, recs []counterRecord, owners []string) {
+// window gives what ran in window k to its owners. A record whose
+// function has another number of units in the meta-data is an error: the
+// hook read the counters other than the runtime laid them out.
+func (a *attributor) window(k int, recs []counterRecord, owners []string) error {
 	for _, rec := range recs {
 		key := [2]uint32{rec.pkg, rec.fn}
-		old := a.prev[key]
-		a.prev[key] = rec.counters
+		if int(rec.pkg) < len(a.meta.pkgs) && int(rec.fn) < len(a.meta.pkgs[rec.pkg]) && len(a.meta.pkgs[rec.pkg][rec.fn].units) != int(rec.n) {
+			return fmt.Errorf("function %d of package %d has %d counters in a snapshot and %d units in the meta-data",
+				rec.fn, rec.pkg, rec.n, len(a.meta.pkgs[rec.pkg][rec.fn].units))
+		}
 		fn := a.fn(key)
 		if fn == nil {
 			continue
@@ -178,24 +183,24 @@ func (a *attributor) window(k int, recs []counterRecord, owners []string) {
 			first = slices.Repeat([]int{-1}, len(fn.units))
 			a.first[key] = first
 		}
-		for u, c := range rec.counters {
-			if c == 0 || u < len(old) && old[u] == c || u >= len(fn.units) {
-				continue
-			}
+		for _, u := range rec.units {
 			if first[u] < 0 {
 				first[u] = k
 			}
 			for _, t := range owners {
-				a.add(t, fn, u)
-				if k > 0 {
-					if a.entered[t] == nil {
-						a.entered[t] = map[[2]uint32]bool{}
-					}
-					a.entered[t][key] = true
+				a.add(t, fn, int(u))
+			}
+		}
+		if k > 0 && len(rec.units) > 0 {
+			for _, t := range owners {
+				if a.entered[t] == nil {
+					a.entered[t] = map[[2]uint32]bool{}
 				}
+				a.entered[t][key] = true
 			}
 		}
 	}
+	return nil
 }
 
 // earlier gives each test the lines, of each function that ran while it
