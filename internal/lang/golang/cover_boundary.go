@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,18 +18,22 @@ import (
 
 // boundaryCommands are the plain run's go test commands, built with
 // coverage of every package of the module and the overlay of hooks (see
-// cover.go), each with its own folder for the hooks' files.
+// cover.go), each with its own folder for the hooks' files. A folder's
+// pattern (./...) names its packages that have test files instead, and
+// those without run in one more command, without coverage: go test
+// -cover runs a go tool covdata per package without tests (0.1 s of CPU
+// each), where the plain go test only builds it and says it has none.
 func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, linkFlag bool) ([]*lang.Command, error) {
 	plain := o
 	plain.Coverage = false
-	cmds, err := runner{}.RunCommands(p, sel, plain)
-	if err != nil {
-		return nil, err
-	}
-	overlay, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"), buildTags(o.Extra))
+	overlay, folders, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"), coverContext(o))
 	if err != nil {
 		return nil, fmt.Errorf("write the coverage overlay: %w", err)
 	}
+	untested := map[string]bool{}
+	cmds := plainCommands(p, sel, plain, func(pattern string) []string {
+		return treePackages(pattern, folders, untested)
+	})
 	for i, c := range cmds {
 		at := slices.Index(c.Args, "-count=1") + 1
 		flags := []string{"-cover", "-covermode=" + boundaryMode(o), "-coverpkg=./...", "-overlay=" + overlay}
@@ -42,7 +47,47 @@ func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, l
 		}
 		c.Env = append(c.Env, coverEnv+"="+dir)
 	}
+	if len(untested) > 0 {
+		rest := slices.Sorted(maps.Keys(untested))
+		extra := goCommands(p, map[string][]string{"\x00": rest}, plain)[0]
+		extra.Lane = "go test, packages without tests"
+		if len(cmds) == 1 && cmds[0].Lane == "" { // both at once
+			cmds[0].Lane = "go test"
+		}
+		cmds = append(cmds, extra)
+	}
 	return cmds, nil
+}
+
+// treePackages turns a folder's pattern (./... or ./dir/...) into the
+// folders under it that have test files (as ./dir), adding those that
+// hold only other Go files to untested; the pattern itself when none has
+// test files.
+func treePackages(pattern string, folders map[string]bool, untested map[string]bool) []string {
+	root := strings.TrimSuffix(strings.TrimPrefix(pattern, "./"), "...")
+	var out, rest []string
+	for f, tests := range folders {
+		if root != "" && f+"/" != root && !strings.HasPrefix(f, root) {
+			continue
+		}
+		pkg := "./" + f
+		if f == "." {
+			pkg = "."
+		}
+		if tests {
+			out = append(out, pkg)
+		} else {
+			rest = append(rest, pkg)
+		}
+	}
+	if len(out) == 0 {
+		return []string{pattern}
+	}
+	for _, f := range rest {
+		untested[f] = true
+	}
+	slices.Sort(out)
+	return out
 }
 
 // boundaryMode is the boundary path's -covermode: set (a plain store of 1

@@ -329,3 +329,61 @@ func TestBoundaryOwnOverlay(t *testing.T) {
 		t.Errorf("without the shared path asked: %q", why)
 	}
 }
+
+// TestTreePackages: a folder's pattern names its folders that have test
+// files; those with other Go files only go to untested, and a pattern
+// under which no folder has tests stays as it is.
+func TestTreePackages(t *testing.T) {
+	folders := map[string]bool{".": true, "a": true, "a/b": false, "ab": true, "c": false, "c/d": false}
+	for _, c := range []struct {
+		pattern   string
+		want, out []string
+	}{
+		{"./...", []string{".", "./a", "./ab"}, []string{"./a/b", "./c", "./c/d"}},
+		{"./a/...", []string{"./a"}, []string{"./a/b"}},
+		{"./c/...", []string{"./c/..."}, nil},
+	} {
+		untested := map[string]bool{}
+		got := treePackages(c.pattern, folders, untested)
+		if !slices.Equal(got, c.want) || !slices.Equal(slices.Sorted(maps.Keys(untested)), c.out) {
+			t.Errorf("treePackages(%q) = %q, untested %q; want %q, %q", c.pattern, got, slices.Sorted(maps.Keys(untested)), c.want, c.out)
+		}
+	}
+}
+
+// TestBoundaryUntestedPackages: on the shared path a run of the whole
+// module names its packages that have test files in the coverage command,
+// and runs those without (where go test -cover would start a go tool
+// covdata each) in a plain go test of their own, at the same time.
+func TestBoundaryUntestedPackages(t *testing.T) {
+	root := t.TempDir()
+	files := maps.Clone(boundaryModule)
+	files["b/b.go"] = "package b\n\nfunc B() int { return 1 }\n"
+	files["c/c_ignored.go"] = "//go:build ignore\n\npackage c\n"
+	for name, src := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &lang.Project{Dir: root, Name: "example.com/bt"}
+	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
+	o := lang.RunOptions{Coverage: true, Dir: t.TempDir(), Env: append(os.Environ(), "TESTDEX_GO_COVERAGE=shared")}
+	cmds, err := runner{}.RunCommands(p, sel, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 2 {
+		t.Fatalf("%d commands, want 2: %+v", len(cmds), cmds)
+	}
+	cov, rest := cmds[0].Args, cmds[1].Args
+	if !slices.Contains(cov, "-covermode="+boundaryMode(o)) || cov[len(cov)-1] != "./a" || slices.Contains(cov, "./...") {
+		t.Errorf("coverage command %q: want ./a alone, with coverage", cov)
+	}
+	if slices.ContainsFunc(rest, func(a string) bool { return strings.HasPrefix(a, "-cover") }) || rest[len(rest)-1] != "./b" || slices.Contains(rest, "./c") {
+		t.Errorf("the other command %q: want ./b alone (c has no file go builds), without coverage", rest)
+	}
+	if cmds[0].Lane == "" || cmds[1].Lane == "" || cmds[0].Lane == cmds[1].Lane || coverDirOf(cmds[1]) != "" {
+		t.Errorf("lanes %q and %q, the other's hook folder %q: want two lanes and none", cmds[0].Lane, cmds[1].Lane, coverDirOf(cmds[1]))
+	}
+}

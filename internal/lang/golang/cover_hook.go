@@ -338,11 +338,13 @@ func foldersOf(p *lang.Project, sel *lang.Selection) coverFolders {
 // the hook inserted after the function's opening brace, on the same line
 // (so every position keeps its line), and per package clause the hook
 // file. The copies are named by their content's hash, so that the build
-// cache sees the same input on every run.
-func writeOverlay(p *lang.Project, sel *lang.Selection, dir string, tags []string) (string, error) {
+// cache sees the same input on every run. It also returns the run's
+// folders (module-relative, "/"-separated) that hold Go files, each with
+// whether it has a _test.go file (whether go builds it or not) or only
+// other files, at least one of which go builds.
+func writeOverlay(p *lang.Project, sel *lang.Selection, dir string, ctxt build.Context) (string, map[string]bool, error) {
 	want := foldersOf(p, sel)
-	ctxt := build.Default
-	ctxt.BuildTags = tags
+	tested := map[string]bool{}
 	replace := map[string]string{}
 	hooks := map[string][2]string{} // hook file path -> package clause, import path
 	err := filepath.WalkDir(p.Dir, func(path string, d fs.DirEntry, err error) error {
@@ -358,9 +360,18 @@ func writeOverlay(p *lang.Project, sel *lang.Selection, dir string, tags []strin
 			return nil
 		}
 		folder := filepath.ToSlash(filepath.Dir(rel))
-		if !strings.HasSuffix(d.Name(), "_test.go") || !want.wants(folder) {
+		if !strings.HasSuffix(d.Name(), ".go") || !want.wants(folder) {
 			return nil
 		}
+		if !strings.HasSuffix(d.Name(), "_test.go") {
+			if _, seen := tested[folder]; !seen {
+				if ok, err := ctxt.MatchFile(filepath.Dir(path), d.Name()); ok && err == nil {
+					tested[folder] = false
+				}
+			}
+			return nil
+		}
+		tested[folder] = true
 		if ok, err := ctxt.MatchFile(filepath.Dir(path), d.Name()); !ok || err != nil {
 			return nil // not built: its package clause may be another's
 		}
@@ -382,19 +393,19 @@ func writeOverlay(p *lang.Project, sel *lang.Selection, dir string, tags []strin
 		return writeOnce(copyPath, out)
 	})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	for path, h := range hooks {
 		src := hookFile(h[0], h[1])
 		copyPath := filepath.Join(dir, "src", hashName(src)+".go")
 		if err := writeOnce(copyPath, src); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		replace[path] = copyPath
 	}
 	data, _ := json.Marshal(map[string]any{"Replace": replace})
 	file := filepath.Join(dir, "overlay.json")
-	return file, os.WriteFile(file, data, 0644)
+	return file, tested, os.WriteFile(file, data, 0644)
 }
 
 // writeOnce writes data to path, creating its folder.
@@ -475,6 +486,30 @@ func hookCalls(src []byte) ([]byte, string) {
 	}
 	b.Write(src[last:])
 	return b.Bytes(), f.Name.Name
+}
+
+// coverContext is the build context of a run's go test, as far as
+// testdex can tell: GOOS, GOARCH and CGO_ENABLED from its environment, the
+// -tags after "--", else those of GOFLAGS.
+func coverContext(o lang.RunOptions) build.Context {
+	ctxt := build.Default
+	if v := o.Getenv("GOOS"); v != "" {
+		ctxt.GOOS = v
+	}
+	if v := o.Getenv("GOARCH"); v != "" {
+		ctxt.GOARCH = v
+	}
+	switch o.Getenv("CGO_ENABLED") {
+	case "0":
+		ctxt.CgoEnabled = false
+	case "1":
+		ctxt.CgoEnabled = true
+	}
+	ctxt.BuildTags = buildTags(o.Extra)
+	if ctxt.BuildTags == nil {
+		ctxt.BuildTags = buildTags(strings.Fields(o.Getenv("GOFLAGS")))
+	}
+	return ctxt
 }
 
 // buildTags are the -tags of go test's arguments after "--".
