@@ -69,7 +69,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	if err != nil {
 		return pc, err
 	}
-	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc,
+	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc, ran: map[string]map[[2]uint32][]uint64{},
 		first: map[[2]uint32][]int{}, entered: map[string]map[[2]uint32]bool{}, started: map[string]int{}}
 	running, win, k := map[string]int{}, map[string]bool{}, 0
 	for _, e := range events {
@@ -110,6 +110,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 		}
 	}
 	a.earlier()
+	a.lines()
 	return pc, nil
 }
 
@@ -159,9 +160,10 @@ type attributor struct {
 	meta    *coverMeta
 	files   func(string) string
 	pc      *processCoverage
-	first   map[[2]uint32][]int           // function -> per unit, the window it first ran in (-1: not yet)
-	entered map[string]map[[2]uint32]bool // test -> the functions that ran in its windows
-	started map[string]int                // test -> the window that ends at its first start
+	first   map[[2]uint32][]int               // function -> per unit, the window it first ran in (-1: not yet)
+	entered map[string]map[[2]uint32]bool     // test -> the functions that ran in its windows
+	started map[string]int                    // test -> the window that ends at its first start
+	ran     map[string]map[[2]uint32][]uint64 // test -> function -> the units given to it (bits)
 }
 
 // window gives what ran in window k to its owners. A record whose
@@ -187,8 +189,11 @@ func (a *attributor) window(k int, recs []counterRecord, owners []string) error 
 			if first[u] < 0 {
 				first[u] = k
 			}
-			for _, t := range owners {
-				a.add(t, fn, int(u))
+		}
+		for _, t := range owners {
+			bits := a.bits(t, key, len(fn.units))
+			for _, u := range rec.units {
+				bits[u/64] |= 1 << (u % 64)
 			}
 		}
 		if k > 0 && len(rec.units) > 0 {
@@ -213,10 +218,11 @@ func (a *attributor) earlier() {
 	for t, fns := range a.entered {
 		start := a.started[t]
 		for key := range fns {
-			fn := a.fn(key)
-			for u, w := range a.first[key] {
+			first := a.first[key]
+			bits := a.bits(t, key, len(first))
+			for u, w := range first {
 				if w >= 0 && w <= start {
-					a.add(t, fn, u)
+					bits[u/64] |= 1 << (u % 64)
 				}
 			}
 		}
@@ -236,13 +242,36 @@ func (a *attributor) fn(key [2]uint32) *coverFunc {
 	return fn
 }
 
-// add gives unit u of fn to test t.
-func (a *attributor) add(t string, fn *coverFunc, u int) {
-	file := a.files(fn.file)
-	if a.pc.lines[t] == nil {
-		a.pc.lines[t] = map[string][]lang.Span{}
+// bits is the set of units of function key (of n units) given to test t.
+func (a *attributor) bits(t string, key [2]uint32, n int) []uint64 {
+	fns := a.ran[t]
+	if fns == nil {
+		fns = map[[2]uint32][]uint64{}
+		a.ran[t] = fns
 	}
-	a.pc.lines[t][file] = append(a.pc.lines[t][file], lang.Span{Start: fn.units[u].start, End: fn.units[u].end})
+	b := fns[key]
+	if b == nil {
+		b = make([]uint64, (n+63)/64)
+		fns[key] = b
+	}
+	return b
+}
+
+// lines turns each test's units into its lines per file.
+func (a *attributor) lines() {
+	for t, fns := range a.ran {
+		byFile := map[string][]lang.Span{}
+		for key, bits := range fns {
+			fn := a.fn(key)
+			file := a.files(fn.file)
+			for u, unit := range fn.units {
+				if bits[u/64]&(1<<(u%64)) != 0 {
+					byFile[file] = append(byFile[file], lang.Span{Start: unit.start, End: unit.end})
+				}
+			}
+		}
+		a.pc.lines[t] = byFile
+	}
 }
 
 // readBoundaries reads an events file; a last line cut short by the
