@@ -199,11 +199,11 @@ func (c *boundaryParser) Close(exitCode int) error {
 // functions the hook calls, and the run must not bring an -overlay of its
 // own (after "--" or in GOFLAGS). The hook walks the counters as
 // internal/coverage's defs.go lays them out, and calls prepareForMetaEmit
-// and getCovCounterList of emit.go. A process per test is the default;
-// TESTDEX_GO_COVERAGE=shared asks for the boundary path (without it why
-// is "" and shared false; see cover.go for why).
+// and getCovCounterList of emit.go. The boundary path is the default;
+// TESTDEX_GO_COVERAGE=process asks for a process per test (then why is ""
+// and shared false; see cover.go for when to ask).
 func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
-	if o.Getenv("TESTDEX_GO_COVERAGE") != "shared" {
+	if o.Getenv("TESTDEX_GO_COVERAGE") == "process" {
 		return "", false, false
 	}
 	for _, a := range append(slices.Clone(o.Extra), strings.Fields(o.Getenv("GOFLAGS"))...) {

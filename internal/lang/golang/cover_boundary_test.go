@@ -134,7 +134,8 @@ func TestCoverBoundary(t *testing.T) {
 		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/bt/a", Name: name, Run: runPattern(name)})
 	}
 	aGo := filepath.Join(root, "a", "a.go")
-	got, passed, where := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=shared"))
+	// The default path.
+	got, passed, where := coverRun(t, p, sel, os.Environ())
 	if passed != 10 { // 8 tests and examples, 2 subtests
 		t.Errorf("%d passed, want 10", passed)
 	}
@@ -170,7 +171,7 @@ func TestCoverBoundary(t *testing.T) {
 		t.Errorf("TestOne %+v started after TestTwo %+v", where["TestOne"], where["TestTwo"])
 	}
 
-	old, _, oldWhere := coverRun(t, p, sel, os.Environ())
+	old, _, oldWhere := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=process"))
 	for name, w := range oldWhere {
 		if w.Process != "" {
 			t.Errorf("%s ran alone, but its record names process %q", name, w.Process)
@@ -200,9 +201,9 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := slices.Contains(env, "TESTDEX_GO_COVERAGE=shared")
+	shared := !slices.Contains(env, "TESTDEX_GO_COVERAGE=process")
 	if boundary := slices.ContainsFunc(cmds[0].Args, func(a string) bool { return strings.HasPrefix(a, "-overlay=") }); boundary != shared {
-		t.Fatalf("TESTDEX_GO_COVERAGE=shared %v, but the boundary path taken %v: %q", shared, boundary, cmds[0].Args)
+		t.Fatalf("the boundary path asked %v (TESTDEX_GO_COVERAGE=process not set), but taken %v: %q", shared, boundary, cmds[0].Args)
 	}
 	got := map[string]map[string][]int{}
 	where := map[string]lang.RunEvent{}
@@ -316,17 +317,17 @@ func TestStartOrder(t *testing.T) {
 // why.
 func TestBoundaryOwnOverlay(t *testing.T) {
 	for _, o := range []lang.RunOptions{
-		{Env: []string{"TESTDEX_GO_COVERAGE=shared"}, Extra: []string{"-overlay=mine.json"}},
+		{Extra: []string{"-overlay=mine.json"}},
 		{Env: []string{"TESTDEX_GO_COVERAGE=shared"}, Extra: []string{"-overlay", "mine.json"}},
-		{Env: []string{"TESTDEX_GO_COVERAGE=shared", "GOFLAGS=-mod=mod -overlay=/tmp/o.json"}},
+		{Env: []string{"GOFLAGS=-mod=mod -overlay=/tmp/o.json"}},
 	} {
 		why, _, shared := boundaryToolchain(o)
 		if !shared || !strings.Contains(why, "-overlay") {
 			t.Errorf("%q %q: why %q, shared %v; want the overlay named", o.Env, o.Extra, why, shared)
 		}
 	}
-	if why, _, _ := boundaryToolchain(lang.RunOptions{Extra: []string{"-overlay=mine.json"}}); why != "" {
-		t.Errorf("without the shared path asked: %q", why)
+	if why, _, shared := boundaryToolchain(lang.RunOptions{Env: []string{"TESTDEX_GO_COVERAGE=process"}, Extra: []string{"-overlay=mine.json"}}); why != "" || shared {
+		t.Errorf("with a process per test asked: %q, shared %v", why, shared)
 	}
 }
 
@@ -368,7 +369,7 @@ func TestBoundaryUntestedPackages(t *testing.T) {
 	}
 	p := &lang.Project{Dir: root, Name: "example.com/bt"}
 	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
-	o := lang.RunOptions{Coverage: true, Dir: t.TempDir(), Env: append(os.Environ(), "TESTDEX_GO_COVERAGE=shared")}
+	o := lang.RunOptions{Coverage: true, Dir: t.TempDir(), Env: os.Environ()}
 	cmds, err := runner{}.RunCommands(p, sel, o)
 	if err != nil {
 		t.Fatal(err)
