@@ -388,3 +388,14 @@ func TestBoundaryUntestedPackages(t *testing.T) {
 		t.Errorf("lanes %q and %q, the other's hook folder %q: want two lanes and none", cmds[0].Lane, cmds[1].Lane, coverDirOf(cmds[1]))
 	}
 }
+
+// TestBoundaryMode: set mode only where the hook's walk may rely on
+// plain stores being seen in program order (amd64, 386), atomic
+// elsewhere, by the run's GOARCH.
+func TestBoundaryMode(t *testing.T) {
+	for arch, want := range map[string]string{"amd64": "set", "386": "set", "arm64": "atomic", "riscv64": "atomic", "ppc64le": "atomic"} {
+		if got := boundaryMode(lang.RunOptions{Env: []string{"GOARCH=" + arch}}); got != want {
+			t.Errorf("GOARCH=%s: -covermode=%s, want %s", arch, got, want)
+		}
+	}
+}
