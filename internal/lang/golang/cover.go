@@ -34,8 +34,8 @@ import (
 // reaches nearly everything (go-toml, 15 changed functions: 30,008
 // results selected, against 15,224 with a process per test and 42,500 by
 // the static evidence). The boundary path is the default all the same
-// because it records at about a plain run's cost (1.1x to 1.2x its CPU),
-// where a process per test costs 1.5x to 6x.
+// because it records at about a plain run's cost (1.1x to 1.3x its
+// CPU), where a process per test costs 1.5x to 6x.
 //
 // The boundary path runs the plain run's go test commands, with -cover
 // -covermode=set (atomic off amd64 and 386: see hookSource)
