@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -396,6 +397,51 @@ func TestBoundaryMode(t *testing.T) {
 	for arch, want := range map[string]string{"amd64": "set", "386": "set", "arm64": "atomic", "riscv64": "atomic", "ppc64le": "atomic"} {
 		if got := boundaryMode(lang.RunOptions{Env: []string{"GOARCH=" + arch}}); got != want {
 			t.Errorf("GOARCH=%s: -covermode=%s, want %s", arch, got, want)
+		}
+	}
+}
+
+// TestCoverBoundaryParallelEntries: 32 parallel tests each enter their
+// own function for the first time while the others' boundaries walk the
+// counters (a header written as the walk passes it, a counter set between
+// the read and the swap); each test's record must still hold its
+// function's lines.
+func TestCoverBoundaryParallelEntries(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		testenv.Missing(t, "go is not on PATH")
+	}
+	const n = 32
+	var src, tests strings.Builder
+	src.WriteString("package p\n")
+	tests.WriteString("package p\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n")
+	for i := range n {
+		fmt.Fprintf(&src, "\nfunc F%d(k int) int {\n\tif k%%2 == 0 {\n\t\treturn k\n\t}\n\treturn -k\n}\n", i)
+		fmt.Fprintf(&tests, "\nfunc TestP%d(t *testing.T) {\n\tt.Parallel()\n\tfor k := 0; k < 2000; k++ {\n\t\tF%d(k)\n\t\truntime.Gosched()\n\t}\n}\n", i, i)
+	}
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "p"), 0o755)
+	for name, data := range map[string]string{"go.mod": "module example.com/pe\n\ngo 1.21\n", "p/p.go": src.String(), "p/p_test.go": tests.String()} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &lang.Project{Dir: root, Name: "example.com/pe"}
+	sel := &lang.Selection{}
+	for i := range n {
+		name := fmt.Sprintf("TestP%d", i)
+		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/pe/p", Name: name, Run: runPattern(name)})
+	}
+	got, passed, _ := coverRun(t, p, sel, os.Environ())
+	if passed != n {
+		t.Errorf("%d passed, want %d", passed, n)
+	}
+	pGo := filepath.Join(root, "p", "p.go")
+	for i := range n {
+		start := 3 + 7*i // F_i's first line
+		for _, l := range []int{start, start + 1, start + 2, start + 4} {
+			if have := got[fmt.Sprintf("TestP%d", i)][pGo]; !slices.Contains(have, l) {
+				t.Errorf("TestP%d: p.go:%d missing: %v", i, l, have)
+			}
 		}
 	}
 }
