@@ -15,8 +15,8 @@
 # a cache folder of its own (TESTDEX_CACHE_DIR), removed at the end.
 # docs/coverage.md's Go figures come from here. Extra arguments for both
 # runs can be given in RUNARGS (for example RUNARGS="-j 2"). Go's default
-# is a process per test; its one-process-per-package path is measured with
-# TESTDEX_GO_COVERAGE=shared in the environment (docs/coverage.md).
+# is one process per package; its process per test path is measured with
+# TESTDEX_GO_COVERAGE=process in the environment (docs/coverage.md).
 # Python's rows: scripts/pycovbench.py; JavaScript's: scripts/covbench_js.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@ Usage:
 
 Copies the Go module DIR to a temporary folder, records coverage there
 twice, each into its own TESTDEX_CACHE_DIR (a process per test:
-the default; one process per package: TESTDEX_GO_COVERAGE=shared), then
+TESTDEX_GO_COVERAGE=process; one process per package: the default), then
 draws N functions (default 15) at random (SEED, default 7) from the
 module's non-test files (not testdata, cmd or benchmark), gives each one
 statement (`_ = 0` after its opening line), and asks `testdex affected

@@ -18,9 +18,9 @@ import (
 
 // Per-test coverage (`testdex run --coverage`) takes one of two paths.
 //
-// The process per test path (below, cover_parse.go) is the default; the
-// boundary path (cover_boundary.go, one process per package) is asked with
-// TESTDEX_GO_COVERAGE=shared. On the boundary path a test's record misses
+// The boundary path (cover_boundary.go, one process per package) is the
+// default; a process per test (below, cover_parse.go) is asked with
+// TESTDEX_GO_COVERAGE=process. On the boundary path a test's record misses
 // what it would run alone but an earlier test of its process already ran
 // for it (a cache, a sync.Once, a pool: on go-toml, 8 tests miss a cached
 // plan builder's body), so each test's ActionCovered event names its
@@ -29,41 +29,45 @@ import (
 // earlier tests of its process executed (changes.SelectCovered): sound,
 // where the record alone was not. That rule is narrowed by the static
 // graph (Reaches, impact_reach.go): an earlier test's function counts
-// only when a function the test ran reaches it. Why it is not the
-// default all the same: a test that decodes runs the API that reaches
-// nearly everything, so the rule still selects most later tests of the
-// process (go-toml, 15 changed functions: 29,978 results selected, 34,136
-// without the narrowing, against 15,224 with a process per test and
-// 42,500 by the static evidence), and the boundary path trades selection
-// for a cheaper recording (7.1 s wall against 22.0 s there).
+// only when a function the test ran reaches it. It stays wider than a
+// process per test's selection: a test that decodes runs the API that
+// reaches nearly everything (go-toml, 15 changed functions: 30,008
+// results selected, against 15,224 with a process per test and 42,500 by
+// the static evidence). The boundary path is the default all the same
+// because it records at about a plain run's cost (1.1x to 1.3x its
+// CPU), where a process per test costs 1.5x to 6x.
 //
-// The boundary path runs the plain run's
-// go test commands, with -cover -covermode=atomic -coverpkg=./... (a
-// test's coverage reaches across the module's packages) and -overlay: for
-// each _test.go file that declares tests, a copy with a call to a hook
-// inserted after each top-level Test, Fuzz and Example function's opening
-// brace, on the same line, and the hook itself (cover_hook.go), one file
-// per package clause. At each boundary of a top-level test (its start;
-// its end with all its subtests, through t.Cleanup, so parallel subtests
-// are inside) the hook appends the runtime's counters so far
-// (runtime/coverage.WriteCounters) to a file, and the boundary to an
-// events file. After the run, testdex decodes the meta-data and counters
-// itself (cover_decode.go, the format of Go's internal/coverage, version
-// 1) and gives each window between two snapshots to the tests that ran
-// in it (cover_intervals.go): parallel tests share their windows, the
-// window before the first test (package initialisation, TestMain before
-// m.Run) goes to every test. Results are go test's own, as in a plain run.
+// The boundary path runs the plain run's go test commands, with -cover
+// -covermode=set (atomic off amd64 and 386: see hookSource)
+// -coverpkg=./... (a test's coverage reaches across the module's
+// packages) and -overlay: for each _test.go file that declares tests, a
+// copy with a call to a hook inserted after each top-level Test, Fuzz and
+// Example function's opening brace, on the same line, and the hook itself
+// (cover_hook.go), one file per package clause. At each boundary of a
+// top-level test (its start; its end with all its subtests, through
+// t.Cleanup, so parallel subtests are inside) the hook takes the units
+// that ran since the last snapshot from the runtime's counters, resetting
+// them, and appends them to a file, and the boundary to an events file.
+// After the run, testdex decodes the meta-data (cover_decode.go, the
+// format of Go's internal/coverage, version 1) and the snapshots, and
+// gives each window between two snapshots to the tests that ran in it
+// (cover_intervals.go): parallel tests share their windows, the window
+// before the first test (package initialisation, TestMain before m.Run)
+// goes to every test. Results are go test's own, as in a plain run.
 //
 // Why: a process per test costs a process start, TestMain and package
-// initialisation per test (2.2x to 5x a plain run); the boundary path
-// costs the instrumentation (atomic counters) and a snapshot per test.
-// Why not go tool covdata per test: a process per test again. Why not
-// ClearCounters between tests: a parallel test's counts made between the
-// write and the clear would be lost (the runtime says so); snapshots are
-// cumulative and the parser takes the differences. Why a go:linkname
-// (with -ldflags=-checklinkname=0): a test binary computes its meta-data
-// hash only when it ends, and runtime/coverage refuses to write before;
-// the hook calls the runtime's own preparation first.
+// initialisation per test (1.5x to 6x a plain run); the boundary path
+// costs the instrumentation (a plain store per unit run) and a snapshot
+// per test. Why not go tool covdata per test: a process per test again.
+// Why not runtime/coverage (WriteCounters, ClearCounters): it takes
+// atomic mode only (about 1 s of CPU on go-toml's 4 s), writes all the
+// counters of every function run so far at each snapshot, and a clear
+// loses what a parallel test counts between the write and the clear; the
+// hook's swap loses nothing.
+// Why a go:linkname (with -ldflags=-checklinkname=0): a test binary
+// computes its meta-data hash only when it ends, and runtime/coverage
+// refuses to write before; the hook calls the runtime's own preparation
+// first, and reads the counter sections the runtime lists.
 //
 // What changes against a process per test: tests share their process as
 // under go test, so a line that a test runs only when it runs first (a
@@ -74,11 +78,12 @@ import (
 // its answer; a function it would have entered only on its own is the
 // remaining difference.
 //
-// The process per test path (below, cover_parse.go) is the default, and
-// the boundary path's fallback, with a note in the run's output saying
-// why, for a Go toolchain whose coverage data format or runtime is not
-// the one the hook and the decoder know (read from GOROOT's sources
-// before the run: Go before 1.20, a version other than 1):
+// The process per test path (below, cover_parse.go) is asked with
+// TESTDEX_GO_COVERAGE=process, and is the boundary path's fallback, with
+// a note in the run's output saying why, for a Go toolchain whose
+// coverage data format or runtime is not the one the hook and the decoder
+// know (read from GOROOT's sources before the run: Go before 1.20, a
+// version other than 1), and for a run with an -overlay of its own:
 //
 //  1. go build cmd/test2json, then go test -c -json -cover
 //     -covermode=atomic -coverpkg=./... -o DIR/ builds each selected

@@ -3,9 +3,11 @@ package golang
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,21 +18,25 @@ import (
 
 // boundaryCommands are the plain run's go test commands, built with
 // coverage of every package of the module and the overlay of hooks (see
-// cover.go), each with its own folder for the hooks' files.
+// cover.go), each with its own folder for the hooks' files. A folder's
+// pattern (./...) names its packages that have test files instead, and
+// those without run in one more command, without coverage: go test
+// -cover runs a go tool covdata per package without tests (0.1 s of CPU
+// each), where the plain go test only builds it and says it has none.
 func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, linkFlag bool) ([]*lang.Command, error) {
 	plain := o
 	plain.Coverage = false
-	cmds, err := runner{}.RunCommands(p, sel, plain)
-	if err != nil {
-		return nil, err
-	}
-	overlay, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"), buildTags(o.Extra))
+	overlay, folders, err := writeOverlay(p, sel, filepath.Join(o.Dir, "overlay"), coverContext(o))
 	if err != nil {
 		return nil, fmt.Errorf("write the coverage overlay: %w", err)
 	}
+	untested := map[string]bool{}
+	cmds := plainCommands(p, sel, plain, func(pattern string) []string {
+		return treePackages(pattern, folders, untested)
+	})
 	for i, c := range cmds {
 		at := slices.Index(c.Args, "-count=1") + 1
-		flags := []string{"-cover", "-covermode=atomic", "-coverpkg=./...", "-overlay=" + overlay}
+		flags := []string{"-cover", "-covermode=" + boundaryMode(o), "-coverpkg=./...", "-overlay=" + overlay}
 		c.Args = slices.Insert(c.Args, at, flags...)
 		if linkFlag {
 			c.Args = withLinkFlag(c.Args, at+len(flags))
@@ -41,7 +47,63 @@ func boundaryCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, l
 		}
 		c.Env = append(c.Env, coverEnv+"="+dir)
 	}
+	if len(untested) > 0 {
+		rest := slices.Sorted(maps.Keys(untested))
+		extra := goCommands(p, map[string][]string{"\x00": rest}, plain)[0]
+		extra.Lane = "go test, packages without tests"
+		if len(cmds) == 1 && cmds[0].Lane == "" { // both at once
+			cmds[0].Lane = "go test"
+		}
+		cmds = append(cmds, extra)
+	}
 	return cmds, nil
+}
+
+// treePackages turns a folder's pattern (./... or ./dir/...) into the
+// folders under it that have test files (as ./dir), adding those that
+// hold only other Go files to untested; the pattern itself when none has
+// test files.
+func treePackages(pattern string, folders map[string]bool, untested map[string]bool) []string {
+	root := strings.TrimSuffix(strings.TrimPrefix(pattern, "./"), "...")
+	var out, rest []string
+	for f, tests := range folders {
+		if root != "" && f+"/" != root && !strings.HasPrefix(f, root) {
+			continue
+		}
+		pkg := "./" + f
+		if f == "." {
+			pkg = "."
+		}
+		if tests {
+			out = append(out, pkg)
+		} else {
+			rest = append(rest, pkg)
+		}
+	}
+	if len(out) == 0 {
+		return []string{pattern}
+	}
+	for _, f := range rest {
+		untested[f] = true
+	}
+	slices.Sort(out)
+	return out
+}
+
+// boundaryMode is the boundary path's -covermode: set (a plain store of 1
+// per unit run, the cheapest) where the architecture's stores are seen by
+// other threads in program order (amd64, 386), which the hook's walk of
+// the counters needs (see hookSource); atomic elsewhere. GOARCH is the
+// run's, else testdex's own.
+func boundaryMode(o lang.RunOptions) string {
+	arch := o.Getenv("GOARCH")
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	if arch == "amd64" || arch == "386" {
+		return "set"
+	}
+	return "atomic"
 }
 
 // withLinkFlag adds -checklinkname=0 to the command's -ldflags (the
@@ -134,12 +196,14 @@ func (c *boundaryParser) Close(exitCode int) error {
 // hook's go:linkname (it has the check since Go 1.23). The Go toolchain's
 // coverage data format, read from GOROOT/src/internal/coverage/defs.go,
 // must be the one cover_decode.go reads, and its runtime must have the
-// function the hook calls, and the run must not bring an -overlay of its
-// own (after "--" or in GOFLAGS). A process per test is the default;
-// TESTDEX_GO_COVERAGE=shared asks for the boundary path (without it why
-// is "" and shared false; see cover.go for why).
+// functions the hook calls, and the run must not bring an -overlay of its
+// own (after "--" or in GOFLAGS). The hook walks the counters as
+// internal/coverage's defs.go lays them out, and calls prepareForMetaEmit
+// and getCovCounterList of emit.go. The boundary path is the default;
+// TESTDEX_GO_COVERAGE=process asks for a process per test (then why is ""
+// and shared false; see cover.go for when to ask).
 func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
-	if o.Getenv("TESTDEX_GO_COVERAGE") != "shared" {
+	if o.Getenv("TESTDEX_GO_COVERAGE") == "process" {
 		return "", false, false
 	}
 	for _, a := range append(slices.Clone(o.Extra), strings.Fields(o.Getenv("GOFLAGS"))...) {
@@ -163,15 +227,20 @@ func boundaryToolchain(o lang.RunOptions) (why string, linkFlag, shared bool) {
 	if err != nil {
 		return "Go's coverage data format is unknown (no " + defs + ": Go before 1.20, or GOROOT elsewhere; set GOROOT)", false, true
 	}
-	for name, want := range map[string]int{"MetaFileVersion": metaVersion, "CounterFileVersion": counterVersion} {
+	// The meta-data's format, and the layout of a function's counters
+	// that the hook walks.
+	for name, want := range map[string]int{"MetaFileVersion": metaVersion, "NumCtrsOffset": 0, "PkgIdOffset": 1, "FuncIdOffset": 2, "FirstCtrOffset": 3} {
 		m := regexp.MustCompile(`(?m)^const ` + name + ` = (\d+)`).FindSubmatch(src)
 		if m == nil || string(m[1]) != strconv.Itoa(want) {
 			return fmt.Sprintf("Go's coverage data format is not the one testdex reads (%s: %s is not %d)", defs, name, want), false, true
 		}
 	}
 	emit := filepath.Join(root, "src", "internal", "coverage", "cfile", "emit.go")
-	if src, err := os.ReadFile(emit); err != nil || !strings.Contains(string(src), "\nfunc prepareForMetaEmit() ([]rtcov.CovMetaBlob, error) {") {
-		return "this Go toolchain's coverage runtime lacks what the hook calls (prepareForMetaEmit in " + emit + ")", false, true
+	src, _ = os.ReadFile(emit)
+	for _, fn := range []string{"prepareForMetaEmit() ([]rtcov.CovMetaBlob, error)", "getCovCounterList() []rtcov.CovCounterBlob"} {
+		if !bytes.Contains(src, []byte("\nfunc "+fn)) {
+			return "this Go toolchain's coverage runtime lacks what the hook calls (" + fn + " in " + emit + ")", false, true
+		}
 	}
 	ld, _ := os.ReadFile(filepath.Join(root, "src", "cmd", "link", "internal", "ld", "main.go"))
 	return "", bytes.Contains(ld, []byte("checklinkname")), true

@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -134,7 +135,8 @@ func TestCoverBoundary(t *testing.T) {
 		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/bt/a", Name: name, Run: runPattern(name)})
 	}
 	aGo := filepath.Join(root, "a", "a.go")
-	got, passed, where := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=shared"))
+	// The default path.
+	got, passed, where := coverRun(t, p, sel, os.Environ())
 	if passed != 10 { // 8 tests and examples, 2 subtests
 		t.Errorf("%d passed, want 10", passed)
 	}
@@ -170,7 +172,7 @@ func TestCoverBoundary(t *testing.T) {
 		t.Errorf("TestOne %+v started after TestTwo %+v", where["TestOne"], where["TestTwo"])
 	}
 
-	old, _, oldWhere := coverRun(t, p, sel, os.Environ())
+	old, _, oldWhere := coverRun(t, p, sel, append(os.Environ(), "TESTDEX_GO_COVERAGE=process"))
 	for name, w := range oldWhere {
 		if w.Process != "" {
 			t.Errorf("%s ran alone, but its record names process %q", name, w.Process)
@@ -200,9 +202,9 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := slices.Contains(env, "TESTDEX_GO_COVERAGE=shared")
+	shared := !slices.Contains(env, "TESTDEX_GO_COVERAGE=process")
 	if boundary := slices.ContainsFunc(cmds[0].Args, func(a string) bool { return strings.HasPrefix(a, "-overlay=") }); boundary != shared {
-		t.Fatalf("TESTDEX_GO_COVERAGE=shared %v, but the boundary path taken %v: %q", shared, boundary, cmds[0].Args)
+		t.Fatalf("the boundary path asked %v (TESTDEX_GO_COVERAGE=process not set), but taken %v: %q", shared, boundary, cmds[0].Args)
 	}
 	got := map[string]map[string][]int{}
 	where := map[string]lang.RunEvent{}
@@ -251,7 +253,8 @@ func coverRun(t *testing.T, p *lang.Project, sel *lang.Selection, env []string) 
 
 // FuzzCoverDecode checks that the coverage data decoders never panic: bad
 // input is an error (the seeds are headers cut short, wrong versions and
-// lengths that point past the end).
+// lengths that point past the end), and a snapshot's units lie within
+// their function's counters.
 func FuzzCoverDecode(f *testing.F) {
 	meta := append(append([]byte{}, metaMagic[:]...), 1, 0, 0, 0)
 	f.Add(meta)
@@ -259,16 +262,21 @@ func FuzzCoverDecode(f *testing.F) {
 	big := append(append([]byte{}, meta...), make([]byte, 60)...)
 	big[16] = 0xff // entries
 	f.Add(big)
-	ctr := append(append([]byte{}, counterMagic[:]...), 1, 0, 0, 0)
-	ctr = append(ctr, make([]byte, 24)...)
-	ctr[24] = ctrULEB
-	f.Add(append(append(ctr, 0xff, 0xff, 0xff, 0xff), append(counterMagic[:], make([]byte, 12)...)...))
-	f.Add(append(append([]byte{}, counterMagic[:]...), 2, 0, 0, 0))
+	f.Add([]byte{1, 0, 2, 1, 1})                   // a record: package slot 0, function 0, unit 1 of 2
+	f.Add([]byte{1, 0, 2, 0xff, 0xff, 0xff, 0x0f}) // more units than counters
+	f.Add([]byte{1, 0, 2, 2, 1, 1})                // a unit past the counters
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if m, err := decodeMeta(b); err == nil && m == nil {
 			t.Error("no meta-data and no error")
 		}
-		decodeCounters(b)
+		recs, err := decodeSnapshot(b)
+		for _, r := range recs {
+			for _, u := range r.units {
+				if err == nil && u >= r.n {
+					t.Errorf("unit %d of a function of %d counters", u, r.n)
+				}
+			}
+		}
 	})
 }
 
@@ -310,16 +318,130 @@ func TestStartOrder(t *testing.T) {
 // why.
 func TestBoundaryOwnOverlay(t *testing.T) {
 	for _, o := range []lang.RunOptions{
-		{Env: []string{"TESTDEX_GO_COVERAGE=shared"}, Extra: []string{"-overlay=mine.json"}},
+		{Extra: []string{"-overlay=mine.json"}},
 		{Env: []string{"TESTDEX_GO_COVERAGE=shared"}, Extra: []string{"-overlay", "mine.json"}},
-		{Env: []string{"TESTDEX_GO_COVERAGE=shared", "GOFLAGS=-mod=mod -overlay=/tmp/o.json"}},
+		{Env: []string{"GOFLAGS=-mod=mod -overlay=/tmp/o.json"}},
 	} {
 		why, _, shared := boundaryToolchain(o)
 		if !shared || !strings.Contains(why, "-overlay") {
 			t.Errorf("%q %q: why %q, shared %v; want the overlay named", o.Env, o.Extra, why, shared)
 		}
 	}
-	if why, _, _ := boundaryToolchain(lang.RunOptions{Extra: []string{"-overlay=mine.json"}}); why != "" {
-		t.Errorf("without the shared path asked: %q", why)
+	if why, _, shared := boundaryToolchain(lang.RunOptions{Env: []string{"TESTDEX_GO_COVERAGE=process"}, Extra: []string{"-overlay=mine.json"}}); why != "" || shared {
+		t.Errorf("with a process per test asked: %q, shared %v", why, shared)
+	}
+}
+
+// TestTreePackages: a folder's pattern names its folders that have test
+// files; those with other Go files only go to untested, and a pattern
+// under which no folder has tests stays as it is.
+func TestTreePackages(t *testing.T) {
+	folders := map[string]bool{".": true, "a": true, "a/b": false, "ab": true, "c": false, "c/d": false}
+	for _, c := range []struct {
+		pattern   string
+		want, out []string
+	}{
+		{"./...", []string{".", "./a", "./ab"}, []string{"./a/b", "./c", "./c/d"}},
+		{"./a/...", []string{"./a"}, []string{"./a/b"}},
+		{"./c/...", []string{"./c/..."}, nil},
+	} {
+		untested := map[string]bool{}
+		got := treePackages(c.pattern, folders, untested)
+		if !slices.Equal(got, c.want) || !slices.Equal(slices.Sorted(maps.Keys(untested)), c.out) {
+			t.Errorf("treePackages(%q) = %q, untested %q; want %q, %q", c.pattern, got, slices.Sorted(maps.Keys(untested)), c.want, c.out)
+		}
+	}
+}
+
+// TestBoundaryUntestedPackages: on the shared path a run of the whole
+// module names its packages that have test files in the coverage command,
+// and runs those without (where go test -cover would start a go tool
+// covdata each) in a plain go test of their own, at the same time.
+func TestBoundaryUntestedPackages(t *testing.T) {
+	root := t.TempDir()
+	files := maps.Clone(boundaryModule)
+	files["b/b.go"] = "package b\n\nfunc B() int { return 1 }\n"
+	files["c/c_ignored.go"] = "//go:build ignore\n\npackage c\n"
+	for name, src := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &lang.Project{Dir: root, Name: "example.com/bt"}
+	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
+	o := lang.RunOptions{Coverage: true, Dir: t.TempDir(), Env: os.Environ()}
+	cmds, err := runner{}.RunCommands(p, sel, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 2 {
+		t.Fatalf("%d commands, want 2: %+v", len(cmds), cmds)
+	}
+	cov, rest := cmds[0].Args, cmds[1].Args
+	if !slices.Contains(cov, "-covermode="+boundaryMode(o)) || cov[len(cov)-1] != "./a" || slices.Contains(cov, "./...") {
+		t.Errorf("coverage command %q: want ./a alone, with coverage", cov)
+	}
+	if slices.ContainsFunc(rest, func(a string) bool { return strings.HasPrefix(a, "-cover") }) || rest[len(rest)-1] != "./b" || slices.Contains(rest, "./c") {
+		t.Errorf("the other command %q: want ./b alone (c has no file go builds), without coverage", rest)
+	}
+	if cmds[0].Lane == "" || cmds[1].Lane == "" || cmds[0].Lane == cmds[1].Lane || coverDirOf(cmds[1]) != "" {
+		t.Errorf("lanes %q and %q, the other's hook folder %q: want two lanes and none", cmds[0].Lane, cmds[1].Lane, coverDirOf(cmds[1]))
+	}
+}
+
+// TestBoundaryMode: set mode only where the hook's walk may rely on
+// plain stores being seen in program order (amd64, 386), atomic
+// elsewhere, by the run's GOARCH.
+func TestBoundaryMode(t *testing.T) {
+	for arch, want := range map[string]string{"amd64": "set", "386": "set", "arm64": "atomic", "riscv64": "atomic", "ppc64le": "atomic"} {
+		if got := boundaryMode(lang.RunOptions{Env: []string{"GOARCH=" + arch}}); got != want {
+			t.Errorf("GOARCH=%s: -covermode=%s, want %s", arch, got, want)
+		}
+	}
+}
+
+// TestCoverBoundaryParallelEntries: 32 parallel tests each enter their
+// own function for the first time while the others' boundaries walk the
+// counters (a header written as the walk passes it, a counter set between
+// the read and the swap); each test's record must still hold its
+// function's lines.
+func TestCoverBoundaryParallelEntries(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		testenv.Missing(t, "go is not on PATH")
+	}
+	const n = 32
+	var src, tests strings.Builder
+	src.WriteString("package p\n")
+	tests.WriteString("package p\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n")
+	for i := range n {
+		fmt.Fprintf(&src, "\nfunc F%d(k int) int {\n\tif k%%2 == 0 {\n\t\treturn k\n\t}\n\treturn -k\n}\n", i)
+		fmt.Fprintf(&tests, "\nfunc TestP%d(t *testing.T) {\n\tt.Parallel()\n\tfor k := 0; k < 2000; k++ {\n\t\tF%d(k)\n\t\truntime.Gosched()\n\t}\n}\n", i, i)
+	}
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "p"), 0o755)
+	for name, data := range map[string]string{"go.mod": "module example.com/pe\n\ngo 1.21\n", "p/p.go": src.String(), "p/p_test.go": tests.String()} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := &lang.Project{Dir: root, Name: "example.com/pe"}
+	sel := &lang.Selection{}
+	for i := range n {
+		name := fmt.Sprintf("TestP%d", i)
+		sel.Tests = append(sel.Tests, &testdex.Test{Scope: "example.com/pe/p", Name: name, Run: runPattern(name)})
+	}
+	got, passed, _ := coverRun(t, p, sel, os.Environ())
+	if passed != n {
+		t.Errorf("%d passed, want %d", passed, n)
+	}
+	pGo := filepath.Join(root, "p", "p.go")
+	for i := range n {
+		start := 3 + 7*i // F_i's first line
+		for _, l := range []int{start, start + 1, start + 2, start + 4} {
+			if have := got[fmt.Sprintf("TestP%d", i)][pGo]; !slices.Contains(have, l) {
+				t.Errorf("TestP%d: p.go:%d missing: %v", i, l, have)
+			}
+		}
 	}
 }

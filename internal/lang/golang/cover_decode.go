@@ -6,29 +6,22 @@ import (
 	"fmt"
 )
 
-// The coverage data files of Go's runtime/coverage (Go 1.20 and later),
-// read as $GOROOT/src/internal/coverage (defs.go, decodemeta,
-// decodecounter) reads them: a meta-data file (covmeta.HASH: per package,
-// per function, its file and units, each a block of lines with a counter)
-// and counter-data files (per function that ran, one counter per unit).
-// Version 1 of both is the only one known; another is refused.
+// The coverage meta-data file of Go's runtime/coverage (Go 1.20 and
+// later), read as $GOROOT/src/internal/coverage (defs.go, decodemeta)
+// reads it (covmeta.HASH: per package, per function, its file and units,
+// each a block of lines with a counter; version 1 is the only one known,
+// another is refused), and the snapshots of testdex's hook (hookSource):
+// per function that ran in a window, the units that ran.
 
 const (
 	metaVersion    = 1
-	counterVersion = 1
 	metaHeaderSize = 4 + 4 + 8 + 8 + 16 + 4 + 4 + 1 + 1 + 6 // MetaFileHeader
 	pkgHeaderSize  = 4*4 + 16 + 4 + 4*2                     // MetaSymbolHeader
-	ctrHeaderSize  = 4 + 4 + 16 + 1 + 1 + 6                 // CounterFileHeader
-	segHeaderSize  = 8 + 4 + 4                              // CounterSegmentHeader
-	footerSize     = 4 + 4 + 4 + 4                          // CounterFileFooter
-	ctrRaw         = 1
-	ctrULEB        = 2
 )
 
 var (
-	metaMagic    = [4]byte{0, 'c', 'v', 'm'}
-	counterMagic = [4]byte{0, 'c', 'w', 'm'}
-	errShort     = errors.New("truncated")
+	metaMagic = [4]byte{0, 'c', 'v', 'm'}
+	errShort  = errors.New("truncated")
 )
 
 // coverUnit is a block of lines one counter stands for.
@@ -195,82 +188,36 @@ func decodePackage(b []byte) ([]coverFunc, error) {
 	return fns, nil
 }
 
-// counterRecord is one function's counters in a counter-data file.
+// counterRecord is what one function ran in a window, as the hook writes
+// it (see hookSource): its package (in the meta-data's numbering), its
+// index there, its number of counters, and the units that ran.
 type counterRecord struct {
-	pkg, fn  uint32
-	counters []uint32
+	pkg, fn, n uint32
+	units      []uint32
 }
 
-// counterHeader checks a counter-data file's header and returns how its
-// counters are written: flavor, and byte order for raw ones.
-func counterHeader(r *byteReader) (byte, binary.ByteOrder, error) {
-	b := r.b
-	if !r.need(ctrHeaderSize+footerSize) || [4]byte(b[:4]) != counterMagic {
-		return 0, nil, errors.New("not a coverage counter-data file")
-	}
-	r.off = 4
-	if v := r.u32(); v != counterVersion {
-		return 0, nil, fmt.Errorf("coverage counter-data file of version %d, where testdex reads version %d", v, counterVersion)
-	}
-	flavor, bigEndian := b[24], b[25] != 0
-	if flavor != ctrRaw && flavor != ctrULEB {
-		return 0, nil, fmt.Errorf("coverage counter-data file of unknown flavor %d", flavor)
-	}
-	if bigEndian {
-		return flavor, binary.BigEndian, nil
-	}
-	return flavor, binary.LittleEndian, nil
-}
-
-// decodeCounters decodes a counter-data file (every segment).
-func decodeCounters(b []byte) ([]counterRecord, error) {
+// decodeSnapshot decodes one snapshot of the hook: records, each its
+// package's slot + 1, the function's index, its number of counters, the
+// number of units that follow, then each unit's number less the one
+// before it, all unsigned varints.
+func decodeSnapshot(b []byte) ([]counterRecord, error) {
 	r := &byteReader{b: b}
-	flavor, order, err := counterHeader(r)
-	if err != nil {
-		return nil, err
-	}
-	read := func() uint32 {
-		if flavor == ctrULEB {
-			return uint32(r.uleb())
-		}
-		if !r.need(4) {
-			return 0
-		}
-		v := order.Uint32(r.b[r.off:])
-		r.off += 4
-		return v
-	}
-	foot := &byteReader{b: b, off: len(b) - footerSize}
-	if [4]byte(b[foot.off:foot.off+4]) != counterMagic {
-		return nil, errors.New("coverage counter-data file without its footer")
-	}
-	foot.off += 8
-	segments := foot.u32()
 	var out []counterRecord
-	r.off = ctrHeaderSize
-	for s := uint32(0); s < segments && r.err == nil; s++ {
-		if s > 0 {
-			r.off += footerSize
+	for r.off < len(b) && r.err == nil {
+		pkg, fn, n, k := r.uleb(), r.uleb(), r.uleb(), r.uleb()
+		if pkg == 0 || pkg > 1<<31 || fn >= 1<<32 || n >= 1<<32 || k > n || k > uint64(len(b)) {
+			return nil, errors.New("a coverage snapshot of a record testdex's hook does not write")
 		}
-		nfn := r.u64()
-		strLen, argsLen := int(r.u32()), int(r.u32())
-		r.off += strLen + argsLen
-		r.off = (r.off + 3) &^ 3
-		if nfn > uint64(len(b)) {
-			return nil, errShort
-		}
-		for i := uint64(0); i < nfn && r.err == nil; i++ {
-			n := read()
-			rec := counterRecord{pkg: read(), fn: read()}
-			if uint64(n) > uint64(len(b)) {
-				return nil, errShort
+		rec := counterRecord{pkg: uint32(pkg - 1), fn: uint32(fn), n: uint32(n), units: make([]uint32, k)}
+		u := uint64(0)
+		for i := range rec.units {
+			u += r.uleb()
+			if u >= n {
+				return nil, errors.New("a coverage snapshot names a unit past its function's counters")
 			}
-			rec.counters = make([]uint32, n)
-			for k := range rec.counters {
-				rec.counters[k] = read()
-			}
-			out = append(out, rec)
+			rec.units[i] = uint32(u)
 		}
+		out = append(out, rec)
 	}
 	return out, r.err
 }

@@ -30,9 +30,10 @@ type processCoverage struct {
 }
 
 // boundary is one line of the events file: the test started (+) or ended
-// with its subtests (-), the counters so far having been appended to the
-// counters file at off (n bytes) just before; off is -1 when the hook took
-// no snapshot (a start right after an end, nothing running).
+// with its subtests (-), what ran since the last snapshot having been
+// appended to the counters file at off (n bytes) just before; off is -1
+// when the hook took no snapshot (a start right after an end, nothing
+// running).
 type boundary struct {
 	start  bool
 	name   string
@@ -40,8 +41,8 @@ type boundary struct {
 }
 
 // readProcess reads one process folder, PKG.PID. Window k, what ran
-// between snapshots k-1 and k (the counters of one less those of the
-// other), goes to every test that ran at any point of it, and to the one
+// between snapshots k-1 and k (snapshot k: the hook resets what it
+// takes), goes to every test that ran at any point of it, and to the one
 // whose end opened it (its goroutines may still run) unless a test started
 // before any other snapshot (the hook takes none then): the window is then
 // the starting test's. Window 0 (package
@@ -68,7 +69,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 	if err != nil {
 		return pc, err
 	}
-	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc, prev: map[[2]uint32][]uint32{},
+	a := &attributor{meta: meta, files: fileMapper(module, moduleDir), pc: pc, ran: map[string]map[[2]uint32][]uint64{},
 		first: map[[2]uint32][]int{}, entered: map[string]map[[2]uint32]bool{}, started: map[string]int{}}
 	running, win, k := map[string]int{}, map[string]bool{}, 0
 	for _, e := range events {
@@ -88,15 +89,17 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 		if e.off+e.n > int64(len(counters)) {
 			return pc, fmt.Errorf("%s: the counters file is cut short", dir)
 		}
-		recs, err := decodeCounters(counters[e.off : e.off+e.n])
+		recs, err := decodeSnapshot(counters[e.off : e.off+e.n])
 		if err != nil {
-			return pc, err
+			return pc, fmt.Errorf("%s: %w", dir, err)
 		}
 		owners := pc.tests
 		if k > 0 {
 			owners = slices.Collect(maps.Keys(win))
 		}
-		a.window(k, recs, owners)
+		if err := a.window(k, recs, owners); err != nil {
+			return pc, fmt.Errorf("%s: %w", dir, err)
+		}
 		k++
 		win = map[string]bool{}
 		for t := range running {
@@ -107,6 +110,7 @@ func readProcess(dir, module, moduleDir string) (*processCoverage, error) {
 		}
 	}
 	a.earlier()
+	a.lines()
 	return pc, nil
 }
 
@@ -156,19 +160,22 @@ type attributor struct {
 	meta    *coverMeta
 	files   func(string) string
 	pc      *processCoverage
-	prev    map[[2]uint32][]uint32        // function -> its counters at the last snapshot
-	first   map[[2]uint32][]int           // function -> per unit, the window it first ran in (-1: not yet)
-	entered map[string]map[[2]uint32]bool // test -> the functions that ran in its windows
-	started map[string]int                // test -> the window that ends at its first start
+	first   map[[2]uint32][]int               // function -> per unit, the window it first ran in (-1: not yet)
+	entered map[string]map[[2]uint32]bool     // test -> the functions that ran in its windows
+	started map[string]int                    // test -> the window that ends at its first start
+	ran     map[string]map[[2]uint32][]uint64 // test -> function -> the units given to it (bits)
 }
 
-// window gives what ran in window k (the counters of recs less the last
-// snapshot's) to its owners.
-func (a *attributor) window(k int, recs []counterRecord, owners []string) {
+// window gives what ran in window k to its owners. A record whose
+// function has another number of units in the meta-data is an error: the
+// hook read the counters other than the runtime laid them out.
+func (a *attributor) window(k int, recs []counterRecord, owners []string) error {
 	for _, rec := range recs {
 		key := [2]uint32{rec.pkg, rec.fn}
-		old := a.prev[key]
-		a.prev[key] = rec.counters
+		if int(rec.pkg) < len(a.meta.pkgs) && int(rec.fn) < len(a.meta.pkgs[rec.pkg]) && len(a.meta.pkgs[rec.pkg][rec.fn].units) != int(rec.n) {
+			return fmt.Errorf("function %d of package %d has %d counters in a snapshot and %d units in the meta-data",
+				rec.fn, rec.pkg, rec.n, len(a.meta.pkgs[rec.pkg][rec.fn].units))
+		}
 		fn := a.fn(key)
 		if fn == nil {
 			continue
@@ -178,24 +185,27 @@ func (a *attributor) window(k int, recs []counterRecord, owners []string) {
 			first = slices.Repeat([]int{-1}, len(fn.units))
 			a.first[key] = first
 		}
-		for u, c := range rec.counters {
-			if c == 0 || u < len(old) && old[u] == c || u >= len(fn.units) {
-				continue
-			}
+		for _, u := range rec.units {
 			if first[u] < 0 {
 				first[u] = k
 			}
+		}
+		for _, t := range owners {
+			bits := a.bits(t, key, len(fn.units))
+			for _, u := range rec.units {
+				bits[u/64] |= 1 << (u % 64)
+			}
+		}
+		if k > 0 && len(rec.units) > 0 {
 			for _, t := range owners {
-				a.add(t, fn, u)
-				if k > 0 {
-					if a.entered[t] == nil {
-						a.entered[t] = map[[2]uint32]bool{}
-					}
-					a.entered[t][key] = true
+				if a.entered[t] == nil {
+					a.entered[t] = map[[2]uint32]bool{}
 				}
+				a.entered[t][key] = true
 			}
 		}
 	}
+	return nil
 }
 
 // earlier gives each test the lines, of each function that ran while it
@@ -208,10 +218,11 @@ func (a *attributor) earlier() {
 	for t, fns := range a.entered {
 		start := a.started[t]
 		for key := range fns {
-			fn := a.fn(key)
-			for u, w := range a.first[key] {
+			first := a.first[key]
+			bits := a.bits(t, key, len(first))
+			for u, w := range first {
 				if w >= 0 && w <= start {
-					a.add(t, fn, u)
+					bits[u/64] |= 1 << (u % 64)
 				}
 			}
 		}
@@ -231,13 +242,36 @@ func (a *attributor) fn(key [2]uint32) *coverFunc {
 	return fn
 }
 
-// add gives unit u of fn to test t.
-func (a *attributor) add(t string, fn *coverFunc, u int) {
-	file := a.files(fn.file)
-	if a.pc.lines[t] == nil {
-		a.pc.lines[t] = map[string][]lang.Span{}
+// bits is the set of units of function key (of n units) given to test t.
+func (a *attributor) bits(t string, key [2]uint32, n int) []uint64 {
+	fns := a.ran[t]
+	if fns == nil {
+		fns = map[[2]uint32][]uint64{}
+		a.ran[t] = fns
 	}
-	a.pc.lines[t][file] = append(a.pc.lines[t][file], lang.Span{Start: fn.units[u].start, End: fn.units[u].end})
+	b := fns[key]
+	if b == nil {
+		b = make([]uint64, (n+63)/64)
+		fns[key] = b
+	}
+	return b
+}
+
+// lines turns each test's units into its lines per file.
+func (a *attributor) lines() {
+	for t, fns := range a.ran {
+		byFile := map[string][]lang.Span{}
+		for key, bits := range fns {
+			fn := a.fn(key)
+			file := a.files(fn.file)
+			for u, unit := range fn.units {
+				if bits[u/64]&(1<<(u%64)) != 0 {
+					byFile[file] = append(byFile[file], lang.Span{Start: unit.start, End: unit.end})
+				}
+			}
+		}
+		a.pc.lines[t] = byFile
+	}
 }
 
 // readBoundaries reads an events file; a last line cut short by the

@@ -101,9 +101,9 @@
 //	linking        facts.go link.go pkgctx.go corpus.go (fuzz seeds)
 //	listing        lister.go (go test -list, the runtime method)
 //	running        runner.go (commands, and the go test -json parser)
-//	coverage       cover.go cover_parse.go (a process per test, the fallback)
+//	coverage       cover.go cover_parse.go (a process per test, asked or the fallback)
 //	               cover_boundary.go cover_hook.go cover_intervals.go
-//	               cover_decode.go (one go test, a hook at test boundaries)
+//	               cover_decode.go (one go test, a hook at test boundaries: the default)
 //	impact graph   impact.go impact_api.go impact_build.go impact_mod.go
 //	               impact_scan.go impact_edges.go impact_cgo.go impact_lex.go
 //	               impact_decl.go impact_declgraph.go impact_methods.go

@@ -45,11 +45,27 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 		}
 		return boundaryCommands(p, sel, o, linkFlag)
 	}
+	return plainCommands(p, sel, o, nil), nil
+}
+
+// plainCommands builds the go test commands of a run without coverage;
+// expand, when not nil, turns a folder's pattern (./... or ./dir/...)
+// into the packages to run.
+func plainCommands(p *lang.Project, sel *lang.Selection, o lang.RunOptions, expand func(string) []string) []*lang.Command {
 	groups := map[string][]string{} // run \x00 bench (each "|"-joined) -> packages
 	add := func(run, bench []string, pkg string) {
 		k := joinPatterns(run) + "\x00" + joinPatterns(bench)
 		if !slices.Contains(groups[k], pkg) {
 			groups[k] = append(groups[k], pkg)
+		}
+	}
+	tree := func(pattern string, bench []string) {
+		if expand == nil {
+			add(nil, bench, pattern)
+			return
+		}
+		for _, pkg := range expand(pattern) {
+			add(nil, bench, pkg)
 		}
 	}
 	var benchAll []string
@@ -66,9 +82,9 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 	for _, ps := range sel.Paths {
 		switch {
 		case ps.Path == ".":
-			add(nil, benchAll, "./...")
+			tree("./...", benchAll)
 		case ps.Dir:
-			add(nil, benchAll, "./"+ps.Path+"/...")
+			tree("./"+ps.Path+"/...", benchAll)
 		default:
 			fileSelection(ps, o.Bench, named)
 			if len(ps.Tests) == 0 { // nothing listed: the whole package
@@ -95,7 +111,7 @@ func (runner) RunCommands(p *lang.Project, sel *lang.Selection, o lang.RunOption
 		}
 		add(run, n.bench, pkg)
 	}
-	return goCommands(p, groups, o), nil
+	return goCommands(p, groups, o)
 }
 
 // GuardsLinks implements lang.LinkGuard: go test's package patterns
