@@ -494,8 +494,9 @@ func sysmonVenv(t *testing.T) string {
 // with coverage's C tracer, a line that an earlier test ran is recorded
 // again for each later test that runs it, and the recorder's events are
 // the same as with the C tracer forced (TESTDEX_PY_COVERAGE_CORE=ctrace)
-// on the same interpreter; a configuration naming a coverage plugin keeps
-// the C tracer.
+// on the same interpreter; a line reported while a cut passes under its
+// callback reaches a test (testCutUnderCallback); a configuration naming a
+// coverage plugin keeps the C tracer.
 func TestSysmonCoverage(t *testing.T) {
 	venv := sysmonVenv(t)
 	t.Run("pytest", func(t *testing.T) { testPytestCoverage(t, venv) })
@@ -507,6 +508,7 @@ func TestSysmonCoverage(t *testing.T) {
 		if a, b := coveredBy(t, sysmon), coveredBy(t, ctrace); !reflect.DeepEqual(a, b) {
 			t.Errorf("sysmon and ctrace differ:\n sysmon %v\n ctrace %v", a, b)
 		}
+		testCutUnderCallback(t, py)
 		// A configuration that names a plugin keeps the C tracer (the
 		// sysmon core runs no plugin).
 		testRecorderPaths(t, py, []string{"TESTDEX_PY_COVERAGE_CORE="}, "CTracer", map[string]string{
@@ -514,4 +516,67 @@ func TestSysmonCoverage(t *testing.T) {
 			"noplugin.py": "def coverage_init(reg, options):\n    pass\n",
 		})
 	})
+}
+
+// cutUnderCallback drives Rearm's line callback by hand (argv: the
+// module) with a line number whose hashing, inside the callback's add,
+// starts the next test: a cut that comes in between, as another thread's
+// would. The callback must leave the line on, and the line must reach a
+// test.
+const cutUnderCallback = `import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("_testdex_coverage", sys.argv[1])
+rc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rc)
+events = []
+r = rc.Recorder(lambda **ev: events.append(ev))
+r.start()
+if r.monitor is None:
+    sys.exit("the recorder did not take over sys.monitoring's callbacks")
+sys.path.insert(0, ".")
+import mod
+r.begin("t1", nodeid="t1"); mod.b(1); r.end()
+
+class Cutting(int):
+    def __hash__(self):
+        if "t3" not in r.tests:
+            r.begin("t3", nodeid="t3")
+        return int.__hash__(self)
+
+r.begin("t2", nodeid="t2")
+if r.monitor.line(mod.b.__code__, Cutting(9)) is not None:
+    sys.exit("the callback switched off a line its cut may have missed")
+r.end()
+r.finish()
+for ev in events:
+    print(json.dumps(ev))
+`
+
+// testCutUnderCallback runs cutUnderCallback with python: the line added
+// while its cut was taken goes to the next test (t3), not lost with the
+// set the cut had already made its tuple of.
+func testCutUnderCallback(t *testing.T, python string) {
+	t.Helper()
+	dir := writeTree(t, map[string]string{"mod.py": covModule, "drive.py": cutUnderCallback})
+	modPath := filepath.Join(t.TempDir(), "testdex_coverage.py")
+	if err := os.WriteFile(modPath, coverageModule, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(python, "drive.py", modPath)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TESTDEX_PY_COVERAGE_CORE=")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			out = append(out, ee.Stderr...)
+		}
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var got []lang.RunEvent
+	ps := newEventParser(&lang.Project{Dir: dir}, &lang.Command{Dir: dir}, func(e lang.RunEvent) { got = append(got, e) })
+	ps.Write(out)
+	ps.Close(0)
+	cov := coveredBy(t, got)
+	checkLines(t, cov, "t1", "mod.py", []int{9}, nil)
+	checkLines(t, cov, "t3", "mod.py", []int{9}, []int{5})
 }
