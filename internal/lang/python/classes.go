@@ -46,6 +46,7 @@ type classes struct {
 	byRel      map[string]*modFile
 	fetched    map[string]fetched // read ahead by prefetch, not yet loaded
 	memo       map[classRef]*classInfo
+	pkgSkip    map[string]bool // package folders by whether their __init__ skips (fslink.go)
 }
 
 func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modFile) *classes {

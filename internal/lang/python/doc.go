@@ -23,6 +23,9 @@
 //	               module's names, the sequences pytest iterates,
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
+//	               fsskip.go (module-level skips that hang on the tree:
+//	               a folder's presence, a source build, a function of
+//	               another module that checks a folder)
 //	               funcs.go (the module's helper functions run over their
 //	               source) helperdefs.go (which defs are run, and safely)
 //	               rebound.go (names bound more than once, read
@@ -43,6 +46,8 @@
 //	               copies.go (classes a function copies from a module)
 //	               loopclasses.go (classes a module-level loop makes)
 //	               factory.go (classes a function defines and returns)
+//	               fslink.go (those skips decided on the tree, and a
+//	               package's skip passed to the modules under it)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/15/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/16/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -105,8 +105,13 @@ func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	w.src = src // the skeleton: the walker reads nodes' text from the bytes parsed
 	w.module(roots...)
 	w.dynamics(roots)
-	if w.refused || w.skipsOnHost(roots[0]) {
+	if w.refused {
 		w.dropTests()
+	} else if w.skipsOnHost(roots[0]) {
+		w.dropTests()
+		w.facts.Skipped = true
+	} else {
+		w.layoutFacts(roots[0])
 	}
 	if unittestDocs {
 		// For a load_tests hook's DocTestSuite (of this module or of a

@@ -48,6 +48,15 @@ type fileFacts struct {
 	// constObject (argname+index): a table of another module whose
 	// argvalues is one imported names its rows so (table.SeqFrom).
 	Seqs map[string][]string `json:"sq,omitempty"`
+	// Skips are the module-level statements that skip the module on
+	// import depending on the tree around it (fsskip.go).
+	Skips []skipFact `json:"sk,omitempty"`
+	// DirSkips are the module-level functions that raise SkipTest unless
+	// a folder exists, by name.
+	DirSkips map[string]dirSkipper `json:"ds,omitempty"`
+	// Skipped: the module skips on import on this host whatever the tree
+	// (skipsOnHost): a package's __init__ so skips every module under it.
+	Skipped bool `json:"sd,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.

@@ -58,6 +58,10 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	}
 	for i, f := range files {
 		var tests []lang.Test
+		if cl.skipsInTree(mods[i]) {
+			f.Result.Tests = nil // it skips as it is imported here (fslink.go)
+			continue
+		}
 		if l.unittest {
 			tests = l.unittestRecords(cl, mods[i])
 		} else {
