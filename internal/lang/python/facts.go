@@ -30,6 +30,11 @@ type fileFacts struct {
 	// Mutators are the module-level functions that set test attributes on
 	// their first parameter: class decorators that add test methods.
 	Mutators []string `json:"mu,omitempty"`
+	// MutHides are the test names a mutator may set to None on its class
+	// (cls.test_x = None, setattr(cls, "test_x", None)), by mutator: whether
+	// it does may hang on a condition, so the class's static records leave
+	// them to its dynamic record.
+	MutHides map[string][]string `json:"mh,omitempty"`
 	// Defs are the module-level functions bound once, by def, and the
 	// undecorated classes bound once, by class: their __name__ is their
 	// name (the Linker checks imported names with them).

@@ -255,10 +255,12 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	places := l.dynPlaces(cl, m, testClasses)
 	byClass := map[string][]lang.Test{}
+	hidden := map[string][]string{}
 	var out []lang.Test
 	for _, p := range places {
 		if p.class != "" {
 			byClass[p.class] = append(byClass[p.class], dynRecord(m, p))
+			hidden[p.class] = append(hidden[p.class], p.hides...)
 		}
 	}
 	for _, r := range refs {
@@ -267,6 +269,9 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 			continue
 		}
 		fns := unittestMethods(cl, ci)
+		if h := hidden[r.local]; len(h) > 0 {
+			fns = slices.DeleteFunc(slices.Clone(fns), func(f fnFact) bool { return slices.Contains(h, f.Name) })
+		}
 		if len(fns) == 0 && byClass[r.local] == nil {
 			continue
 		}
