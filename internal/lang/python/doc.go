@@ -18,6 +18,8 @@
 //	               bound to them, their parameters that ask for fixtures)
 //	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
+//	               localsloop.go (methods a class-body loop binds
+//	               through locals())
 //	evaluation     value.go values.go literal.go repr.go numbers.go
 //	               seqs.go idfunc.go platform.go (the evaluator: the
 //	               module's names, the sequences pytest iterates,

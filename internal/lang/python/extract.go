@@ -213,6 +213,9 @@ type walker struct {
 	tests     []lang.Test
 	problems  []testdex.Problem // warnings about parts not read
 	seenFn    map[string]bool
+	// localsLoops are the class-body loops whose locals()[KEY] names are
+	// known (localsloop.go), by start byte: no dynamic record for them.
+	localsLoops map[uint32]bool
 }
 
 // evaluator is the evaluation half of a walker: the module's top-level
@@ -662,6 +665,22 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	w.statements(body, 0, func(s *sitter.Node) {
 		sd := definition(s)
 		switch {
+		case s.Type() == "for_statement":
+			names, ok := w.localsLoop(s)
+			if !ok {
+				return
+			}
+			if w.localsLoops == nil {
+				w.localsLoops = map[uint32]bool{}
+			}
+			w.localsLoops[s.StartByte()] = true
+			for _, name := range names {
+				if !seen[name] {
+					seen[name] = true
+					w.facts.Classes[idx].unhide(name)
+					w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(s)})
+				}
+			}
 		case s.Type() == "expression_statement":
 			w.classAssign(s, idx, &bodyMarks)
 			for _, name := range w.hidingAssign(s) {

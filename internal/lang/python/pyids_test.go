@@ -91,11 +91,13 @@ var idsCases = []idsCase{
 	// names them otherwise, dynamic); DocTestSuite of the hook's module
 	// and of another; classes a module-level loop makes with type(); the
 	// classes a function defines and returns, bound by the module; a class
-	// decorator that hides inherited tests under a condition.
+	// decorator that hides inherited tests under a condition; class-body
+	// loops that bind tests through locals().
 	{dir: "pyids_unittest", unittest: true, dynamic: []string{"test_copied.{install_unnamed()}", "test_copied.{install_foreign()}",
 		"test_docsuite.{load_tests}", "docsuitehelper.{load_tests:docsuitehelper}", "test_factorymade.{other()}",
 		"test_loadmore.{load_tests}",
-		"test_loadsuite.{load_tests}", "test_loopmade.{globals()}", "test_loopmade.{type()}",
+		"test_loadsuite.{load_tests}", "test_localsloop.Rebinding.{locals()}", "test_localsloop.Calling.{locals()}",
+		"test_loopmade.{globals()}", "test_loopmade.{type()}",
 		"test_metaclass.{metaclass:Named}", "test_metaclass.{metaclass:Hidden}",
 		"test_mutated.Changed.{@add_tests}", "test_mutated.Untouched.{@add_tests}", "test_renamed.{load_tests}",
 		"test_specialize.{specutil.test_both()}"}},
