@@ -16,6 +16,9 @@ type modFile struct {
 	rel   string // project-relative, slash-separated
 	facts *fileFacts
 	res   *lang.Result // nil for helper modules
+	// decorated are the classes whose decorators of other modules were
+	// run over them, what they add set as methods (decorun.go).
+	decorated map[string]bool
 }
 
 // classRef names one class of one module.

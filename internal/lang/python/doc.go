@@ -19,7 +19,8 @@
 //	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
 //	               localsloop.go (methods a class-body loop binds
-//	               through locals())
+//	               through locals()) decons.go (the namespace of a class
+//	               another module's decorator may fill)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
 //	               seqs.go idfunc.go platform.go (the evaluator: the
 //	               module's names, the sequences pytest iterates,
@@ -50,6 +51,8 @@
 //	               factory.go (classes a function defines and returns)
 //	               fslink.go (those skips decided on the tree, and a
 //	               package's skip passed to the modules under it)
+//	               decorun.go (a class decorator of another module run
+//	               over a class's namespace)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

@@ -241,6 +241,12 @@ func (s *dynScan) function(name string, d *sitter.Node) {
 	})
 	if mutator {
 		s.w.facts.Mutators = append(s.w.facts.Mutators, name)
+		if strings.Contains(s.w.text(body), "__dict__") {
+			if s.w.facts.MutSrc == nil {
+				s.w.facts.MutSrc = map[string]string{}
+			}
+			s.w.facts.MutSrc[name] = s.w.text(d)
+		}
 		if len(hides) > 0 {
 			if s.w.facts.MutHides == nil {
 				s.w.facts.MutHides = map[string][]string{}

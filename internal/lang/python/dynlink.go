@@ -73,6 +73,9 @@ func (l *linker) dynPlaces(cl *classes, m *modFile, classes map[string]string) [
 				add(dynPlace{prefix: own, what: "metaclass:" + f.Call, line: f.Line})
 			}
 		case whyDecorator:
+			if m.decorated[f.Class] {
+				continue // run over the class: what it adds is listed (decorun.go)
+			}
 			if mod, name := l.function(cl, m, f.Call); mod != nil && contains(mod.facts.Mutators, name) {
 				add(dynPlace{class: f.Class, what: "@" + f.Call, line: f.Line, hides: mod.facts.MutHides[name]})
 			}

@@ -718,6 +718,21 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	})
 	// The body's pytestmark comes before the decorators' marks.
 	w.facts.Classes[idx].Marks = bodyMarks.merge(w.facts.Classes[idx].Marks)
+	if w.unittest && w.importedDecorator(n) {
+		w.facts.Classes[idx].NS = w.classNamespace(body)
+	}
+}
+
+// importedDecorator reports a class decorated by a bare name imported
+// from another module (decorun.go may run it over the class).
+func (w *walker) importedDecorator(n *sitter.Node) bool {
+	for _, e := range decorators(n) {
+		first, _, _ := strings.Cut(w.text(e), ".")
+		if e.Type() != "call" && w.facts.Imports[first] != "" && !strings.HasPrefix(w.resolve(w.text(e)), "unittest.") {
+			return true
+		}
+	}
+	return false
 }
 
 // classAssign reads __test__ and pytestmark in a class body.

@@ -35,6 +35,10 @@ type fileFacts struct {
 	// it does may hang on a condition, so the class's static records leave
 	// them to its dynamic record.
 	MutHides map[string][]string `json:"mh,omitempty"`
+	// MutSrc is the source of a mutator that reads its class's __dict__,
+	// by name: the Linker runs it over the namespaces of the classes
+	// other modules decorate with it (decorun.go).
+	MutSrc map[string]string `json:"ms,omitempty"`
 	// Defs are the module-level functions bound once, by def, and the
 	// undecorated classes bound once, by class: their __name__ is their
 	// name (the Linker checks imported names with them).
@@ -88,6 +92,9 @@ type classFact struct {
 	// Qual is the class's own __qualname__ when the module binds it to
 	// another name (Name): a class a factory made (specialize.go).
 	Qual string `json:"q,omitempty"`
+	// NS is the class's namespace, for a class decorator of another
+	// module to be run over (decons.go); only for a class so decorated.
+	NS []nsEntry `json:"ns,omitempty"`
 }
 
 // qualName is the class's __qualname__ at module level: the name

@@ -50,6 +50,11 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	}
 	cl := newClasses(p, rootRel, l.unittest, mods)
 	cl.prefetch(mods)
+	if l.unittest {
+		for _, m := range mods {
+			l.runDecorators(cl, m)
+		}
+	}
 	for _, m := range mods {
 		l.specialize(cl, m)
 	}
