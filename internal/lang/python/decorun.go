@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -38,20 +39,11 @@ type nsEntry struct {
 // false when anything it does is not followed (a raise, an unknown
 // value, a call of anything else).
 func decoRun(src string, ns []nsEntry) (names []string, ok bool) {
-	p, release := tsgrammars.Parser(tsgrammars.Python)
-	defer release()
-	data := []byte(src)
-	tree, err := p.ParseCtx(context.Background(), nil, data)
-	if err != nil || tree == nil {
+	def := decoDef(src)
+	if def == nil {
 		return nil, false
 	}
-	defer tree.Close()
-	root := tree.RootNode()
-	if root.HasError() || root.NamedChildCount() != 1 || root.NamedChild(0).Type() != "function_definition" {
-		return nil, false
-	}
-	def := root.NamedChild(0)
-	params := children(def.ChildByFieldName("parameters"))
+	params := kidsOf(def.field("parameters"))
 	if len(params) != 1 || params[0].Type() != "identifier" {
 		return nil, false
 	}
@@ -60,7 +52,7 @@ func decoRun(src string, ns []nsEntry) (names []string, ok bool) {
 		dict.Keys = append(dict.Keys, e.Name)
 		dict.L = append(dict.L, e.V)
 	}
-	r := &decoRunner{src: data, env: map[string]*nsVal{string(params[0].Content(data)): {K: "c"}}, dict: dict, set: map[string]bool{}}
+	r := &decoRunner{env: map[string]*nsVal{params[0].text: {K: "c"}}, dict: dict, set: map[string]bool{}}
 	defer func() {
 		// decoFail, or a value of a shape the runner mishandles: the
 		// class keeps its dynamic record either way.
@@ -68,7 +60,7 @@ func decoRun(src string, ns []nsEntry) (names []string, ok bool) {
 			names, ok = nil, false
 		}
 	}()
-	if !r.block(def.ChildByFieldName("body")) && !r.returned {
+	if !r.block(def.field("body")) && !r.returned {
 		return nil, false
 	}
 	if !r.returned || !r.retCls {
@@ -77,10 +69,45 @@ func decoRun(src string, ns []nsEntry) (names []string, ok bool) {
 	return r.names, true
 }
 
+// decoDefs are the decorators' definitions copied into Go, by source:
+// a listing runs one decorator over many classes, and a long-lived
+// process over many listings.
+var decoDefs struct {
+	sync.Mutex
+	m map[string]*gnode
+}
+
+// decoDef parses a decorator's source into a gnode, memoised (nil for a
+// source that is not one function definition).
+func decoDef(src string) *gnode {
+	decoDefs.Lock()
+	def, ok := decoDefs.m[src]
+	decoDefs.Unlock()
+	if ok {
+		return def
+	}
+	p, release := tsgrammars.Parser(tsgrammars.Python)
+	defer release()
+	data := []byte(src)
+	tree, err := p.ParseCtx(context.Background(), nil, data)
+	if err == nil && tree != nil {
+		defer tree.Close()
+		if root := tree.RootNode(); !root.HasError() && root.NamedChildCount() == 1 && root.NamedChild(0).Type() == "function_definition" {
+			def = toGnode(root.NamedChild(0), data, 0)
+		}
+	}
+	decoDefs.Lock()
+	if decoDefs.m == nil || len(decoDefs.m) >= 64 {
+		decoDefs.m = map[string]*gnode{}
+	}
+	decoDefs.m[src] = def
+	decoDefs.Unlock()
+	return def
+}
+
 // decoRunner is decoRun's state. What it does not follow panics with
 // decoFail, which decoRun recovers.
 type decoRunner struct {
-	src      []byte
 	env      map[string]*nsVal
 	dict     *nsVal // the class's __dict__
 	names    []string
@@ -94,14 +121,14 @@ type decoFail struct{}
 
 func (r *decoRunner) fail() { panic(decoFail{}) }
 
-func (r *decoRunner) text(n *sitter.Node) string { return n.Content(r.src) }
+func (r *decoRunner) text(n *gnode) string { return n.text }
 
 // block runs statements; false when a return ended it.
-func (r *decoRunner) block(b *sitter.Node) bool {
+func (r *decoRunner) block(b *gnode) bool {
 	if b == nil {
 		r.fail()
 	}
-	for _, s := range children(b) {
+	for _, s := range kidsOf(b) {
 		if r.steps++; r.steps > 200000 {
 			r.fail()
 		}
@@ -112,7 +139,7 @@ func (r *decoRunner) block(b *sitter.Node) bool {
 	return true
 }
 
-func (r *decoRunner) statement(s *sitter.Node) bool {
+func (r *decoRunner) statement(s *gnode) bool {
 	switch s.Type() {
 	case "comment", "pass_statement":
 	case "expression_statement":
@@ -128,28 +155,28 @@ func (r *decoRunner) statement(s *sitter.Node) bool {
 			r.fail()
 		}
 	case "if_statement":
-		if r.truth(r.eval(s.ChildByFieldName("condition"))) {
-			return r.block(s.ChildByFieldName("consequence"))
+		if r.truth(r.eval(s.field("condition"))) {
+			return r.block(s.field("consequence"))
 		}
-		for _, c := range children(s) {
+		for _, c := range kidsOf(s) {
 			switch c.Type() {
 			case "elif_clause":
-				if r.truth(r.eval(c.ChildByFieldName("condition"))) {
-					return r.block(c.ChildByFieldName("consequence"))
+				if r.truth(r.eval(c.field("condition"))) {
+					return r.block(c.field("consequence"))
 				}
 			case "else_clause":
-				return r.block(c.ChildByFieldName("body"))
+				return r.block(c.field("body"))
 			}
 		}
 	case "for_statement":
-		for _, c := range children(s) {
+		for _, c := range kidsOf(s) {
 			if c.Type() == "else_clause" {
 				r.fail()
 			}
 		}
-		for _, item := range r.iterate(r.eval(s.ChildByFieldName("right"))) {
-			r.bind(s.ChildByFieldName("left"), item)
-			if !r.block(s.ChildByFieldName("body")) {
+		for _, item := range r.iterate(r.eval(s.field("right"))) {
+			r.bind(s.field("left"), item)
+			if !r.block(s.field("body")) {
 				return false
 			}
 		}
@@ -164,8 +191,8 @@ func (r *decoRunner) statement(s *sitter.Node) bool {
 	return true
 }
 
-func (r *decoRunner) assign(a *sitter.Node) {
-	left, right := a.ChildByFieldName("left"), a.ChildByFieldName("right")
+func (r *decoRunner) assign(a *gnode) {
+	left, right := a.field("left"), a.field("right")
 	if left == nil || right == nil || right.Type() == "assignment" {
 		r.fail()
 	}
@@ -174,8 +201,8 @@ func (r *decoRunner) assign(a *sitter.Node) {
 	case "identifier", "pattern_list", "tuple_pattern":
 		r.bind(left, v)
 	case "subscript":
-		obj := r.eval(left.ChildByFieldName("value"))
-		key := r.eval(left.ChildByFieldName("subscript"))
+		obj := r.eval(left.field("value"))
+		key := r.eval(left.field("subscript"))
 		if obj.K != "d" || key.K != "s" {
 			r.fail()
 		}
@@ -183,7 +210,7 @@ func (r *decoRunner) assign(a *sitter.Node) {
 	case "attribute":
 		// test.__name__ = name on a function the decorator made: no name
 		// of the class changes.
-		if obj := r.eval(left.ChildByFieldName("object")); obj.K != "f" {
+		if obj := r.eval(left.field("object")); obj.K != "f" {
 			r.fail()
 		}
 	default:
@@ -201,13 +228,13 @@ func (r *decoRunner) dictSet(d *nsVal, k string, v *nsVal) {
 	d.Keys, d.L = append(d.Keys, k), append(d.L, v)
 }
 
-func (r *decoRunner) bind(target *sitter.Node, v *nsVal) {
-	target = unparen(target)
+func (r *decoRunner) bind(target *gnode, v *nsVal) {
+	target = gUnparen(target)
 	switch target.Type() {
 	case "identifier":
 		r.env[r.text(target)] = v
 	case "pattern_list", "tuple_pattern", "tuple":
-		ts := children(target)
+		ts := kidsOf(target)
 		items := r.iterate(v)
 		if len(items) != len(ts) {
 			r.fail()
@@ -221,9 +248,9 @@ func (r *decoRunner) bind(target *sitter.Node, v *nsVal) {
 }
 
 // callStatement runs setattr(cls, name, value) and list.append(x).
-func (r *decoRunner) callStatement(c *sitter.Node) {
-	fn := c.ChildByFieldName("function")
-	args := children(c.ChildByFieldName("arguments"))
+func (r *decoRunner) callStatement(c *gnode) {
+	fn := c.field("function")
+	args := kidsOf(c.field("arguments"))
 	switch {
 	case fn.Type() == "identifier" && r.text(fn) == "setattr" && r.env["setattr"] == nil && len(args) == 3:
 		if r.eval(args[0]).K != "c" {
@@ -237,8 +264,8 @@ func (r *decoRunner) callStatement(c *sitter.Node) {
 			r.set[name.S] = true
 			r.names = append(r.names, name.S)
 		}
-	case fn.Type() == "attribute" && r.text(fn.ChildByFieldName("attribute")) == "append" && len(args) == 1:
-		list := r.eval(fn.ChildByFieldName("object"))
+	case fn.Type() == "attribute" && r.text(fn.field("attribute")) == "append" && len(args) == 1:
+		list := r.eval(fn.field("object"))
 		if list.K != "l" {
 			r.fail()
 		}
@@ -297,8 +324,8 @@ func boolVal(b bool) *nsVal {
 	return &nsVal{K: "b", S: "False"}
 }
 
-func (r *decoRunner) eval(n *sitter.Node) *nsVal {
-	n = unparen(n)
+func (r *decoRunner) eval(n *gnode) *nsVal {
+	n = gUnparen(n)
 	if n == nil {
 		r.fail()
 	}
@@ -332,41 +359,41 @@ func (r *decoRunner) eval(n *sitter.Node) *nsVal {
 		}
 	case "tuple":
 		out := &nsVal{K: "t"}
-		for _, c := range children(n) {
+		for _, c := range kidsOf(n) {
 			out.L = append(out.L, r.eval(c))
 		}
 		return out
 	case "unary_operator":
-		v := r.eval(n.ChildByFieldName("argument"))
-		if r.text(n.ChildByFieldName("operator")) == "-" && v.K == "i" {
+		v := r.eval(n.field("argument"))
+		if r.text(n.field("operator")) == "-" && v.K == "i" {
 			if i, err := strconv.ParseInt(v.S, 10, 64); err == nil {
 				return &nsVal{K: "i", S: strconv.FormatInt(-i, 10)}
 			}
 		}
 	case "conditional_expression":
-		if parts := children(n); len(parts) == 3 {
+		if parts := kidsOf(n); len(parts) == 3 {
 			if r.truth(r.eval(parts[1])) {
 				return r.eval(parts[0])
 			}
 			return r.eval(parts[2])
 		}
 	case "not_operator":
-		return boolVal(!r.truth(r.eval(n.ChildByFieldName("argument"))))
+		return boolVal(!r.truth(r.eval(n.field("argument"))))
 	case "boolean_operator":
-		l := r.eval(n.ChildByFieldName("left"))
-		if (r.text(n.ChildByFieldName("operator")) == "and") != r.truth(l) {
+		l := r.eval(n.field("left"))
+		if (r.text(n.field("operator")) == "and") != r.truth(l) {
 			return l
 		}
-		return r.eval(n.ChildByFieldName("right"))
+		return r.eval(n.field("right"))
 	case "binary_operator":
-		l, rt := r.eval(n.ChildByFieldName("left")), r.eval(n.ChildByFieldName("right"))
-		if r.text(n.ChildByFieldName("operator")) == "+" && l.K == "s" && rt.K == "s" {
+		l, rt := r.eval(n.field("left")), r.eval(n.field("right"))
+		if r.text(n.field("operator")) == "+" && l.K == "s" && rt.K == "s" {
 			return &nsVal{K: "s", S: l.S + rt.S}
 		}
 	case "comparison_operator":
 		return r.compare(n)
 	case "attribute":
-		obj, attr := r.eval(n.ChildByFieldName("object")), r.text(n.ChildByFieldName("attribute"))
+		obj, attr := r.eval(n.field("object")), r.text(n.field("attribute"))
 		if obj.K == "c" && attr == "__dict__" {
 			return r.dict
 		}
@@ -390,7 +417,7 @@ func plainString(t string) (string, bool) {
 	return t[1 : len(t)-1], true
 }
 
-func (r *decoRunner) compare(n *sitter.Node) *nsVal {
+func (r *decoRunner) compare(n *gnode) *nsVal {
 	if n.NamedChildCount() != 2 {
 		r.fail()
 	}
@@ -425,9 +452,9 @@ func (r *decoRunner) compare(n *sitter.Node) *nsVal {
 	return nil
 }
 
-func (r *decoRunner) subscript(n *sitter.Node) *nsVal {
-	obj := r.eval(n.ChildByFieldName("value"))
-	sub := unparen(n.ChildByFieldName("subscript"))
+func (r *decoRunner) subscript(n *gnode) *nsVal {
+	obj := r.eval(n.field("value"))
+	sub := gUnparen(n.field("subscript"))
 	if sub.Type() == "slice" {
 		if obj.K != "s" {
 			r.fail()
@@ -485,10 +512,10 @@ func (r *decoRunner) subscript(n *sitter.Node) *nsVal {
 	return nil
 }
 
-func (r *decoRunner) comprehension(n *sitter.Node) *nsVal {
-	body := n.ChildByFieldName("body")
-	var clause *sitter.Node
-	for _, c := range children(n) {
+func (r *decoRunner) comprehension(n *gnode) *nsVal {
+	body := n.field("body")
+	var clause *gnode
+	for _, c := range kidsOf(n) {
 		switch c.Type() {
 		case "for_in_clause":
 			if clause != nil {
@@ -507,19 +534,19 @@ func (r *decoRunner) comprehension(n *sitter.Node) *nsVal {
 		saved[k] = v
 	}
 	out := &nsVal{K: "l"}
-	for _, item := range r.iterate(r.eval(clause.ChildByFieldName("right"))) {
-		r.bind(clause.ChildByFieldName("left"), item)
+	for _, item := range r.iterate(r.eval(clause.field("right"))) {
+		r.bind(clause.field("left"), item)
 		out.L = append(out.L, r.eval(body))
 	}
 	r.env = saved
 	return out
 }
 
-func (r *decoRunner) call(n *sitter.Node) *nsVal {
-	fn := n.ChildByFieldName("function")
-	args := children(n.ChildByFieldName("arguments"))
-	if a := n.ChildByFieldName("arguments"); a != nil && a.Type() == "generator_expression" {
-		args = []*sitter.Node{a} // f(x for x in y)
+func (r *decoRunner) call(n *gnode) *nsVal {
+	fn := n.field("function")
+	args := kidsOf(n.field("arguments"))
+	if a := n.field("arguments"); a != nil && a.Type() == "generator_expression" {
+		args = []*gnode{a} // f(x for x in y)
 	}
 	if fn.Type() == "identifier" {
 		name := r.text(fn)
@@ -554,7 +581,7 @@ func (r *decoRunner) call(n *sitter.Node) *nsVal {
 	if r.text(fn) == "collections.defaultdict" && len(args) == 1 && r.text(args[0]) == "list" && r.env["collections"] == nil {
 		return &nsVal{K: "d", S: "defaultdict(list)"}
 	}
-	obj, method := r.eval(fn.ChildByFieldName("object")), r.text(fn.ChildByFieldName("attribute"))
+	obj, method := r.eval(fn.field("object")), r.text(fn.field("attribute"))
 	vals := make([]*nsVal, len(args))
 	for i, a := range args {
 		if a.Type() == "keyword_argument" {
@@ -674,4 +701,102 @@ func (l *linker) runDecorators(cl *classes, m *modFile) {
 		}
 		m.decorated[class] = true
 	}
+}
+
+// gnode is a syntax tree node copied into Go once, so that the runner,
+// which visits the decorator's nodes over and over (a loop over a table
+// of a hundred rows), makes no cgo call per visit.
+type gnode struct {
+	typ    string
+	text   string
+	named  bool
+	all    []*gnode // every child, named or not
+	fields map[string]*gnode
+}
+
+// maxGnodeDepth bounds the copy; a deeper function is not run.
+const maxGnodeDepth = 200
+
+// toGnode copies n and its children; nil when deeper than maxGnodeDepth.
+func toGnode(n *sitter.Node, src []byte, depth int) *gnode {
+	if depth > maxGnodeDepth {
+		return nil
+	}
+	g := &gnode{typ: n.Type(), text: n.Content(src), named: n.IsNamed()}
+	for i, nc := 0, int(n.ChildCount()); i < nc; i++ {
+		c := toGnode(n.Child(i), src, depth+1)
+		if c == nil {
+			return nil
+		}
+		g.all = append(g.all, c)
+		if name := n.FieldNameForChild(i); name != "" {
+			if g.fields == nil {
+				g.fields = map[string]*gnode{}
+			}
+			if _, seen := g.fields[name]; !seen {
+				g.fields[name] = c
+			}
+		}
+	}
+	return g
+}
+
+func (g *gnode) Type() string  { return g.typ }
+func (g *gnode) IsNamed() bool { return g.named }
+func (g *gnode) ChildCount() int {
+	return len(g.all)
+}
+func (g *gnode) Child(i int) *gnode { return g.all[i] }
+
+// field is the child of that field name, nil when none (or g is nil).
+func (g *gnode) field(name string) *gnode {
+	if g == nil {
+		return nil
+	}
+	return g.fields[name]
+}
+
+// NamedChildCount and NamedChild count comments, as tree-sitter does.
+func (g *gnode) NamedChildCount() int {
+	n := 0
+	for _, c := range g.all {
+		if c.named {
+			n++
+		}
+	}
+	return n
+}
+
+func (g *gnode) NamedChild(i int) *gnode {
+	for _, c := range g.all {
+		if c.named {
+			if i == 0 {
+				return c
+			}
+			i--
+		}
+	}
+	return nil
+}
+
+// kidsOf is children for a gnode: its named children but comments.
+func kidsOf(g *gnode) []*gnode {
+	if g == nil {
+		return nil
+	}
+	var out []*gnode
+	for _, c := range g.all {
+		if c.named && c.typ != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// gUnparen is unparen for a gnode.
+func gUnparen(g *gnode) *gnode {
+	for i := 0; g != nil && g.typ == "parenthesized_expression" && g.NamedChildCount() == 1 && i < 50; i++ {
+		g = g.NamedChild(0)
+	}
+	return g
 }
