@@ -52,7 +52,8 @@
 //	               fslink.go (those skips decided on the tree, and a
 //	               package's skip passed to the modules under it)
 //	               decorun.go (a class decorator of another module run
-//	               over a class's namespace)
+//	               over a class's namespace) gnode.go (its function's
+//	               tree copied into Go)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py
