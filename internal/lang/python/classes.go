@@ -16,6 +16,9 @@ type modFile struct {
 	rel   string // project-relative, slash-separated
 	facts *fileFacts
 	res   *lang.Result // nil for helper modules
+	// decorated are the classes whose decorators of other modules were
+	// run over them, what they add set as methods (decorun.go).
+	decorated map[string]bool
 }
 
 // classRef names one class of one module.
@@ -46,6 +49,7 @@ type classes struct {
 	byRel      map[string]*modFile
 	fetched    map[string]fetched // read ahead by prefetch, not yet loaded
 	memo       map[classRef]*classInfo
+	pkgSkip    map[string]bool // package folders by whether their __init__ skips (fslink.go)
 }
 
 func newClasses(p *lang.Project, rootdirRel string, unittest bool, files []*modFile) *classes {

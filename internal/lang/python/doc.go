@@ -18,11 +18,17 @@
 //	               bound to them, their parameters that ask for fixtures)
 //	               doctest.go hide.go dynamic.go dynfunc.go loadsuite.go (the walker:
 //	               tests and tables found, records emitted)
+//	               localsloop.go (methods a class-body loop binds
+//	               through locals()) decons.go (the namespace of a class
+//	               another module's decorator may fill)
 //	evaluation     value.go values.go literal.go repr.go numbers.go
 //	               seqs.go idfunc.go platform.go (the evaluator: the
 //	               module's names, the sequences pytest iterates,
 //	               the values of parameters and ids= as pytest computes
 //	               them, and platform conditions as they fall on this host)
+//	               fsskip.go (module-level skips that hang on the tree:
+//	               a folder's presence, a source build, a function of
+//	               another module that checks a folder)
 //	               funcs.go (the module's helper functions run over their
 //	               source) helperdefs.go (which defs are run, and safely)
 //	               rebound.go (names bound more than once, read
@@ -43,6 +49,11 @@
 //	               copies.go (classes a function copies from a module)
 //	               loopclasses.go (classes a module-level loop makes)
 //	               factory.go (classes a function defines and returns)
+//	               fslink.go (those skips decided on the tree, and a
+//	               package's skip passed to the modules under it)
+//	               decorun.go (a class decorator of another module run
+//	               over a class's namespace) gnode.go (its function's
+//	               tree copied into Go)
 //	listing        lister.go (pytest --collect-only, unittest discovery)
 //	running        runner.go runner_interp.go runner_pytest.py
 //	               runner_unittest.py

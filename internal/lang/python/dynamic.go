@@ -201,7 +201,7 @@ func (s *dynScan) definition(n *sitter.Node, open map[string]bool, inLoop bool) 
 			s.add(dynFact{Why: whyDecorator, Line: line(d), Class: name, Call: s.w.text(callee)})
 		}
 	}
-	if body := d.ChildByFieldName("body"); body != nil && mayCallLocals(body, s.w.src) && usesLocals(body, s.w.src, 0) {
+	if body := d.ChildByFieldName("body"); body != nil && mayCallLocals(body, s.w.src) && usesLocals(body, s.w.src, s.w.localsLoops, 0) {
 		s.add(dynFact{Why: whyLocals, Line: line(d), Class: name})
 	}
 }
@@ -216,7 +216,7 @@ func mayCallLocals(n *sitter.Node, src []byte) bool {
 
 // usesLocals reports whether a class body writes names through locals()
 // or vars(): locals()[k] = v, locals().update(...).
-func usesLocals(n *sitter.Node, src []byte, depth int) bool {
+func usesLocals(n *sitter.Node, src []byte, known map[uint32]bool, depth int) bool {
 	if depth > 12 {
 		return false
 	}
@@ -225,6 +225,10 @@ func usesLocals(n *sitter.Node, src []byte, depth int) bool {
 		switch c.Type() {
 		case "function_definition", "decorated_definition", "class_definition":
 			continue
+		case "for_statement":
+			if known[c.StartByte()] {
+				continue // its names are listed (localsLoop)
+			}
 		case "call":
 			if f := c.ChildByFieldName("function"); f != nil && f.Type() == "identifier" {
 				if name := f.Content(src); name == "locals" || name == "vars" {
@@ -234,7 +238,7 @@ func usesLocals(n *sitter.Node, src []byte, depth int) bool {
 				}
 			}
 		}
-		if usesLocals(c, src, depth+1) {
+		if usesLocals(c, src, known, depth+1) {
 			return true
 		}
 	}

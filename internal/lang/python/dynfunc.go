@@ -197,6 +197,7 @@ func (s *dynScan) function(name string, d *sitter.Node) {
 		}
 	})
 	mutator := false
+	var hides []string
 	walkAll(body, 0, func(n *sitter.Node) {
 		switch n.Type() {
 		case "class_definition":
@@ -220,20 +221,38 @@ func (s *dynScan) function(name string, d *sitter.Node) {
 				s.make(name, b, o)
 			case callee == "setattr" && len(args) >= 2 && first != "" && s.w.text(args[0]) == first:
 				mutator = true
+				if v := s.w.value(args[1], 0); len(args) == 3 && v.isStr() && args[2].Type() == "none" {
+					hides = append(hides, v.raw)
+				}
 			case f != nil && f.Type() == "identifier" && s.w.defined[callee] && callee != name:
 				s.edges[name] = append(s.edges[name], callee)
 			}
 		case "assignment":
 			if left := n.ChildByFieldName("left"); left != nil && left.Type() == "attribute" && first != "" {
 				obj := left.ChildByFieldName("object")
-				if obj != nil && s.w.text(obj) == first && strings.HasPrefix(s.w.text(left.ChildByFieldName("attribute")), "test") {
+				if attr := s.w.text(left.ChildByFieldName("attribute")); obj != nil && s.w.text(obj) == first && strings.HasPrefix(attr, "test") {
 					mutator = true
+					if r := n.ChildByFieldName("right"); r != nil && r.Type() == "none" {
+						hides = append(hides, attr)
+					}
 				}
 			}
 		}
 	})
 	if mutator {
 		s.w.facts.Mutators = append(s.w.facts.Mutators, name)
+		if strings.Contains(s.w.text(body), "__dict__") {
+			if s.w.facts.MutSrc == nil {
+				s.w.facts.MutSrc = map[string]string{}
+			}
+			s.w.facts.MutSrc[name] = s.w.text(d)
+		}
+		if len(hides) > 0 {
+			if s.w.facts.MutHides == nil {
+				s.w.facts.MutHides = map[string][]string{}
+			}
+			s.w.facts.MutHides[name] = hides
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ type dynPlace struct {
 	class  string // local name of the class, "" for a module
 	what   string // placeholder text, without braces
 	line   int
+	hides  []string // the test names a mutating decorator may hide on the class
 }
 
 // dynPlaces confirms a module's dynFacts: a class made at run time needs a
@@ -72,8 +73,11 @@ func (l *linker) dynPlaces(cl *classes, m *modFile, classes map[string]string) [
 				add(dynPlace{prefix: own, what: "metaclass:" + f.Call, line: f.Line})
 			}
 		case whyDecorator:
+			if m.decorated[f.Class] {
+				continue // run over the class: what it adds is listed (decorun.go)
+			}
 			if mod, name := l.function(cl, m, f.Call); mod != nil && contains(mod.facts.Mutators, name) {
-				add(dynPlace{class: f.Class, what: "@" + f.Call, line: f.Line})
+				add(dynPlace{class: f.Class, what: "@" + f.Call, line: f.Line, hides: mod.facts.MutHides[name]})
 			}
 		}
 	}

@@ -51,7 +51,7 @@ func (e Extractor) Framework() testdex.Framework {
 }
 
 // CacheKey changes whenever the output of Extract may change.
-func (e Extractor) CacheKey() string { return "python/15p/" + string(e.Framework()) }
+func (e Extractor) CacheKey() string { return "python/17/" + string(e.Framework()) }
 
 // Extract parses f and returns its module-level test functions and facts.
 // A file with NUL bytes is binary and gives one error Problem; syntax
@@ -105,8 +105,13 @@ func (e Extractor) extract(f *lang.File, blank bool) lang.Result {
 	w.src = src // the skeleton: the walker reads nodes' text from the bytes parsed
 	w.module(roots...)
 	w.dynamics(roots)
-	if w.refused || w.skipsOnHost(roots[0]) {
+	if w.refused {
 		w.dropTests()
+	} else if w.skipsOnHost(roots[0]) {
+		w.dropTests()
+		w.facts.Skipped = true
+	} else {
+		w.layoutFacts(roots[0])
 	}
 	if unittestDocs {
 		// For a load_tests hook's DocTestSuite (of this module or of a
@@ -208,6 +213,9 @@ type walker struct {
 	tests     []lang.Test
 	problems  []testdex.Problem // warnings about parts not read
 	seenFn    map[string]bool
+	// localsLoops are the class-body loops whose locals()[KEY] names are
+	// known (localsloop.go), by start byte: no dynamic record for them.
+	localsLoops map[uint32]bool
 }
 
 // evaluator is the evaluation half of a walker: the module's top-level
@@ -657,6 +665,22 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	w.statements(body, 0, func(s *sitter.Node) {
 		sd := definition(s)
 		switch {
+		case s.Type() == "for_statement":
+			names, ok := w.localsLoop(s)
+			if !ok {
+				return
+			}
+			if w.localsLoops == nil {
+				w.localsLoops = map[uint32]bool{}
+			}
+			w.localsLoops[s.StartByte()] = true
+			for _, name := range names {
+				if !seen[name] {
+					seen[name] = true
+					w.facts.Classes[idx].unhide(name)
+					w.facts.Classes[idx].Methods = append(w.facts.Classes[idx].Methods, fnFact{Name: name, Line: line(s)})
+				}
+			}
 		case s.Type() == "expression_statement":
 			w.classAssign(s, idx, &bodyMarks)
 			for _, name := range w.hidingAssign(s) {
@@ -694,6 +718,21 @@ func (w *walker) class(n, d *sitter.Node, outer, depth int) {
 	})
 	// The body's pytestmark comes before the decorators' marks.
 	w.facts.Classes[idx].Marks = bodyMarks.merge(w.facts.Classes[idx].Marks)
+	if w.unittest && w.importedDecorator(n) {
+		w.facts.Classes[idx].NS = w.classNamespace(body)
+	}
+}
+
+// importedDecorator reports a class decorated by a bare name imported
+// from another module (decorun.go may run it over the class).
+func (w *walker) importedDecorator(n *sitter.Node) bool {
+	for _, e := range decorators(n) {
+		first, _, _ := strings.Cut(w.text(e), ".")
+		if e.Type() != "call" && w.facts.Imports[first] != "" && !strings.HasPrefix(w.resolve(w.text(e)), "unittest.") {
+			return true
+		}
+	}
+	return false
 }
 
 // classAssign reads __test__ and pytestmark in a class body.

@@ -30,6 +30,15 @@ type fileFacts struct {
 	// Mutators are the module-level functions that set test attributes on
 	// their first parameter: class decorators that add test methods.
 	Mutators []string `json:"mu,omitempty"`
+	// MutHides are the test names a mutator may set to None on its class
+	// (cls.test_x = None, setattr(cls, "test_x", None)), by mutator: whether
+	// it does may hang on a condition, so the class's static records leave
+	// them to its dynamic record.
+	MutHides map[string][]string `json:"mh,omitempty"`
+	// MutSrc is the source of a mutator that reads its class's __dict__,
+	// by name: the Linker runs it over the namespaces of the classes
+	// other modules decorate with it (decorun.go).
+	MutSrc map[string]string `json:"ms,omitempty"`
 	// Defs are the module-level functions bound once, by def, and the
 	// undecorated classes bound once, by class: their __name__ is their
 	// name (the Linker checks imported names with them).
@@ -48,6 +57,15 @@ type fileFacts struct {
 	// constObject (argname+index): a table of another module whose
 	// argvalues is one imported names its rows so (table.SeqFrom).
 	Seqs map[string][]string `json:"sq,omitempty"`
+	// Skips are the module-level statements that skip the module on
+	// import depending on the tree around it (fsskip.go).
+	Skips []skipFact `json:"sk,omitempty"`
+	// DirSkips are the module-level functions that raise SkipTest unless
+	// a folder exists, by name.
+	DirSkips map[string]dirSkipper `json:"ds,omitempty"`
+	// Skipped: the module skips on import on this host whatever the tree
+	// (skipsOnHost): a package's __init__ so skips every module under it.
+	Skipped bool `json:"sd,omitempty"`
 }
 
 // classFact is one class definition, at module level or nested.
@@ -74,6 +92,9 @@ type classFact struct {
 	// Qual is the class's own __qualname__ when the module binds it to
 	// another name (Name): a class a factory made (specialize.go).
 	Qual string `json:"q,omitempty"`
+	// NS is the class's namespace, for a class decorator of another
+	// module to be run over (decons.go); only for a class so decorated.
+	NS []nsEntry `json:"ns,omitempty"`
 }
 
 // qualName is the class's __qualname__ at module level: the name

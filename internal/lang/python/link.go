@@ -50,6 +50,11 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	}
 	cl := newClasses(p, rootRel, l.unittest, mods)
 	cl.prefetch(mods)
+	if l.unittest {
+		for _, m := range mods {
+			l.runDecorators(cl, m)
+		}
+	}
 	for _, m := range mods {
 		l.specialize(cl, m)
 	}
@@ -58,6 +63,10 @@ func (l *linker) Link(p *lang.Project, files []*lang.Linked) []testdex.Problem {
 	}
 	for i, f := range files {
 		var tests []lang.Test
+		if cl.skipsInTree(mods[i]) {
+			f.Result.Tests = nil // it skips as it is imported here (fslink.go)
+			continue
+		}
 		if l.unittest {
 			tests = l.unittestRecords(cl, mods[i])
 		} else {
@@ -251,10 +260,12 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 	}
 	places := l.dynPlaces(cl, m, testClasses)
 	byClass := map[string][]lang.Test{}
+	hidden := map[string][]string{}
 	var out []lang.Test
 	for _, p := range places {
 		if p.class != "" {
 			byClass[p.class] = append(byClass[p.class], dynRecord(m, p))
+			hidden[p.class] = append(hidden[p.class], p.hides...)
 		}
 	}
 	for _, r := range refs {
@@ -263,6 +274,9 @@ func (l *linker) unittestRecords(cl *classes, m *modFile) []lang.Test {
 			continue
 		}
 		fns := unittestMethods(cl, ci)
+		if h := hidden[r.local]; len(h) > 0 {
+			fns = slices.DeleteFunc(slices.Clone(fns), func(f fnFact) bool { return slices.Contains(h, f.Name) })
+		}
 		if len(fns) == 0 && byClass[r.local] == nil {
 			continue
 		}

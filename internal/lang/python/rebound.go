@@ -258,11 +258,12 @@ func (w *evaluator) readClassScope(cs *classScope) {
 }
 
 // boundNames adds every name a statement may bind (assignment and for
-// targets, with ... as, imports, defs), anywhere in it.
+// targets, with ... as, imports, defs), anywhere in it: not the names it
+// reads on the right of an assignment or in a for's sequence.
 func (w *evaluator) boundNames(n *sitter.Node, out map[string]bool) {
 	switch n.Type() {
 	case "identifier":
-		if p := n.Parent(); p != nil {
+		if p := n.Parent(); p != nil && !isNode(p.ChildByFieldName("right"), n) && !isNode(p.ChildByFieldName("value"), n) {
 			switch p.Type() {
 			case "assignment", "augmented_assignment", "for_statement", "for_in_clause", "as_pattern",
 				"pattern_list", "tuple_pattern", "list_pattern", "dotted_name", "aliased_import",
@@ -312,3 +313,6 @@ func (w *evaluator) classBinding(n *sitter.Node) (hs []modBinding, in, unknown b
 	}
 	return hs, true, false
 }
+
+// isNode reports whether a (possibly nil) node is n.
+func isNode(a, n *sitter.Node) bool { return a != nil && a.Equal(n) }

@@ -392,7 +392,8 @@ type skelFunc struct {
 // decorator); load_tests is read whole. A body is kept when its code
 // names class, type or setattr or an attribute test* (heed; strings and
 // comments aside, but for f-strings' fields), when its text holds
-// parametrize anywhere, or when it names a function kept for these; a
+// parametrize anywhere or both SkipTest and os.path. (a dirSkipper,
+// fsskip.go), or when it names a function kept for these; a
 // function called at the module level or in a class body (a table's
 // helper, funcs.go) is kept with the functions its body names, in turn;
 // a file that says new_class anywhere (an alias of it may be called)
@@ -404,7 +405,8 @@ func (s *skelScan) functions() {
 	kept := map[string]bool{}
 	for _, f := range s.funcs {
 		b := s.src[f.lo:f.hi]
-		if f.says || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) {
+		if f.says || bytes.Contains(b, []byte("parametrize")) || f.line && bodyMaySay(b) ||
+			bytes.Contains(b, []byte("SkipTest")) && bytes.Contains(b, []byte("os.path.")) {
 			kept[f.name] = true
 		}
 	}
