@@ -93,9 +93,13 @@ func treePackages(pattern string, folders map[string]bool, untested map[string]b
 // boundaryMode is the boundary path's -covermode: set (a plain store of 1
 // per unit run, the cheapest) where the architecture's stores are seen by
 // other threads in program order (amd64, 386), which the hook's walk of
-// the counters needs (see hookSource); atomic elsewhere. GOARCH is the
-// run's, else testdex's own.
+// the counters needs (see hookSource); atomic elsewhere, and under
+// -race (after "--" or in GOFLAGS), where go test refuses any other mode.
+// GOARCH is the run's, else testdex's own.
 func boundaryMode(o lang.RunOptions) string {
+	if slices.ContainsFunc(append(strings.Fields(o.Getenv("GOFLAGS")), o.Extra...), isRaceFlag) {
+		return "atomic"
+	}
 	arch := o.Getenv("GOARCH")
 	if arch == "" {
 		arch = runtime.GOARCH
@@ -104,6 +108,15 @@ func boundaryMode(o lang.RunOptions) string {
 		return "set"
 	}
 	return "atomic"
+}
+
+// isRaceFlag reports -race, --race or -race=true (go test's forms of the flag).
+func isRaceFlag(a string) bool {
+	if !strings.HasPrefix(a, "-") {
+		return false
+	}
+	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+	return a == "race" || a == "race=true" || a == "race=1"
 }
 
 // withLinkFlag adds -checklinkname=0 to the command's -ldflags (the

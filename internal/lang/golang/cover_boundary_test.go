@@ -399,6 +399,16 @@ func TestBoundaryMode(t *testing.T) {
 			t.Errorf("GOARCH=%s: -covermode=%s, want %s", arch, got, want)
 		}
 	}
+	// go test refuses any mode but atomic with -race.
+	for _, o := range []lang.RunOptions{
+		{Env: []string{"GOARCH=amd64"}, Extra: []string{"-race"}},
+		{Env: []string{"GOARCH=amd64"}, Extra: []string{"--race"}},
+		{Env: []string{"GOARCH=amd64", "GOFLAGS=-count=1 -race"}},
+	} {
+		if got := boundaryMode(o); got != "atomic" {
+			t.Errorf("%v %v: -covermode=%s, want atomic", o.Env, o.Extra, got)
+		}
+	}
 }
 
 // TestCoverBoundaryParallelEntries: 32 parallel tests each enter their
