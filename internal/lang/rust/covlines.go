@@ -35,6 +35,11 @@ func loadCovBinary(path, root string) (*covBinary, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newCovBinary(funcs, root), nil
+}
+
+// newCovBinary files the regions of funcs by file, those under root.
+func newCovBinary(funcs []*covFunc, root string) *covBinary {
 	b := &covBinary{funcs: funcs, files: map[string][]regionRef{}}
 	keep := map[string]bool{}
 	for fi, fn := range funcs {
@@ -57,7 +62,7 @@ func loadCovBinary(path, root string) (*covBinary, error) {
 	for _, refs := range b.files {
 		sort.Slice(refs, func(i, j int) bool { return b.regionLess(refs[i], refs[j]) })
 	}
-	return b, nil
+	return b
 }
 
 // regionLess is llvm-cov's order: by start, the enclosing region first,

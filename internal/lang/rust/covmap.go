@@ -90,6 +90,11 @@ func readCovmap(path string) ([]*covFunc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errCovmap, err)
 	}
+	return readSections(mapData, funData)
+}
+
+// readSections reads the contents of __llvm_covmap and __llvm_covfun.
+func readSections(mapData, funData []byte) ([]*covFunc, error) {
 	units, err := readUnits(mapData)
 	if err != nil {
 		return nil, err
