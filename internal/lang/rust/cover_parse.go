@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,6 +99,9 @@ func (c *coverParser) Close(exitCode int) error {
 				continue
 			}
 			c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: covered})
+			if tools.compare {
+				c.compare(name, f, bin, covered, tools)
+			}
 		}
 		if rd.fellBack != "" && !tools.force { // batch output, not a note: the coverage is whole
 			c.lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "testdex: the coverage of " + filepath.Base(bin) + " was read through llvm-profdata and llvm-cov, slower: " + rd.fellBack + "\n"})
@@ -109,29 +113,48 @@ func (c *coverParser) Close(exitCode int) error {
 	return nil
 }
 
+// compare says, as batch output, where llvm-cov's lines of test f differ
+// from testdex's (TESTDEX_RUST_COVERAGE=compare).
+func (c *coverParser) compare(name, f, bin string, covered []lang.CoveredFile, tools coverTools) {
+	msg := "same"
+	if data, err := tools.lcov(bin, f); err != nil {
+		msg = "llvm-cov failed: " + err.Error()
+	} else if want := lcovFiles(data, c.root); !reflect.DeepEqual(covered, want) {
+		msg = fmt.Sprintf("differs: testdex %v, llvm-cov %v", covered, want)
+	}
+	c.lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "testdex-rust-compare: " + name + ": " + msg + "\n"})
+}
+
 // profReader turns one binary's profiles into lines: in Go (covBinary),
-// or through LLVM's tools where testdex does not read the profile or the
-// mapping (fellBack says why) or TESTDEX_RUST_COVERAGE=llvm-tools asks.
+// or through LLVM's tools where testdex does not read the binary's
+// mapping (for every test of the binary) or a test's raw profile (for
+// that test), or TESTDEX_RUST_COVERAGE=llvm-tools asks; fellBack says why
+// it did.
 type profReader struct {
 	bin, root string
 	tools     coverTools
 	cb        *covBinary
+	cbErr     error
 	fellBack  string
 }
 
 // read returns the lines of test f (PREFIX.B.J).
 func (r *profReader) read(f string) ([]lang.CoveredFile, error) {
-	if !r.tools.force && r.fellBack == "" {
+	why := ""
+	if !r.tools.force {
 		lines, err := r.readGo(f)
 		if err == nil || !errors.Is(err, errProfraw) && !errors.Is(err, errCovmap) {
 			return lines, err
 		}
-		r.fellBack = err.Error()
+		why = err.Error()
+		if r.fellBack == "" {
+			r.fellBack = why
+		}
 	}
 	data, err := r.tools.lcov(r.bin, f)
 	if err != nil {
-		if r.fellBack != "" {
-			return nil, fmt.Errorf("%s; %w", r.fellBack, err)
+		if why != "" {
+			return nil, fmt.Errorf("%s; %w", why, err)
 		}
 		return nil, err
 	}
@@ -140,12 +163,11 @@ func (r *profReader) read(f string) ([]lang.CoveredFile, error) {
 
 // readGo reads the binary's mapping (once) and the test's raw profile.
 func (r *profReader) readGo(f string) ([]lang.CoveredFile, error) {
-	if r.cb == nil {
-		cb, err := loadCovBinary(r.bin, r.root)
-		if err != nil {
-			return nil, err
-		}
-		r.cb = cb
+	if r.cb == nil && r.cbErr == nil {
+		r.cb, r.cbErr = loadCovBinary(r.bin, r.root)
+	}
+	if r.cbErr != nil {
+		return nil, r.cbErr
 	}
 	data, err := os.ReadFile(f + ".profraw")
 	if err != nil {

@@ -16,10 +16,14 @@ import (
 // for it, each test's profile goes through `llvm-profdata merge -sparse`
 // and `llvm-cov export -format=lcov`, as before testdex read them: about
 // 0.07 s of CPU a test, mostly llvm-cov reading the binary's mapping.
+// TESTDEX_RUST_COVERAGE=compare reads each profile both ways, records
+// testdex's reading and says, as batch output, each test whose lines
+// differ from llvm-cov's (the check of docs/coverage.md's Rust figures).
 
 // coverTools is what a coverage script's parser needs to fall back.
 type coverTools struct {
 	force         bool // TESTDEX_RUST_COVERAGE=llvm-tools
+	compare       bool // TESTDEX_RUST_COVERAGE=compare: both, differences said
 	profdata, cov string
 }
 
@@ -27,8 +31,8 @@ type coverTools struct {
 // tools' paths ("" where none was found).
 func writeTools(prefix string, o lang.RunOptions, profdata, cov string) error {
 	mode := "go"
-	if o.Getenv("TESTDEX_RUST_COVERAGE") == "llvm-tools" {
-		mode = "llvm-tools"
+	if m := o.Getenv("TESTDEX_RUST_COVERAGE"); m == "llvm-tools" || m == "compare" {
+		mode = m
 	}
 	return os.WriteFile(prefix+".tools", []byte(mode+"\n"+profdata+"\n"+cov+"\n"), 0o644)
 }
@@ -40,7 +44,7 @@ func readTools(prefix string) coverTools {
 	for len(f) < 3 {
 		f = append(f, "")
 	}
-	return coverTools{force: f[0] == "llvm-tools", profdata: f[1], cov: f[2]}
+	return coverTools{force: f[0] == "llvm-tools", compare: f[0] == "compare", profdata: f[1], cov: f[2]}
 }
 
 // lcov runs the tools on one test's profile: PREFIX.B.J.profraw to its
