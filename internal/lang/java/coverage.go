@@ -58,9 +58,10 @@ import (
 // provider (a project with junit:junit and no JUnit Platform) loads no
 // launcher listener, so its tests record nothing.
 //
-// Overhead on commons-cli 1.9.0 (738 tests; docs/coverage.md, "Java"): x1.6 in CPU time and x1.5 to x1.8 in wall time against a
-// plain run, of which the reader was 2.8 s and javac 1.1 s before both
-// were compiled once.
+// Overhead on commons-cli 1.9.0 (738 tests; docs/coverage.md, "Java"),
+// with the listener and the reader compiled once: x1.56 in CPU time and
+// x1.49 in wall time against a plain run (x1.63 and x1.77 when javac
+// compiled both at each run).
 
 // JacocoVersion is the JaCoCo release whose agent, Maven plugin and CLI
 // record and read coverage (the newest Maven Central serves whole here).
