@@ -22,17 +22,18 @@ import (
 //     would otherwise rebuild the user's target), and reads their paths
 //     from cargo's "Executable" lines;
 //  2. per binary, in cargo's order, it lists the tests the command's
-//     libtest filters select (BIN --list --format terse FILTERS), then runs
+//     libtest filters select (BIN --list --format terse FILTERS, its
+//     profile to PREFIX.B.list.profraw, not the crate folder), then runs
 //     each in its own process (BIN --exact NAME, in the crate folder, as
-//     cargo does) with LLVM_PROFILE_FILE=PREFIX.B.J.profraw, and turns the
-//     raw profile into lcov at once (llvm-profdata merge -sparse, llvm-cov
-//     export -format=lcov, std and the registry left out): ~0.1 s a test;
+//     cargo does) with LLVM_PROFILE_FILE=PREFIX.B.J.profraw;
 //  3. the same libtest parser reads the script's output, told where each
 //     binary starts (a "testdex-cover: binary N" line stands for the
 //     binary's "running N tests"; each process's own "running 1 test" is
-//     dropped), so results are the plain run's; at Close it reads the lcov
-//     files into each test's ActionCovered, lines of files under the
-//     project only.
+//     dropped), so results are the plain run's; at Close it reads each
+//     binary's coverage mapping once and each test's raw profile into the
+//     test's ActionCovered (covlines.go: lines as llvm-cov export gives
+//     them), lines of files under the project only, and where it does not
+//     read them, passes them through LLVM's tools (cover_tools.go).
 //
 // Doc tests record nothing: rustdoc compiles each into a binary of its
 // own that testdex does not see; their commands (cargo test --doc) run as
@@ -40,9 +41,10 @@ import (
 // filters the user gives after "--" apply to the listing; the per-test
 // runs get the user's other libtest flags.
 //
-// The tools must read the profile format of rustc's LLVM (rustc 1.95 is
-// LLVM 22, raw format 10): Debian 12's default llvm-profdata (LLVM 14)
-// cannot, so an unversioned llvm-profdata is never taken; see llvmTools.
+// The tools, where needed, must read the profile format of rustc's LLVM
+// (rustc 1.95 is LLVM 22, raw format 10): Debian 12's default
+// llvm-profdata (LLVM 14) cannot, so an unversioned llvm-profdata is never
+// taken; see llvmTools.
 
 // Granularity is "test": each libtest test runs in its own process.
 func (Runner) Granularity() string { return "test" }
@@ -202,7 +204,6 @@ func coverScript(cargoArgs, libtestArgs, testExtra []string) string {
 	w(`  while IFS= read -r t <&4; do`)
 	w(`    f="$p.$b.$j"`)
 	w(`    LLVM_PROFILE_FILE="$f.profraw" "$bin" --exact "$t" `, quoteAll(testExtra), ` </dev/null || rc=101`)
-	w(`    [ -f "$f.profraw" ] || : >"$f.noprofile"`)
 	w(`    j=$((j+1))`)
 	w(`  done 4<"$p.$b.names"`)
 	w(`  b=$((b+1))`)

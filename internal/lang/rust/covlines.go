@@ -43,6 +43,8 @@ func newCovBinary(funcs []*covFunc, root string) *covBinary {
 	b := &covBinary{funcs: funcs, files: map[string][]regionRef{}}
 	keep := map[string]bool{}
 	for fi, fn := range funcs {
+		_, ok := fn.counts(nil)
+		fn.cyclic = !ok
 		for ri, reg := range fn.regions {
 			if reg.kind == kindBranch {
 				continue
@@ -158,8 +160,7 @@ func (b *covBinary) lines(p profile) []lang.CoveredFile {
 func (fn *covFunc) profileCounts(p profile) (counts []uint64, excluded bool) {
 	recs, ok := p[fn.name]
 	if !ok {
-		_, ok := fn.counts(nil)
-		return nil, !ok
+		return nil, fn.cyclic
 	}
 	i := slices.IndexFunc(recs, func(r profRecord) bool { return r.hash == fn.hash })
 	if i < 0 {

@@ -60,7 +60,8 @@ type covFunc struct {
 	files      []string    // per file ID
 	exprs      [][2]uint64 // encoded LHS and RHS
 	regions    []covRegion
-	maxCounter int // the highest counter index referenced, -1 for none
+	maxCounter int  // the highest counter index referenced, -1 for none
+	cyclic     bool // an expression refers to itself: llvm-cov leaves the function out
 }
 
 // errCovmap marks a coverage mapping testdex does not read.
