@@ -58,11 +58,15 @@ type segBuilder struct {
 
 // buildSegments turns a file's combined regions into segments.
 func buildSegments(regions []cRegion) []segment {
-	b := &segBuilder{}
+	b := &segBuilder{segs: make([]segment, 0, len(regions)+1)}
+	var done []*cRegion // scratch
 	for i := range regions {
 		cr := &regions[i]
 		cur := cr.start()
-		var active, done []*cRegion
+		// A stable partition: the regions still active, then those that
+		// end before cur.
+		active := b.stack[:0]
+		done = done[:0]
 		for _, r := range b.stack {
 			if r.end().le(cur) {
 				done = append(done, r)
