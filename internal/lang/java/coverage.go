@@ -191,13 +191,14 @@ const javacScriptName = "testdex-javac"
 // readerScript runs the reader: $1 is JaCoCo's CLI jar, $2 the reader's
 // source, $3 its compiled folder in the cache ("" for none), the rest
 // the reader's arguments. The reader is compiled once into $3 (through
-// a fresh folder renamed into place); without a cache folder, or when
+// a fresh folder renamed into place), for Java 11 (--release 11: the
+// java on PATH may be older than javac); without a cache folder, or when
 // javac fails, it runs in source-file mode, which compiles it each time.
 const readerScript = `cli=$1; src=$2; rd=$3; shift 3
 [ -f "$cli" ] || { printf '` + noteMarker + `%s\n' "mvn did not copy JaCoCo's CLI ($cli), which reads the coverage: see mvn's output"; exit 0; }
 if [ -n "$rd" ] && [ ! -f "$rd/TestdexCoverageReader.class" ]; then
   t="$rd.$$"; rm -rf "$t"
-  javac -J-XX:TieredStopAtLevel=1 -nowarn -encoding UTF-8 -cp "$cli" -d "$t" "$src" >&2 && { [ -d "$rd" ] || mv "$t" "$rd"; }
+  javac -J-XX:TieredStopAtLevel=1 --release 11 -nowarn -encoding UTF-8 -cp "$cli" -d "$t" "$src" >&2 && { [ -d "$rd" ] || mv "$t" "$rd"; }
   rm -rf "$t"
 fi
 [ -n "$rd" ] && [ -f "$rd/TestdexCoverageReader.class" ] && exec java -XX:TieredStopAtLevel=1 -cp "$rd:$cli" TestdexCoverageReader "$@"
