@@ -59,9 +59,10 @@ import (
 // launcher listener, so its tests record nothing.
 //
 // Overhead on commons-cli 1.9.0 (738 tests; docs/coverage.md, "Java"),
-// with the listener and the reader compiled once: x1.56 in CPU time and
-// x1.49 in wall time against a plain run (x1.63 and x1.77 when javac
-// compiled both at each run).
+// with the listener and the reader compiled once: x1.28 to x1.56 in CPU
+// time and x1.27 to x1.49 in wall time against a plain run, by the
+// machine's load (x1.54 to x1.63 and x1.43 to x1.77 when javac compiled
+// both at each run).
 
 // JacocoVersion is the JaCoCo release whose agent, Maven plugin and CLI
 // record and read coverage (the newest Maven Central serves whole here).
