@@ -15,7 +15,11 @@ the tests recorded. With --before, a third run alternates with them,
 `--coverage` by that binary (an earlier build), and the table gets its
 medians too. --before-env VAR=VALUE does the same with this build and
 VAR set for the third run (TESTDEX_PY_COVERAGE_CORE=ctrace: coverage.py's
-C tracer where Python 3.12 and later would take sys.monitoring). --venv runs every project with that virtualenv (VIRTUAL_ENV,
+C tracer where Python 3.12 and later would take sys.monitoring). --warm
+gives each kind of run its own TESTDEX_CACHE_DIR, kept through the
+project's runs and filled by one run of each kind that is not measured
+(what testdex compiles once into its cache, as Java's coverage
+listener, then counts as it does on a user's later runs). --venv runs every project with that virtualenv (VIRTUAL_ENV,
 as the runner reads it): a folder, where %s stands for the project's
 folder name, or, when relative, a name inside each PROJECT (another
 interpreter than the project's .venv). A run whose results differ from the plain run's is
@@ -49,9 +53,10 @@ def venv_dir(venv, project):
     return venv if os.path.isabs(venv) else os.path.join(project, venv)
 
 
-def run(bin_, project, coverage, before=None, venv=None, extra=None):
-    """One run: (wall s, cpu s, {test id: action}, tests recorded)."""
-    with tempfile.TemporaryDirectory() as cache:
+def run(bin_, project, coverage, before=None, venv=None, extra=None, cache=None):
+    """One run: (wall s, cpu s, {test id: action}, tests recorded); cache is the TESTDEX_CACHE_DIR to keep, else a fresh one."""
+    with tempfile.TemporaryDirectory() as fresh:
+        cache = cache or fresh
         env = dict(os.environ, TESTDEX_CACHE_DIR=cache, NO_COLOR="1", **(extra or {}))
         if venv:
             env["VIRTUAL_ENV"] = venv_dir(venv, project)
@@ -77,6 +82,7 @@ def main():
     ap.add_argument("--bin")
     ap.add_argument("--before", help="an earlier testdex binary whose --coverage runs alternate with the others")
     ap.add_argument("--before-env", help="VAR=VALUE: the third run is this build's --coverage with VAR set")
+    ap.add_argument("--warm", action="store_true", help="one cache folder per kind of run, filled by a run not measured")
     ap.add_argument("--venv", help="the virtualenv to run with (VIRTUAL_ENV): a folder, or a name inside each project")
     ap.add_argument("projects", nargs="*", default=[os.path.join(FIDELITY, n) for n in ("itsdangerous", "pyasn1")])
     a = ap.parse_args()
@@ -94,11 +100,17 @@ def main():
     status = 0
     for project in a.projects:
         plain, cov, before = [], [], []
-        for _ in range(a.runs):
-            plain.append(run(bin_, project, False, venv=a.venv))
-            cov.append(run(bin_, project, True, venv=a.venv))
-            if a.before:
-                before.append(run(bin_, project, True, a.before, venv=a.venv, extra=before_env))
+        caches = [tempfile.mkdtemp() if a.warm else None for _ in range(3)]
+        for i in range(a.runs + (1 if a.warm else 0)):
+            p = run(bin_, project, False, venv=a.venv, cache=caches[0])
+            c = run(bin_, project, True, venv=a.venv, cache=caches[1])
+            b = run(bin_, project, True, a.before, venv=a.venv, extra=before_env, cache=caches[2]) if a.before else None
+            if a.warm and i == 0:
+                continue
+            plain.append(p)
+            cov.append(c)
+            if b:
+                before.append(b)
         want = plain[0][2]
         for r in plain[1:] + cov + before:
             if r[2] != want:

@@ -2,7 +2,9 @@ package java
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,16 +21,20 @@ import (
 // Per-test coverage (lang.Coverer) for JUnit through Maven, with JaCoCo:
 //
 //	javac  TestdexCoverageListener (jacoco/), against stand-ins of the few
-//	       JUnit Platform types it uses, into SCRATCH/listener
+//	       JUnit Platform types it uses, into CACHE/java-coverage/KEY/listener
+//	       (KEY: the sources, JaCoCo's version and the JDK), once; into
+//	       SCRATCH/listener at each run without a cache folder
 //	mvn    jacoco-maven-plugin:prepare-agent (the agent on Surefire's
 //	       argLine, prepended to the project's own) + dependency:copy of
 //	       JaCoCo's CLI jar into SCRATCH + the project's own `test`, with
 //	       SCRATCH/listener on the test class path (Surefire's
 //	       maven.test.additionalClasspath), where the launcher finds the
 //	       listener through ServiceLoader
-//	java   TestdexCoverageReader.java (source-file mode, the CLI jar's
-//	       JaCoCo core on the class path): the listener's records and the
-//	       built classes to each test's executed lines
+//	java   TestdexCoverageReader (compiled once into KEY/reader against
+//	       the CLI jar's JaCoCo core; source-file mode without a cache
+//	       folder): the listener's records (SCRATCH/exec, named to the
+//	       listener by a -D property and a variable) and the built
+//	       classes to each test's executed lines
 //
 // The listener takes the agent's data with a reset at every start and
 // end of a test or container, so each test gets what ran during it, plus
@@ -52,8 +58,11 @@ import (
 // provider (a project with junit:junit and no JUnit Platform) loads no
 // launcher listener, so its tests record nothing.
 //
-// Overhead on commons-cli 1.9.0 (738 tests; docs/coverage.md, "Java"): x1.6 in CPU time and x1.5 to x1.8 in wall time against a
-// plain run, of which the reader is 2.8 s and javac 1.1 s.
+// Overhead on commons-cli 1.9.0 (738 tests; docs/coverage.md, "Java"),
+// with the listener and the reader compiled once: x1.28 to x1.56 in CPU
+// time and x1.27 to x1.49 in wall time against a plain run, by the
+// machine's load (x1.54 to x1.63 and x1.43 to x1.77 when javac compiled
+// both at each run).
 
 // JacocoVersion is the JaCoCo release whose agent, Maven plugin and CLI
 // record and read coverage (the newest Maven Central serves whole here).
@@ -104,7 +113,8 @@ func lookPath(name, pathEnv string) (string, error) {
 
 // coverageCommands writes the listener's and the reader's sources to the
 // scratch folder and returns the commands around mvn (its arguments
-// after "mvn -B"): javac before, the reader after.
+// after "mvn -B"): javac before (none when the compiled listener is in
+// the cache folder already), the reader after.
 func coverageCommands(p *lang.Project, o lang.RunOptions, mvn []string) ([]*lang.Command, error) {
 	if o.Dir == "" {
 		return nil, errors.New("no scratch folder for JaCoCo's coverage (set RunOptions.Dir)")
@@ -113,8 +123,51 @@ func coverageCommands(p *lang.Project, o lang.RunOptions, mvn []string) ([]*lang
 	if err := os.CopyFS(src, subFS()); err != nil {
 		return nil, fmt.Errorf("write the JaCoCo listener: %w", err)
 	}
-	listener := filepath.Join(o.Dir, "listener")
-	services := filepath.Join(listener, "META-INF", "services")
+	compiled := compiledDir(o)
+	listener, readerDir := filepath.Join(compiled, "listener"), filepath.Join(compiled, "reader")
+	if compiled == "" {
+		listener, readerDir = filepath.Join(o.Dir, "listener"), ""
+	}
+	var cmds []*lang.Command
+	if !isFile(filepath.Join(listener, "testdex", "TestdexCoverageListener.class")) {
+		javac, err := listenerJavac(p, o, src, listener)
+		if err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, javac)
+	}
+	cli := filepath.Join(o.Dir, "org.jacoco.cli-"+JacocoVersion+"-nodeps.jar")
+	exec := filepath.Join(o.Dir, "exec")
+	run := &lang.Command{Dir: p.Dir, Args: append([]string{"mvn", "-B",
+		"org.jacoco:jacoco-maven-plugin:" + JacocoVersion + ":prepare-agent",
+		DependencyPlugin + ":copy", "-Dartifact=org.jacoco:org.jacoco.cli:" + JacocoVersion + ":jar:nodeps", "-DoutputDirectory=" + o.Dir,
+		"-Djacoco.destFile=" + filepath.Join(o.Dir, "jacoco.exec"), "-Djacoco.dumpOnExit=false",
+		"-Dmaven.test.additionalClasspath=" + listener, "-Dtestdex.jacoco.exec=" + exec}, mvn...),
+		Env: []string{"TESTDEX_JACOCO_EXEC=" + exec}, Exclusive: reportsLock(p)}
+	read := []string{"sh", "-c", readerScript, "sh", cli, filepath.Join(src, "TestdexCoverageReader.java"), readerDir, exec, p.Dir}
+	if g, ok := p.Grapher.(Grapher); ok && g.TestDir != defaultTestDir {
+		read = append(read, filepath.Join(p.Dir, filepath.FromSlash(g.TestDir)))
+	}
+	return append(cmds, run, &lang.Command{Dir: p.Dir, Args: read}), nil
+}
+
+// listenerJavac is the javac command that compiles the listener into
+// dest: straight there without a cache folder, else into a fresh folder
+// beside dest that a shell then renames to dest, so that a run never
+// sees half a listener and concurrent runs each get a whole one.
+func listenerJavac(p *lang.Project, o lang.RunOptions, src, dest string) (*lang.Command, error) {
+	out := dest
+	if dest != filepath.Join(o.Dir, "listener") {
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return nil, fmt.Errorf("cache folder for the JaCoCo listener: %w", err)
+		}
+		tmp, err := os.MkdirTemp(filepath.Dir(dest), "listener-")
+		if err != nil {
+			return nil, fmt.Errorf("cache folder for the JaCoCo listener: %w", err)
+		}
+		out = tmp
+	}
+	services := filepath.Join(out, "META-INF", "services")
 	if err := os.MkdirAll(services, 0o755); err != nil {
 		return nil, err
 	}
@@ -124,20 +177,79 @@ func coverageCommands(p *lang.Project, o lang.RunOptions, mvn []string) ([]*lang
 	// C1 alone (TieredStopAtLevel=1): these short JVMs spend more in
 	// C2's compiles than they win (the reader: 2.8 s against 6.4 s on
 	// commons-cli's 738 tests).
-	javac := &lang.Command{Dir: p.Dir, Args: []string{"javac", "-J-XX:TieredStopAtLevel=1", "--release", "8", "-implicit:none", "-nowarn", "-Xlint:-options",
-		"-sourcepath", filepath.Join(src, "stubs"), "-d", listener, filepath.Join(src, "TestdexCoverageListener.java")}}
-	cli := filepath.Join(o.Dir, "org.jacoco.cli-"+JacocoVersion+"-nodeps.jar")
-	run := &lang.Command{Dir: p.Dir, Args: append([]string{"mvn", "-B",
-		"org.jacoco:jacoco-maven-plugin:" + JacocoVersion + ":prepare-agent",
-		DependencyPlugin + ":copy", "-Dartifact=org.jacoco:org.jacoco.cli:" + JacocoVersion + ":jar:nodeps", "-DoutputDirectory=" + o.Dir,
-		"-Djacoco.destFile=" + filepath.Join(o.Dir, "jacoco.exec"), "-Djacoco.dumpOnExit=false",
-		"-Dmaven.test.additionalClasspath=" + listener}, mvn...), Exclusive: reportsLock(p)}
-	read := []string{"sh", "-c", `[ -f "$1" ] || { printf '` + noteMarker + `%s\n' "mvn did not copy JaCoCo's CLI ($1), which reads the coverage: see mvn's output"; exit 0; }; exec java -XX:TieredStopAtLevel=1 -cp "$@"`, "sh",
-		cli, filepath.Join(src, "TestdexCoverageReader.java"), filepath.Join(o.Dir, "exec"), p.Dir}
-	if g, ok := p.Grapher.(Grapher); ok && g.TestDir != defaultTestDir {
-		read = append(read, filepath.Join(p.Dir, filepath.FromSlash(g.TestDir)))
+	javac := []string{"javac", "-J-XX:TieredStopAtLevel=1", "--release", "8", "-implicit:none", "-nowarn", "-Xlint:-options",
+		"-sourcepath", filepath.Join(src, "stubs"), "-d", out, filepath.Join(src, "TestdexCoverageListener.java")}
+	if out == dest {
+		return &lang.Command{Dir: p.Dir, Args: javac}, nil
 	}
-	return []*lang.Command{javac, run, {Dir: p.Dir, Args: read}}, nil
+	script := `t=$1; d=$2; shift 2; "$@" || { rm -rf "$t"; exit 1; }; [ -d "$d" ] || mv "$t" "$d"; rm -rf "$t"`
+	return &lang.Command{Dir: p.Dir, Args: append([]string{"sh", "-c", script, javacScriptName, out, dest}, javac...)}, nil
+}
+
+// javacScriptName is $0 of the shell around javac that fills the cache.
+const javacScriptName = "testdex-javac"
+
+// readerScript runs the reader: $1 is JaCoCo's CLI jar, $2 the reader's
+// source, $3 its compiled folder in the cache ("" for none), the rest
+// the reader's arguments. The reader is compiled once into $3 (through
+// a fresh folder renamed into place), for Java 11 (--release 11: the
+// java on PATH may be older than javac); without a cache folder, or when
+// javac fails, it runs in source-file mode, which compiles it each time.
+const readerScript = `cli=$1; src=$2; rd=$3; shift 3
+[ -f "$cli" ] || { printf '` + noteMarker + `%s\n' "mvn did not copy JaCoCo's CLI ($cli), which reads the coverage: see mvn's output"; exit 0; }
+if [ -n "$rd" ] && [ ! -f "$rd/TestdexCoverageReader.class" ]; then
+  t="$rd.$$"; rm -rf "$t"
+  javac -J-XX:TieredStopAtLevel=1 --release 11 -nowarn -encoding UTF-8 -cp "$cli" -d "$t" "$src" >&2 && { [ -d "$rd" ] || mv "$t" "$rd"; }
+  rm -rf "$t"
+fi
+[ -n "$rd" ] && [ -f "$rd/TestdexCoverageReader.class" ] && exec java -XX:TieredStopAtLevel=1 -cp "$rd:$cli" TestdexCoverageReader "$@"
+exec java -XX:TieredStopAtLevel=1 -cp "$cli" "$src" "$@"`
+
+// compiledDir is the cache folder of the compiled listener and reader,
+// keyed by their sources, JaCoCo's version and the JDK of the javac on
+// the commands' PATH; "" without a cache folder.
+func compiledDir(o lang.RunOptions) string {
+	if o.CacheDir == "" {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "jacoco %s\njdk %s\n", JacocoVersion, jdkIdentity(o))
+	_ = fs.WalkDir(subFS(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(subFS(), path)
+		fmt.Fprintf(h, "%s %d\n", path, len(data))
+		h.Write(data)
+		return err
+	})
+	return filepath.Join(o.CacheDir, "java-coverage", hex.EncodeToString(h.Sum(nil))[:16])
+}
+
+// jdkIdentity names the JDK of the javac on the commands' PATH without
+// running it: its release file (JAVA_VERSION and the rest), else the
+// real path, size and time of javac itself.
+func jdkIdentity(o lang.RunOptions) string {
+	javac, err := lookPath("javac", o.Getenv("PATH"))
+	if err != nil {
+		return "none"
+	}
+	if real, err := filepath.EvalSymlinks(javac); err == nil {
+		javac = real
+	}
+	if release, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(javac)), "release")); err == nil {
+		return string(release)
+	}
+	st, err := os.Stat(javac)
+	if err != nil {
+		return javac
+	}
+	return fmt.Sprintf("%s %d %d", javac, st.Size(), st.ModTime().UnixNano())
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // subFS is the embedded jacoco folder itself.
@@ -150,8 +262,12 @@ func subFS() fs.FS {
 }
 
 // isReader and isJavac tell the commands of a coverage run apart.
-func isReader(cmd *lang.Command) bool { return len(cmd.Args) > 0 && cmd.Args[0] == "sh" }
-func isJavac(cmd *lang.Command) bool  { return len(cmd.Args) > 0 && cmd.Args[0] == "javac" }
+func isReader(cmd *lang.Command) bool {
+	return len(cmd.Args) > 3 && cmd.Args[0] == "sh" && cmd.Args[3] == "sh"
+}
+func isJavac(cmd *lang.Command) bool {
+	return len(cmd.Args) > 0 && (cmd.Args[0] == "javac" || len(cmd.Args) > 3 && cmd.Args[0] == "sh" && cmd.Args[3] == javacScriptName)
+}
 
 // coverParser reads the reader's (or javac's) output: each
 // readerMarker line is one test's coverage, each noteMarker line a note,

@@ -21,10 +21,26 @@ import (
 // test for each; testB fails by design) with coverage, through the
 // Runner's own commands: the results are those of a plain `mvn test`,
 // testA executed a's body and not b's, and the failing testB still has
-// its coverage (b's body).
+// its coverage (b's body). It runs twice with one cache folder: the
+// first run compiles the listener and the reader into it, the second
+// runs no javac and records the same.
 func TestCoverageRecordsPerTest(t *testing.T) {
 	dir := coverCopy(t)
-	covered := runEvents(t, dir, true)
+	cache := t.TempDir()
+	first, ncmd := runEventsCached(t, dir, true, cache)
+	if ncmd != 3 {
+		t.Errorf("first run with an empty cache: %d commands, want javac, mvn and the reader", ncmd)
+	}
+	covered, ncmd := runEventsCached(t, dir, true, cache)
+	if ncmd != 2 {
+		t.Errorf("second run: %d commands, want mvn and the reader (the listener cached)", ncmd)
+	}
+	if classes, _ := filepath.Glob(filepath.Join(cache, "java-coverage", "*", "reader", "TestdexCoverageReader.class")); len(classes) != 1 {
+		t.Errorf("compiled readers in the cache %q, want one", classes)
+	}
+	if got, want := coveredOnly(covered), coveredOnly(first); !reflect.DeepEqual(got, want) {
+		t.Errorf("the run from the cache recorded %+v, the first %+v", got, want)
+	}
 	if got, want := results(covered), []string{"cov.CalcTest testA() pass", "cov.CalcTest testB() fail"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("results with coverage %q, want a plain run's %q", got, want)
 	}
@@ -105,10 +121,19 @@ func coverCopy(t *testing.T) string {
 // its parser, and returns the events.
 func runEvents(t *testing.T, dir string, coverage bool) []lang.RunEvent {
 	t.Helper()
+	evs, _ := runEventsCached(t, dir, coverage, "")
+	return evs
+}
+
+// runEventsCached is runEvents with a cache folder; it returns the
+// number of commands too.
+func runEventsCached(t *testing.T, dir string, coverage bool, cache string) ([]lang.RunEvent, int) {
+	t.Helper()
 	p, _ := java.Detector.Detect(&lang.DetectEnv{Root: dir, ReadFile: os.ReadFile}, dir, []string{"pom.xml"})
 	r := p.Frameworks[0].Runner
 	sel := &lang.Selection{Paths: []lang.PathSelection{{Path: ".", Dir: true}}}
-	cmds, err := r.RunCommands(p, sel, lang.RunOptions{Dir: t.TempDir(), Coverage: coverage, Extra: []string{"-q"}})
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	cmds, err := r.RunCommands(p, sel, lang.RunOptions{Dir: t.TempDir(), Coverage: coverage, Extra: []string{"-q"}, CacheDir: cache, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +143,19 @@ func runEvents(t *testing.T, dir string, coverage bool) []lang.RunEvent {
 			t.Logf("%s stderr: %s", c.Args[0], c.Stderr)
 		}
 	}
-	return evs
+	return evs, len(cmds)
+}
+
+// coveredOnly keeps the coverage events, sorted by test.
+func coveredOnly(evs []lang.RunEvent) []lang.RunEvent {
+	var out []lang.RunEvent
+	for _, e := range evs {
+		if e.Action == lang.ActionCovered {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Scope+" "+out[i].Name < out[j].Scope+" "+out[j].Name })
+	return out
 }
 
 func results(evs []lang.RunEvent) []string {

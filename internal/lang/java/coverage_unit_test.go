@@ -2,6 +2,7 @@ package java
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -71,5 +72,45 @@ func TestCoverageCommands(t *testing.T) {
 	}
 	if _, err := (Runner{}).RunCommands(p, sel, lang.RunOptions{Coverage: true}); err == nil {
 		t.Error("no scratch folder gave no error")
+	}
+}
+
+// TestCoverageCommandsCached: with a cache folder, mvn takes the
+// listener from it; javac runs (through the shell that renames its
+// fresh folder into place) only while the compiled listener is not
+// there, and the reader gets its compiled folder beside it.
+func TestCoverageCommandsCached(t *testing.T) {
+	cache := t.TempDir()
+	p := &lang.Project{Dir: "/j", Manifest: "pom.xml"}
+	o := lang.RunOptions{Dir: t.TempDir(), Coverage: true, CacheDir: cache, Env: []string{"PATH=" + os.Getenv("PATH")}}
+	cmds, err := Runner{}.RunCommands(p, &lang.Selection{}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 3 || !isJavac(cmds[0]) || cmds[0].Args[3] != javacScriptName || isReader(cmds[0]) || !isReader(cmds[2]) {
+		t.Fatalf("commands with an empty cache %+v", cmds)
+	}
+	compiled := compiledDir(o)
+	if !strings.HasPrefix(compiled, cache+"/java-coverage/") {
+		t.Fatalf("compiled folder %q outside the cache", compiled)
+	}
+	if !strings.Contains(strings.Join(cmds[1].Args, " "), "-Dmaven.test.additionalClasspath="+compiled+"/listener ") {
+		t.Errorf("mvn does not take the cached listener: %q", cmds[1].Args)
+	}
+	if got := cmds[2].Args[6]; got != compiled+"/reader" {
+		t.Errorf("reader's compiled folder %q, want %q", got, compiled+"/reader")
+	}
+	class := filepath.Join(compiled, "listener", "testdex", "TestdexCoverageListener.class")
+	if err := os.MkdirAll(filepath.Dir(class), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(class, []byte("compiled"), 0o644)
+	o.Dir = t.TempDir()
+	if cmds, _ = (Runner{}).RunCommands(p, &lang.Selection{}, o); len(cmds) != 2 || cmds[0].Args[0] != "mvn" {
+		t.Errorf("commands with the listener cached %+v, want mvn and the reader", cmds)
+	}
+	o.Env = []string{"PATH=/nonexistent"}
+	if other := compiledDir(o); other == compiled {
+		t.Errorf("another JDK (none) shares the compiled folder %q", other)
 	}
 }

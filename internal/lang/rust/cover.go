@@ -22,17 +22,18 @@ import (
 //     would otherwise rebuild the user's target), and reads their paths
 //     from cargo's "Executable" lines;
 //  2. per binary, in cargo's order, it lists the tests the command's
-//     libtest filters select (BIN --list --format terse FILTERS), then runs
+//     libtest filters select (BIN --list --format terse FILTERS, its
+//     profile to PREFIX.B.list.profraw, not the crate folder), then runs
 //     each in its own process (BIN --exact NAME, in the crate folder, as
-//     cargo does) with LLVM_PROFILE_FILE=PREFIX.B.J.profraw, and turns the
-//     raw profile into lcov at once (llvm-profdata merge -sparse, llvm-cov
-//     export -format=lcov, std and the registry left out): ~0.1 s a test;
+//     cargo does) with LLVM_PROFILE_FILE=PREFIX.B.J.profraw;
 //  3. the same libtest parser reads the script's output, told where each
 //     binary starts (a "testdex-cover: binary N" line stands for the
 //     binary's "running N tests"; each process's own "running 1 test" is
-//     dropped), so results are the plain run's; at Close it reads the lcov
-//     files into each test's ActionCovered, lines of files under the
-//     project only.
+//     dropped), so results are the plain run's; at Close it reads each
+//     binary's coverage mapping once and each test's raw profile into the
+//     test's ActionCovered (covlines.go: lines as llvm-cov export gives
+//     them), lines of files under the project only, and where it does not
+//     read them, passes them through LLVM's tools (cover_tools.go).
 //
 // Doc tests record nothing: rustdoc compiles each into a binary of its
 // own that testdex does not see; their commands (cargo test --doc) run as
@@ -40,21 +41,22 @@ import (
 // filters the user gives after "--" apply to the listing; the per-test
 // runs get the user's other libtest flags.
 //
-// The tools must read the profile format of rustc's LLVM (rustc 1.95 is
-// LLVM 22, raw format 10): Debian 12's default llvm-profdata (LLVM 14)
-// cannot, so an unversioned llvm-profdata is never taken; see llvmTools.
+// The tools, where needed, must read the profile format of rustc's LLVM
+// (rustc 1.95 is LLVM 22, raw format 10): Debian 12's default
+// llvm-profdata (LLVM 14) cannot, so an unversioned llvm-profdata is never
+// taken; see llvmTools.
 
 // Granularity is "test": each libtest test runs in its own process.
 func (Runner) Granularity() string { return "test" }
 
-// CoverageCheck reports why the crate cannot record coverage: cargo, or
-// LLVM tools recent enough for rustc's profiles, are missing.
+// CoverageCheck reports why the crate cannot record coverage: cargo is
+// missing. LLVM's tools are needed only for profiles testdex does not
+// read itself (cover_tools.go), and their absence is said then.
 func (Runner) CoverageCheck(_ *lang.Project, o lang.RunOptions) error {
 	if _, err := lookPath("cargo", o.Getenv("PATH")); err != nil {
 		return fmt.Errorf("%w: cargo (needed for coverage; install Rust with rustup or put cargo on PATH)", lang.ErrNotInstalled)
 	}
-	_, _, err := llvmTools(o)
-	return err
+	return nil
 }
 
 // minLLVM is the oldest LLVM whose llvm-profdata reads rustc 1.95's raw
@@ -134,10 +136,7 @@ const coverScriptName = "testdex-cargo-cover"
 // above): each cargo test command of test binaries becomes a script, with
 // the doc tests a plain command of their own.
 func (r Runner) coverCommands(p *lang.Project, plain []*lang.Command, o lang.RunOptions) ([]*lang.Command, error) {
-	profdata, cov, err := llvmTools(o)
-	if err != nil {
-		return nil, err
-	}
+	profdata, cov, _ := llvmTools(o) // only where testdex cannot read the profiles itself
 	rt := r.readRunTargets()
 	cargoExtra, testExtra := splitExtra(o.Extra)
 	env := []string{
@@ -156,7 +155,10 @@ func (r Runner) coverCommands(p *lang.Project, plain []*lang.Command, o lang.Run
 			continue
 		}
 		prefix := filepath.Join(o.Dir, "c"+strconv.Itoa(i))
-		script := coverScript(cargoArgs, libtestArgs, testExtra, profdata, cov)
+		script := coverScript(cargoArgs, libtestArgs, testExtra)
+		if err := writeTools(prefix, o, profdata, cov); err != nil {
+			return nil, err
+		}
 		args := append([]string{"sh", "-c", script, coverScriptName, prefix}, c.Args...)
 		out = append(out, &lang.Command{Args: args, Dir: c.Dir, Env: env})
 		if doc { // plain cargo test: its doc tests after the binaries
@@ -186,7 +188,7 @@ func (r Runner) coverTargetDir(o lang.RunOptions) string {
 // coverScript is the sh script of one cargo test command: $1 is the
 // prefix of its files. It exits 101, as cargo test does, when a test
 // failed, and with cargo's status when the build failed.
-func coverScript(cargoArgs, libtestArgs, testExtra []string, profdata, cov string) string {
+func coverScript(cargoArgs, libtestArgs, testExtra []string) string {
 	build := append([]string{"cargo", "test", "--no-run"}, slices.DeleteFunc(slices.Clone(cargoArgs), func(a string) bool { return a == "--no-fail-fast" })...)
 	var b strings.Builder
 	w := func(s ...string) { b.WriteString(strings.Join(s, "") + "\n") }
@@ -196,19 +198,12 @@ func coverScript(cargoArgs, libtestArgs, testExtra []string, profdata, cov strin
 	w(`export CARGO_MANIFEST_DIR="$PWD"`)
 	w(`b=0`)
 	w(`while IFS= read -r bin <&3; do`)
-	w(`  "$bin" --list --format terse `, quoteAll(libtestArgs), ` </dev/null | sed -n 's/: test$//p; s/: bench$//p' >"$p.$b.names"`)
+	w(`  LLVM_PROFILE_FILE="$p.$b.list.profraw" "$bin" --list --format terse `, quoteAll(libtestArgs), ` </dev/null | sed -n 's/: test$//p; s/: bench$//p' >"$p.$b.names"`)
 	w(`  echo "testdex-cover: binary $(wc -l <"$p.$b.names")"`)
 	w(`  j=0`)
 	w(`  while IFS= read -r t <&4; do`)
 	w(`    f="$p.$b.$j"`)
 	w(`    LLVM_PROFILE_FILE="$f.profraw" "$bin" --exact "$t" `, quoteAll(testExtra), ` </dev/null || rc=101`)
-	w(`    if [ -f "$f.profraw" ]; then`)
-	w(`      `, shellQuote(profdata), ` merge -sparse -o "$f.profdata" "$f.profraw" 2>"$f.err" && `,
-		shellQuote(cov), ` export -format=lcov -instr-profile="$f.profdata" -ignore-filename-regex='/\.cargo/registry/|/\.cargo/git/|^/rustc/|/\.rustup/' "$bin" 2>"$f.err" >"$f.lcov.tmp" && mv "$f.lcov.tmp" "$f.lcov"`)
-	w(`      rm -f "$f.profraw" "$f.profdata"`)
-	w(`    else`)
-	w(`      : >"$f.noprofile"`)
-	w(`    fi`)
 	w(`    j=$((j+1))`)
 	w(`  done 4<"$p.$b.names"`)
 	w(`  b=$((b+1))`)

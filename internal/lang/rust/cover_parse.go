@@ -3,13 +3,16 @@ package rust
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/testdex/testdex"
 	"github.com/testdex/testdex/internal/lang"
 	"github.com/testdex/testdex/internal/lines"
 )
@@ -52,62 +55,138 @@ func (c *coverParser) line(b []byte) {
 // Close ends the results, then emits each test's coverage in the order
 // the tests ran; a test whose process wrote no profile (it died first)
 // records nothing rather than nothing executed. What kept tests from
-// recording (the LLVM tools failed, no binary wrote a profile) becomes
+// recording (no profile was readable, no binary wrote a profile) becomes
 // notes (lang.ActionCovered without a test).
 func (c *coverParser) Close(exitCode int) error {
 	c.lines.Flush()
 	if err := c.lp.Close(exitCode); err != nil {
 		return err
 	}
+	tools := readTools(c.prefix)
+	bins, _ := os.ReadFile(c.prefix + ".bins")
+	binPaths := strings.Split(string(bins), "\n")
 	var failed, noProfile, tests int
-	toolErr := ""
+	why := ""
 	for b := 0; ; b++ {
 		names, err := os.ReadFile(c.prefix + "." + strconv.Itoa(b) + ".names")
 		if err != nil {
 			break
 		}
-		scope := ""
+		scope, bin := "", ""
 		if b < len(c.lp.roots) {
 			scope = c.lp.roots[b]
 		}
+		if b < len(binPaths) {
+			bin = binPaths[b]
+		}
+		rd := &profReader{bin: bin, root: c.root, tools: tools}
 		for j, name := range strings.Split(strings.TrimRight(string(names), "\n"), "\n") {
 			f := c.prefix + "." + strconv.Itoa(b) + "." + strconv.Itoa(j)
 			if name == "" {
 				continue
 			}
 			tests++
-			data, err := os.ReadFile(f + ".lcov")
-			if err == nil {
-				c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: lcovFiles(data, c.root)})
+			if _, err := os.Stat(f + ".profraw"); err != nil {
+				noProfile++
 				continue
 			}
-			if _, err := os.Stat(f + ".noprofile"); err == nil {
-				noProfile++
-			} else if msg, err := os.ReadFile(f + ".err"); err == nil {
+			covered, err := rd.read(f)
+			if err != nil {
 				failed++
-				if toolErr == "" {
-					toolErr, _, _ = strings.Cut(strings.TrimSpace(string(msg)), "\n")
+				if why == "" {
+					why = err.Error()
 				}
+				continue
+			}
+			c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Scope: scope, Name: name, Covered: covered})
+			if tools.compare {
+				c.compare(name, f, bin, covered, tools)
 			}
 		}
+		if rd.fellBack != "" && !tools.force { // batch output, not a note: the coverage is whole
+			c.lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "testdex: the coverage of " + filepath.Base(bin) + " was read through llvm-profdata and llvm-cov, slower: " + rd.fellBack + "\n"})
+		}
 	}
-	for _, note := range coverNotes(tests, failed, noProfile, toolErr) {
+	for _, note := range coverNotes(tests, failed, noProfile, why) {
 		c.lp.emit(lang.RunEvent{Action: lang.ActionCovered, Message: note})
 	}
 	return nil
 }
 
-// coverNotes say why tests of a coverage script recorded nothing: the
-// LLVM tools failed on their profiles, or every test that ran wrote none
-// (a test that died writes none, and says so by failing).
-func coverNotes(tests, failed, noProfile int, toolErr string) []string {
+// compare says, as batch output, where llvm-cov's lines of test f differ
+// from testdex's (TESTDEX_RUST_COVERAGE=compare).
+func (c *coverParser) compare(name, f, bin string, covered []lang.CoveredFile, tools coverTools) {
+	msg := "same"
+	if data, err := tools.lcov(bin, f); err != nil {
+		msg = "llvm-cov failed: " + err.Error()
+	} else if want := lcovFiles(data, c.root); !reflect.DeepEqual(covered, want) {
+		msg = fmt.Sprintf("differs: testdex %v, llvm-cov %v", covered, want)
+	}
+	c.lp.emit(lang.RunEvent{Action: testdex.ActionOutput, Output: "testdex-rust-compare: " + name + ": " + msg + "\n"})
+}
+
+// profReader turns one binary's profiles into lines: in Go (covBinary),
+// or through LLVM's tools where testdex does not read the binary's
+// mapping (for every test of the binary) or a test's raw profile (for
+// that test), or TESTDEX_RUST_COVERAGE=llvm-tools asks; fellBack says why
+// it did.
+type profReader struct {
+	bin, root string
+	tools     coverTools
+	cb        *covBinary
+	cbErr     error
+	fellBack  string
+}
+
+// read returns the lines of test f (PREFIX.B.J).
+func (r *profReader) read(f string) ([]lang.CoveredFile, error) {
+	why := ""
+	if !r.tools.force {
+		lines, err := r.readGo(f)
+		if err == nil || !errors.Is(err, errProfraw) && !errors.Is(err, errCovmap) {
+			return lines, err
+		}
+		why = err.Error()
+		if r.fellBack == "" {
+			r.fellBack = why
+		}
+	}
+	data, err := r.tools.lcov(r.bin, f)
+	if err != nil {
+		if why != "" {
+			return nil, fmt.Errorf("%s; %w", why, err)
+		}
+		return nil, err
+	}
+	return lcovFiles(data, r.root), nil
+}
+
+// readGo reads the binary's mapping (once) and the test's raw profile.
+func (r *profReader) readGo(f string) ([]lang.CoveredFile, error) {
+	if r.cb == nil && r.cbErr == nil {
+		r.cb, r.cbErr = loadCovBinary(r.bin, r.root)
+	}
+	if r.cbErr != nil {
+		return nil, r.cbErr
+	}
+	data, err := os.ReadFile(f + ".profraw")
+	if err != nil {
+		return nil, err
+	}
+	p, err := readProfraw(data)
+	if err != nil {
+		return nil, err
+	}
+	return r.cb.lines(p), nil
+}
+
+// coverNotes say why tests of a coverage script recorded nothing: their
+// profiles could not be read, or every test that ran wrote none (a test
+// that died writes none, and says so by failing).
+func coverNotes(tests, failed, noProfile int, why string) []string {
 	var out []string
 	if failed > 0 {
-		if toolErr == "" {
-			toolErr = "no message"
-		}
-		out = append(out, fmt.Sprintf("llvm-profdata or llvm-cov failed on the profiles of %d of %d tests (%s): they must be of LLVM %d or later, as rustc's own (set LLVM_PROFDATA and LLVM_COV, rustup component add llvm-tools, or apt-get install llvm-19)",
-			failed, tests, toolErr, minLLVM))
+		out = append(out, fmt.Sprintf("the coverage profiles of %d of %d tests could not be read: %s", failed, tests, why))
 	}
 	if noProfile > 0 && noProfile == tests {
 		out = append(out, "no test binary wrote a coverage profile: they were built without -C instrument-coverage, which testdex adds to RUSTFLAGS and CARGO_ENCODED_RUSTFLAGS (a rustc wrapper that drops it?)")

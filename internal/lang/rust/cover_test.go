@@ -21,8 +21,10 @@ import (
 // b's 15-16; tests/it.rs calls b) with and without coverage: the results
 // must be the same, test_a's lines hold a's body and not b's, test_b's
 // the reverse (through S::m), the integration test's b's, and the doc
-// test records nothing. It skips when cargo or LLVM tools that read
-// rustc's profiles are absent (scripts/setup/rust.sh installs llvm-19).
+// test records nothing. Then, where LLVM tools that read rustc's
+// profiles are installed (scripts/setup/rust.sh installs llvm-19), each
+// test's lines must be those llvm-cov export gives
+// (TESTDEX_RUST_COVERAGE=llvm-tools).
 func TestCoverage(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
 		testenv.Missing(t, "cargo is not installed: install Rust (https://rustup.rs) to run the coverage test")
@@ -90,6 +92,29 @@ func TestCoverage(t *testing.T) {
 	check("src/lib.rs tests::test_b", []int{15, 16, 23}, []int{10, 11})
 	check("src/lib.rs tests::test_fails", []int{10, 11}, []int{15, 16})
 	check("tests/it.rs it_b", []int{15, 16}, []int{10, 11})
+
+	// The same lines through LLVM's tools, where they are installed.
+	viaTools := runCargo(t, r, p, append(env, "TESTDEX_RUST_COVERAGE=llvm-tools"), true)
+	for _, e := range viaTools {
+		if e.Action == lang.ActionCovered && e.Name == "" {
+			t.Skipf("LLVM's tools: %s", e.Message)
+		}
+	}
+	if got, want := coveredEvents(covered), coveredEvents(viaTools); !reflect.DeepEqual(got, want) {
+		t.Errorf("testdex's reader recorded\n%+v\nllvm-cov export\n%+v", got, want)
+	}
+}
+
+// coveredEvents are the tests' coverage events in name order.
+func coveredEvents(evs []lang.RunEvent) []lang.RunEvent {
+	var out []lang.RunEvent
+	for _, e := range evs {
+		if e.Action == lang.ActionCovered {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b lang.RunEvent) int { return strings.Compare(a.Scope+" "+a.Name, b.Scope+" "+b.Name) })
+	return out
 }
 
 // runCargo runs the runner's commands for the whole crate, as the core
@@ -119,8 +144,9 @@ func results(evs []lang.RunEvent) []lang.RunEvent {
 }
 
 // TestCoverageNotes: LLVM tools that fail on the profiles (an
-// llvm-profdata too old for rustc's format) record nothing and say why
-// with the tool's own words (a note: lang.ActionCovered without a test);
+// llvm-profdata too old for rustc's format), when TESTDEX_RUST_COVERAGE
+// asks for them, record nothing and say why with the tool's own words (a
+// note: lang.ActionCovered without a test);
 // CARGO_ENCODED_RUSTFLAGS, which outranks RUSTFLAGS, still gets -C
 // instrument-coverage, so its run records.
 func TestCoverageNotes(t *testing.T) {
@@ -137,7 +163,7 @@ func TestCoverageNotes(t *testing.T) {
 	}
 	old := filepath.Join(t.TempDir(), "llvm-profdata")
 	os.WriteFile(old, []byte("#!/bin/sh\necho 'error: unsupported instrumentation profile format version' >&2\nexit 1\n"), 0o755)
-	env := append(os.Environ(), target, "LLVM_PROFDATA="+old, "LLVM_COV=/bin/true")
+	env := append(os.Environ(), target, "LLVM_PROFDATA="+old, "LLVM_COV=/bin/true", "TESTDEX_RUST_COVERAGE=llvm-tools")
 	var notes []string
 	for _, e := range runCargo(t, r, p, env, true) {
 		switch {
@@ -147,8 +173,8 @@ func TestCoverageNotes(t *testing.T) {
 			t.Errorf("%s recorded %+v with a failing llvm-profdata", e.Name, e.Covered)
 		}
 	}
-	want := "llvm-profdata or llvm-cov failed on the profiles of 5 of 5 tests (error: unsupported instrumentation profile format version): "
-	if len(notes) != 1 || !strings.HasPrefix(notes[0], want) {
+	want := "the coverage profiles of 5 of 5 tests could not be read: " + old + " merge: exit status 1: error: unsupported instrumentation profile format version"
+	if len(notes) != 1 || notes[0] != want {
 		t.Errorf("notes %q; want one starting %q", notes, want)
 	}
 

@@ -25,7 +25,10 @@
 //	running        runner.go runner_targets.go runner_doc.go
 //	parsing        runparse.go (libtest's output), junit.go (cargo-nextest's
 //	               JUnit testcases, for history import)
-//	coverage       cover.go cover_parse.go
+//	coverage       cover.go cover_parse.go cover_tools.go (per-test runs,
+//	               LLVM's tools as the fallback); profraw.go (raw profiles),
+//	               covmap.go covdecode.go (a binary's coverage mapping),
+//	               covlines.go covsegments.go (counts to lines, as llvm-cov)
 //	impact graph   impact.go impact_deps.go
 //	spans          spanner.go
 package rust

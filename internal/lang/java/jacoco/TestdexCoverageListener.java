@@ -34,9 +34,12 @@ import org.junit.platform.launcher.TestPlan;
  * since the last boundary under the innermost running test or container:
  * a test's own body, or a class's @BeforeAll and static set-up, which the
  * reader adds to each test below it. Only the project's classes (loaded
- * from a folder, not a jar) with an executed probe are kept. Records go to exec/NAME.bin beside this listener's folder, one
+ * from a folder, not a jar) with an executed probe are kept. Records go to EXEC/NAME.bin, one
  * file per JVM, flushed per record, in the format TestdexCoverageReader
- * reads. Without the agent it writes exec/NAME.noagent with the reason,
+ * reads, EXEC being the system property testdex.jacoco.exec, else the
+ * variable TESTDEX_JACOCO_EXEC, else exec beside this listener's folder
+ * (testdex sets both: the compiled listener is shared by runs). Without
+ * the agent it writes EXEC/NAME.noagent with the reason,
  * and the tests run as usual. Tests running in parallel in one JVM share
  * their data (the agent's counters are global).
  *
@@ -54,8 +57,17 @@ public final class TestdexCoverageListener implements TestExecutionListener {
 
     public TestdexCoverageListener() {
         try {
-            File self = new File(TestdexCoverageListener.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            File dir = new File(self.getParentFile(), "exec");
+            String to = System.getProperty("testdex.jacoco.exec");
+            if (to == null || to.isEmpty()) {
+                to = System.getenv("TESTDEX_JACOCO_EXEC");
+            }
+            File dir;
+            if (to != null && !to.isEmpty()) {
+                dir = new File(to);
+            } else {
+                File self = new File(TestdexCoverageListener.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                dir = new File(self.getParentFile(), "exec");
+            }
             dir.mkdirs();
             String name = Long.toHexString(System.nanoTime()) + "-" + Integer.toHexString(new Random().nextInt());
             try {
