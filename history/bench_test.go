@@ -26,3 +26,15 @@ func BenchmarkAppend(b *testing.B) {
 		b.ReportMetric(float64(fi.Size()), "file-bytes")
 	}
 }
+
+// BenchmarkDurations prices the tests of a history of KeptRuns runs of
+// 2,000 tests (100,000 attempts) once: what a plan, and a run's order of
+// batches, read for each map of durations they ask for.
+func BenchmarkDurations(b *testing.B) {
+	h := many(KeptRuns, 2000, "r")
+	for b.Loop() {
+		if len(h.Durations("")) != 2000 {
+			b.Fatal("durations")
+		}
+	}
+}

@@ -95,12 +95,33 @@ func HistoryDurations(h *history.History, label string, shards int) plan.Duratio
 	start := plan.DefaultSetup.Seconds()
 	d := historyDurations{setups: h.Setup(""), files: h.FileSetups("", start), folders: h.FolderSetups("")}
 	if label != "" {
-		d.tests = append(d.tests, h.DurationsOf(label, shards), h.Durations(label))
+		d.tests = splitFirst(h, label, shards)
 		d.labelSetups, d.labelFiles = h.Setup(label), h.FileSetups(label, start)
 		d.labelFolders = h.FolderSetups(label)
 	}
-	d.tests = append(d.tests, h.DurationsOf("", shards), h.Durations(""))
+	d.tests = append(d.tests, splitFirst(h, "", shards)...)
 	return d
+}
+
+// splitFirst are the test durations of label's runs split as shards say,
+// then of all label's runs; one map where those are the same runs (every
+// run split so, the common case of a history of whole runs, which every
+// plain run reads for its batch order) or the first would hold none: a
+// pass over the attempts is saved on that path.
+func splitFirst(h *history.History, label string, shards int) []map[string]history.Stat {
+	runs, split := 0, 0
+	for _, r := range h.Runs {
+		if label == "" || r.Profile.Label == label {
+			runs++
+			if r.Shards == shards {
+				split++
+			}
+		}
+	}
+	if split == 0 || split == runs {
+		return []map[string]history.Stat{h.Durations(label)}
+	}
+	return []map[string]history.Stat{h.DurationsOf(label, shards), h.Durations(label)}
 }
 
 type historyDurations struct {
